@@ -1,0 +1,55 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.work/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The renderer is a browser page: no Node, no Electron, no main-process code, no secrets.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process', 'electron'], message: 'The renderer has no Node or Electron.' },
+            { group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'], message: 'The renderer talks to main only through the bridge.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Layers import only downward: shared never imports main, renderer, simulator or cli.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/main/**', '**/renderer/**', '**/simulator/**', '**/cli/**', 'electron'], message: 'shared/ is the bottom layer.' }] },
+      ],
+    },
+  },
+  {
+    // The core is plain Node: Electron lives only in the thin shell.
+    files: ['src/main/core/**/*.ts', 'src/main/host/**/*.ts', 'src/simulator/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron', 'electron-updater', '**/main/shell/**', '**/renderer/**'], message: 'Electron imports belong to src/main/shell only.' }] },
+      ],
+    },
+  },
+);

@@ -1,0 +1,18 @@
+/** Exit codes of every `framewright` command (documented in README.md). */
+export const ExitCode = {
+  /** The command (or job) succeeded. */
+  ok: 0,
+  /** The job failed (status `failed`). */
+  jobFailed: 1,
+  /** Invalid input: nothing was sent. */
+  invalidInput: 2,
+  /** Identity rejected (401/403). */
+  identity: 3,
+  /** Insufficient balance (402). */
+  balance: 4,
+  /** The wait limit passed; the job is still pending and resumable. */
+  waitLimit: 5,
+  /** Any other service or network error. */
+  serviceError: 6,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
