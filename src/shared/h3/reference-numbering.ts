@@ -1,0 +1,202 @@
+/**
+ * Reference numbering ("Image 1", "Video 1", "Audio 2") and maintenance of the labels a prompt
+ * cites. Order within each kind fixes the number of that kind; kinds are numbered separately.
+ */
+import type { MediaKind, ProbedReference, ReferenceRole } from './draft.js';
+import { ROLE_BY_KIND, referenceKind } from './draft.js';
+
+export interface ReferenceNumber {
+  referenceId: string;
+  role: ReferenceRole;
+  kind: MediaKind;
+  /** 1-based within its kind. */
+  number: number;
+  /** English label, e.g. "Image 1". */
+  label: string;
+  /** i18n key of the kind word; the renderer formats it with `number`. */
+  labelKey: `h3.reference.label.${MediaKind}`;
+}
+
+const KIND_WORD: Readonly<Record<MediaKind, string>> = { image: 'Image', video: 'Video', audio: 'Audio' };
+
+export function labelFor(kind: MediaKind, number: number): string {
+  return `${KIND_WORD[kind]} ${number}`;
+}
+
+/** Role, kind and number of every reference, in list order. An audio-bearing `.mov` is an Audio. */
+export function numberReferences(references: readonly ProbedReference[]): ReferenceNumber[] {
+  const counters: Record<MediaKind, number> = { image: 0, video: 0, audio: 0 };
+  return references.map((ref) => {
+    const kind = referenceKind(ref);
+    const number = ++counters[kind];
+    return {
+      referenceId: ref.id,
+      role: ROLE_BY_KIND[kind],
+      kind,
+      number,
+      label: labelFor(kind, number),
+      labelKey: `h3.reference.label.${kind}` as const,
+    };
+  });
+}
+
+/**
+ * Move reference `id` to position `toIndexWithinKind` among the references of its own kind
+ * (0-based, clamped). References of other kinds keep their positions in the list; only the
+ * slots of that kind are permuted. Returns a new array (the input is not modified); an unknown
+ * id returns an unchanged copy.
+ */
+export function reorderWithinKind<T extends ProbedReference>(
+  references: readonly T[],
+  id: string,
+  toIndexWithinKind: number,
+): T[] {
+  const moving = references.find((r) => r.id === id);
+  if (!moving) return [...references];
+  const kind = referenceKind(moving);
+  const slots: number[] = [];
+  references.forEach((r, i) => {
+    if (referenceKind(r) === kind) slots.push(i);
+  });
+  const sameKind = slots.map((i) => references[i] as T);
+  const from = sameKind.indexOf(moving);
+  const target = Math.max(0, Math.min(sameKind.length - 1, Math.trunc(toIndexWithinKind) || 0));
+  sameKind.splice(from, 1);
+  sameKind.splice(target, 0, moving);
+  const out = [...references];
+  slots.forEach((slot, k) => {
+    out[slot] = sameKind[k] as T;
+  });
+  return out;
+}
+
+/** Words recognised as citations of each kind, case-insensitive (English by default). */
+export type CitationWords = Readonly<Record<MediaKind, readonly string[]>>;
+export const DEFAULT_CITATION_WORDS: CitationWords = { image: ['image'], video: ['video'], audio: ['audio'] };
+
+export interface Citation {
+  /** As written in the prompt, e.g. "image 2". */
+  text: string;
+  kind: MediaKind;
+  number: number;
+  /** UTF-16 offsets in the prompt (what a textarea selection uses). */
+  start: number;
+  end: number;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function citationPattern(words: CitationWords): { re: RegExp; kindOfWord: Map<string, MediaKind> } {
+  const kindOfWord = new Map<string, MediaKind>();
+  for (const kind of ['image', 'video', 'audio'] as const) {
+    for (const w of words[kind]) kindOfWord.set(w.toLowerCase(), kind);
+  }
+  const alternatives = [...kindOfWord.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // Not preceded by a letter/digit (so "myimage 2" is no citation), the word, optional horizontal
+  // space, the number, and not followed by another digit or a letter ("Image 12" is 12, "Image 2a" is none).
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}_])(${alternatives.join('|')})([^\\S\\r\\n]*)(\\d+)(?![\\p{L}\\p{N}_])`,
+    'giu',
+  );
+  return { re, kindOfWord };
+}
+
+/** Every citation like "Image 2", "image 2", "Audio 1" in the prompt, in order. */
+export function findCitations(prompt: string, words: CitationWords = DEFAULT_CITATION_WORDS): Citation[] {
+  const { re, kindOfWord } = citationPattern(words);
+  const out: Citation[] = [];
+  for (const m of prompt.matchAll(re)) {
+    const word = m[1] ?? '';
+    const kind = kindOfWord.get(word.toLowerCase());
+    if (!kind) continue;
+    const start = m.index ?? 0;
+    out.push({ text: m[0], kind, number: Number(m[3]), start, end: start + m[0].length });
+  }
+  return out;
+}
+
+/**
+ * Rewrite the citations of a prompt after references were reordered: every citation of a
+ * reference that still exists is renumbered to its number in `after`, in one pass (so swapping
+ * "Image 1" and "Image 2" works). The word as written (case, spacing) is kept. Citations of a
+ * reference that is gone, or that pointed to nothing in `before`, are left untouched — see
+ * `findStaleLabels`. If a reference changes kind it is not rewritten either.
+ */
+export function relabelPrompt(
+  prompt: string,
+  before: readonly ReferenceNumber[],
+  after: readonly ReferenceNumber[],
+  words: CitationWords = DEFAULT_CITATION_WORDS,
+): string {
+  const idByLabel = new Map(before.map((n) => [`${n.kind}:${n.number}`, n.referenceId]));
+  const afterById = new Map(after.map((n) => [n.referenceId, n]));
+  const { re, kindOfWord } = citationPattern(words);
+  return prompt.replace(re, (whole: string, word: string, space: string, digits: string) => {
+    const kind = kindOfWord.get(word.toLowerCase());
+    if (!kind) return whole;
+    const id = idByLabel.get(`${kind}:${Number(digits)}`);
+    const now = id === undefined ? undefined : afterById.get(id);
+    if (!now || now.kind !== kind) return whole;
+    return `${word}${space}${now.number}`;
+  });
+}
+
+export interface StaleLabel {
+  code: 'prompt.stale_label';
+  target: 'prompt';
+  params: { label: string; kind: MediaKind; number: number; start: number; end: number };
+  message: string;
+  citation: Citation;
+}
+
+/**
+ * Citations that point to no current reference (e.g. "Image 3" after a removal). A warning
+ * for the prompt editor, not a blocking violation: `validateDraft` does not include it.
+ */
+export function findStaleLabels(
+  prompt: string,
+  numbering: readonly ReferenceNumber[],
+  words: CitationWords = DEFAULT_CITATION_WORDS,
+): StaleLabel[] {
+  const present = new Set(numbering.map((n) => `${n.kind}:${n.number}`));
+  return findCitations(prompt, words)
+    .filter((c) => !present.has(`${c.kind}:${c.number}`))
+    .map((c) => ({
+      code: 'prompt.stale_label' as const,
+      target: 'prompt' as const,
+      params: { label: c.text, kind: c.kind, number: c.number, start: c.start, end: c.end },
+      message: `The prompt mentions "${c.text}", but there is no ${labelFor(c.kind, c.number)} among the references; change or remove it.`,
+      citation: c,
+    }));
+}
+
+/**
+ * Insert `label` at `cursor` (UTF-16 offset, as a textarea reports it; clamped, and moved past
+ * a surrogate pair it would split). Replaces `[cursor, selectionEnd)` when a selection is given.
+ * Adds a space before the label when it would touch a preceding letter/digit/punctuation, and
+ * one after it when it would touch a following letter or digit. Returns the new prompt and the
+ * cursor placed right after the inserted text.
+ */
+export function insertLabel(
+  prompt: string,
+  cursor: number,
+  label: string,
+  selectionEnd?: number,
+): { prompt: string; cursor: number } {
+  const clamp = (n: number): number => {
+    let c = Math.max(0, Math.min(prompt.length, Math.trunc(Number.isFinite(n) ? n : prompt.length)));
+    const prev = prompt.charCodeAt(c - 1);
+    if (c > 0 && c < prompt.length && prev >= 0xd800 && prev <= 0xdbff) c += 1;
+    return c;
+  };
+  const start = clamp(cursor);
+  const end = selectionEnd === undefined ? start : Math.max(start, clamp(selectionEnd));
+  const before = prompt.slice(0, start);
+  const after = prompt.slice(end);
+  const needsSpaceBefore = before.length > 0 && !/\s$/u.test(before) && !/[([{"'“‘«]$/u.test(before);
+  const needsSpaceAfter = after.length > 0 && /^[\p{L}\p{N}]/u.test(after);
+  const inserted = `${needsSpaceBefore ? ' ' : ''}${label}${needsSpaceAfter ? ' ' : ''}`;
+  return { prompt: before + inserted + after, cursor: start + inserted.length };
+}
