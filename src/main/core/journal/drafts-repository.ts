@@ -1,0 +1,64 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { toJson } from './json.js';
+
+/** A studio draft (the form state of a generation not yet submitted), kept across restarts. */
+export interface Draft<T = unknown> {
+  readonly id: string;
+  readonly body: T;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+interface DraftRow {
+  id: string;
+  body_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const toDraft = <T>(row: DraftRow): Draft<T> => ({
+  id: row.id,
+  body: JSON.parse(row.body_json) as T,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export class DraftsRepository {
+  private readonly upsertStmt: Statement;
+  private readonly getStmt: Statement<[string], DraftRow>;
+  private readonly listStmt: Statement<[number], DraftRow>;
+  private readonly deleteStmt: Statement<[string]>;
+
+  constructor(
+    db: Database,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.upsertStmt = db.prepare(
+      `INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (@id, @body, @now, @now)
+       ON CONFLICT (id) DO UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at`,
+    );
+    this.getStmt = db.prepare('SELECT * FROM drafts WHERE id = ?');
+    this.listStmt = db.prepare('SELECT * FROM drafts ORDER BY updated_at DESC, id LIMIT ?');
+    this.deleteStmt = db.prepare('DELETE FROM drafts WHERE id = ?');
+  }
+
+  /** Creates or replaces the draft. */
+  save<T>(id: string, body: T): Draft<T> {
+    this.upsertStmt.run({ id, body: toJson(body), now: this.now() });
+    return this.get<T>(id)!;
+  }
+
+  get<T = unknown>(id: string): Draft<T> | undefined {
+    const row = this.getStmt.get(id);
+    return row && toDraft<T>(row);
+  }
+
+  /** Most recently edited first. */
+  list<T = unknown>(limit = 100): Draft<T>[] {
+    return this.listStmt.all(limit).map((row) => toDraft<T>(row));
+  }
+
+  delete(id: string): boolean {
+    return this.deleteStmt.run(id).changes > 0;
+  }
+}

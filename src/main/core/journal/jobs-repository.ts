@@ -1,0 +1,683 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { durably } from './database.js';
+import { IdempotencyConflictError, JournalNotFoundError, JournalStateError } from './errors.js';
+import { canonicalJson, fromFlag, opt } from './json.js';
+import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
+import { decodeCursor, pageSize, toPage } from './pagination.js';
+import type { Page } from './pagination.js';
+
+export type IntentState = 'pending_create' | 'unknown' | 'accepted' | 'rejected' | 'abandoned';
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancel_requested' | 'canceled';
+export const JOB_STATUSES: readonly JobStatus[] = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'cancel_requested',
+  'canceled',
+];
+/** Statuses after which polling stops. */
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
+export const isTerminalStatus = (status: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(status);
+
+/** A business decision "generate this", recorded before the create request leaves. */
+export interface JobIntent {
+  readonly id: number;
+  readonly idempotencyKey: string;
+  readonly profileId: string;
+  readonly model: string;
+  readonly serviceKind: string;
+  readonly draftId?: string;
+  readonly optimizationClientRequestId?: string;
+  /** The exact bytes to send (and to replay) as the create body. */
+  readonly canonicalBodyJson: string;
+  readonly state: IntentState;
+  readonly attemptCount: number;
+  readonly lastAttemptAt?: number;
+  readonly requestId?: string;
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly statusCode?: number;
+  readonly retryable?: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface NewIntent {
+  readonly idempotencyKey: string;
+  readonly profileId: string;
+  readonly model: string;
+  readonly serviceKind: string;
+  /** The create body; stored as canonical JSON (sorted keys). */
+  readonly body: unknown;
+  readonly draftId?: string;
+  readonly optimizationClientRequestId?: string;
+}
+
+/** The job fields read from a creation or poll response (a MediaJob). */
+export interface JobSnapshot {
+  readonly status: JobStatus;
+  readonly stage?: string;
+  readonly stageMessage?: string;
+  readonly serverCreatedAt?: number;
+  readonly startedAt?: number;
+  readonly completedAt?: number;
+  readonly elapsedSeconds?: number;
+  readonly queuedSeconds?: number;
+  readonly runningSeconds?: number;
+  readonly refreshAfterSeconds?: number;
+  readonly retryAfterSeconds?: number;
+  /** When the engine plans the next poll (epoch ms); cleared automatically on terminal statuses. */
+  readonly nextPollAt?: number;
+  readonly effectiveSpec?: unknown;
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly statusCode?: number;
+  readonly retryable?: boolean;
+  /** `outputs[]` (or legacy `assets[]` with `outputsSource: 'assets'`), recorded once. */
+  readonly outputs?: readonly AnnouncedOutput[];
+  readonly outputsSource?: 'outputs' | 'assets';
+  /** The whole response body, additional properties included, kept for diagnosis. */
+  readonly body?: unknown;
+}
+
+export interface Acceptance extends JobSnapshot {
+  readonly jobId: string;
+  readonly requestId: string;
+  /** As returned; absent only for legacy responses. */
+  readonly jobUrl?: string;
+}
+
+export interface Rejection {
+  readonly statusCode: number;
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly requestId?: string;
+  readonly retryable?: boolean;
+}
+
+export interface Job {
+  /** Journal id (not the service's jobId). */
+  readonly id: number;
+  readonly intentId: number;
+  readonly profileId: string;
+  readonly model: string;
+  readonly serviceKind: string;
+  readonly jobId: string;
+  readonly requestId: string;
+  readonly jobUrl?: string;
+  readonly status: JobStatus;
+  readonly stage?: string;
+  readonly stageMessage?: string;
+  readonly serverCreatedAt?: number;
+  readonly startedAt?: number;
+  readonly completedAt?: number;
+  readonly elapsedSeconds?: number;
+  readonly queuedSeconds?: number;
+  readonly runningSeconds?: number;
+  readonly refreshAfterSeconds?: number;
+  readonly retryAfterSeconds?: number;
+  readonly nextPollAt?: number;
+  readonly lastPolledAt?: number;
+  readonly pollCount: number;
+  readonly effectiveSpec?: unknown;
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly statusCode?: number;
+  readonly retryable?: boolean;
+  readonly lastBody?: unknown;
+  readonly acceptedAt: number;
+  readonly updatedAt: number;
+}
+
+export interface JobWithOutputs extends Job {
+  readonly outputs: Output[];
+}
+
+export interface ListJobsQuery {
+  readonly status?: JobStatus;
+  readonly profileId?: string;
+  /** 1..500, default 50. */
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** Everything that has to continue after a (re)start. */
+export interface UnfinishedWork {
+  /** Intents whose create outcome is not known: replay with the same key and body. */
+  readonly intents: JobIntent[];
+  /** Accepted jobs not in a terminal status, soonest poll first. */
+  readonly jobsToPoll: Job[];
+  /** Jobs (any status, in practice succeeded) with outputs not yet downloaded and verified. */
+  readonly jobsToDownload: JobWithOutputs[];
+}
+
+interface IntentRow {
+  id: number;
+  idempotency_key: string;
+  profile_id: string;
+  model: string;
+  service_kind: string;
+  draft_id: string | null;
+  optimization_client_request_id: string | null;
+  canonical_body_json: string;
+  state: IntentState;
+  attempt_count: number;
+  last_attempt_at: number | null;
+  request_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  status_code: number | null;
+  retryable: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface JobRow {
+  id: number;
+  intent_id: number;
+  profile_id: string;
+  model: string;
+  service_kind: string;
+  job_id: string;
+  request_id: string;
+  job_url: string | null;
+  status: JobStatus;
+  stage: string | null;
+  stage_message: string | null;
+  server_created_at: number | null;
+  started_at: number | null;
+  completed_at: number | null;
+  elapsed_seconds: number | null;
+  queued_seconds: number | null;
+  running_seconds: number | null;
+  refresh_after_seconds: number | null;
+  retry_after_seconds: number | null;
+  next_poll_at: number | null;
+  last_polled_at: number | null;
+  poll_count: number;
+  effective_spec_json: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  status_code: number | null;
+  retryable: number | null;
+  last_body_json: string | null;
+  accepted_at: number;
+  updated_at: number;
+}
+
+const toIntent = (row: IntentRow): JobIntent => ({
+  id: row.id,
+  idempotencyKey: row.idempotency_key,
+  profileId: row.profile_id,
+  model: row.model,
+  serviceKind: row.service_kind,
+  draftId: opt(row.draft_id),
+  optimizationClientRequestId: opt(row.optimization_client_request_id),
+  canonicalBodyJson: row.canonical_body_json,
+  state: row.state,
+  attemptCount: row.attempt_count,
+  lastAttemptAt: opt(row.last_attempt_at),
+  requestId: opt(row.request_id),
+  errorCode: opt(row.error_code),
+  errorMessage: opt(row.error_message),
+  statusCode: opt(row.status_code),
+  retryable: fromFlag(row.retryable),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const parseOpt = (text: string | null): unknown =>
+  text === null ? undefined : (JSON.parse(text) as unknown);
+
+const toJob = (row: JobRow): Job => ({
+  id: row.id,
+  intentId: row.intent_id,
+  profileId: row.profile_id,
+  model: row.model,
+  serviceKind: row.service_kind,
+  jobId: row.job_id,
+  requestId: row.request_id,
+  jobUrl: opt(row.job_url),
+  status: row.status,
+  stage: opt(row.stage),
+  stageMessage: opt(row.stage_message),
+  serverCreatedAt: opt(row.server_created_at),
+  startedAt: opt(row.started_at),
+  completedAt: opt(row.completed_at),
+  elapsedSeconds: opt(row.elapsed_seconds),
+  queuedSeconds: opt(row.queued_seconds),
+  runningSeconds: opt(row.running_seconds),
+  refreshAfterSeconds: opt(row.refresh_after_seconds),
+  retryAfterSeconds: opt(row.retry_after_seconds),
+  nextPollAt: opt(row.next_poll_at),
+  lastPolledAt: opt(row.last_polled_at),
+  pollCount: row.poll_count,
+  effectiveSpec: parseOpt(row.effective_spec_json),
+  errorCode: opt(row.error_code),
+  errorMessage: opt(row.error_message),
+  statusCode: opt(row.status_code),
+  retryable: fromFlag(row.retryable),
+  lastBody: parseOpt(row.last_body_json),
+  acceptedAt: row.accepted_at,
+  updatedAt: row.updated_at,
+});
+
+const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+const flagOrNull = (value: boolean | undefined): number | null =>
+  value === undefined ? null : value ? 1 : 0;
+
+function snapshotParams(snapshot: JobSnapshot) {
+  if (!JOB_STATUSES.includes(snapshot.status)) {
+    throw new RangeError(`Unknown job status "${String(snapshot.status)}".`);
+  }
+  return {
+    status: snapshot.status,
+    stage: snapshot.stage ?? null,
+    stageMessage: snapshot.stageMessage ?? null,
+    serverCreatedAt: snapshot.serverCreatedAt ?? null,
+    startedAt: snapshot.startedAt ?? null,
+    completedAt: snapshot.completedAt ?? null,
+    elapsedSeconds: snapshot.elapsedSeconds ?? null,
+    queuedSeconds: snapshot.queuedSeconds ?? null,
+    runningSeconds: snapshot.runningSeconds ?? null,
+    refreshAfterSeconds: snapshot.refreshAfterSeconds ?? null,
+    retryAfterSeconds: snapshot.retryAfterSeconds ?? null,
+    nextPollAt: isTerminalStatus(snapshot.status) ? null : (snapshot.nextPollAt ?? null),
+    effectiveSpec: jsonOrNull(snapshot.effectiveSpec),
+    errorCode: snapshot.errorCode ?? null,
+    errorMessage: snapshot.errorMessage ?? null,
+    statusCode: snapshot.statusCode ?? null,
+    retryable: flagOrNull(snapshot.retryable),
+    body: jsonOrNull(snapshot.body),
+  };
+}
+
+/** Escapes a user's search text for FTS5 (trigram): every term becomes a quoted phrase. */
+function ftsQuery(terms: string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' AND ');
+}
+
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Job intents, accepted jobs and (through {@link OutputsRepository}) their outputs: the data the
+ * job engine creates, polls, downloads and resumes from.
+ */
+export class JobsRepository {
+  private readonly insertIntentStmt: Statement;
+  private readonly intentByKeyStmt: Statement<[string], IntentRow>;
+  private readonly intentByIdStmt: Statement<[number], IntentRow>;
+  private readonly attemptStmt: Statement;
+  private readonly intentStateStmt: Statement;
+  private readonly rejectStmt: Statement;
+  private readonly acceptIntentStmt: Statement;
+  private readonly insertJobStmt: Statement;
+  private readonly jobByIdStmt: Statement<[number], JobRow>;
+  private readonly jobByIntentStmt: Statement<[number], JobRow>;
+  private readonly jobByJobIdStmt: Statement<[string, string], JobRow>;
+  private readonly updateJobStmt: Statement;
+  private readonly scheduleStmt: Statement;
+  private readonly unfinishedIntentsStmt: Statement<[], IntentRow>;
+  private readonly pollableStmt: Statement<[], JobRow>;
+  private readonly listStmts = new Map<string, Statement>();
+  private readonly searchStmt: Statement;
+
+  constructor(
+    private readonly db: Database,
+    private readonly outputs: OutputsRepository,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.insertIntentStmt = db.prepare(
+      `INSERT INTO job_intents (idempotency_key, profile_id, model, service_kind, draft_id,
+         optimization_client_request_id, canonical_body_json, state, created_at, updated_at)
+       VALUES (@idempotencyKey, @profileId, @model, @serviceKind, @draftId, @optimizationClientRequestId,
+         @body, 'pending_create', @now, @now)`,
+    );
+    this.intentByKeyStmt = db.prepare('SELECT * FROM job_intents WHERE idempotency_key = ?');
+    this.intentByIdStmt = db.prepare('SELECT * FROM job_intents WHERE id = ?');
+    this.attemptStmt = db.prepare(
+      `UPDATE job_intents SET attempt_count = attempt_count + 1, last_attempt_at = @now, updated_at = @now
+       WHERE idempotency_key = @key AND state IN ('pending_create', 'unknown')`,
+    );
+    this.intentStateStmt = db.prepare(
+      `UPDATE job_intents SET state = @state, error_message = coalesce(@errorMessage, error_message),
+         updated_at = @now
+       WHERE idempotency_key = @key AND state IN ('pending_create', 'unknown')`,
+    );
+    this.rejectStmt = db.prepare(
+      `UPDATE job_intents SET state = 'rejected', status_code = @statusCode, error_code = @errorCode,
+         error_message = @errorMessage, request_id = @requestId, retryable = @retryable, updated_at = @now
+       WHERE idempotency_key = @key AND state IN ('pending_create', 'unknown')`,
+    );
+    this.acceptIntentStmt = db.prepare(
+      "UPDATE job_intents SET state = 'accepted', request_id = @requestId, updated_at = @now WHERE id = @id",
+    );
+    this.insertJobStmt = db.prepare(
+      `INSERT INTO jobs (intent_id, profile_id, model, service_kind, job_id, request_id, job_url, status, stage,
+         stage_message, server_created_at, started_at, completed_at, elapsed_seconds, queued_seconds,
+         running_seconds, refresh_after_seconds, retry_after_seconds, next_poll_at, effective_spec_json,
+         error_code, error_message, status_code, retryable, last_body_json, accepted_at, updated_at)
+       VALUES (@intentId, @profileId, @model, @serviceKind, @jobId, @requestId, @jobUrl, @status, @stage,
+         @stageMessage, @serverCreatedAt, @startedAt, @completedAt, @elapsedSeconds, @queuedSeconds,
+         @runningSeconds, @refreshAfterSeconds, @retryAfterSeconds, @nextPollAt, @effectiveSpec,
+         @errorCode, @errorMessage, @statusCode, @retryable, @body, @now, @now)`,
+    );
+    this.jobByIdStmt = db.prepare('SELECT * FROM jobs WHERE id = ?');
+    this.jobByIntentStmt = db.prepare('SELECT * FROM jobs WHERE intent_id = ?');
+    this.jobByJobIdStmt = db.prepare('SELECT * FROM jobs WHERE profile_id = ? AND job_id = ?');
+    // Fields absent from a poll response keep what an earlier response said.
+    this.updateJobStmt = db.prepare(
+      `UPDATE jobs SET status = @status, stage = coalesce(@stage, stage),
+         stage_message = coalesce(@stageMessage, stage_message),
+         server_created_at = coalesce(@serverCreatedAt, server_created_at),
+         started_at = coalesce(@startedAt, started_at), completed_at = coalesce(@completedAt, completed_at),
+         elapsed_seconds = coalesce(@elapsedSeconds, elapsed_seconds),
+         queued_seconds = coalesce(@queuedSeconds, queued_seconds),
+         running_seconds = coalesce(@runningSeconds, running_seconds),
+         refresh_after_seconds = @refreshAfterSeconds, retry_after_seconds = @retryAfterSeconds,
+         next_poll_at = @nextPollAt, effective_spec_json = coalesce(@effectiveSpec, effective_spec_json),
+         error_code = coalesce(@errorCode, error_code), error_message = coalesce(@errorMessage, error_message),
+         status_code = coalesce(@statusCode, status_code), retryable = coalesce(@retryable, retryable),
+         last_body_json = coalesce(@body, last_body_json), last_polled_at = @now,
+         poll_count = poll_count + 1, updated_at = @now
+       WHERE id = @id`,
+    );
+    this.scheduleStmt = db.prepare(
+      'UPDATE jobs SET next_poll_at = @nextPollAt, updated_at = @now WHERE id = @id',
+    );
+    this.unfinishedIntentsStmt = db.prepare(
+      "SELECT * FROM job_intents WHERE state IN ('pending_create', 'unknown') ORDER BY id",
+    );
+    this.pollableStmt = db.prepare(
+      `SELECT * FROM jobs WHERE status IN ('queued', 'running', 'cancel_requested')
+       ORDER BY next_poll_at NULLS FIRST`,
+    );
+    this.searchStmt = db.prepare(
+      `SELECT jobs.* FROM job_prompt_search
+       JOIN jobs ON jobs.intent_id = job_prompt_search.rowid
+       WHERE job_prompt_search MATCH @match AND (@profileId IS NULL OR jobs.profile_id = @profileId)
+       ORDER BY job_prompt_search.rank, jobs.id DESC
+       LIMIT @limit`,
+    );
+  }
+
+  // ---- intents -------------------------------------------------------------------------------
+
+  /**
+   * Commits the intent (key + canonical body) durably; call before the create request leaves.
+   * Recording the same key again with the same profile, model and body returns the existing intent
+   * (safe to call twice); anything else under the same key throws {@link IdempotencyConflictError}.
+   */
+  recordIntent(intent: NewIntent): JobIntent {
+    const key = intent.idempotencyKey;
+    if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+      throw new RangeError('An idempotency key must be 1..255 visible ASCII characters.');
+    }
+    const body = canonicalJson(intent.body);
+    return durably(this.db, () => {
+      const existing = this.intentByKeyStmt.get(key);
+      if (existing) {
+        if (existing.canonical_body_json !== body)
+          throw new IdempotencyConflictError(key, 'the body differs');
+        if (existing.profile_id !== intent.profileId || existing.model !== intent.model) {
+          throw new IdempotencyConflictError(key, 'the profile or model differs');
+        }
+        return toIntent(existing);
+      }
+      this.insertIntentStmt.run({
+        idempotencyKey: key,
+        profileId: intent.profileId,
+        model: intent.model,
+        serviceKind: intent.serviceKind,
+        draftId: intent.draftId ?? null,
+        optimizationClientRequestId: intent.optimizationClientRequestId ?? null,
+        body,
+        now: this.now(),
+      });
+      return toIntent(this.intentByKeyStmt.get(key)!);
+    });
+  }
+
+  getIntent(idempotencyKey: string): JobIntent | undefined {
+    const row = this.intentByKeyStmt.get(idempotencyKey);
+    return row && toIntent(row);
+  }
+
+  getIntentById(id: number): JobIntent | undefined {
+    const row = this.intentByIdStmt.get(id);
+    return row && toIntent(row);
+  }
+
+  /** Counts a create attempt (call right before each send, first or replay). */
+  markAttempt(idempotencyKey: string): JobIntent {
+    this.requireOpenIntent(
+      idempotencyKey,
+      this.attemptStmt.run({ key: idempotencyKey, now: this.now() }).changes,
+    );
+    return this.getIntent(idempotencyKey)!;
+  }
+
+  /** The request may have reached the service but no answer was read: replay with the same key and body. */
+  markUnknown(idempotencyKey: string, errorMessage?: string): JobIntent {
+    const changes = this.intentStateStmt.run({
+      key: idempotencyKey,
+      state: 'unknown',
+      errorMessage: errorMessage ?? null,
+      now: this.now(),
+    }).changes;
+    this.requireOpenIntent(idempotencyKey, changes);
+    return this.getIntent(idempotencyKey)!;
+  }
+
+  /** Stops replaying an intent whose outcome stays unknown (bounded); it leaves the resume list. */
+  markAbandoned(idempotencyKey: string, reason: string): JobIntent {
+    const changes = this.intentStateStmt.run({
+      key: idempotencyKey,
+      state: 'abandoned',
+      errorMessage: reason,
+      now: this.now(),
+    }).changes;
+    this.requireOpenIntent(idempotencyKey, changes);
+    return this.getIntent(idempotencyKey)!;
+  }
+
+  /** The service definitively refused the intent (400/401/402/404/409/422…). */
+  markRejected(idempotencyKey: string, rejection: Rejection): JobIntent {
+    const changes = this.rejectStmt.run({
+      key: idempotencyKey,
+      statusCode: rejection.statusCode,
+      errorCode: rejection.errorCode ?? null,
+      errorMessage: rejection.errorMessage ?? null,
+      requestId: rejection.requestId ?? null,
+      retryable: flagOrNull(rejection.retryable),
+      now: this.now(),
+    }).changes;
+    this.requireOpenIntent(idempotencyKey, changes);
+    return this.getIntent(idempotencyKey)!;
+  }
+
+  /**
+   * The service accepted the intent: in one durable transaction, the intent becomes `accepted` and
+   * the job row (jobId, requestId, jobUrl, status, …) and any announced outputs are written.
+   * Accepting again with the same jobId (a replay answered with the same job) returns the job.
+   */
+  markAccepted(idempotencyKey: string, acceptance: Acceptance): JobWithOutputs {
+    const params = snapshotParams(acceptance);
+    return durably(this.db, () => {
+      const intent = this.intentByKeyStmt.get(idempotencyKey);
+      if (!intent) throw new JournalNotFoundError(`The intent "${idempotencyKey}"`);
+      if (intent.state === 'accepted') {
+        const job = this.jobByIntentStmt.get(intent.id)!;
+        if (job.job_id !== acceptance.jobId) {
+          throw new JournalStateError(
+            `The intent "${idempotencyKey}" was accepted as job ${job.job_id}, not ${acceptance.jobId}.`,
+          );
+        }
+        return this.withOutputs(toJob(job));
+      }
+      if (intent.state === 'rejected') {
+        throw new JournalStateError(`The intent "${idempotencyKey}" was rejected; it cannot be accepted.`);
+      }
+      // 'abandoned' may still be accepted: a late answer (e.g. a manual resume) is the truth.
+      const now = this.now();
+      this.acceptIntentStmt.run({ id: intent.id, requestId: acceptance.requestId, now });
+      const { lastInsertRowid } = this.insertJobStmt.run({
+        ...params,
+        intentId: intent.id,
+        profileId: intent.profile_id,
+        model: intent.model,
+        serviceKind: intent.service_kind,
+        jobId: acceptance.jobId,
+        requestId: acceptance.requestId,
+        jobUrl: acceptance.jobUrl ?? null,
+        now,
+      });
+      const jobRowId = Number(lastInsertRowid);
+      if (acceptance.outputs?.length) {
+        this.outputs.recordAnnounced(jobRowId, acceptance.outputs, acceptance.outputsSource ?? 'outputs');
+      }
+      return this.withOutputs(toJob(this.jobByIdStmt.get(jobRowId)!));
+    });
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------------
+
+  getJob(id: number): JobWithOutputs | undefined {
+    const row = this.jobByIdStmt.get(id);
+    return row && this.withOutputs(toJob(row));
+  }
+
+  getJobByJobId(profileId: string, jobId: string): JobWithOutputs | undefined {
+    const row = this.jobByJobIdStmt.get(profileId, jobId);
+    return row && this.withOutputs(toJob(row));
+  }
+
+  getJobForIntent(intentId: number): JobWithOutputs | undefined {
+    const row = this.jobByIntentStmt.get(intentId);
+    return row && this.withOutputs(toJob(row));
+  }
+
+  /**
+   * Records a poll response: status, stage, timings, hints, errors, and (once) the outputs, in one
+   * transaction. A terminal job never goes back to an in-progress status.
+   */
+  recordPoll(id: number, snapshot: JobSnapshot): JobWithOutputs {
+    const params = snapshotParams(snapshot);
+    return this.db
+      .transaction(() => {
+        const current = this.jobByIdStmt.get(id);
+        if (!current) throw new JournalNotFoundError(`The job ${id}`);
+        if (isTerminalStatus(current.status) && current.status !== snapshot.status) {
+          throw new JournalStateError(
+            `The job ${current.job_id} is already ${current.status}; a response saying ${snapshot.status} was not recorded.`,
+          );
+        }
+        this.updateJobStmt.run({ ...params, id, now: this.now() });
+        if (snapshot.outputs?.length) {
+          this.outputs.recordAnnounced(id, snapshot.outputs, snapshot.outputsSource ?? 'outputs');
+        }
+        return this.withOutputs(toJob(this.jobByIdStmt.get(id)!));
+      })
+      .immediate();
+  }
+
+  /** Plans the next poll of an in-progress job (epoch ms). */
+  schedulePoll(id: number, nextPollAt: number): void {
+    if (this.scheduleStmt.run({ id, nextPollAt, now: this.now() }).changes === 0) {
+      throw new JournalNotFoundError(`The job ${id}`);
+    }
+  }
+
+  /**
+   * A page of jobs, newest accepted first, optionally filtered by status and/or profile. Keyset
+   * pagination on the journal id: pass `nextCursor` back as `cursor`. Each filter combination is
+   * served by an index ending in `id`, so a page costs the same at any library size.
+   */
+  listJobs(query: ListJobsQuery = {}): Page<Job> {
+    const limit = pageSize(query.limit);
+    if (query.status !== undefined && !JOB_STATUSES.includes(query.status)) {
+      throw new RangeError(`Unknown job status "${String(query.status)}".`);
+    }
+    const where: string[] = [];
+    if (query.status !== undefined) where.push('status = @status');
+    if (query.profileId !== undefined) where.push('profile_id = @profileId');
+    if (query.cursor !== undefined) where.push('id < @before');
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    let stmt = this.listStmts.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.listStmts.set(sql, stmt);
+    }
+    const rows = stmt.all({
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),
+      ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
+      limit: limit + 1,
+    }) as JobRow[];
+    return toPage(rows, limit, toJob);
+  }
+
+  /**
+   * Library search over the prompts that were sent: every whitespace-separated term must occur
+   * (as a substring, case- and diacritic-insensitive). Best matches first.
+   */
+  searchJobs(text: string, options: { profileId?: string; limit?: number } = {}): Job[] {
+    const limit = pageSize(options.limit);
+    const terms = text.split(/\s+/u).filter(Boolean);
+    if (terms.length === 0) return [];
+    const long = terms.filter((t) => [...t].length >= 3);
+    const short = terms.filter((t) => [...t].length < 3);
+    if (short.length === 0) {
+      return (
+        this.searchStmt.all({
+          match: ftsQuery(long),
+          profileId: options.profileId ?? null,
+          limit,
+        }) as JobRow[]
+      ).map(toJob);
+    }
+    // Trigrams cannot match 1–2 character terms: scan the prompts with LIKE (same case folding).
+    const conditions = [
+      ...(long.length ? ['job_prompt_search MATCH @match'] : []),
+      ...short.map((_, i) => `job_prompt_search.prompt LIKE @like${i} ESCAPE '\\'`),
+    ];
+    const params: Record<string, unknown> = { profileId: options.profileId ?? null, limit };
+    if (long.length) params.match = ftsQuery(long);
+    short.forEach((t, i) => (params[`like${i}`] = likePattern(t)));
+    const rows = this.db
+      .prepare(
+        `SELECT jobs.* FROM job_prompt_search JOIN jobs ON jobs.intent_id = job_prompt_search.rowid
+         WHERE ${conditions.join(' AND ')} AND (@profileId IS NULL OR jobs.profile_id = @profileId)
+         ORDER BY jobs.id DESC LIMIT @limit`,
+      )
+      .all(params) as JobRow[];
+    return rows.map(toJob);
+  }
+
+  /**
+   * What must continue after a start: intents with an unknown outcome, in-progress jobs, and jobs
+   * with outputs not yet verified. Every part is read through a partial index that holds only
+   * unfinished rows, so the cost does not grow with the size of the library.
+   */
+  listUnfinished(): UnfinishedWork {
+    return this.db.transaction(() => ({
+      intents: this.unfinishedIntentsStmt.all().map(toIntent),
+      jobsToPoll: this.pollableStmt.all().map(toJob),
+      jobsToDownload: this.outputs.jobsWithUnverifiedOutputs().map((id) => this.getJob(id)!),
+    }))();
+  }
+
+  private withOutputs(job: Job): JobWithOutputs {
+    return { ...job, outputs: this.outputs.listForJob(job.id) };
+  }
+
+  private requireOpenIntent(key: string, changes: number): void {
+    if (changes > 0) return;
+    const intent = this.getIntent(key);
+    if (!intent) throw new JournalNotFoundError(`The intent "${key}"`);
+    throw new JournalStateError(`The intent "${key}" is already ${intent.state}.`);
+  }
+}

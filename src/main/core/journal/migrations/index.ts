@@ -1,0 +1,15 @@
+import { migration001Initial } from './001-initial.js';
+import { migration002LocalFilesAndUploads } from './002-local-files-and-uploads.js';
+import { migration003Jobs } from './003-jobs.js';
+import { migration004JobPromptSearch } from './004-job-prompt-search.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+/** Every migration this build knows, in order. Append only. */
+export const migrations: readonly Migration[] = [
+  migration001Initial,
+  migration002LocalFilesAndUploads,
+  migration003Jobs,
+  migration004JobPromptSearch,
+];

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Statement } from 'better-sqlite3';
+import { JournalNotFoundError } from './errors.js';
+import { opt } from './json.js';
+
+export type ProfileKind = 'simulator' | 'personal' | 'debug';
+export const PROFILE_KINDS: readonly ProfileKind[] = ['simulator', 'personal', 'debug'];
+
+/** A profile as the journal knows it. It never holds the key or token: only whether one is set. */
+export interface Profile {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: ProfileKind;
+  /** Base URL including `/v1`; absent for the embedded simulator. */
+  readonly baseUrl?: string;
+  /** The secret store holds a key (personal) or token (debug) for this profile. */
+  readonly hasSecret: boolean;
+  /** Debug profiles: expiry of the short-lived debug token (epoch ms). */
+  readonly debugTokenExpiresAt?: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface NewProfile {
+  /** Defaults to a random UUID. Used as the secret store account. */
+  readonly id?: string;
+  readonly name: string;
+  readonly kind: ProfileKind;
+  readonly baseUrl?: string;
+  readonly debugTokenExpiresAt?: number;
+}
+
+export interface ProfilePatch {
+  readonly name?: string;
+  readonly baseUrl?: string;
+  readonly debugTokenExpiresAt?: number | null;
+}
+
+/** A profile still owns jobs, intents or optimizations and cannot be deleted. */
+export class ProfileInUseError extends Error {
+  constructor(readonly profileId: string) {
+    super(
+      `The profile "${profileId}" still owns jobs or prompt optimizations in the journal; their results ` +
+        `can only be read with this profile, so it cannot be deleted.`,
+    );
+    this.name = 'ProfileInUseError';
+  }
+}
+
+interface ProfileRow {
+  id: string;
+  name: string;
+  kind: ProfileKind;
+  base_url: string | null;
+  has_secret: number;
+  debug_token_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Checks and normalises a base URL: http(s), no user info, query or fragment (a key must never
+ * hide in a URL), no trailing slash.
+ */
+export function normaliseBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new RangeError(
+      'The base URL is not a valid absolute URL (expected e.g. https://api.example.com/v1).',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new RangeError(`The base URL must use http or https (got ${url.protocol}).`);
+  }
+  if (url.username || url.password) {
+    throw new RangeError('The base URL must not contain a user name or password; keys go in the keychain.');
+  }
+  if (url.search || url.hash) {
+    throw new RangeError('The base URL must not contain a query string or fragment.');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function toProfile(row: ProfileRow): Profile {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    baseUrl: opt(row.base_url),
+    hasSecret: row.has_secret === 1,
+    debugTokenExpiresAt: opt(row.debug_token_expires_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 100) throw new RangeError('A profile name must be 1 to 100 characters.');
+  return trimmed;
+}
+
+export class ProfilesRepository {
+  private readonly insertStmt: Statement;
+  private readonly byIdStmt: Statement<[string], ProfileRow>;
+  private readonly byNameStmt: Statement<[string], ProfileRow>;
+  private readonly listStmt: Statement<[], ProfileRow>;
+  private readonly updateStmt: Statement;
+  private readonly setSecretStmt: Statement;
+  private readonly deleteStmt: Statement<[string]>;
+  private readonly inUseStmt: Statement<[string, string, string]>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO profiles (id, name, kind, base_url, has_secret, debug_token_expires_at, created_at, updated_at)
+       VALUES (@id, @name, @kind, @baseUrl, 0, @debugTokenExpiresAt, @now, @now)`,
+    );
+    this.byIdStmt = db.prepare('SELECT * FROM profiles WHERE id = ?');
+    this.byNameStmt = db.prepare('SELECT * FROM profiles WHERE name = ?');
+    this.listStmt = db.prepare('SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id');
+    this.updateStmt = db.prepare(
+      `UPDATE profiles SET name = @name, base_url = @baseUrl, debug_token_expires_at = @debugTokenExpiresAt,
+       updated_at = @now WHERE id = @id`,
+    );
+    this.setSecretStmt = db.prepare(
+      `UPDATE profiles SET has_secret = @hasSecret,
+         debug_token_expires_at = CASE WHEN @touchExpiry THEN @debugTokenExpiresAt ELSE debug_token_expires_at END,
+         updated_at = @now
+       WHERE id = @id`,
+    );
+    this.deleteStmt = db.prepare('DELETE FROM profiles WHERE id = ?');
+    this.inUseStmt = db.prepare(
+      `SELECT EXISTS (SELECT 1 FROM job_intents WHERE profile_id = ?)
+           OR EXISTS (SELECT 1 FROM prompt_optimizations WHERE profile_id = ?)
+           OR EXISTS (SELECT 1 FROM jobs WHERE profile_id = ?) AS in_use`,
+    );
+  }
+
+  create(input: NewProfile): Profile {
+    if (!PROFILE_KINDS.includes(input.kind))
+      throw new RangeError(`Unknown profile kind "${String(input.kind)}".`);
+    if (input.kind !== 'simulator' && !input.baseUrl) {
+      throw new RangeError(`A ${input.kind} profile needs a base URL including /v1.`);
+    }
+    if (input.kind !== 'debug' && input.debugTokenExpiresAt !== undefined) {
+      throw new RangeError('Only debug profiles have a token expiry.');
+    }
+    const id = input.id ?? randomUUID();
+    this.insertStmt.run({
+      id,
+      name: checkName(input.name),
+      kind: input.kind,
+      baseUrl: input.baseUrl === undefined ? null : normaliseBaseUrl(input.baseUrl),
+      debugTokenExpiresAt: input.debugTokenExpiresAt ?? null,
+      now: this.now(),
+    });
+    return this.require(id);
+  }
+
+  get(id: string): Profile | undefined {
+    const row = this.byIdStmt.get(id);
+    return row && toProfile(row);
+  }
+
+  /** Names are unique without regard to case. */
+  getByName(name: string): Profile | undefined {
+    const row = this.byNameStmt.get(name.trim());
+    return row && toProfile(row);
+  }
+
+  require(id: string): Profile {
+    const profile = this.get(id);
+    if (!profile) throw new JournalNotFoundError(`The profile "${id}"`);
+    return profile;
+  }
+
+  list(): Profile[] {
+    return this.listStmt.all().map(toProfile);
+  }
+
+  update(id: string, patch: ProfilePatch): Profile {
+    const current = this.require(id);
+    if (patch.debugTokenExpiresAt != null && current.kind !== 'debug') {
+      throw new RangeError('Only debug profiles have a token expiry.');
+    }
+    if (current.kind !== 'simulator' && patch.baseUrl === '')
+      throw new RangeError('The base URL cannot be removed.');
+    this.updateStmt.run({
+      id,
+      name: patch.name === undefined ? current.name : checkName(patch.name),
+      baseUrl: patch.baseUrl === undefined ? (current.baseUrl ?? null) : normaliseBaseUrl(patch.baseUrl),
+      debugTokenExpiresAt:
+        patch.debugTokenExpiresAt === undefined
+          ? (current.debugTokenExpiresAt ?? null)
+          : patch.debugTokenExpiresAt,
+      now: this.now(),
+    });
+    return this.require(id);
+  }
+
+  /**
+   * Records whether the secret store holds a secret for the profile (called by the credentials
+   * layer after it wrote or deleted the secret). `debugTokenExpiresAt` updates the expiry too.
+   */
+  setHasSecret(id: string, hasSecret: boolean, debugTokenExpiresAt?: number | null): Profile {
+    const result = this.setSecretStmt.run({
+      id,
+      hasSecret: hasSecret ? 1 : 0,
+      touchExpiry: debugTokenExpiresAt === undefined ? 0 : 1,
+      debugTokenExpiresAt: debugTokenExpiresAt ?? null,
+      now: this.now(),
+    });
+    if (result.changes === 0) throw new JournalNotFoundError(`The profile "${id}"`);
+    return this.require(id);
+  }
+
+  /** Whether jobs, intents or optimizations still refer to the profile. */
+  isInUse(id: string): boolean {
+    const row = this.inUseStmt.get(id, id, id) as { in_use: number };
+    return row.in_use === 1;
+  }
+
+  /**
+   * Deletes a profile that owns no jobs (its uploads and discovery cache go with it).
+   * Returns false when there was no such profile. Deleting the secret is the credentials layer's job.
+   */
+  delete(id: string): boolean {
+    return this.db
+      .transaction(() => {
+        if (this.isInUse(id)) throw new ProfileInUseError(id);
+        return this.deleteStmt.run(id).changes > 0;
+      })
+      .immediate();
+  }
+}

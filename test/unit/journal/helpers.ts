@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openJournal } from '../../../src/main/core/journal/open-journal.js';
+import type { Journal } from '../../../src/main/core/journal/open-journal.js';
+
+/** A journal in a fresh temporary folder, with a controllable clock. */
+export function tempJournal(start = Date.UTC(2026, 0, 1)) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'framewright-journal-'));
+  const clock = { now: start };
+  const file = path.join(dir, 'journal.sqlite');
+  const journal: Journal = openJournal({ path: file, now: () => clock.now });
+  return {
+    dir,
+    file,
+    clock,
+    journal,
+    cleanup() {
+      journal.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const SHA_A = 'a'.repeat(64);
+export const SHA_B = 'b'.repeat(64);
