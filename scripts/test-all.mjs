@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm test`: every check Framewright has, in order — system prerequisites, typecheck, lint,
+// format, build, unit + integration tests (inside a private D-Bus session with a real Secret
+// Service), end-to-end tests in Chromium — then one plain line: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureSystemPackages } from './system-packages.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const results = path.join(root, 'test-results');
+const only = process.argv.slice(2); // e.g. `npm test -- unit e2e` runs just those steps
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(name, ok) {
+  if (ok) passed += 1;
+  else {
+    failed += 1;
+    failures.push(name);
+  }
+  console.log(`${ok ? '✔' : '✘'} ${name}`);
+}
+
+const wants = (step) => only.length === 0 || only.includes(step);
+
+rmSync(results, { recursive: true, force: true });
+mkdirSync(path.join(results, 'screenshots'), { recursive: true });
+
+check('system packages', ensureSystemPackages(['app', 'test']));
+
+if (wants('static')) {
+  check(
+    'typecheck (main, preload, shared, simulator, cli, tests)',
+    run(bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']),
+  );
+  check('typecheck (renderer)', run(bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']));
+  check('eslint', run(bin('eslint'), ['.']));
+  check('prettier', run(bin('prettier'), ['--check', '.']));
+}
+if (wants('static') || wants('e2e') || wants('integration')) {
+  check('build (main, preload, renderer bundles)', run(bin('electron-vite'), ['build']));
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  // a file that fails to load counts as a failure even when it ran no test
+  const brokenFiles = (report.testResults ?? []).filter(
+    (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+  ).length;
+  return { passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles };
+}
+
+for (const project of ['unit', 'integration']) {
+  if (!wants(project)) continue;
+  const outputFile = path.join(results, `vitest-${project}.json`);
+  const vitestArgs = [
+    'run',
+    '--project',
+    project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${outputFile}`,
+  ];
+  const withKeyring = project === 'integration' && existsSync(path.join(root, 'scripts', 'with-keyring.sh'));
+  const ok = withKeyring
+    ? run('bash', [path.join(root, 'scripts', 'with-keyring.sh'), bin('vitest'), ...vitestArgs], {
+        FRAMEWRIGHT_KEYRING_TESTS: '1',
+      })
+    : run(bin('vitest'), vitestArgs);
+  const counts = countVitest(outputFile);
+  passed += counts.passed;
+  failed += counts.failed;
+  if (!ok && counts.failed === 0) check(`${project} tests (runner exited with an error)`, false);
+  else if (counts.failed > 0) failures.push(`${counts.failed} ${project} test(s)`);
+}
+
+if (wants('e2e')) {
+  const outputFile = path.join(results, 'playwright.json');
+  const ok = run(bin('playwright'), ['test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+  });
+  if (existsSync(outputFile)) {
+    const stats = JSON.parse(readFileSync(outputFile, 'utf8')).stats ?? {};
+    passed += stats.expected ?? 0;
+    failed += (stats.unexpected ?? 0) + (stats.flaky ?? 0);
+    if ((stats.unexpected ?? 0) > 0) failures.push(`${stats.unexpected} end-to-end test(s)`);
+    if (!ok && !(stats.unexpected > 0)) check('end-to-end run (runner exited with an error)', false);
+  } else check('end-to-end run (no report)', false);
+}
+
+if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { createAppCore } from '../../main/core/app/app-core.js';
+import { defaultDataDir } from '../../main/core/app/data-dir.js';
+import { defaultSimulatorLauncher } from '../../main/core/app/default-simulator-launcher.js';
+import { builtRendererDir } from '../../main/core/app/source-paths.js';
+import { startBrowserHost } from '../../main/host/browser-host.js';
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  rendererDir: string;
+  simulatorTimeScale: string;
+  dataDir?: string;
+  json?: boolean;
+}
+
+/**
+ * `framewright serve`: the studio in a browser, on loopback, against the same core as the desktop
+ * app. Prints a one-time login URL (its code is exchanged for an HttpOnly cookie).
+ */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the studio to a browser on loopback (the browser host)')
+    .option('--host <host>', 'loopback address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '0')
+    .option('--renderer-dir <dir>', 'built renderer to serve', builtRendererDir)
+    .option('--simulator-time-scale <x>', 'pacing of the embedded simulator (1 = demo pacing)', '1')
+    .action(async (_opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<ServeOptions>();
+      const dataDir = options.dataDir ?? defaultDataDir();
+      const timeScale = Number(options.simulatorTimeScale);
+      if (!Number.isFinite(timeScale) || timeScale <= 0)
+        throw new Error('--simulator-time-scale must be a positive number.');
+      const core = createAppCore({
+        dataDir,
+        host: 'browser',
+        launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),
+      });
+      const host = await startBrowserHost({
+        dispatcher: core.dispatcher,
+        events: core.events,
+        rendererDir: options.rendererDir,
+        host: options.host,
+        port: Number(options.port),
+      });
+      const launchUrl = host.issueLaunchUrl();
+      if (options.json) {
+        process.stdout.write(
+          JSON.stringify({ origin: host.origin, launchUrl, token: host.token, dataDir }) + '\n',
+        );
+      } else {
+        process.stdout.write(
+          `Framewright studio is served at ${host.origin}\nOpen this one-time link: ${launchUrl}\n`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await host.close();
+      await core.close();
+    });
+}

@@ -1,0 +1,15 @@
+import path from 'node:path';
+import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
+
+/** Launches the real local simulator (src/simulator) on a random loopback port, at demo pacing. */
+export function defaultSimulatorLauncher(dataDir: string, timeScale = 1): SimulatorLauncher {
+  return async () => {
+    const { startSimulator } = await import('../../../simulator/index.js');
+    return startSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      timeScale,
+      dataDir: path.join(dataDir, 'simulator'),
+    });
+  };
+}

@@ -1,0 +1,56 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Logger {
+  log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  /** Registers a secret so that it is replaced by "[redacted]" wherever it appears in a log line. */
+  addSecret(secret: string): void;
+}
+
+const BEARER = /(Bearer\s+)[^\s"',]+/gi;
+
+/** Redacts registered secrets and any bearer token from a string. */
+export function redact(text: string, secrets: Iterable<string>): string {
+  let out = text.replace(BEARER, '$1[redacted]');
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+function describeError(value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  return value;
+}
+
+/**
+ * JSON-lines logger for the core. Every line passes through `redact`, so a key that reached an
+ * error message by accident still never reaches the log file.
+ */
+export function createLogger(options: { file?: string; echo?: (line: string) => void } = {}): Logger {
+  const secrets = new Set<string>();
+  if (options.file) mkdirSync(path.dirname(options.file), { recursive: true });
+  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, message };
+    if (fields) {
+      for (const [key, value] of Object.entries(fields)) entry[key] = describeError(value);
+    }
+    const line = redact(JSON.stringify(entry), secrets);
+    if (options.file) appendFileSync(options.file, line + '\n', { mode: 0o600 });
+    options.echo?.(line);
+  };
+  return {
+    log: write,
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    addSecret: (secret) => {
+      if (secret) secrets.add(secret);
+    },
+  };
+}

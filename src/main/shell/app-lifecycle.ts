@@ -1,0 +1,67 @@
+import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { IPC_EVENT_CHANNEL } from '../../shared/bridge/api.js';
+import { createAppCore, type AppCore } from '../core/app/app-core.js';
+import { defaultSimulatorLauncher } from '../core/app/default-simulator-launcher.js';
+import { registerBridgeIpc } from './ipc.js';
+import { createMainWindow } from './main-window.js';
+import { createAppUrlCheck, hardenSession, hardenWebContents } from './security.js';
+import { shouldCheckForUpdates, startUpdateCheck } from './updater.js';
+
+/**
+ * The Electron app: single instance, hardened session and contents, the bridge over IPC,
+ * the core in this process, electron-updater in packaged builds.
+ */
+export function startDesktopApp(): void {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+  const rendererIndexUrl = pathToFileURL(
+    fileURLToPath(new URL('../renderer/index.html', import.meta.url)),
+  ).href;
+  const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+  const rendererUrl = devServerUrl ?? rendererIndexUrl;
+  const isAppUrl = createAppUrlCheck(rendererIndexUrl, devServerUrl);
+  let core: AppCore | undefined;
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppUrl));
+  app.on('second-instance', () => {
+    const [window] = BrowserWindow.getAllWindows();
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    }
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', () => {
+    void core?.close();
+  });
+
+  void app.whenReady().then(() => {
+    const dataDir = app.getPath('userData');
+    core = createAppCore({ dataDir, host: 'electron', launchSimulator: defaultSimulatorLauncher(dataDir) });
+    const log = (message: string) => core?.logger.warn(message);
+    hardenSession(session.defaultSession);
+    registerBridgeIpc(ipcMain, core.dispatcher, isAppUrl);
+    core.events.subscribe((event, payload) => {
+      for (const window of BrowserWindow.getAllWindows())
+        window.webContents.send(IPC_EVENT_CHANNEL, event, payload);
+    });
+    const open = () => createMainWindow({ preloadPath, userDataDir: dataDir, rendererUrl });
+    open();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) open();
+    });
+    if (
+      shouldCheckForUpdates({ isPackaged: app.isPackaged, activeProfileKind: 'simulator', env: process.env })
+    ) {
+      void import('electron-updater').then(({ default: updater }) =>
+        startUpdateCheck(updater.autoUpdater, log),
+      );
+    }
+  });
+}

@@ -1,0 +1,36 @@
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import {
+  IPC_EVENT_CHANNEL,
+  ipcChannelForMethod,
+  type BridgeResponse,
+  type BridgeTransport,
+} from '../shared/bridge/api.js';
+import { isEventName, isMethodName, methodNames } from '../shared/bridge/contract.js';
+
+/**
+ * Exposes exactly the bridge contract to the page as `window.framewright`, nothing else:
+ * no ipcRenderer, no Node, no arbitrary channels.
+ */
+const transport: BridgeTransport = {
+  methods: Object.freeze([...methodNames]),
+  invoke(method, params) {
+    if (!isMethodName(method)) {
+      return Promise.resolve<BridgeResponse>({
+        ok: false,
+        error: { code: 'bridge.unknown_method', message: `Unknown bridge method "${String(method)}".` },
+      });
+    }
+    return ipcRenderer.invoke(ipcChannelForMethod(method), params) as Promise<BridgeResponse>;
+  },
+  subscribe(listener) {
+    const handler = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {
+      if (isEventName(name)) listener(name, payload);
+    };
+    ipcRenderer.on(IPC_EVENT_CHANNEL, handler);
+    return () => {
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('framewright', transport);

@@ -1,0 +1,97 @@
+import { Tabs } from 'radix-ui';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bridge } from '../bridge';
+import { StatusBar } from '../components/StatusBar';
+import { applyLocale } from '../i18n';
+import { CreateScreen, LibraryScreen, PlaygroundScreen, QueueScreen } from '../screens/PlaceholderScreens';
+import { SettingsScreen } from '../screens/SettingsScreen';
+import { SECTIONS, type Section, useStudio } from '../store';
+import { useTheme } from '../theme/use-theme';
+
+const SCREENS: Record<Section, () => React.JSX.Element> = {
+  create: CreateScreen,
+  queue: QueueScreen,
+  library: LibraryScreen,
+  playground: PlaygroundScreen,
+  settings: SettingsScreen,
+};
+
+const ICONS: Record<Section, string> = {
+  create: '✦',
+  queue: '☰',
+  library: '▦',
+  playground: '◇',
+  settings: '⚙',
+};
+
+/** The app shell: section navigation (keyboard: arrow keys), the screen, the status bar. */
+export function App() {
+  const { t } = useTranslation();
+  const section = useStudio((s) => s.section);
+  const setSection = useStudio((s) => s.setSection);
+  const settings = useStudio((s) => s.settings);
+  const loadError = useStudio((s) => s.loadError);
+  useTheme(settings.theme);
+
+  useEffect(() => {
+    void applyLocale(settings.locale);
+  }, [settings.locale]);
+
+  useEffect(() => {
+    const { loadApp, loadProfiles, receiveConnection, receiveSettings } = useStudio.getState();
+    void loadApp();
+    void loadProfiles();
+    const offConnection = bridge.on('connection.changed', receiveConnection);
+    const offSettings = bridge.on('settings.changed', receiveSettings);
+    return () => {
+      offConnection();
+      offSettings();
+    };
+  }, []);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main-content">
+        {t('app.skipToContent')}
+      </a>
+      <Tabs.Root
+        className="shell"
+        orientation="vertical"
+        value={section}
+        onValueChange={(value) => setSection(value as Section)}
+        activationMode="manual"
+      >
+        <nav className="sidebar" aria-label={t('app.mainNavigation')}>
+          <div className="brand">{t('app.name')}</div>
+          <Tabs.List className="nav-list" aria-label={t('app.mainNavigation')}>
+            {SECTIONS.map((key) => (
+              <Tabs.Trigger key={key} value={key} className="nav-item" data-testid={`nav-${key}`}>
+                <span className="nav-icon" aria-hidden="true">
+                  {ICONS[key]}
+                </span>
+                {t(`nav.${key}`)}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </nav>
+        <main id="main-content" className="content">
+          {loadError ? (
+            <p role="alert" className="error-banner">
+              {t('errors.generic', { message: loadError })}
+            </p>
+          ) : null}
+          {SECTIONS.map((key) => {
+            const Screen = SCREENS[key];
+            return (
+              <Tabs.Content key={key} value={key} className="tab-content">
+                {key === section ? <Screen /> : null}
+              </Tabs.Content>
+            );
+          })}
+        </main>
+      </Tabs.Root>
+      <StatusBar />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { useStudio } from '../store';
+
+/** The active profile and the state of its connection, always visible. */
+export function StatusBar() {
+  const { t } = useTranslation();
+  const profiles = useStudio((s) => s.profiles);
+  const activeProfileId = useStudio((s) => s.activeProfileId);
+  const connection = useStudio((s) => s.connection);
+  const active = profiles.find((p) => p.id === activeProfileId);
+  const state = connection?.state ?? 'starting';
+  return (
+    <footer className="status-bar" role="status" aria-live="polite">
+      <span data-testid="status-profile">
+        {t('status.profile')}: <strong>{active ? active.name : '—'}</strong>
+        {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
+      </span>
+      <span data-testid="status-connection" data-state={state} title={connection?.detail}>
+        <span className={`dot dot-${state}`} aria-hidden="true" />
+        {t(`status.${state}`)}
+      </span>
+    </footer>
+  );
+}

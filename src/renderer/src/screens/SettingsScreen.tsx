@@ -1,0 +1,113 @@
+import { RadioGroup, Select } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
+import { useStudio } from '../store';
+
+const THEME_LABELS = {
+  system: 'settings.themeSystem',
+  light: 'settings.themeLight',
+  dark: 'settings.themeDark',
+} as const;
+const LOCALE_LABELS: Record<LocalePreference, string | null> = {
+  system: null,
+  en: 'English',
+  'zh-CN': '简体中文',
+};
+
+export function SettingsScreen() {
+  const { t } = useTranslation();
+  const settings = useStudio((s) => s.settings);
+  const updateSettings = useStudio((s) => s.updateSettings);
+  const info = useStudio((s) => s.info);
+  const profiles = useStudio((s) => s.profiles);
+  const activeProfileId = useStudio((s) => s.activeProfileId);
+  const checkConnection = useStudio((s) => s.checkConnection);
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h1 id="settings-title">{t('settings.title')}</h1>
+
+      <div className="panel">
+        <h2>{t('settings.profiles')}</h2>
+        <p className="hint">{t('settings.profilesHint')}</p>
+        <ul className="profile-list">
+          {profiles.map((profile) => (
+            <li key={profile.id} data-testid={`profile-${profile.id}`}>
+              <strong>{profile.name}</strong>{' '}
+              <span className="badge">{t(`profileKind.${profile.kind}`)}</span>
+              {profile.id === activeProfileId ? <span className="badge badge-active">✓</span> : null}
+              <code className="muted">{profile.baseUrl ?? ''}</code>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="button" onClick={() => void checkConnection()}>
+          {t('settings.checkConnection')}
+        </button>
+      </div>
+
+      <div className="panel">
+        <h2>{t('settings.appearance')}</h2>
+        <span className="field-label" id="theme-label">
+          {t('settings.theme')}
+        </span>
+        <RadioGroup.Root
+          className="segmented"
+          aria-labelledby="theme-label"
+          value={settings.theme}
+          onValueChange={(value) => void updateSettings({ theme: ThemePreference.parse(value) })}
+        >
+          {ThemePreference.options.map((theme) => (
+            <RadioGroup.Item key={theme} value={theme} className="segment" data-testid={`theme-${theme}`}>
+              {t(THEME_LABELS[theme])}
+            </RadioGroup.Item>
+          ))}
+        </RadioGroup.Root>
+
+        <label className="field-label" htmlFor="language-select">
+          {t('settings.language')}
+        </label>
+        <Select.Root
+          value={settings.locale}
+          onValueChange={(value) => void updateSettings({ locale: LocalePreference.parse(value) })}
+        >
+          <Select.Trigger id="language-select" className="select-trigger" data-testid="language-select">
+            <Select.Value />
+            <Select.Icon>▾</Select.Icon>
+          </Select.Trigger>
+          <Select.Portal>
+            <Select.Content className="select-content" position="popper">
+              <Select.Viewport>
+                {LocalePreference.options.map((locale) => (
+                  <Select.Item
+                    key={locale}
+                    value={locale}
+                    className="select-item"
+                    data-testid={`locale-${locale}`}
+                  >
+                    <Select.ItemText>{LOCALE_LABELS[locale] ?? t('settings.languageSystem')}</Select.ItemText>
+                  </Select.Item>
+                ))}
+              </Select.Viewport>
+            </Select.Content>
+          </Select.Portal>
+        </Select.Root>
+      </div>
+
+      <div className="panel">
+        <h2>{t('settings.about')}</h2>
+        <dl className="facts">
+          <dt>{t('settings.version')}</dt>
+          <dd data-testid="app-version">{info?.version ?? '…'}</dd>
+          <dt>{t('settings.host')}</dt>
+          <dd data-testid="app-host">
+            {info ? t(info.host === 'electron' ? 'settings.hostElectron' : 'settings.hostBrowser') : '…'}
+          </dd>
+          <dt>{t('settings.dataDir')}</dt>
+          <dd>
+            <code>{info?.dataDir ?? '…'}</code>
+          </dd>
+        </dl>
+      </div>
+    </section>
+  );
+}

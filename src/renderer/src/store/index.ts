@@ -1,0 +1,15 @@
+import { create } from 'zustand';
+import { createAppSlice, type AppSlice } from './app-slice';
+import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+
+/** The studio's store, one slice per domain (zustand's slices pattern). */
+export type StudioState = AppSlice & ConnectionSlice & NavigationSlice;
+
+export const useStudio = create<StudioState>()((...args) => ({
+  ...createAppSlice(...args),
+  ...createConnectionSlice(...args),
+  ...createNavigationSlice(...args),
+}));
+
+export { SECTIONS, type Section } from './navigation-slice';

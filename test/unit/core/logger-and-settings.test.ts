@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../../src/main/core/app/data-dir.js';
+import { createLogger, redact } from '../../../src/main/core/logging/logger.js';
+import {
+  createFileSettingsStore,
+  DEFAULT_UI_SETTINGS,
+} from '../../../src/main/core/settings/settings-store.js';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'fw-core-'));
+
+describe('logger', () => {
+  it('never writes a registered secret or a bearer token to the log file', () => {
+    const file = path.join(tmp(), 'logs', 'main.log');
+    const logger = createLogger({ file });
+    const key = 'sk-live-0123456789abcdef';
+    logger.addSecret(key);
+    logger.error('upload failed', {
+      error: new Error(`server echoed ${key}`),
+      header: 'Bearer other-token-123',
+    });
+    logger.info(`retrying with ${key}`);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('other-token-123');
+    expect(text).toContain('[redacted]');
+    expect(text.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('redacts every occurrence', () => {
+    expect(redact('a KEY1234 b KEY1234', ['KEY1234'])).toBe('a [redacted] b [redacted]');
+  });
+});
+
+describe('settings store', () => {
+  it('starts from defaults, persists updates, survives a restart', () => {
+    const dir = tmp();
+    const store = createFileSettingsStore(dir);
+    expect(store.get()).toEqual(DEFAULT_UI_SETTINGS);
+    store.update({ locale: 'zh-CN' });
+    expect(createFileSettingsStore(dir).get()).toEqual({ theme: 'system', locale: 'zh-CN' });
+  });
+
+  it('ignores a corrupt file instead of failing', () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'settings.json'), '{"theme": "neon"');
+    expect(createFileSettingsStore(dir).get()).toEqual(DEFAULT_UI_SETTINGS);
+  });
+
+  it('refuses values outside the contract', () => {
+    expect(() => createFileSettingsStore(tmp()).update({ theme: 'neon' as never })).toThrow();
+  });
+});
+
+describe('data folder', () => {
+  it('follows each OS convention and the override', () => {
+    expect(defaultDataDir({ FRAMEWRIGHT_DATA_DIR: '/x/y' }, 'linux')).toBe('/x/y');
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/cfg' }, 'linux')).toBe(path.join('/cfg', 'Framewright'));
+    expect(defaultDataDir({}, 'darwin')).toContain(
+      path.join('Library', 'Application Support', 'Framewright'),
+    );
+    expect(defaultDataDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32')).toBe(
+      path.join('C:/Users/u/AppData/Roaming', 'Framewright'),
+    );
+  });
+});
