@@ -118,12 +118,11 @@ export const migration003Jobs: Migration = {
         updated_at             INTEGER NOT NULL,
         UNIQUE (profile_id, job_id)
       ) STRICT;
-      -- Library listing, newest first (keyset on id), optionally by status and/or profile.
+      -- Library listing, newest first (keyset on id), optionally by status and/or profile. jobs_by_status
+      -- also serves resume: the in-progress statuses are a few rows of it at any library size.
       CREATE INDEX jobs_by_status ON jobs (status, id);
       CREATE INDEX jobs_by_profile ON jobs (profile_id, id);
       CREATE INDEX jobs_by_profile_status ON jobs (profile_id, status, id);
-      -- Resume: only the in-progress jobs are in this index, so it stays small at any library size.
-      CREATE INDEX jobs_pollable ON jobs (next_poll_at) WHERE status IN ('queued', 'running', 'cancel_requested');
 
       CREATE TABLE outputs (
         id                  INTEGER PRIMARY KEY,

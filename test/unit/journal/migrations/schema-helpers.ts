@@ -1,0 +1,62 @@
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { runMigrations } from '../../../../src/main/core/journal/migrator.js';
+import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
+
+/** A fresh in-memory database migrated up to and including `version`. */
+export function migratedTo(version: number): Database {
+  const db = new BetterSqlite3(':memory:');
+  db.pragma('foreign_keys = ON');
+  runMigrations(db, migrations.slice(0, version));
+  return db;
+}
+
+export function columns(
+  db: Database,
+  table: string,
+): Record<string, { type: string; notnull: boolean; pk: boolean }> {
+  const rows = db.prepare(`PRAGMA table_info(${table})`).all() as {
+    name: string;
+    type: string;
+    notnull: number;
+    pk: number;
+  }[];
+  return Object.fromEntries(
+    rows.map((r) => [r.name, { type: r.type, notnull: r.notnull === 1, pk: r.pk > 0 }]),
+  );
+}
+
+export function tables(db: Database): string[] {
+  return (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[]
+  ).filter((name) => !/^job_prompt_search_/.test(name));
+}
+
+export function indexColumns(db: Database, index: string): string[] {
+  return (db.prepare(`PRAGMA index_info(${index})`).all() as { name: string }[]).map((r) => r.name);
+}
+
+export function indexSql(db: Database, index: string): string | undefined {
+  return (
+    db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(index) as
+      { sql: string } | undefined
+  )?.sql;
+}
+
+export function foreignKeys(
+  db: Database,
+  table: string,
+): { table: string; from: string; on_delete: string }[] {
+  return (
+    db.prepare(`PRAGMA foreign_key_list(${table})`).all() as {
+      table: string;
+      from: string;
+      on_delete: string;
+    }[]
+  ).map(({ table: t, from, on_delete }) => ({ table: t, from, on_delete }));
+}
