@@ -18,7 +18,6 @@ import { frameSlot, parameterApplies, validateDraft } from './validate-draft.js'
 import type { Violation, ViolationTarget } from './violations.js';
 import { DraftInvalidError, violation } from './violations.js';
 
-
 export interface MediaReferenceInput {
   role: ReferenceRole;
   assetId: string;
