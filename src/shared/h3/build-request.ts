@@ -11,8 +11,8 @@
  */
 import type { MediaKind, ProbedMedia, ReferenceRole, VideoDraft } from './draft.js';
 import type { EffectiveLimits } from './effective-limits.js';
-import { isForbiddenField } from './effective-limits.js';
-import { countCodePoints } from './code-points.js';
+import { isForbiddenField, optimizationRolesFor } from './effective-limits.js';
+import { countCodePoints, countPromptCodePoints } from './code-points.js';
 import { numberReferences } from './reference-numbering.js';
 import { frameSlot, parameterApplies, validateDraft } from './validate-draft.js';
 import type { Violation, ViolationTarget } from './violations.js';
@@ -203,12 +203,30 @@ export function buildOptimizationRequest(
         `Prompt optimization is not offered for mode "${draft.generationMode}".`,
       ),
     );
+  const mode = Object.hasOwn(limits.modes, draft.generationMode)
+    ? limits.modes[draft.generationMode]
+    : undefined;
+  const promptCount = countPromptCodePoints(draft.prompt, limits.prompt.trim);
+  const op = opt.originalPrompt;
+  if (
+    (promptCount < op.minCodePoints || promptCount > op.maxCodePoints) &&
+    !violations.some((v) => v.target === 'prompt')
+  )
+    violations.push(
+      violation(
+        'optimization.prompt_length',
+        'prompt',
+        { count: promptCount, min: op.minCodePoints, max: op.maxCodePoints },
+        `Prompt optimization takes prompts of ${op.minCodePoints} to ${op.maxCodePoints} characters; this one has ${promptCount}.`,
+      ),
+    );
   const id = options.clientRequestId;
   if (
     typeof id !== 'string' ||
     id.length < opt.clientRequestId.minLength ||
     id.length > opt.clientRequestId.maxLength ||
-    !CLIENT_REQUEST_ID.test(id)
+    !CLIENT_REQUEST_ID.test(id) ||
+    !new RegExp(opt.clientRequestId.pattern, 'u').test(id)
   )
     violations.push(
       violation(
@@ -248,39 +266,52 @@ export function buildOptimizationRequest(
     ...inputs.frames.map((f) => ({ role: f.role, assetId: f.assetId })),
     ...inputs.references.map((r) => ({ role: r.role, assetId: r.assetId })),
   ];
+  const typed = optimizationRolesFor(limits, draft.generationMode);
   const perRole = new Map<string, number>();
   for (const item of items) perRole.set(item.role, (perRole.get(item.role) ?? 0) + 1);
-  for (const [role, count] of perRole) {
-    const max = opt.roles[role]?.max;
-    if (max !== undefined && count > max)
+  const hasVideo = (perRole.get('reference_video') ?? 0) > 0;
+  const alreadyMissing = violations.some((v) => v.code.startsWith('mode.') || v.code === 'upload.missing');
+  for (const [role, r] of Object.entries(typed.roles)) {
+    const count = perRole.get(role) ?? 0;
+    const max = hasVideo && r.maxWithVideo !== undefined ? Math.min(r.max, r.maxWithVideo) : r.max;
+    if (count > max)
       violations.push(
         violation(
           'optimization.too_many_references',
           'references',
           { role, count, max },
-          `Prompt optimization takes at most ${max} "${role}" input${max === 1 ? '' : 's'}; there are ${count}.`,
+          `Prompt optimization takes at most ${max} "${role}" input${max === 1 ? '' : 's'}${hasVideo && max !== r.max ? ' alongside a video' : ''}; there are ${count}.`,
+        ),
+      );
+    else if (count < r.min && !alreadyMissing)
+      violations.push(
+        violation(
+          'optimization.too_few_references',
+          'references',
+          { role, count, min: r.min },
+          `Prompt optimization in this mode needs at least ${r.min} "${role}" input${r.min === 1 ? '' : 's'}; there are ${count}.`,
         ),
       );
   }
-  if (items.length > opt.maxItems)
+  if (items.length > typed.maxItems)
     violations.push(
       violation(
         'optimization.too_many_items',
         'references',
-        { count: items.length, max: opt.maxItems },
-        `Prompt optimization takes at most ${opt.maxItems} inputs; there are ${items.length}.`,
+        { count: items.length, max: typed.maxItems },
+        `Prompt optimization takes at most ${typed.maxItems} inputs; there are ${items.length}.`,
       ),
     );
   if (
-    inputs.references.length > 0 &&
-    inputs.references.filter((r) => r.mediaType !== 'audio').length < opt.minVisual &&
-    !violations.some((v) => v.code === 'references.visual_required')
+    mode?.referenceInputs &&
+    inputs.references.filter((r) => r.mediaType !== 'audio').length < typed.minVisual &&
+    !violations.some((v) => v.code === 'references.visual_required' || v.code === 'upload.missing')
   )
     violations.push(
       violation(
         'optimization.visual_required',
         'references',
-        { min: opt.minVisual },
+        { min: typed.minVisual },
         'Prompt optimization needs at least one reference image or video.',
       ),
     );

@@ -69,6 +69,15 @@ export interface Canvas {
 export interface OptimizationRoleLimits {
   min: number;
   max: number;
+  /** Lower maximum when a reference video is present (H3 images: 8). */
+  maxWithVideo?: number;
+}
+
+/** Typed reference roles of the optimizer for one generation mode. */
+export interface OptimizationModeRoles {
+  roles: Record<string, OptimizationRoleLimits>;
+  maxItems: number;
+  minVisual: number;
 }
 
 export interface OptimizationLimits {
@@ -80,10 +89,14 @@ export interface OptimizationLimits {
   clientTimeoutSeconds: number;
   styleAllowed: boolean;
   style: { minCodePoints: number; maxCodePoints: number };
+  /** Defaults for every mode ... */
   maxItems: number;
   minVisual: number;
   roles: Record<string, OptimizationRoleLimits>;
-  clientRequestId: { minLength: number; maxLength: number };
+  /** ... overridden per mode where the profile publishes roles by mode (see `optimizationRolesFor`). */
+  modeRoles: Record<string, Partial<OptimizationModeRoles>>;
+  originalPrompt: { minCodePoints: number; maxCodePoints: number };
+  clientRequestId: { minLength: number; maxLength: number; pattern: string };
 }
 
 export interface EffectiveLimits {
@@ -150,7 +163,7 @@ export type H3Defaults = Readonly<
   Omit<EffectiveLimits, 'contractVersion' | 'requiredFields' | 'extraParameters' | 'optimization'> & {
     fps: number;
     maxFrames: number;
-    optimization: Omit<OptimizationLimits, 'available' | 'modes'>;
+    optimization: Omit<OptimizationLimits, 'available' | 'modes' | 'modeRoles'>;
   }
 >;
 
@@ -222,11 +235,12 @@ export const H3_DEFAULTS: H3Defaults = {
     roles: {
       first_frame: { min: 0, max: 1 },
       last_frame: { min: 0, max: 1 },
-      reference_image: { min: 0, max: 9 },
+      reference_image: { min: 0, max: 9, maxWithVideo: 8 },
       reference_video: { min: 0, max: 1 },
       reference_audio: { min: 0, max: 3 },
     },
-    clientRequestId: { minLength: 8, maxLength: 128 },
+    originalPrompt: { minCodePoints: 1, maxCodePoints: 7000 },
+    clientRequestId: { minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
     styleAllowed: true,
   },
 };
@@ -387,15 +401,18 @@ function resolveOptimization(promptOptimization: unknown, modeNames: string[]): 
     topModes ??
     (profileModes.length > 0 ? unique(profileModes) : modeNames.filter((m) => H3_MODES.includes(m)));
 
-  // Style: top-level or first profile's `style` (boolean, or { minLength/maxLength }), or `styleAllowed`/`supportsStyle`.
-  const styleSources = [po, ...profiles];
+  // Style: `styleAllowed`/`supportsStyle` booleans, `styleMinCodePoints`/`styleMaxCodePoints`, or
+  // `style` as a boolean or `{ allowed?, minLength|minCodePoints?, maxLength|maxCodePoints? }`;
+  // top level first, then each profile.
+  const sources = [po, ...profiles].filter((x): x is Record<string, unknown> => x !== undefined);
   let styleAllowed = d.styleAllowed;
   let styleMin: number = d.style.minCodePoints;
   let styleMax: number = d.style.maxCodePoints;
-  for (const s of styleSources) {
-    if (!s) continue;
+  for (const s of sources) {
     for (const key of ['styleAllowed', 'supportsStyle'])
       if (typeof s[key] === 'boolean') styleAllowed = s[key] as boolean;
+    styleMin = num(s.styleMinCodePoints) ?? styleMin;
+    styleMax = num(s.styleMaxCodePoints) ?? styleMax;
     const st = s.style;
     if (typeof st === 'boolean') styleAllowed = st;
     else if (isRecord(st)) {
@@ -405,22 +422,63 @@ function resolveOptimization(promptOptimization: unknown, modeNames: string[]): 
     }
   }
 
-  // Typed roles: `roles` or `referenceRoles`, role -> { min?, max? } (or a bare number = max).
+  // Typed roles: `roles` (or `referenceRoles`) either role -> limit, or mode -> { role -> limit,
+  // maxItems?, minVisual? }. A limit is `{ min?, max?, maxWithVideo? }` or a bare number (= max).
   const roles: Record<string, OptimizationRoleLimits> = {};
-  for (const [role, r] of Object.entries(d.roles)) roles[role] = { min: r.min, max: r.max };
+  for (const [role, r] of Object.entries(d.roles)) roles[role] = { ...r };
+  const modeRoles: Record<string, Partial<OptimizationModeRoles>> = {};
   let maxItems: number = d.maxItems;
   let minVisual: number = d.minVisual;
-  for (const s of styleSources) {
-    if (!s) continue;
+  const readRole = (target: Record<string, OptimizationRoleLimits>, role: string, r: unknown): void => {
+    const base: OptimizationRoleLimits = Object.hasOwn(target, role)
+      ? (target[role] as OptimizationRoleLimits)
+      : Object.hasOwn(roles, role)
+        ? (roles[role] as OptimizationRoleLimits)
+        : { min: 0, max: Number.POSITIVE_INFINITY };
+    if (typeof r === 'number') {
+      target[role] = { ...base, max: r };
+      return;
+    }
+    if (!isRecord(r)) return;
+    const limit: OptimizationRoleLimits = { min: num(r.min) ?? base.min, max: num(r.max) ?? base.max };
+    const withVideo = num(r.maxWithVideo) ?? (num(r.max) === undefined ? base.maxWithVideo : undefined);
+    if (withVideo !== undefined) limit.maxWithVideo = withVideo;
+    target[role] = limit;
+  };
+  const isRoleLimit = (key: string, value: unknown): boolean =>
+    typeof value === 'number' ||
+    Object.hasOwn(d.roles, key) ||
+    (isRecord(value) && ['min', 'max', 'maxWithVideo'].some((k) => typeof value[k] === 'number'));
+  for (const s of sources) {
     const published = isRecord(s.roles) ? s.roles : isRecord(s.referenceRoles) ? s.referenceRoles : undefined;
-    for (const [role, r] of Object.entries(published ?? {})) {
-      const base = roles[role] ?? { min: 0, max: Number.POSITIVE_INFINITY };
-      if (typeof r === 'number') roles[role] = { min: base.min, max: r };
-      else if (isRecord(r)) roles[role] = { min: num(r.min) ?? base.min, max: num(r.max) ?? base.max };
+    for (const [key, value] of Object.entries(published ?? {})) {
+      if (isRoleLimit(key, value)) {
+        readRole(roles, key, value);
+      } else if (isRecord(value)) {
+        const entry: Partial<OptimizationModeRoles> = modeRoles[key] ?? {};
+        const byRole: Record<string, OptimizationRoleLimits> = entry.roles ?? {};
+        for (const [role, r] of Object.entries(value)) {
+          if (role === 'maxItems' || role === 'minVisual') continue;
+          readRole(byRole, role, r);
+        }
+        entry.roles = byRole;
+        const mi = num(value.maxItems);
+        const mv = num(value.minVisual);
+        if (mi !== undefined) entry.maxItems = mi;
+        if (mv !== undefined) entry.minVisual = mv;
+        modeRoles[key] = entry;
+      }
     }
     maxItems = num(s.maxReferenceInputs) ?? num(s.maxItems) ?? maxItems;
     minVisual = num(s.minVisual) ?? minVisual;
   }
+
+  const crid = isRecord(po?.clientRequestId) ? po.clientRequestId : {};
+  const pattern =
+    typeof crid.pattern === 'string' && isValidPattern(crid.pattern)
+      ? crid.pattern
+      : d.clientRequestId.pattern;
+  const op = isRecord(po?.originalPrompt) ? po.originalPrompt : {};
 
   return {
     available: po !== undefined && po.available !== false && po.enabled !== false,
@@ -432,7 +490,42 @@ function resolveOptimization(promptOptimization: unknown, modeNames: string[]): 
     maxItems,
     minVisual,
     roles,
-    clientRequestId: { ...d.clientRequestId },
+    modeRoles,
+    originalPrompt: {
+      minCodePoints:
+        num(po?.originalPromptMinCodePoints) ?? num(op.minCodePoints) ?? d.originalPrompt.minCodePoints,
+      maxCodePoints:
+        num(po?.originalPromptMaxCodePoints) ?? num(op.maxCodePoints) ?? d.originalPrompt.maxCodePoints,
+    },
+    clientRequestId: {
+      minLength: num(crid.minLength) ?? d.clientRequestId.minLength,
+      maxLength: num(crid.maxLength) ?? d.clientRequestId.maxLength,
+      pattern,
+    },
+  };
+}
+
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The optimizer's typed roles for `mode`: the profile's per-mode roles where published, else
+ * its global roles (H3: first_frame/last_frame 0..1; reference_image 0..9, 8 with a video;
+ * reference_video 0..1; reference_audio 0..3; at most 12 items; at least 1 visual).
+ */
+export function optimizationRolesFor(limits: EffectiveLimits, mode: string): OptimizationModeRoles {
+  const o = limits.optimization;
+  const perMode = Object.hasOwn(o.modeRoles, mode) ? o.modeRoles[mode] : undefined;
+  return {
+    roles: { ...o.roles, ...(perMode?.roles ?? {}) },
+    maxItems: perMode?.maxItems ?? o.maxItems,
+    minVisual: perMode?.minVisual ?? o.minVisual,
   };
 }
 

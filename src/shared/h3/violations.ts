@@ -77,7 +77,9 @@ export const VIOLATION_CODES = [
   'optimization.client_request_id',
   'optimization.style_not_allowed',
   'optimization.style_length',
+  'optimization.prompt_length',
   'optimization.too_many_references',
+  'optimization.too_few_references',
   'optimization.too_many_items',
   'optimization.visual_required',
 ] as const;

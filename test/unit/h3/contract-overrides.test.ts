@@ -357,7 +357,7 @@ describe('promptOptimization object', () => {
       style: { minCodePoints: 1, maxCodePoints: 200 },
       maxItems: 12,
     });
-    expect(o.roles.reference_image).toEqual({ min: 0, max: 9 });
+    expect(o.roles.reference_image).toEqual({ min: 0, max: 9, maxWithVideo: 8 });
   });
   test('available: false', () => {
     expect(resolveEffectiveLimits(undefined, { available: false }).optimization.available).toBe(false);
