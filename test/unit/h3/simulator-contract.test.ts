@@ -7,10 +7,10 @@ import { describe, expect, test } from 'vitest';
 import { MediaSpecContract } from '../../../src/shared/api/media-spec-contract.js';
 import { MediaGenerationRequest } from '../../../src/shared/api/media-jobs.js';
 import { PromptOptimizationRequest } from '../../../src/shared/api/prompt-optimization.js';
+import type { DraftInvalidError } from '../../../src/shared/h3/index.js';
 import {
   buildMediaGenerationRequest,
   buildOptimizationRequest,
-  DraftInvalidError,
   optimizationRolesFor,
   resolveEffectiveLimits,
   validateDraft,
