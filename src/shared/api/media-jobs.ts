@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { MediaResultAsset } from './assets.js';
+import { DateTime } from './common.js';
+
+export const H3_GENERATION_MODES = [
+  't2v',
+  'i2v',
+  'first_last_frame_video',
+  'universal_reference_video',
+] as const;
+export const H3_SEED_MAX = 2147483647;
+
+export const ReferenceRole = z.enum(['reference_image', 'reference_video', 'reference_audio']);
+export type ReferenceRole = z.infer<typeof ReferenceRole>;
+export const ReferenceMediaType = z.enum(['image', 'video', 'audio']);
+export type ReferenceMediaType = z.infer<typeof ReferenceMediaType>;
+
+/** The media type each reference role implies. */
+export const ROLE_MEDIA_TYPE: Record<ReferenceRole, ReferenceMediaType> = {
+  reference_image: 'image',
+  reference_video: 'video',
+  reference_audio: 'audio',
+};
+
+/** Reference item (`additionalProperties: false`). */
+export const ReferenceInput = z
+  .object({
+    role: ReferenceRole,
+    assetId: z.string().min(1),
+    mediaType: ReferenceMediaType.optional(),
+    sha256: z.string().optional(),
+  })
+  .strict();
+export type ReferenceInput = z.infer<typeof ReferenceInput>;
+
+/**
+ * Video creation body (top-level, no envelope, additional properties allowed). The H3 limits
+ * (code points after trimming, modes, 5..15 s, composition) depend on the model's live contract
+ * and are enforced by the service, not by this shape.
+ */
+export const MediaGenerationRequest = z
+  .object({
+    model: z.string().min(1),
+    prompt: z.string(),
+    generationMode: z.string().optional(),
+    resolutionTier: z.string().optional(),
+    orientation: z.enum(['landscape', 'portrait']).optional(),
+    seconds: z.int().optional(),
+    seed: z.int().min(0).max(H3_SEED_MAX).optional(),
+    input_image_asset_id: z.string().min(1).optional(),
+    end_image_asset_id: z.string().min(1).optional(),
+    input_audio_asset_id: z.string().min(1).optional(),
+    input_video_asset_id: z.string().min(1).optional(),
+    referenceInputs: z.array(ReferenceInput).max(12).optional(),
+  })
+  .loose();
+export type MediaGenerationRequest = z.infer<typeof MediaGenerationRequest>;
+
+export const MediaJobStatus = z.enum([
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'cancel_requested',
+  'canceled',
+]);
+export type MediaJobStatus = z.infer<typeof MediaJobStatus>;
+export const TERMINAL_JOB_STATUSES: readonly MediaJobStatus[] = ['succeeded', 'failed', 'canceled'];
+
+export const EffectiveMediaSpec = z
+  .object({
+    fps: z.number(),
+    generationMode: z.string(),
+    height: z.int(),
+    orientation: z.string(),
+    resolutionTier: z.string(),
+    seconds: z.int(),
+    width: z.int(),
+  })
+  .partial()
+  .loose();
+export type EffectiveMediaSpec = z.infer<typeof EffectiveMediaSpec>;
+
+/** Creation and poll response of every asynchronous media job (additional properties allowed). */
+export const MediaJob = z
+  .object({
+    jobId: z.string(),
+    id: z.string().optional(),
+    jobUrl: z.url(),
+    requestId: z.string(),
+    clientRequestId: z.string().optional(),
+    object: z.string().optional(),
+    model: z.string().optional(),
+    serviceKind: z.string().optional(),
+    status: MediaJobStatus,
+    stage: z.string().optional(),
+    stageMessage: z.string().optional(),
+    createdAt: DateTime.optional(),
+    startedAt: DateTime.optional(),
+    completedAt: DateTime.optional(),
+    elapsedSeconds: z.number().min(0).optional(),
+    queuedSeconds: z.number().min(0).optional(),
+    runningSeconds: z.number().min(0).optional(),
+    refreshAfterSeconds: z.int().min(0).optional(),
+    retryAfterSeconds: z.int().min(0).optional(),
+    effectiveMediaSpec: EffectiveMediaSpec.optional(),
+    outputs: z.array(MediaResultAsset).optional(),
+    /** @deprecated use `outputs`. */
+    assets: z.array(MediaResultAsset).optional(),
+    errorCode: z.string().optional(),
+    errorMessage: z.string().optional(),
+    statusCode: z.int().optional(),
+    retryable: z.boolean().optional(),
+  })
+  .loose();
+export type MediaJob = z.infer<typeof MediaJob>;

@@ -1,0 +1,118 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { AssetStore } from './assets/asset-store.js';
+import { SimClock } from './clock.js';
+import type { SimulatorState } from './context.js';
+import { IdempotencyStore } from './idempotency.js';
+import { FIXED_LOCAL_TEST_TOKEN, IdentityRegistry } from './identities.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { JobStore } from './jobs/job-store.js';
+import { killRunningTools } from './media/ffmpeg.js';
+import { RenderCache } from './media/render-cache.js';
+import { parseScenario, type ScenarioName } from './scenarios.js';
+import { createRequestHandler } from './server.js';
+
+export { FIXED_LOCAL_TEST_TOKEN } from './identities.js';
+export { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
+
+export interface SimulatorOptions {
+  /** Bind address; loopback by default. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Extra bearer tokens; each is its own identity besides the fixed local test token. */
+  tokens?: string[];
+  /** Multiplies job pacing: 1 = demo pacing (seconds per job); tests use e.g. 0.01. */
+  timeScale?: number;
+  /** Scenario active from the start. */
+  scenario?: string;
+  /** Where uploads and rendered outputs are written; a temporary folder (removed on close) by default. */
+  dataDir?: string;
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl: string;
+  /** The fixed local test token. */
+  token: string;
+  close(): Promise<void>;
+  /** Sets (or clears with null) the scenario; throws for an unknown name. */
+  setScenario(name: string | null): void;
+}
+
+let running = 0;
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the simulator of the Public Model and Media API on a real HTTP server. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const host = options.host ?? '127.0.0.1';
+  const timeScale = options.timeScale ?? 1;
+  if (!Number.isFinite(timeScale) || timeScale < 0)
+    throw new Error(`timeScale must be a non-negative number (got ${timeScale}).`);
+  const initialScenario = options.scenario ? parseScenario(options.scenario) : null;
+  const ownsDir = !options.dataDir;
+  const root = options.dataDir
+    ? path.resolve(options.dataDir)
+    : await mkdtemp(path.join(os.tmpdir(), 'framewright-sim-'));
+  const dirs = {
+    root,
+    uploads: path.join(root, 'uploads'),
+    outputs: path.join(root, 'outputs'),
+    tmp: path.join(root, 'tmp'),
+  };
+  await Promise.all([dirs.uploads, dirs.outputs, dirs.tmp].map((dir) => mkdir(dir, { recursive: true })));
+
+  const clock = new SimClock();
+  const state: SimulatorState = {
+    baseUrl: '',
+    timeScale,
+    clock,
+    identities: new IdentityRegistry(options.tokens ?? []),
+    assets: new AssetStore(),
+    jobs: new JobStore(),
+    idempotency: new IdempotencyStore(),
+    optimizations: new Map(),
+    runner: new JobRunner(clock, timeScale),
+    renders: new RenderCache(dirs.outputs),
+    dirs,
+    scenario: initialScenario,
+  };
+  const server: Server = createServer(createRequestHandler(state));
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  running += 1;
+  const address = server.address() as AddressInfo;
+  state.baseUrl = `http://${urlHost(host)}:${address.port}/v1`;
+
+  let closed = false;
+  return {
+    baseUrl: state.baseUrl,
+    token: FIXED_LOCAL_TEST_TOKEN,
+    setScenario(name: string | null) {
+      state.scenario = name === null ? null : (parseScenario(name) as ScenarioName);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      running -= 1;
+      state.runner.close();
+      if (running === 0) killRunningTools();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (ownsDir) await rm(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { PublicError } from '../../shared/api/errors.js';
+import { OcrRequest, OcrResponse } from '../../shared/api/ocr.js';
+import type { RequestContext, RouteDef } from '../context.js';
+import { invalidField } from '../errors.js';
+import { seededRandom } from '../fake-data.js';
+import { parseWith, readJsonObject, sendJson } from '../http.js';
+import { resolveModel } from '../models.js';
+import { ownedInputAsset } from '../rules/owned-assets.js';
+
+async function ocr(rc: RequestContext): Promise<void> {
+  const raw = await readJsonObject(rc.req);
+  const body = parseWith(OcrRequest, raw);
+  const service = resolveModel(body.model, ['ocr']);
+  const usage = (service.apiUsageContract ?? {}) as { tasks?: string[]; supportsDocumentAsset?: boolean };
+  const given = (['input_image_asset_id', 'image_asset_id', 'document_asset_id'] as const).filter(
+    (f) => body[f] !== undefined,
+  );
+  if (given.length === 0)
+    throw invalidField(
+      'missing_field',
+      'input_image_asset_id',
+      'Send input_image_asset_id (or image_asset_id, or document_asset_id where supported).',
+    );
+  if (given.length > 1)
+    throw invalidField(
+      'invalid_input_composition',
+      given[1]!,
+      `Send one input only (got ${given.join(', ')}).`,
+    );
+  const field = given[0]!;
+  if (field === 'document_asset_id' && !usage.supportsDocumentAsset) {
+    throw invalidField(
+      'field_not_supported',
+      field,
+      `${service.modelAlias} does not state support for document_asset_id.`,
+    );
+  }
+  if (body.task !== undefined && usage.tasks && !usage.tasks.includes(body.task)) {
+    throw invalidField('invalid_task', 'task', `task must be one of ${usage.tasks.join(', ')}.`, {
+      allowed: usage.tasks,
+    });
+  }
+  const asset = ownedInputAsset(
+    rc.state,
+    rc.identity,
+    service.modelAlias,
+    body[field]!,
+    field,
+    field === 'document_asset_id' ? 'document' : 'image',
+  );
+  const pages = body.pages !== undefined && body.pages > 0 ? body.pages : 1;
+  const random = seededRandom('ocr:' + asset.sha256);
+  const pageBodies = Array.from({ length: field === 'document_asset_id' ? pages : 1 }, (_, i) => {
+    const lines = [
+      `SIMULATED OCR · page ${i + 1}`,
+      `Asset ${asset.sha256.slice(0, 12)} (${asset.mimeType})`,
+      `Reference number ${Math.floor(random() * 900000 + 100000)}`,
+    ];
+    const blocks = lines.map((text, j) => ({
+      text,
+      bbox: [40, 40 + j * 48, 40 + text.length * 14, 76 + j * 48],
+      confidence: Math.round((0.9 + random() * 0.09) * 1000) / 1000,
+    }));
+    return { page: i + 1, text: lines.join('\n'), blocks };
+  });
+  const response: OcrResponse & { model: string; usage: Record<string, unknown> } = {
+    model: service.modelAlias,
+    text: pageBodies.map((p) => p.text).join('\n\n'),
+    blocks: pageBodies.flatMap((p) => p.blocks),
+    pages: pageBodies,
+    usage: { pages, input: field },
+  };
+  sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
+}
+
+export const ocrRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/ocr',
+    routeClass: 'write',
+    handler: ocr,
+    doc: {
+      operationId: 'ocr',
+      summary: "OCR of an uploaded image (the model's own JSON, forwarded)",
+      tags: ['synchronous'],
+      requestBody: { contentType: 'application/json', schema: OcrRequest },
+      responses: {
+        200: { description: 'OCR response', schema: OcrResponse },
+        400: { description: 'Field invalid', schema: PublicError },
+        404: { description: 'Unknown or not owned', schema: PublicError },
+      },
+    },
+  },
+];

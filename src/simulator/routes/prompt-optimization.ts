@@ -1,0 +1,324 @@
+import { codePointLength } from '../../shared/api/common.js';
+import { PublicError } from '../../shared/api/errors.js';
+import {
+  PromptOptimizationRequest,
+  PromptOptimizationResponse,
+  type OptimizationReference,
+} from '../../shared/api/prompt-optimization.js';
+import { iso } from '../clock.js';
+import { mediaSpecContractOf, type CatalogService } from '../catalog.js';
+import type { RequestContext, RouteDef } from '../context.js';
+import { ApiError, invalidField } from '../errors.js';
+import { headerValue } from '../headers.js';
+import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
+import { newId, parseWith, readJsonObject, sleep } from '../http.js';
+import { answerOrDrop } from '../jobs/create-job.js';
+import { resolveModel } from '../models.js';
+import { ownedInputAsset } from '../rules/owned-assets.js';
+
+/** Base duration of one optimization at time scale 1 (expected 0..3 minutes on the real service). */
+export const OPTIMIZATION_SECONDS = 2;
+const LIFETIME_MS = 24 * 60 * 60 * 1000;
+const ROLE_KIND = {
+  first_frame: 'image',
+  last_frame: 'image',
+  reference_image: 'image',
+  reference_video: 'video',
+  reference_audio: 'audio',
+} as const;
+
+interface ProfileRoles {
+  first_frame?: { min: number; max: number };
+  last_frame?: { min: number; max: number };
+  reference_image?: { min: number; max: number; maxWithVideo?: number };
+  reference_video?: { min: number; max: number };
+  reference_audio?: { min: number; max: number };
+  minVisual?: number;
+  maxItems?: number;
+}
+
+interface OptimizationProfile {
+  name: string;
+  generationModes: string[];
+  roles: Record<string, ProfileRoles>;
+}
+
+interface OptimizationCapability {
+  available?: boolean;
+  profiles?: OptimizationProfile[];
+  originalPromptMaxCodePoints?: number;
+  optimizedPromptMaxCodePoints?: number;
+  styleAllowed?: boolean;
+}
+
+function validate(
+  rc: RequestContext,
+  body: PromptOptimizationRequest,
+): { service: CatalogService; capability: OptimizationCapability } {
+  const service = resolveModel(body.model, ['video_generation']);
+  const capability = (service.promptOptimization ?? {}) as OptimizationCapability;
+  if (!capability.available) {
+    throw new ApiError(
+      400,
+      'prompt_optimization_unsupported',
+      `Model "${body.model}" offers no prompt optimization.`,
+      { details: { field: 'model' } },
+    );
+  }
+  const profile = capability.profiles?.find((p) => p.generationModes.includes(body.generationMode));
+  if (!profile) {
+    const modes = capability.profiles?.flatMap((p) => p.generationModes) ?? [];
+    throw invalidField(
+      'invalid_generation_mode',
+      'generationMode',
+      `generationMode must be one of ${modes.join(', ')}.`,
+      { allowed: modes },
+    );
+  }
+  const trimmed = body.originalPrompt.trim();
+  const length = codePointLength(trimmed);
+  const max = capability.originalPromptMaxCodePoints ?? 7000;
+  if (length < 1 || length > max) {
+    throw invalidField(
+      'invalid_prompt_length',
+      'originalPrompt',
+      `originalPrompt must be 1..${max} Unicode code points (got ${length}).`,
+      {
+        codePoints: length,
+        maximum: max,
+      },
+    );
+  }
+  if (body.style !== undefined && !capability.styleAllowed) {
+    throw invalidField('field_not_supported', 'style', 'This profile takes no style.');
+  }
+  // H3 media spec: resolutionTier, orientation, seconds matching the generation's rules.
+  const contract = mediaSpecContractOf(service) ?? {};
+  const spec = body.mediaSpec;
+  const tiers = Object.keys(contract.effectiveSpec?.canvases ?? {});
+  if (spec.resolutionTier === undefined || !tiers.includes(spec.resolutionTier)) {
+    throw invalidField(
+      'invalid_media_spec',
+      'mediaSpec.resolutionTier',
+      `mediaSpec.resolutionTier must be one of ${tiers.join(', ')}.`,
+    );
+  }
+  if (spec.orientation !== 'landscape' && spec.orientation !== 'portrait') {
+    throw invalidField(
+      'invalid_media_spec',
+      'mediaSpec.orientation',
+      'mediaSpec.orientation must be landscape or portrait.',
+    );
+  }
+  const seconds = contract.parameters?.find((p) => p.name === 'seconds');
+  if (
+    spec.seconds === undefined ||
+    spec.seconds < (seconds?.minimum ?? 5) ||
+    spec.seconds > (seconds?.maximum ?? 15)
+  ) {
+    throw invalidField(
+      'invalid_media_spec',
+      'mediaSpec.seconds',
+      `mediaSpec.seconds must be ${seconds?.minimum ?? 5}..${seconds?.maximum ?? 15}.`,
+    );
+  }
+  checkReferences(rc, service, profile.roles[body.generationMode] ?? {}, body);
+  return { service, capability };
+}
+
+function checkReferences(
+  rc: RequestContext,
+  service: CatalogService,
+  roles: ProfileRoles,
+  body: PromptOptimizationRequest,
+): void {
+  const refs = body.referenceInputs;
+  const count = (role: OptimizationReference['role']) => refs.filter((r) => r.role === role).length;
+  const fail = (message: string) =>
+    invalidField('invalid_input_composition', 'referenceInputs', message, {
+      generationMode: body.generationMode,
+    });
+  for (const ref of refs) {
+    if (!(ref.role in roles))
+      throw fail(`Role ${ref.role} is not taken by generationMode ${body.generationMode}.`);
+  }
+  for (const role of [
+    'first_frame',
+    'last_frame',
+    'reference_image',
+    'reference_video',
+    'reference_audio',
+  ] as const) {
+    const bounds = roles[role];
+    if (!bounds) continue;
+    const n = count(role);
+    let max = bounds.max;
+    if (
+      role === 'reference_image' &&
+      count('reference_video') > 0 &&
+      roles.reference_image?.maxWithVideo !== undefined
+    ) {
+      max = roles.reference_image.maxWithVideo;
+    }
+    if (n < bounds.min || n > max)
+      throw fail(
+        `generationMode ${body.generationMode} takes ${bounds.min}..${max} ${role} references (got ${n}).`,
+      );
+  }
+  if (roles.maxItems !== undefined && refs.length > roles.maxItems)
+    throw fail(`At most ${roles.maxItems} references.`);
+  if (
+    roles.minVisual !== undefined &&
+    count('reference_image') + count('reference_video') < roles.minVisual
+  ) {
+    throw fail('At least one image or video reference is needed (audio alone is invalid).');
+  }
+  const ids = new Set<string>();
+  refs.forEach((ref, index) => {
+    if (ids.has(ref.assetId))
+      throw invalidField(
+        'duplicate_reference',
+        `referenceInputs.${index}.assetId`,
+        'Each reference asset id may appear only once.',
+      );
+    ids.add(ref.assetId);
+  });
+  const audios = count('reference_audio');
+  if (audios > 0 && body.audioReferencePolicy === undefined) {
+    throw invalidField(
+      'missing_field',
+      'audioReferencePolicy',
+      'audioReferencePolicy is required when audio references are present.',
+    );
+  }
+  refs.forEach((ref, index) => {
+    ownedInputAsset(
+      rc.state,
+      rc.identity,
+      service.modelAlias,
+      ref.assetId,
+      `referenceInputs.${index}.assetId`,
+      ROLE_KIND[ref.role],
+    );
+  });
+}
+
+/** Deterministic rewrite: the original plus whole sentences of direction that fit the 7000 limit (never truncating). */
+export function optimizePrompt(
+  original: string,
+  body: PromptOptimizationRequest,
+  max: number,
+): { text: string; outcome: string; notices: string[] } {
+  const trimmed = original.trim();
+  const refs = body.referenceInputs;
+  const sentences = [
+    `Shot for a ${body.mediaSpec.seconds}-second ${body.mediaSpec.orientation} ${body.mediaSpec.resolutionTier} clip in ${body.generationMode} mode.`,
+    body.style
+      ? `Visual style: ${body.style}.`
+      : 'Cinematic lighting with a clear subject and a steady, motivated camera move.',
+    ...refs
+      .filter((r) => r.role !== 'reference_audio')
+      .map((r, i) => `Keep the look of visual reference ${i + 1} (${r.role}).`),
+    ...(refs.some((r) => r.role === 'reference_audio')
+      ? ['Preserve the supplied audio references as given; they are not analysed.']
+      : []),
+    'Natural motion, consistent characters and no on-screen text.',
+  ];
+  let text = trimmed;
+  const notices: string[] = [];
+  for (const sentence of sentences) {
+    const candidate = `${text}\n${sentence}`;
+    if (codePointLength(candidate) > max) {
+      notices.push('length_budget_reached');
+      break;
+    }
+    text = candidate;
+  }
+  if (text === trimmed)
+    return { text, outcome: 'unchanged', notices: notices.length ? notices : ['already_complete'] };
+  return { text, outcome: 'optimized', notices };
+}
+
+async function optimize(rc: RequestContext): Promise<void> {
+  const raw = await readJsonObject(rc.req);
+  const key = checkIdempotencyKey(headerValue(rc, 'idempotency-key'));
+  if (key === undefined) {
+    throw new ApiError(
+      400,
+      'idempotency_key_required',
+      'Header Idempotency-Key is required and must equal clientRequestId.',
+      {
+        details: { header: 'Idempotency-Key' },
+      },
+    );
+  }
+  const { state, identity } = rc;
+  const hash = bodyHash(raw);
+  const record = state.idempotency.lookup(identity.id, 'prompt.optimization', key, hash);
+  if (record) {
+    const stored = state.optimizations.get(record.resourceId);
+    if (stored) {
+      answerOrDrop(rc, 201, stored, { 'X-Request-Id': rc.requestId, 'Idempotent-Replayed': 'true' });
+      return;
+    }
+  }
+  const body = parseWith(PromptOptimizationRequest, raw);
+  if (key !== body.clientRequestId) {
+    throw new ApiError(400, 'idempotency_key_mismatch', 'Idempotency-Key must equal clientRequestId.', {
+      details: { header: 'Idempotency-Key', field: 'clientRequestId' },
+    });
+  }
+  const { service, capability } = validate(rc, body);
+  const createdMs = state.clock.nowMs();
+  const result = optimizePrompt(body.originalPrompt, body, capability.optimizedPromptMaxCodePoints ?? 7000);
+  const response: PromptOptimizationResponse = {
+    requestId: rc.requestId,
+    optimization: {
+      optimizationId: newId('opt'),
+      serviceKind: service.serviceKind,
+      generationMode: body.generationMode,
+      originalPrompt: body.originalPrompt,
+      optimizedPrompt: result.text,
+      status: 'succeeded',
+      createdAt: iso(createdMs),
+      expiresAt: iso(createdMs + LIFETIME_MS),
+      outcome: result.outcome,
+      noticeCodes: result.notices,
+    },
+  };
+  state.optimizations.set(response.optimization.optimizationId, response);
+  state.idempotency.remember({
+    identityId: identity.id,
+    operation: 'prompt.optimization',
+    key,
+    model: service.modelAlias,
+    bodyHash: hash,
+    resourceId: response.optimization.optimizationId,
+    firstSeenMs: createdMs,
+  });
+  await sleep(OPTIMIZATION_SECONDS * state.timeScale * 1000);
+  answerOrDrop(rc, 201, response, { 'X-Request-Id': rc.requestId });
+}
+
+export const promptOptimizationRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/media/prompt-optimizations',
+    routeClass: 'create_job',
+    handler: optimize,
+    doc: {
+      operationId: 'createPromptOptimization',
+      summary: 'Rewrite a video prompt (never starts a generation)',
+      tags: ['media'],
+      headers: [{ name: 'Idempotency-Key', required: true, description: 'equals clientRequestId' }],
+      requestBody: { contentType: 'application/json', schema: PromptOptimizationRequest },
+      responses: {
+        201: { description: 'Optimization response', schema: PromptOptimizationResponse },
+        400: { description: 'Field invalid', schema: PublicError },
+        404: { description: 'Asset unknown or not owned', schema: PublicError },
+        409: { description: 'Idempotency conflict', schema: PublicError },
+        422: { description: 'Asset facts rejected', schema: PublicError },
+      },
+    },
+  },
+];
