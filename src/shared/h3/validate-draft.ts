@@ -16,6 +16,10 @@ import { numberReferences } from './reference-numbering.js';
 import type { Violation, ViolationCode, ViolationTarget } from './violations.js';
 import { formatBytes, formatSeconds, listOf, sameTarget, violation } from './violations.js';
 
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
 /** Durations are compared at microsecond precision so float sums (7.1 + 7.9) do not drift. */
 function roundSeconds(s: number): number {
   return Math.round(s * 1e6) / 1e6;
@@ -229,7 +233,7 @@ function validateReferenceItem(
           'reference.format',
           target,
           { ...base, mimeType: mime, allowed: listOf(rl.formats) },
-          `${label} "${ref.fileName}" is ${mime}; a ${kind} reference must be one of ${listOf(rl.formats)}.`,
+          `${label} "${ref.fileName}" is ${mime}; ${article(kind)} ${kind} reference must be one of ${listOf(rl.formats)}.`,
         ),
       );
   }
@@ -239,7 +243,7 @@ function validateReferenceItem(
         'reference.too_large',
         target,
         { ...base, byteSize: ref.byteSize, maxBytes: rl.maxBytes },
-        `${label} "${ref.fileName}" is ${formatBytes(ref.byteSize)}; a ${kind} reference may be at most ${formatBytes(rl.maxBytes)} (${rl.maxBytes} bytes).`,
+        `${label} "${ref.fileName}" is ${formatBytes(ref.byteSize)}; ${article(kind)} ${kind} reference may be at most ${formatBytes(rl.maxBytes)} (${rl.maxBytes} bytes).`,
       ),
     );
   if (rl.minSeconds !== undefined || rl.maxSeconds !== undefined) {
@@ -315,7 +319,7 @@ function validateReferences(draft: VideoDraft, m: ModeLimits, limits: EffectiveL
         'references.too_many_videos',
         'references',
         { ...counts, count: count.video, max: comp.maxVideos },
-        `There are ${count.video} reference videos; at most ${comp.maxVideos} allowed. Remove ${count.video - comp.maxVideos}.`,
+        `There are ${count.video} reference videos; at most ${comp.maxVideos} ${comp.maxVideos === 1 ? 'is' : 'are'} allowed. Remove ${count.video - comp.maxVideos}.`,
       ),
     );
   if (count.audio > comp.maxAudios)
