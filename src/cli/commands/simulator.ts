@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import { SCENARIO_NAMES, startSimulator } from '../../simulator/index.js';
+
+interface SimulatorCommandOptions {
+  host: string;
+  port: string;
+  token: string[];
+  timeScale: string;
+  scenario?: string;
+  /** Global options of the program. */
+  dataDir?: string;
+  json?: boolean;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * `framewright simulator`: the local simulator of the Public Model and Media API in the
+ * foreground, on loopback unless told otherwise. With --json the first stdout line is
+ * `{"baseUrl":"http://127.0.0.1:PORT/v1","token":"..."}`.
+ */
+export function registerSimulatorCommand(program: Command): void {
+  program
+    .command('simulator')
+    .description('run the local simulator of the model gateway (same paths and shapes, synthetic media)')
+    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '0')
+    .option('--token <token>', 'an extra bearer token, its own identity (repeatable)', collect, [])
+    .option('--time-scale <x>', 'job pacing multiplier (1 = demo pacing, tests use e.g. 0.01)', '1')
+    .option('--scenario <name>', `fault scenario from the start (${SCENARIO_NAMES.join(', ')})`)
+    .action(async (_opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<SimulatorCommandOptions>();
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error('--port must be an integer 0..65535.');
+      const timeScale = Number(options.timeScale);
+      if (!Number.isFinite(timeScale) || timeScale < 0)
+        throw new Error('--time-scale must be a non-negative number.');
+      const simulator = await startSimulator({
+        host: options.host,
+        port,
+        tokens: options.token,
+        timeScale,
+        scenario: options.scenario,
+        dataDir: options.dataDir,
+      });
+      if (options.json) {
+        process.stdout.write(JSON.stringify({ baseUrl: simulator.baseUrl, token: simulator.token }) + '\n');
+      } else {
+        process.stdout.write(
+          `Framewright simulator listening at ${simulator.baseUrl}\n` +
+            `Local test token: ${simulator.token}\n` +
+            (options.token.length ? `Extra identities: ${options.token.length}\n` : '') +
+            (options.scenario ? `Scenario: ${options.scenario}\n` : '') +
+            'Press Ctrl+C to stop.\n',
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await simulator.close();
+    });
+}
