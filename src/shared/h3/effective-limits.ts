@@ -117,6 +117,11 @@ export interface EffectiveLimits {
   extraParameters: ContractParameter[];
   /** resolutionTier -> orientation -> canvas, when published (H3: 768p landscape 1376x768, portrait 768x1376). */
   canvases: Record<string, Record<string, Canvas>>;
+  /**
+   * True when the canvases come from the live contract: then a tier offers only the
+   * orientations it lists (`orientation.not_for_tier`). H3 fallback canvases never restrict.
+   */
+  canvasesFromContract: boolean;
   fps?: number;
   maxFrames?: number;
   optimization: OptimizationLimits;
@@ -160,7 +165,10 @@ const H3_REFERENCES: ReferenceCompositionLimits = {
 
 /** The document's H3 numbers ("MediaGenerationRequest", "H3 input composition per mode", "Limits"). */
 export type H3Defaults = Readonly<
-  Omit<EffectiveLimits, 'contractVersion' | 'requiredFields' | 'extraParameters' | 'optimization'> & {
+  Omit<
+    EffectiveLimits,
+    'contractVersion' | 'requiredFields' | 'extraParameters' | 'optimization' | 'canvasesFromContract'
+  > & {
     fps: number;
     maxFrames: number;
     optimization: Omit<OptimizationLimits, 'available' | 'modes' | 'modeRoles'>;
@@ -574,6 +582,7 @@ export function resolveEffectiveLimits(
     requiredFields: [...(c?.requiredFields ?? [])],
     extraParameters: parameters.filter((p) => !CORE_FIELDS.includes(p.name)),
     canvases,
+    canvasesFromContract: canvasTiers.length > 0,
     fps: num(c?.effectiveSpec?.fps) ?? H3_DEFAULTS.fps,
     maxFrames: num(c?.effectiveSpec?.maxFrames) ?? H3_DEFAULTS.maxFrames,
     optimization: resolveOptimization(promptOptimization, Object.keys(modes)),

@@ -117,43 +117,99 @@ export function findCitations(prompt: string, words: CitationWords = DEFAULT_CIT
   return out;
 }
 
+export interface StaleLabel {
+  code: 'prompt.stale_label';
+  target: 'prompt';
+  params: {
+    label: string;
+    kind: MediaKind;
+    number: number;
+    /** UTF-16 offsets in the (rewritten) prompt. */
+    start: number;
+    end: number;
+    /** `removed`: it cited a reference that was just removed; `missing`: it cites no reference. */
+    reason: 'removed' | 'missing';
+  };
+  message: string;
+  citation: Citation;
+}
+
+function staleLabel(c: Citation, reason: 'removed' | 'missing'): StaleLabel {
+  return {
+    code: 'prompt.stale_label',
+    target: 'prompt',
+    params: { label: c.text, kind: c.kind, number: c.number, start: c.start, end: c.end, reason },
+    message:
+      reason === 'removed'
+        ? `The prompt mentions "${c.text}", but that reference was removed; change or remove the mention.`
+        : `The prompt mentions "${c.text}", but there is no ${labelFor(c.kind, c.number)} among the references; change or remove it.`,
+    citation: c,
+  };
+}
+
+export interface RelabelResult {
+  prompt: string;
+  /** Number of citations whose number changed. */
+  changed: number;
+  /**
+   * Citations that no longer point to a reference, with offsets in the rewritten prompt. After a
+   * removal, use this rather than `findStaleLabels`: a citation of the removed "Image 2" keeps
+   * its text and would otherwise look like a citation of the reference now numbered 2.
+   */
+  orphaned: StaleLabel[];
+}
+
 /**
- * Rewrite the citations of a prompt after references were reordered: every citation of a
- * reference that still exists is renumbered to its number in `after`, in one pass (so swapping
- * "Image 1" and "Image 2" works). The word as written (case, spacing) is kept. Citations of a
- * reference that is gone, or that pointed to nothing in `before`, are left untouched — see
- * `findStaleLabels`. If a reference changes kind it is not rewritten either.
+ * Rewrite the citations of a prompt after references were reordered or removed: every citation
+ * of a reference that still exists is renumbered to its number in `after`, in one pass (so
+ * swapping "Image 1" and "Image 2" works). The word as written (case, spacing) is kept.
+ * Citations of a removed reference, or that pointed to nothing in `before`, are left as written
+ * and reported in `orphaned`.
  */
+export function relabelPromptDetailed(
+  prompt: string,
+  before: readonly ReferenceNumber[],
+  after: readonly ReferenceNumber[],
+  words: CitationWords = DEFAULT_CITATION_WORDS,
+): RelabelResult {
+  const idByLabel = new Map(before.map((n) => [`${n.kind}:${n.number}`, n.referenceId]));
+  const afterById = new Map(after.map((n) => [n.referenceId, n]));
+  let out = '';
+  let last = 0;
+  let changed = 0;
+  const orphaned: StaleLabel[] = [];
+  for (const c of findCitations(prompt, words)) {
+    out += prompt.slice(last, c.start);
+    last = c.end;
+    const id = idByLabel.get(`${c.kind}:${c.number}`);
+    const now = id === undefined ? undefined : afterById.get(id);
+    const start = out.length;
+    if (!now || now.kind !== c.kind) {
+      out += c.text;
+      orphaned.push(staleLabel({ ...c, start, end: out.length }, id === undefined ? 'missing' : 'removed'));
+      continue;
+    }
+    if (now.number !== c.number) changed++;
+    // Keep the word and spacing as written; replace only the trailing digits.
+    out += c.text.replace(/\d+$/, String(now.number));
+  }
+  out += prompt.slice(last);
+  return { prompt: out, changed, orphaned };
+}
+
+/** The rewritten prompt of `relabelPromptDetailed`. */
 export function relabelPrompt(
   prompt: string,
   before: readonly ReferenceNumber[],
   after: readonly ReferenceNumber[],
   words: CitationWords = DEFAULT_CITATION_WORDS,
 ): string {
-  const idByLabel = new Map(before.map((n) => [`${n.kind}:${n.number}`, n.referenceId]));
-  const afterById = new Map(after.map((n) => [n.referenceId, n]));
-  const { re, kindOfWord } = citationPattern(words);
-  return prompt.replace(re, (whole: string, word: string, space: string, digits: string) => {
-    const kind = kindOfWord.get(word.toLowerCase());
-    if (!kind) return whole;
-    const id = idByLabel.get(`${kind}:${Number(digits)}`);
-    const now = id === undefined ? undefined : afterById.get(id);
-    if (!now || now.kind !== kind) return whole;
-    return `${word}${space}${now.number}`;
-  });
-}
-
-export interface StaleLabel {
-  code: 'prompt.stale_label';
-  target: 'prompt';
-  params: { label: string; kind: MediaKind; number: number; start: number; end: number };
-  message: string;
-  citation: Citation;
+  return relabelPromptDetailed(prompt, before, after, words).prompt;
 }
 
 /**
- * Citations that point to no current reference (e.g. "Image 3" after a removal). A warning
- * for the prompt editor, not a blocking violation: `validateDraft` does not include it.
+ * Citations that point to no current reference (e.g. "Image 3" when there are two images). A
+ * warning for the prompt editor, not a blocking violation: `validateDraft` does not include it.
  */
 export function findStaleLabels(
   prompt: string,
@@ -163,13 +219,7 @@ export function findStaleLabels(
   const present = new Set(numbering.map((n) => `${n.kind}:${n.number}`));
   return findCitations(prompt, words)
     .filter((c) => !present.has(`${c.kind}:${c.number}`))
-    .map((c) => ({
-      code: 'prompt.stale_label' as const,
-      target: 'prompt' as const,
-      params: { label: c.text, kind: c.kind, number: c.number, start: c.start, end: c.end },
-      message: `The prompt mentions "${c.text}", but there is no ${labelFor(c.kind, c.number)} among the references; change or remove it.`,
-      citation: c,
-    }));
+    .map((c) => staleLabel(c, 'missing'));
 }
 
 /**

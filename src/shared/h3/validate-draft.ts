@@ -558,6 +558,23 @@ export function validateDraft(draft: VideoDraft, limits: EffectiveLimits): Viola
       'Resolution tier',
     ),
   );
+  if (
+    limits.canvasesFromContract &&
+    limits.orientations.includes(draft.orientation) &&
+    limits.resolutionTiers.includes(draft.resolutionTier) &&
+    Object.hasOwn(limits.canvases, draft.resolutionTier) &&
+    !Object.hasOwn(limits.canvases[draft.resolutionTier] ?? {}, draft.orientation)
+  ) {
+    const offered = Object.keys(limits.canvases[draft.resolutionTier] ?? {});
+    out.push(
+      violation(
+        'orientation.not_for_tier',
+        'orientation',
+        { value: draft.orientation, resolutionTier: draft.resolutionTier, allowed: listOf(offered) },
+        `Resolution tier ${draft.resolutionTier} is not offered in ${draft.orientation}; choose ${listOf(offered)} or another tier.`,
+      ),
+    );
+  }
   if (mode) {
     out.push(...validateFrames(draft, draft.generationMode, mode, limits));
     out.push(...validateReferences(draft, mode, limits));

@@ -36,6 +36,7 @@ export const VIOLATION_CODES = [
   'seed.out_of_range',
   'seed.not_allowed',
   'orientation.invalid',
+  'orientation.not_for_tier',
   'resolutionTier.invalid',
   'mode.unknown',
   'mode.first_frame_required',

@@ -117,6 +117,23 @@ describe('values the contract adds work with no code change', () => {
     expect(validateDraft(draft({ resolutionTier: '1080p', orientation: 'square' }), l)).toEqual([]);
     expect(canvasFor(l, '1080p', 'square')).toEqual({ width: 1080, height: 1080 });
     expect(canvasFor(l, '1080p', 'portrait')).toBeUndefined();
+    // a published tier offers only the orientations it lists
+    expect(brief(validateDraft(draft({ resolutionTier: '1080p', orientation: 'portrait' }), l))).toEqual([
+      { code: 'orientation.not_for_tier', target: 'orientation' },
+    ]);
+    expect(brief(validateDraft(draft({ resolutionTier: '768p', orientation: 'square' }), l))).toEqual([
+      { code: 'orientation.not_for_tier', target: 'orientation' },
+    ]);
+  });
+
+  test('H3 fallback canvases never restrict a new orientation the contract publishes', () => {
+    const l = resolveEffectiveLimits(
+      contract({
+        parameters: [{ name: 'orientation', type: 'enum', values: ['landscape', 'portrait', 'square'] }],
+      }),
+    );
+    expect(l.canvasesFromContract).toBe(false);
+    expect(validateDraft(draft({ orientation: 'square' }), l)).toEqual([]);
   });
 
   test('a new orientation from the parameter enum', () => {

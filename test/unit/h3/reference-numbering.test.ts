@@ -5,6 +5,7 @@ import {
   insertLabel,
   numberReferences,
   relabelPrompt,
+  relabelPromptDetailed,
   reorderWithinKind,
 } from '../../../src/shared/h3/index.js';
 import { audio, image, mov, video } from './fixtures.js';
@@ -167,15 +168,48 @@ describe('relabelPrompt', () => {
   });
 });
 
+describe('relabelPromptDetailed: removals are reported, not silently retargeted', () => {
+  test('removing Image 2 of three: "Image 3" becomes "Image 2", the old "Image 2" is orphaned', () => {
+    const before = numberReferences([i1, i2, i3]);
+    const after = numberReferences([i1, i3]);
+    const r = relabelPromptDetailed('Image 1, Image 2, Image 3', before, after);
+    expect(r.prompt).toBe('Image 1, Image 2, Image 2');
+    expect(r.changed).toBe(1);
+    expect(r.orphaned.map((o) => [o.params.label, o.params.reason, o.params.start, o.params.end])).toEqual([
+      ['Image 2', 'removed', 9, 16],
+    ]);
+    expect(r.orphaned[0]?.message).toMatch(/was removed/);
+    // findStaleLabels alone could not tell: Image 2 exists again
+    expect(findStaleLabels(r.prompt, after)).toEqual([]);
+  });
+
+  test('offsets are in the rewritten prompt even when numbers change length', () => {
+    const images = Array.from({ length: 10 }, (_, k) => image({ id: `n${k}` }));
+    const before = numberReferences(images);
+    const after = numberReferences(images.slice(1).concat([])); // remove Image 1: 10 -> 9
+    const r = relabelPromptDetailed('Image 10 then Image 1 end', before, after);
+    expect(r.prompt).toBe('Image 9 then Image 1 end');
+    expect(r.orphaned.map((o) => r.prompt.slice(o.params.start, o.params.end))).toEqual(['Image 1']);
+  });
+
+  test('citations that pointed to nothing are reported as missing', () => {
+    const r = relabelPromptDetailed('Video 4', numberReferences([v1]), numberReferences([v1]));
+    expect(r.orphaned.map((o) => o.params.reason)).toEqual(['missing']);
+    expect(r.changed).toBe(0);
+  });
+});
+
 describe('findStaleLabels', () => {
   test('flags citations that point to no current reference', () => {
     const numbering = numberReferences([i1, a1]);
     const prompt = 'Image 1 and Image 2 with audio 1 and Audio 3 and Video 1';
     const stale = findStaleLabels(prompt, numbering);
-    expect(stale.map((s) => [s.code, s.params.label, s.params.kind, s.params.number])).toEqual([
-      ['prompt.stale_label', 'Image 2', 'image', 2],
-      ['prompt.stale_label', 'Audio 3', 'audio', 3],
-      ['prompt.stale_label', 'Video 1', 'video', 1],
+    expect(
+      stale.map((s) => [s.code, s.params.label, s.params.kind, s.params.number, s.params.reason]),
+    ).toEqual([
+      ['prompt.stale_label', 'Image 2', 'image', 2, 'missing'],
+      ['prompt.stale_label', 'Audio 3', 'audio', 3, 'missing'],
+      ['prompt.stale_label', 'Video 1', 'video', 1, 'missing'],
     ]);
     expect(prompt.slice(stale[0]!.params.start, stale[0]!.params.end)).toBe('Image 2');
     expect(stale[0]!.target).toBe('prompt');
