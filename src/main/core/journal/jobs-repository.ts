@@ -606,12 +606,7 @@ export class JobsRepository {
     if (query.profileId !== undefined) where.push('profile_id = @profileId');
     if (query.cursor !== undefined) where.push('id < @before');
     const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
-    let stmt = this.listStmts.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.listStmts.set(sql, stmt);
-    }
-    const rows = stmt.all({
+    const rows = this.cached(sql).all({
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),
       ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
@@ -647,13 +642,10 @@ export class JobsRepository {
     const params: Record<string, unknown> = { profileId: options.profileId ?? null, limit };
     if (long.length) params.match = ftsQuery(long);
     short.forEach((t, i) => (params[`like${i}`] = likePattern(t)));
-    const rows = this.db
-      .prepare(
-        `SELECT jobs.* FROM job_prompt_search JOIN jobs ON jobs.intent_id = job_prompt_search.rowid
+    const sql = `SELECT jobs.* FROM job_prompt_search JOIN jobs ON jobs.intent_id = job_prompt_search.rowid
          WHERE ${conditions.join(' AND ')} AND (@profileId IS NULL OR jobs.profile_id = @profileId)
-         ORDER BY jobs.id DESC LIMIT @limit`,
-      )
-      .all(params) as JobRow[];
+         ORDER BY jobs.id DESC LIMIT @limit`;
+    const rows = this.cached(sql).all(params) as JobRow[];
     return rows.map(toJob);
   }
 
@@ -668,6 +660,16 @@ export class JobsRepository {
       jobsToPoll: this.pollableStmt.all().map(toJob),
       jobsToDownload: this.outputs.jobsWithUnverifiedOutputs().map((id) => this.getJob(id)!),
     }))();
+  }
+
+  /** Statements built from a few filter combinations, prepared once each. */
+  private cached(sql: string): Statement {
+    let stmt = this.listStmts.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.listStmts.set(sql, stmt);
+    }
+    return stmt;
   }
 
   private withOutputs(job: Job): JobWithOutputs {

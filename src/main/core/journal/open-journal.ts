@@ -37,7 +37,10 @@ export interface Journal {
   readonly optimizations: PromptOptimizationsRepository;
   readonly jobs: JobsRepository;
   readonly outputs: OutputsRepository;
-  /** Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). */
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
+   * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
+   */
   transaction<T>(fn: () => T): T;
   close(): void;
   /** The connection, for the journal's own tests and maintenance tools only. */

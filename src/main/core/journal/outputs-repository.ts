@@ -153,26 +153,28 @@ export class OutputsRepository {
     outputs: readonly AnnouncedOutput[],
     source: 'outputs' | 'assets',
   ): Output[] {
-    return this.db.transaction(() => {
-      if (this.countByJobStmt.get(jobRowId)!.n === 0) {
-        const now = this.now();
-        outputs.forEach((output, position) => {
-          this.insertStmt.run({
-            jobRowId,
-            position,
-            source,
-            assetId: output.assetId,
-            contentUrl: output.contentUrl ?? null,
-            expectedSha256: output.sha256?.toLowerCase() ?? null,
-            expectedByteSize: output.byteSize ?? null,
-            expectedMimeType: output.mimeType ?? null,
-            kind: output.kind ?? null,
-            now,
+    return this.db
+      .transaction(() => {
+        if (this.countByJobStmt.get(jobRowId)!.n === 0) {
+          const now = this.now();
+          outputs.forEach((output, position) => {
+            this.insertStmt.run({
+              jobRowId,
+              position,
+              source,
+              assetId: output.assetId,
+              contentUrl: output.contentUrl ?? null,
+              expectedSha256: output.sha256?.toLowerCase() ?? null,
+              expectedByteSize: output.byteSize ?? null,
+              expectedMimeType: output.mimeType ?? null,
+              kind: output.kind ?? null,
+              now,
+            });
           });
-        });
-      }
-      return this.listForJob(jobRowId);
-    })();
+        }
+        return this.listForJob(jobRowId);
+      })
+      .immediate();
   }
 
   get(id: number): Output | undefined {

@@ -112,4 +112,23 @@ describe('migration 003-jobs', () => {
     expect(() => opt.run('short')).toThrow(/CHECK/);
     expect(() => opt.run('has space in it')).toThrow(/CHECK/);
   });
+
+  it('never lets an intent or optimization change its key, profile, model or body', () => {
+    const db = migratedTo(3);
+    seed(db);
+    expect(() =>
+      db.prepare(`UPDATE job_intents SET canonical_body_json = '{"prompt":"y"}' WHERE id = 1`).run(),
+    ).toThrow(/never change/);
+    expect(() => db.prepare("UPDATE job_intents SET idempotency_key = 'key-2' WHERE id = 1").run()).toThrow(
+      /never change/,
+    );
+    db.prepare("UPDATE job_intents SET state = 'unknown', attempt_count = 1 WHERE id = 1").run();
+    db.prepare(
+      `INSERT INTO prompt_optimizations (client_request_id, profile_id, model, generation_mode, canonical_body_json, created_at, updated_at)
+       VALUES ('opt-0001', 'p', 'm', 't2v', '{}', 0, 0)`,
+    ).run();
+    expect(() => db.prepare(`UPDATE prompt_optimizations SET canonical_body_json = '[]'`).run()).toThrow(
+      /never change/,
+    );
+  });
 });

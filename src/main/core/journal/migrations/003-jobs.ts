@@ -74,6 +74,17 @@ export const migration003Jobs: Migration = {
         created_at           INTEGER NOT NULL,
         updated_at           INTEGER NOT NULL
       ) STRICT;
+      -- Replays must send the same key and body under the same identity: never rewrite them.
+      CREATE TRIGGER job_intents_immutable BEFORE UPDATE OF idempotency_key, profile_id, model, canonical_body_json
+      ON job_intents
+      BEGIN
+        SELECT RAISE(ABORT, 'a job intent''s key, profile, model and body never change');
+      END;
+      CREATE TRIGGER prompt_optimizations_immutable
+      BEFORE UPDATE OF client_request_id, profile_id, model, canonical_body_json ON prompt_optimizations
+      BEGIN
+        SELECT RAISE(ABORT, 'a prompt optimization''s key, profile, model and body never change');
+      END;
       CREATE INDEX job_intents_unfinished ON job_intents (id) WHERE state IN ('pending_create', 'unknown');
       CREATE INDEX job_intents_by_draft ON job_intents (draft_id) WHERE draft_id IS NOT NULL;
       CREATE INDEX job_intents_by_profile ON job_intents (profile_id);

@@ -6,7 +6,7 @@ import type { Migration } from './migration.js';
  * FTS5 with the trigram tokenizer: matches any substring of 3+ characters, case-insensitively and
  * ignoring diacritics, in any script (the unicode61 tokenizer would treat a run of CJK text as one
  * word). A plain FTS5 table with its own copy of each prompt, kept in step with job_intents by
- * triggers; rowid = intent id. Queries shorter than 3 characters fall back to LIKE on the same table.
+ * triggers (intent bodies are immutable, see 003); rowid = intent id. Queries shorter than 3 characters fall back to LIKE on the same table.
  */
 export const migration004JobPromptSearch: Migration = {
   version: 4,
@@ -28,14 +28,6 @@ export const migration004JobPromptSearch: Migration = {
       CREATE TRIGGER job_intents_search_delete AFTER DELETE ON job_intents
       BEGIN
         DELETE FROM job_prompt_search WHERE rowid = OLD.id;
-      END;
-
-      CREATE TRIGGER job_intents_search_update AFTER UPDATE OF canonical_body_json ON job_intents
-      BEGIN
-        DELETE FROM job_prompt_search WHERE rowid = OLD.id;
-        INSERT INTO job_prompt_search (rowid, prompt)
-        SELECT NEW.id, json_extract(NEW.canonical_body_json, '$.prompt')
-        WHERE json_type(NEW.canonical_body_json, '$.prompt') = 'text';
       END;
 
       -- Index the prompts of intents recorded before this migration.
