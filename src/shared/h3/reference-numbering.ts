@@ -88,16 +88,28 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Scripts written without spaces between words: a citation word in them needs no word boundary. */
+const UNSPACED_SCRIPT =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
 function citationPattern(words: CitationWords): { re: RegExp; kindOfWord: Map<string, MediaKind> } {
   const kindOfWord = new Map<string, MediaKind>();
   for (const kind of ['image', 'video', 'audio'] as const) {
-    for (const w of words[kind]) kindOfWord.set(w.toLowerCase(), kind);
+    for (const w of words[kind]) if (w.trim() !== '') kindOfWord.set(w.trim().toLowerCase(), kind);
   }
-  const alternatives = [...kindOfWord.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  // Not preceded by a letter/digit (so "myimage 2" is no citation), the word, optional horizontal
-  // space, the number, and not followed by another digit or a letter ("Image 12" is 12, "Image 2a" is none).
+  const byLength = [...kindOfWord.keys()].sort((a, b) => b.length - a.length);
+  const spaced = byLength.filter((w) => !UNSPACED_SCRIPT.test(w)).map(escapeRegExp);
+  const unspaced = byLength.filter((w) => UNSPACED_SCRIPT.test(w)).map(escapeRegExp);
+  // A spaced-script word must not be preceded by a letter/digit ("myimage 2" is no citation);
+  // an unspaced-script word ("图片") may follow any character. Then optional horizontal space,
+  // the number, and no further digit or alphabetic letter ("Image 12" is 12, "Image 2a" is none;
+  // "图片2的" is a citation).
+  const word = [
+    ...(spaced.length > 0 ? [`(?<![\\p{L}\\p{N}_])(?:${spaced.join('|')})`] : []),
+    ...(unspaced.length > 0 ? [`(?:${unspaced.join('|')})`] : []),
+  ].join('|');
   const re = new RegExp(
-    `(?<![\\p{L}\\p{N}_])(${alternatives.join('|')})([^\\S\\r\\n]*)(\\d+)(?![\\p{L}\\p{N}_])`,
+    `(${word || '(?!)'})([^\\S\\r\\n]*)(\\d+)(?![\\p{N}_\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}])`,
     'giu',
   );
   return { re, kindOfWord };

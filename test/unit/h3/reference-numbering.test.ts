@@ -199,6 +199,23 @@ describe('relabelPromptDetailed: removals are reported, not silently retargeted'
   });
 });
 
+describe('citation words for other languages', () => {
+  const words = { image: ['image', '图片', 'Bild'], video: ['video', '视频'], audio: ['audio', '音频'] };
+  test('CJK words need no spaces around them', () => {
+    const before = numberReferences([i1, i2, a1]);
+    const after = numberReferences([i2, i1, a1]);
+    expect(relabelPrompt('参考图片1的人物，走向图片2，背景音乐用音频1。', before, after, words)).toBe(
+      '参考图片2的人物，走向图片1，背景音乐用音频1。',
+    );
+  });
+  test('Latin words still need a boundary', () => {
+    expect(findCitations('Bild 2 und Bildung 2 und xBild 2', words).map((c) => c.text)).toEqual(['Bild 2']);
+  });
+  test('an empty word list finds nothing', () => {
+    expect(findCitations('Image 1', { image: [], video: [], audio: [] })).toEqual([]);
+  });
+});
+
 describe('findStaleLabels', () => {
   test('flags citations that point to no current reference', () => {
     const numbering = numberReferences([i1, a1]);
