@@ -461,6 +461,8 @@ function validateExtra(draft: VideoDraft, limits: EffectiveLimits): Violation[] 
   const extra = draft.extra ?? {};
   const byName = new Map(limits.extraParameters.map((p) => [p.name, p]));
   for (const [name, value] of Object.entries(extra)) {
+    // An unset value (undefined/null) is not sent, so it cannot break a rule.
+    if (!isSet(value)) continue;
     if (isForbiddenField(name, limits)) {
       out.push(
         violation(
@@ -495,7 +497,7 @@ function validateExtra(draft: VideoDraft, limits: EffectiveLimits): Violation[] 
       );
       continue;
     }
-    if (!isSet(value) || !parameterApplies(p, draft.generationMode)) continue;
+    if (!parameterApplies(p, draft.generationMode)) continue;
     out.push(...validateExtraValue(name, value, p));
   }
   const required = new Set([

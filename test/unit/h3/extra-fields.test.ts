@@ -71,8 +71,9 @@ describe('reserved and unknown fields', () => {
     ]);
   });
 
-  test('null / undefined extra values mean "not set"', () => {
+  test('null / undefined extra values mean "not set" (and are never sent)', () => {
     expect(validateDraft(withExtra({ motionStrength: null, loop: undefined }), limits)).toEqual([]);
+    expect(validateDraft(withExtra({ fps: null, prompt: undefined, colourGrade: null }), limits)).toEqual([]);
   });
 });
 
