@@ -20,6 +20,10 @@ describe('ProfilesRepository', () => {
     expect(mine.baseUrl).toBe('https://api.example.com/v1');
     expect(profiles.getByName('WORK')?.id).toBe(mine.id);
     expect(profiles.list().map((p) => p.name)).toEqual(['Simulator', 'Work']);
+    expect(() => profiles.create({ name: 'work', kind: 'simulator' })).toThrow(
+      /A profile named "work" already exists/,
+    );
+    expect(() => profiles.update(sim.id, { name: 'WORK' })).toThrow(/already exists/);
     t.clock.now += 1000;
     const renamed = profiles.update(mine.id, { name: 'Studio' });
     expect(renamed).toMatchObject({ name: 'Studio', baseUrl: 'https://api.example.com/v1' });

@@ -102,6 +102,21 @@ function checkName(name: string): string {
   return trimmed;
 }
 
+/** Runs an insert/update, turning a name clash into an error a user can act on. */
+function uniqueName(name: string, write: () => unknown): void {
+  try {
+    write();
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' && message?.includes('profiles.name')) {
+      throw new RangeError(
+        `A profile named "${name}" already exists (names ignore case); choose another name.`,
+      );
+    }
+    throw error;
+  }
+}
+
 export class ProfilesRepository {
   private readonly insertStmt: Statement;
   private readonly byIdStmt: Statement<[string], ProfileRow>;
@@ -151,14 +166,16 @@ export class ProfilesRepository {
       throw new RangeError('Only debug profiles have a token expiry.');
     }
     const id = input.id ?? randomUUID();
-    this.insertStmt.run({
+    const name = checkName(input.name);
+    const params = {
       id,
-      name: checkName(input.name),
+      name,
       kind: input.kind,
       baseUrl: input.baseUrl === undefined ? null : normaliseBaseUrl(input.baseUrl),
       debugTokenExpiresAt: input.debugTokenExpiresAt ?? null,
       now: this.now(),
-    });
+    };
+    uniqueName(name, () => this.insertStmt.run(params));
     return this.require(id);
   }
 
@@ -190,16 +207,19 @@ export class ProfilesRepository {
     }
     if (current.kind !== 'simulator' && patch.baseUrl === '')
       throw new RangeError('The base URL cannot be removed.');
-    this.updateStmt.run({
-      id,
-      name: patch.name === undefined ? current.name : checkName(patch.name),
-      baseUrl: patch.baseUrl === undefined ? (current.baseUrl ?? null) : normaliseBaseUrl(patch.baseUrl),
-      debugTokenExpiresAt:
-        patch.debugTokenExpiresAt === undefined
-          ? (current.debugTokenExpiresAt ?? null)
-          : patch.debugTokenExpiresAt,
-      now: this.now(),
-    });
+    const name = patch.name === undefined ? current.name : checkName(patch.name);
+    uniqueName(name, () =>
+      this.updateStmt.run({
+        id,
+        name,
+        baseUrl: patch.baseUrl === undefined ? (current.baseUrl ?? null) : normaliseBaseUrl(patch.baseUrl),
+        debugTokenExpiresAt:
+          patch.debugTokenExpiresAt === undefined
+            ? (current.debugTokenExpiresAt ?? null)
+            : patch.debugTokenExpiresAt,
+        now: this.now(),
+      }),
+    );
     return this.require(id);
   }
 
