@@ -7,6 +7,25 @@ type JsonSchema = Record<string, unknown>;
 
 const REF = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+const COMMON_READ_ERRORS: Record<string, string> = {
+  '400': 'Invalid request',
+  '401': 'Missing or unknown bearer token',
+  '404': 'Unknown, or not owned by this identity and model scope',
+  '429': 'Rate limited; honour Retry-After',
+  '500': 'Internal error',
+  '503': 'Temporarily unavailable; honour Retry-After',
+  '504': 'Gateway timeout',
+};
+
+const COMMON_WRITE_ERRORS: Record<string, string> = {
+  ...COMMON_READ_ERRORS,
+  '402': 'Insufficient balance',
+  '409': 'Idempotency conflict, or service not available',
+  '413': 'Too large',
+  '415': 'Unsupported media type',
+  '422': 'Asset facts or specification rejected',
+};
+
 /** Registers every exported zod schema of src/shared/api under its export name. */
 function buildRegistry(): { registry: z.core.$ZodRegistry<{ id: string }>; names: Map<z.ZodType, string> } {
   const registry = z.registry<{ id: string }>();
@@ -111,10 +130,10 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
       }
       responses[status] = entry;
     }
-    responses['401'] ??= {
-      description: 'Missing or unknown bearer token',
-      content: { 'application/json': { schema: REF('PublicError') } },
-    };
+    const common = route.routeClass === 'read' ? COMMON_READ_ERRORS : COMMON_WRITE_ERRORS;
+    for (const [status, description] of Object.entries(common)) {
+      responses[status] ??= { description, content: { 'application/json': { schema: REF('PublicError') } } };
+    }
     const operation: JsonSchema = {
       operationId: doc.operationId,
       summary: doc.summary,
