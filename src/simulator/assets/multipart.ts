@@ -39,7 +39,7 @@ export async function receiveMultipart(
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { fileSize: maxFileBytes, files: 4, fields: 20 } });
+    parser = busboy({ headers: req.headers, limits: { fileSize: maxFileBytes + 1, files: 4, fields: 20 } });
   } catch {
     throw new ApiError(400, 'invalid_multipart', 'The multipart body could not be parsed.');
   }
@@ -70,6 +70,7 @@ export async function receiveMultipart(
         size += chunk.length;
         hash.update(chunk);
       });
+      // busboy signals 'limit' when a file reaches the limit, so it is set one byte past the maximum.
       stream.on('limit', () => {
         tooLarge = true;
       });
