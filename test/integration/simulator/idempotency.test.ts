@@ -136,10 +136,8 @@ describe('prompt optimization', () => {
     mediaSpec: { resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
     referenceInputs: [],
   };
-  const optimize = (
-    body: Record<string, unknown>,
-    key: string | null = body.clientRequestId as string,
-  ) => client.post('/media/prompt-optimizations', body, key === null ? {} : { 'Idempotency-Key': key });
+  const optimize = (body: Record<string, unknown>, key: string | null = body.clientRequestId as string) =>
+    client.post('/media/prompt-optimizations', body, key === null ? {} : { 'Idempotency-Key': key });
   let n = 0;
   const fresh = (extra: Record<string, unknown> = {}) => {
     n += 1;
