@@ -14,6 +14,11 @@ test('the studio opens through the one-time link and navigates all five sections
   await page.goto(studio.launchUrl);
   // the code was exchanged for a cookie and stripped from the address
   await expect(page).toHaveURL(`${studio.origin}/`);
+  // and it works only once
+  const second = await page.context().browser()!.newContext();
+  const reused = await second.request.get(studio.launchUrl, { maxRedirects: 0 });
+  expect(reused.status()).toBe(401);
+  await second.close();
   await expect(page.getByTestId('nav-create')).toHaveAttribute('data-state', 'active');
   for (const section of SECTIONS) {
     await page.getByTestId(`nav-${section}`).click();
@@ -24,8 +29,7 @@ test('the studio opens through the one-time link and navigates all five sections
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
 });
 
-test('a bridge call round-trips to the main-process core', async ({ page, studio }) => {
-  await page.goto(studio.launchUrl);
+test('a bridge call round-trips to the main-process core', async ({ signedIn: page, studio }) => {
   await page.getByTestId('nav-settings').click();
   // version and host come from the core through the bridge, not from the bundle
   await expect(page.getByTestId('app-version')).toHaveText(pkg.version);
@@ -36,8 +40,7 @@ test('a bridge call round-trips to the main-process core', async ({ page, studio
   await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'connected');
 });
 
-test('keyboard navigation moves between sections', async ({ page, studio }) => {
-  await page.goto(studio.launchUrl);
+test('keyboard navigation moves between sections', async ({ signedIn: page }) => {
   await page.getByTestId('nav-create').focus();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('nav-queue')).toBeFocused();
@@ -45,8 +48,7 @@ test('keyboard navigation moves between sections', async ({ page, studio }) => {
   await expect(page.getByTestId('nav-queue')).toHaveAttribute('data-state', 'active');
 });
 
-test('language and theme switch in Settings and persist in the core', async ({ page, studio }) => {
-  await page.goto(studio.launchUrl);
+test('language and theme switch in Settings and persist in the core', async ({ signedIn: page }) => {
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('theme-dark').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -58,6 +60,7 @@ test('language and theme switch in Settings and persist in the core', async ({ p
   await expect(page.getByTestId('nav-library')).toContainText('作品库');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   // put it back for the other tests of this worker
+  await page.getByTestId('nav-settings').click();
   await page.getByTestId('language-select').click();
   await page.getByTestId('locale-system').click();
   await page.getByTestId('theme-system').click();

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 
 export interface StudioHost {
   origin: string;
@@ -46,7 +46,16 @@ export async function startStudioHost(): Promise<{ host: StudioHost; stop: () =>
   };
 }
 
-export const test = base.extend<object, { studio: StudioHost }>({
+/**
+ * `studio` is one host per worker; `signedIn` opens a page already holding the host cookie (the
+ * one-time code of the launch URL can be exchanged only once, by the first test that wants it).
+ */
+export const test = base.extend<{ signedIn: Page }, { studio: StudioHost }>({
+  signedIn: async ({ page, studio }, use) => {
+    await page.context().addCookies([{ name: 'framewright_host', value: studio.token, url: studio.origin }]);
+    await page.goto(studio.origin + '/');
+    await use(page);
+  },
   studio: [
     async ({}, use) => {
       const { host, stop } = await startStudioHost();
