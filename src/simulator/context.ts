@@ -6,6 +6,7 @@ import type { Identity, IdentityRegistry } from './identities.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { JobStore } from './jobs/job-store.js';
 import type { RenderCache } from './media/render-cache.js';
+import type { StateLog } from './persistence.js';
 import type { PromptOptimizationResponse } from '../shared/api/prompt-optimization.js';
 import type { RouteClass, ScenarioName } from './scenarios.js';
 import type { z } from 'zod';
@@ -25,6 +26,8 @@ export interface SimulatorState {
   runner: JobRunner;
   renders: RenderCache;
   dirs: { root: string; uploads: string; outputs: string; tmp: string };
+  /** Append-only state log when started with a data folder (survives restarts). */
+  log?: StateLog;
   /** Scenario set at start or through the admin route; a request header overrides it. */
   scenario: ScenarioName | null;
 }

@@ -87,6 +87,15 @@ export class IdempotencyStore {
     return stored;
   }
 
+  /** Puts back a record read from the state log. */
+  restore(record: IdempotencyRecord): void {
+    this.records.set(IdempotencyStore.slot(record.identityId, record.operation, record.key), { ...record });
+  }
+
+  all(): IdempotencyRecord[] {
+    return [...this.records.values()];
+  }
+
   listFor(identityId: string): IdempotencyRecord[] {
     return [...this.records.values()].filter((record) => record.identityId === identityId);
   }

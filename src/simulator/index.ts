@@ -8,10 +8,12 @@ import { SimClock } from './clock.js';
 import type { SimulatorState } from './context.js';
 import { IdempotencyStore } from './idempotency.js';
 import { FIXED_LOCAL_TEST_TOKEN, IdentityRegistry } from './identities.js';
-import { JobRunner } from './jobs/job-runner.js';
-import { JobStore } from './jobs/job-store.js';
+import { JobRunner, type JobRunnerHooks } from './jobs/job-runner.js';
+import { JobStore, type StoredJob } from './jobs/job-store.js';
+import { executeRenderTask } from './jobs/render-tasks.js';
 import { killRunningTools } from './media/ffmpeg.js';
 import { RenderCache } from './media/render-cache.js';
+import { StateLog } from './persistence.js';
 import { parseScenario, type ScenarioName } from './scenarios.js';
 import { createRequestHandler } from './server.js';
 
@@ -70,6 +72,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   await Promise.all([dirs.uploads, dirs.outputs, dirs.tmp].map((dir) => mkdir(dir, { recursive: true })));
 
   const clock = new SimClock();
+  const hooks: JobRunnerHooks = {
+    execute: (job) => executeRenderTask(state, job, job.task),
+    changed: (job) => state.log?.job(job),
+  };
   const state: SimulatorState = {
     baseUrl: '',
     timeScale,
@@ -79,11 +85,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     jobs: new JobStore(),
     idempotency: new IdempotencyStore(),
     optimizations: new Map(),
-    runner: new JobRunner(clock, timeScale),
+    runner: new JobRunner(clock, timeScale, hooks),
     renders: new RenderCache(dirs.outputs),
     dirs,
     scenario: initialScenario,
   };
+  // A given data folder keeps the state across restarts; a temporary one lives as long as the process.
+  const pending: StoredJob[] = [];
+  if (!ownsDir) {
+    state.log = new StateLog(path.join(root, 'state.jsonl'));
+    pending.push(...state.log.restore(state));
+  }
   const server: Server = createServer(createRequestHandler(state));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
@@ -96,6 +108,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   running += 1;
   const address = server.address() as AddressInfo;
   state.baseUrl = `http://${urlHost(host)}:${address.port}/v1`;
+  for (const job of pending) {
+    job.pollSeconds = state.runner.pollSeconds(job.pacing);
+    state.runner.run(job);
+  }
 
   let closed = false;
   return {

@@ -75,6 +75,10 @@ export class AssetStore {
   get size(): number {
     return this.assets.size;
   }
+
+  all(): StoredAsset[] {
+    return [...this.assets.values()];
+  }
 }
 
 export function toInputAsset(asset: StoredAsset, reused: boolean): InputAsset {

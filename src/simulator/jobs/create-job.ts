@@ -1,5 +1,4 @@
 import type { EffectiveMediaSpec } from '../../shared/api/media-jobs.js';
-import type { StoredAsset } from '../assets/asset-store.js';
 import type { CatalogService } from '../catalog.js';
 import type { RequestContext } from '../context.js';
 import { bodyHash, checkIdempotencyKey, type IdempotentOperation } from '../idempotency.js';
@@ -7,7 +6,7 @@ import { newId, sendJson } from '../http.js';
 import { checkClientRequestIdHeader, headerValue } from '../headers.js';
 import type { JobFailure, StoredJob } from './job-store.js';
 import { jobUrl, toMediaJob } from './job-store.js';
-import type { JobPacing } from './job-runner.js';
+import type { RenderTask } from './render-tasks.js';
 
 export const SCENARIO_FAILURES: Record<'job_failed' | 'job_failed_retryable', JobFailure> = {
   job_failed: {
@@ -28,10 +27,10 @@ export const SCENARIO_FAILURES: Record<'job_failed' | 'job_failed_retryable', Jo
 export interface NewJobSpec {
   service: CatalogService;
   object?: string;
-  pacing: JobPacing;
+  pacing: StoredJob['pacing'];
   effectiveMediaSpec?: EffectiveMediaSpec;
   stages?: { stage: string; message: string }[];
-  work: (job: StoredJob) => Promise<StoredAsset[]>;
+  task: RenderTask;
 }
 
 function jobHeaders(rc: RequestContext, job: StoredJob): Record<string, string> {
@@ -74,7 +73,8 @@ export function createIdempotentJob(
   if (key !== undefined) {
     const record = state.idempotency.lookup(identity.id, operation, key, hash);
     const job = record ? state.jobs.get(record.resourceId) : undefined;
-    if (job) {
+    if (record && job) {
+      state.log?.idempotency(record);
       answerOrDrop(rc, 200, toMediaJob(job, state.baseUrl, state.clock.nowMs()), {
         ...jobHeaders(rc, job),
         'Idempotent-Replayed': 'true',
@@ -99,10 +99,18 @@ export function createIdempotentJob(
     effectiveMediaSpec: spec.effectiveMediaSpec,
     outputs: [],
     pollSeconds: runner.pollSeconds(spec.pacing),
+    pacing: spec.pacing,
+    task: spec.task,
+    stages: spec.stages,
+    scriptedFailure:
+      rc.scenario === 'job_failed' || rc.scenario === 'job_failed_retryable'
+        ? SCENARIO_FAILURES[rc.scenario]
+        : undefined,
   };
   state.jobs.add(job);
+  state.log?.job(job);
   if (key !== undefined) {
-    state.idempotency.remember({
+    const record = state.idempotency.remember({
       identityId: identity.id,
       operation,
       key,
@@ -111,11 +119,8 @@ export function createIdempotentJob(
       resourceId: job.jobId,
       firstSeenMs: job.createdAtMs,
     });
+    state.log?.idempotency(record);
   }
-  const failure =
-    rc.scenario === 'job_failed' || rc.scenario === 'job_failed_retryable'
-      ? SCENARIO_FAILURES[rc.scenario]
-      : undefined;
-  runner.run(job, { pacing: spec.pacing, work: () => spec.work(job), failure, stages: spec.stages });
+  runner.run(job);
   answerOrDrop(rc, 202, toMediaJob(job, state.baseUrl, state.clock.nowMs()), jobHeaders(rc, job));
 }

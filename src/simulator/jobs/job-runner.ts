@@ -9,29 +9,31 @@ export interface JobPacing {
   runningSeconds: number;
 }
 
-export const PACING: Record<'video' | 'image' | 'audio', JobPacing> = {
+export const PACING: Record<StoredJob['pacing'], JobPacing> = {
   video: { queuedSeconds: 2, runningSeconds: 6 },
   image: { queuedSeconds: 1, runningSeconds: 3 },
   audio: { queuedSeconds: 1, runningSeconds: 3 },
 };
-
-/** What a job produces; throwing fails the job (retryable). */
-export type JobWork = () => Promise<StoredAsset[]>;
-
-export interface JobRunOptions {
-  pacing: JobPacing;
-  work: JobWork;
-  /** A scripted failure (scenarios `job_failed`, `job_failed_retryable`). */
-  failure?: JobFailure;
-  /** Stage names shown while running, in order. */
-  stages?: { stage: string; message: string }[];
-}
 
 const DEFAULT_STAGES = [
   { stage: 'preparing_inputs', message: 'Preparing inputs' },
   { stage: 'generating', message: 'Generating' },
   { stage: 'encoding', message: 'Encoding the result' },
 ];
+
+const RENDER_FAILURE: JobFailure = {
+  errorCode: 'generation_failed',
+  errorMessage: 'The generation failed while rendering. You may create it again.',
+  statusCode: 500,
+  retryable: true,
+};
+
+export interface JobRunnerHooks {
+  /** Renders the job's outputs (rejecting fails the job as retryable). */
+  execute(job: StoredJob): Promise<StoredAsset[]>;
+  /** Called after every change of a job's status or stage. */
+  changed(job: StoredJob): void;
+}
 
 /** Moves jobs queued → running → succeeded | failed on timers scaled by the time scale. */
 export class JobRunner {
@@ -41,6 +43,7 @@ export class JobRunner {
   constructor(
     private readonly clock: SimClock,
     private readonly timeScale: number,
+    private readonly hooks: JobRunnerHooks,
   ) {}
 
   private later(seconds: number, fn: () => void): void {
@@ -56,62 +59,63 @@ export class JobRunner {
   }
 
   /** Suggested poll interval (whole seconds, may be 0 at small time scales). */
-  pollSeconds(pacing: JobPacing): number {
+  pollSeconds(pacingKind: StoredJob['pacing']): number {
+    const pacing = PACING[pacingKind];
     return Math.max(0, Math.round(Math.min(5, pacing.runningSeconds / 3) * this.timeScale));
   }
 
-  run(job: StoredJob, options: JobRunOptions): void {
-    const stages = options.stages ?? DEFAULT_STAGES;
-    this.later(options.pacing.queuedSeconds, () => {
+  /** Runs a queued job (or resumes a job that was in progress when the simulator stopped). */
+  run(job: StoredJob): void {
+    const pacing = PACING[job.pacing];
+    const stages = job.stages ?? DEFAULT_STAGES;
+    const queuedFor = job.status === 'queued' ? pacing.queuedSeconds : 0;
+    this.later(queuedFor, () => {
       job.status = 'running';
-      job.startedAtMs = this.clock.nowMs();
+      job.startedAtMs ??= this.clock.nowMs();
       const first = stages[0]!;
       job.stage = first.stage;
       job.stageMessage = first.message;
-      const perStage = options.pacing.runningSeconds / stages.length;
+      this.hooks.changed(job);
+      const perStage = pacing.runningSeconds / stages.length;
       stages.slice(1).forEach((next, i) =>
         this.later(perStage * (i + 1), () => {
           if (job.status !== 'running') return;
           job.stage = next.stage;
           job.stageMessage = next.message;
+          this.hooks.changed(job);
         }),
       );
       let minimumElapsed = false;
-      let result: { outputs?: StoredAsset[]; error?: unknown } | undefined;
+      let result: { outputs?: StoredAsset[]; failed?: boolean } | undefined = job.scriptedFailure
+        ? {}
+        : undefined;
       const settle = () => {
-        if (!minimumElapsed || !result || job.status !== 'running') return;
-        if (options.failure) this.fail(job, options.failure);
-        else if (result.error !== undefined) {
-          this.fail(job, {
-            errorCode: 'generation_failed',
-            errorMessage: 'The generation failed while rendering. You may create it again.',
-            statusCode: 500,
-            retryable: true,
-          });
-        } else {
+        if (!minimumElapsed || !result || job.status !== 'running' || this.closed) return;
+        if (job.scriptedFailure) this.fail(job, job.scriptedFailure);
+        else if (result.failed) this.fail(job, RENDER_FAILURE);
+        else {
           job.outputs = result.outputs ?? [];
           job.status = 'succeeded';
           job.stage = 'succeeded';
           job.stageMessage = 'Completed';
           job.completedAtMs = this.clock.nowMs();
+          this.hooks.changed(job);
         }
       };
-      this.later(options.pacing.runningSeconds, () => {
+      this.later(pacing.runningSeconds, () => {
         minimumElapsed = true;
         settle();
       });
-      if (options.failure) {
-        result = {};
-        settle();
-        return;
-      }
-      options.work().then(
+      if (job.scriptedFailure) return;
+      this.hooks.execute(job).then(
         (outputs) => {
           result = { outputs };
           settle();
         },
         (error: unknown) => {
-          result = { error };
+          if (!this.closed)
+            process.stderr.write(`[simulator] render of ${job.jobId} failed: ${String(error)}\n`);
+          result = { failed: true };
           settle();
         },
       );
@@ -124,6 +128,7 @@ export class JobRunner {
     job.stageMessage = failure.errorMessage;
     job.failure = failure;
     job.completedAtMs = this.clock.nowMs();
+    this.hooks.changed(job);
   }
 
   close(): void {

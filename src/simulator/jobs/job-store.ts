@@ -1,6 +1,7 @@
 import type { EffectiveMediaSpec, MediaJob, MediaJobStatus } from '../../shared/api/media-jobs.js';
 import { toResultAsset, type StoredAsset } from '../assets/asset-store.js';
 import { iso } from '../clock.js';
+import type { RenderTask } from './render-tasks.js';
 
 export interface JobFailure {
   errorCode: string;
@@ -28,6 +29,14 @@ export interface StoredJob {
   failure?: JobFailure;
   /** Suggested poll interval in seconds. */
   pollSeconds: number;
+  /** Pacing profile (see job-runner.ts). */
+  pacing: 'video' | 'image' | 'audio';
+  /** What the job renders. */
+  task: RenderTask;
+  /** Stage names shown while running. */
+  stages?: { stage: string; message: string }[];
+  /** A failure scripted by a scenario (job_failed, job_failed_retryable), applied when running ends. */
+  scriptedFailure?: JobFailure;
 }
 
 /** Jobs, each visible only to the identity and model that created it. */
@@ -51,6 +60,10 @@ export class JobStore {
 
   get size(): number {
     return this.jobs.size;
+  }
+
+  all(): StoredJob[] {
+    return [...this.jobs.values()];
   }
 }
 

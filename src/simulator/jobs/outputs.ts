@@ -40,7 +40,7 @@ export async function registerOutput(
 ): Promise<StoredAsset> {
   const { sha256, byteSize } = await digestFile(filePath);
   const nowMs = state.clock.nowMs();
-  return state.assets.add({
+  const asset = state.assets.add({
     assetId: newId('result'),
     identityId: job.identityId,
     model: job.model,
@@ -55,4 +55,6 @@ export async function registerOutput(
     lastUploadedAtMs: nowMs,
     expiresAtMs: nowMs + OUTPUT_ASSET_LIFETIME_SECONDS * 1000,
   });
+  state.log?.asset(asset);
+  return asset;
 }

@@ -48,6 +48,7 @@ async function listIdempotency(rc: RequestContext): Promise<void> {
 async function advanceClock(rc: RequestContext): Promise<void> {
   const body = parseWith(ClockBody, await readJsonObject(rc.req));
   rc.state.clock.advance(body.advanceSeconds);
+  rc.state.log?.clock(rc.state.clock.offsetSeconds);
   sendJson(rc.res, 200, {
     now: rc.state.clock.now().toISOString(),
     offsetSeconds: rc.state.clock.offsetSeconds,

@@ -180,6 +180,7 @@ async function upload(rc: RequestContext): Promise<void> {
     if (existing) {
       existing.lastUploadedAtMs = nowMs;
       existing.expiresAtMs = nowMs + INPUT_ASSET_LIFETIME_SECONDS * 1000;
+      state.log?.asset(existing);
       await discardFiles(files);
       sendJson(rc.res, 201, usageBody(toInputAsset(existing, true), file.byteSize), {
         'X-Request-Id': rc.requestId,
@@ -209,6 +210,7 @@ async function upload(rc: RequestContext): Promise<void> {
       hasVideo: probe?.hasVideo,
     };
     state.assets.add(asset);
+    state.log?.asset(asset);
     sendJson(rc.res, 201, usageBody(toInputAsset(asset, false), file.byteSize), {
       'X-Request-Id': rc.requestId,
     });

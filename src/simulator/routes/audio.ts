@@ -5,9 +5,7 @@ import type { RequestContext, RouteDef } from '../context.js';
 import { ApiError, invalidField } from '../errors.js';
 import { parseWith, readJsonObject } from '../http.js';
 import { createIdempotentJob } from '../jobs/create-job.js';
-import { PACING } from '../jobs/job-runner.js';
-import { registerOutput } from '../jobs/outputs.js';
-import { renderAudio, type AudioRenderPlan } from '../media/render-audio.js';
+import type { AudioRenderPlan } from '../media/render-audio.js';
 import { RenderCache } from '../media/render-cache.js';
 import { resolveModel } from '../models.js';
 import { checkEnum, checkRange, checkText, param, rejectUndeclaredFields } from '../rules/contract-params.js';
@@ -101,21 +99,17 @@ async function createAudio(rc: RequestContext): Promise<void> {
         `Model "${service.modelAlias}" has no audio profile served here.`,
       );
     }
-    const { state } = rc;
     const key = RenderCache.keyOf({ renderer: 'audio/1', ...plan });
     return {
       service,
       object: 'audio.generation.job',
-      pacing: PACING.audio,
+      pacing: 'audio',
       effectiveMediaSpec: {
         generationMode: mode,
         ...(plan.flavor === 'speech' ? {} : { seconds: plan.seconds }),
         seed,
       },
-      work: async (job) => {
-        const file = await state.renders.produce(key, '.wav', (out) => renderAudio(plan, out));
-        return [await registerOutput(state, job, file, 'audio', 'audio/wav')];
-      },
+      task: { type: 'audio', key, plan },
     };
   });
 }

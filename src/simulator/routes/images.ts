@@ -5,10 +5,7 @@ import type { RequestContext, RouteDef } from '../context.js';
 import { ApiError, invalidField } from '../errors.js';
 import { parseWith, readJsonObject } from '../http.js';
 import { createIdempotentJob } from '../jobs/create-job.js';
-import { PACING } from '../jobs/job-runner.js';
-import { registerOutput } from '../jobs/outputs.js';
 import { RenderCache } from '../media/render-cache.js';
-import { renderImage } from '../media/render-image.js';
 import { resolveModel } from '../models.js';
 import { checkEnum, checkRange, checkText } from '../rules/contract-params.js';
 import { derivedSeed } from '../rules/h3-rules.js';
@@ -70,11 +67,10 @@ async function createImages(rc: RequestContext): Promise<void> {
     const canvas = contract.effectiveSpec?.canvases?.[sizeCode]?.[orientation];
     if (!canvas) throw new ApiError(500, 'internal_error', 'No canvas for this size and orientation.');
     const seed = body.seed ?? derivedSeed(raw);
-    const { state } = rc;
     return {
       service,
       object: 'image.generation.job',
-      pacing: PACING.image,
+      pacing: 'image',
       effectiveMediaSpec: {
         generationMode: mode,
         orientation,
@@ -85,9 +81,9 @@ async function createImages(rc: RequestContext): Promise<void> {
         imageCount,
         seed,
       },
-      work: async (job) => {
-        const outputs = [];
-        for (let i = 0; i < imageCount; i += 1) {
+      task: {
+        type: 'image',
+        items: Array.from({ length: imageCount }, (_, i) => {
           const plan = {
             width: canvas.width,
             height: canvas.height,
@@ -96,15 +92,11 @@ async function createImages(rc: RequestContext): Promise<void> {
             title: `${service.modelAlias} · simulated · ${mode} · image ${i + 1}/${imageCount}`,
             inputs: inputs.map((a) => a.path),
           };
-          const key = RenderCache.keyOf({
-            renderer: 'image/1',
-            ...plan,
-            inputs: inputs.map((a) => a.sha256),
-          });
-          const file = await state.renders.produce(key, '.png', (out) => renderImage(plan, out));
-          outputs.push(await registerOutput(state, job, file, 'image', 'image/png'));
-        }
-        return outputs;
+          return {
+            key: RenderCache.keyOf({ renderer: 'image/1', ...plan, inputs: inputs.map((a) => a.sha256) }),
+            plan,
+          };
+        }),
       },
     };
   });

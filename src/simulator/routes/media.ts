@@ -6,11 +6,9 @@ import type { RequestContext, RouteDef } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { readJsonObject, sendJson } from '../http.js';
 import { createIdempotentJob } from '../jobs/create-job.js';
-import { PACING } from '../jobs/job-runner.js';
 import { toMediaJob } from '../jobs/job-store.js';
-import { registerOutput } from '../jobs/outputs.js';
 import { RenderCache } from '../media/render-cache.js';
-import { renderVideo, type VideoRenderPlan } from '../media/render-video.js';
+import type { VideoRenderPlan } from '../media/render-video.js';
 import { resolveModel, resolveScopeModel } from '../models.js';
 import { validateH3Request } from '../rules/h3-rules.js';
 
@@ -35,7 +33,6 @@ async function createVideo(rc: RequestContext): Promise<void> {
       });
     }
     const v = validateH3Request(raw, service, rc.state, rc.identity);
-    const { state } = rc;
     const visuals: VideoRenderPlan['visuals'] = [];
     if (v.firstFrame) visuals.push({ path: v.firstFrame.path, kind: 'image', label: 'first' });
     if (v.lastFrame) visuals.push({ path: v.lastFrame.path, kind: 'image', label: 'last' });
@@ -71,7 +68,7 @@ async function createVideo(rc: RequestContext): Promise<void> {
     });
     return {
       service,
-      pacing: PACING.video,
+      pacing: 'video',
       stages: VIDEO_STAGES,
       effectiveMediaSpec: {
         fps: v.fps,
@@ -86,10 +83,7 @@ async function createVideo(rc: RequestContext): Promise<void> {
         seed: v.seed,
         audio: { channels: 2, codec: 'aac' },
       },
-      work: async (job) => {
-        const file = await state.renders.produce(key, '.mp4', (out) => renderVideo(plan, out));
-        return [await registerOutput(state, job, file, 'video', 'video/mp4')];
-      },
+      task: { type: 'video', key, plan },
     };
   });
 }

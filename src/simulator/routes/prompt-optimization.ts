@@ -258,6 +258,7 @@ async function optimize(rc: RequestContext): Promise<void> {
   if (record) {
     const stored = state.optimizations.get(record.resourceId);
     if (stored) {
+      state.log?.idempotency(record);
       answerOrDrop(rc, 201, stored, { 'X-Request-Id': rc.requestId, 'Idempotent-Replayed': 'true' });
       return;
     }
@@ -287,7 +288,8 @@ async function optimize(rc: RequestContext): Promise<void> {
     },
   };
   state.optimizations.set(response.optimization.optimizationId, response);
-  state.idempotency.remember({
+  state.log?.optimization(response);
+  const created = state.idempotency.remember({
     identityId: identity.id,
     operation: 'prompt.optimization',
     key,
@@ -296,6 +298,7 @@ async function optimize(rc: RequestContext): Promise<void> {
     resourceId: response.optimization.optimizationId,
     firstSeenMs: createdMs,
   });
+  state.log?.idempotency(created);
   await sleep(OPTIMIZATION_SECONDS * state.timeScale * 1000);
   answerOrDrop(rc, 201, response, { 'X-Request-Id': rc.requestId });
 }

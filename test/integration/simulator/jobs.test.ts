@@ -20,7 +20,7 @@ let client: TestClient;
 let other: TestClient;
 
 beforeAll(async () => {
-  ({ sim, client } = await startTestSimulator({ tokens: ['other-identity'], timeScale: 0.05 }));
+  ({ sim, client } = await startTestSimulator({ tokens: ['other-identity'], timeScale: 0.1 }));
   other = client.as('other-identity');
 });
 afterAll(async () => {

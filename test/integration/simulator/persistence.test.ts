@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../src/simulator/index.js';
+import { H3_BASE, TestClient } from './client.js';
+import { makePng } from './fixtures.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-persist-'));
+
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `framewright simulator` in a child process on the data folder; returns its base URL and token. */
+async function spawnSimulator(timeScale: string) {
+  const child = spawn(
+    process.execPath,
+    ['bin/framewright.js', 'simulator', '--json', '--data-dir', dataDir, '--time-scale', timeScale],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+  });
+  return { child, ...(JSON.parse(line) as { baseUrl: string; token: string }) };
+}
+
+describe('state under --data-dir', () => {
+  it('survives a SIGKILL: accepted jobs, idempotency keys, assets and optimizations are still there after a restart', async () => {
+    const first = await spawnSimulator('1000');
+    const body = { ...H3_BASE, generationMode: 'i2v', prompt: 'Survives a crash', seed: 8 };
+    let jobId: string;
+    let assetId: string;
+    let optimization: unknown;
+    const optBody = {
+      clientRequestId: 'persist-opt-1',
+      model: 'h3-video',
+      generationMode: 't2v',
+      originalPrompt: 'Keep me',
+      mediaSpec: { resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
+      referenceInputs: [],
+    };
+    try {
+      const client = new TestClient(
+        { baseUrl: first.baseUrl, token: first.token, close: async () => {}, setScenario: () => {} },
+        first.token,
+      );
+      assetId = await client.uploadId('h3-video', makePng(30, 20, [10, 120, 200]));
+      const created = await client.post(
+        '/media/generations',
+        { ...body, input_image_asset_id: assetId },
+        { 'Idempotency-Key': 'persist-1' },
+      );
+      expect(created.status).toBe(202);
+      jobId = created.data.jobId;
+      expect((await client.get(created.data.jobUrl)).data.status).toBe('queued');
+      await client.post('/_simulator/clock', { advanceSeconds: 60 });
+      const opt = await fetch(first.baseUrl + '/media/prompt-optimizations', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${first.token}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'persist-opt-1',
+        },
+        body: JSON.stringify(optBody),
+        signal: AbortSignal.timeout(300),
+      }).catch(() => undefined);
+      expect(opt).toBeUndefined(); // at time scale 1000 the answer is still pending when the process dies
+    } finally {
+      first.child.kill('SIGKILL');
+      await new Promise((resolve) => first.child.once('exit', resolve));
+    }
+    expect(existsSync(path.join(dataDir, 'state.jsonl'))).toBe(true);
+
+    const sim = await startSimulator({ dataDir, timeScale: 0.01 });
+    try {
+      const client = new TestClient(sim, sim.token);
+      const { job } = await client.waitJob(`/jobs/${jobId!}?model=h3-video`);
+      expect(job.status).toBe('succeeded');
+      expect(job.jobUrl.startsWith(sim.baseUrl)).toBe(true);
+      const replay = await client.post(
+        '/media/generations',
+        { ...body, input_image_asset_id: assetId! },
+        { 'Idempotency-Key': 'persist-1' },
+      );
+      expect(replay.status).toBe(200);
+      expect(replay.data.jobId).toBe(jobId!);
+      const ledger = (await client.get('/_simulator/idempotency')).data.data;
+      expect(ledger.find((e: { idempotencyKey: string }) => e.idempotencyKey === 'persist-1')).toMatchObject({
+        created: 1,
+      });
+      expect(
+        ledger.find((e: { idempotencyKey: string }) => e.idempotencyKey === 'persist-opt-1'),
+      ).toMatchObject({ created: 1 });
+      optimization = (
+        await client.post('/media/prompt-optimizations', optBody, { 'Idempotency-Key': 'persist-opt-1' })
+      ).data;
+      expect(optimization).toMatchObject({
+        optimization: { originalPrompt: 'Keep me', status: 'succeeded' },
+      });
+      const again = await client.post('/media/generations', {
+        ...H3_BASE,
+        generationMode: 'i2v',
+        input_image_asset_id: assetId!,
+      });
+      expect(again.status).toBe(202);
+      const download = await client.download(job.outputs![0]!.contentUrl);
+      expect(download.status).toBe(200);
+      const expiresIn = Date.parse(
+        (await client.upload('h3-video', makePng(30, 20, [10, 120, 200]))).data.asset.expiresAt,
+      );
+      expect(expiresIn - Date.now()).toBeGreaterThan(24 * 3600 * 1000 + 50 * 1000);
+    } finally {
+      await sim.close();
+    }
+    expect(existsSync(dataDir)).toBe(true);
+  });
+});
