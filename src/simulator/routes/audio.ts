@@ -102,7 +102,6 @@ async function createAudio(rc: RequestContext): Promise<void> {
     const key = RenderCache.keyOf({ renderer: 'audio/1', ...plan });
     return {
       service,
-      object: 'audio.generation.job',
       pacing: 'audio',
       effectiveMediaSpec: {
         generationMode: mode,

@@ -69,7 +69,6 @@ async function createImages(rc: RequestContext): Promise<void> {
     const seed = body.seed ?? derivedSeed(raw);
     return {
       service,
-      object: 'image.generation.job',
       pacing: 'image',
       effectiveMediaSpec: {
         generationMode: mode,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UploadResponse } from '../../../src/shared/api/assets.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { expectError, H3_BASE, sha256, startTestSimulator, type TestClient } from './client.js';
-import { makeMov, makeMp4, makePdf, makePng, makeWav } from './fixtures.js';
+import { makeMov, makeMp4, makePdf, makePng, makeWav, removeScratch } from './fixtures.js';
 
 const MiB = 1024 * 1024;
 let sim: RunningSimulator;
@@ -16,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 describe('POST /assets/input', () => {
@@ -167,6 +168,40 @@ describe('POST /assets/input', () => {
     const res = await client.upload('h3-video', makeMp4(1), { field: 'video' });
     expect(res.status).toBe(201);
     expect(res.data.asset).toMatchObject({ kind: 'video', mimeType: 'video/mp4' });
+  });
+
+  it('H3 reference video MP4 <= 50 MiB and reference audio <= 15 MiB, checked at and just past each bound', async () => {
+    const pad = (bytes: Buffer, total: number) => Buffer.concat([bytes, Buffer.alloc(total - bytes.length)]);
+    const mp4 = makeMp4(1);
+    expect((await client.upload('h3-video', pad(mp4, 50 * MiB), { field: 'video' })).status).toBe(201);
+    expectError(
+      await client.upload('h3-video', pad(mp4, 50 * MiB + 1), { field: 'video' }),
+      413,
+      'payload_too_large',
+    );
+    const wav = makeWav(5, 880);
+    expect((await client.upload('h3-video', pad(wav, 15 * MiB), { field: 'audio' })).status).toBe(201);
+    expectError(
+      await client.upload('h3-video', pad(wav, 15 * MiB + 1), { field: 'audio' }),
+      413,
+      'payload_too_large',
+    );
+  });
+
+  it('general limits: WAV audio <= 25 MiB; other audio formats are unsupported', async () => {
+    const wav = makeWav(2, 990);
+    const padded = Buffer.concat([wav, Buffer.alloc(25 * MiB - wav.length)]);
+    expect((await client.upload('atlas-vision', padded, { field: 'audio' })).status).toBe(201);
+    expectError(
+      await client.upload('atlas-vision', Buffer.concat([padded, Buffer.alloc(1)]), { field: 'audio' }),
+      413,
+      'payload_too_large',
+    );
+    expectError(
+      await client.upload('atlas-vision', makeMov(2, true), { field: 'audio' }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('documents go to a document service only', async () => {

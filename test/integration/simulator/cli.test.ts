@@ -7,6 +7,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('framewright simulator (CLI)', () => {
   it('prints {baseUrl, token} as its first --json line, serves every --token, stops on SIGTERM', async () => {
+    const started = performance.now();
     const child = spawn(
       process.execPath,
       [
@@ -32,6 +33,12 @@ describe('framewright simulator (CLI)', () => {
         child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
       });
       const info = JSON.parse(line) as { baseUrl: string; token: string };
+      const firstAnswer = await fetch(info.baseUrl + '/services', {
+        headers: { Authorization: `Bearer ${info.token}` },
+      });
+      expect(firstAnswer.status).toBe(200);
+      // process start (tsx loader included) to first answer; about 0.5 s alone, bounded loosely for a loaded CI
+      expect(performance.now() - started).toBeLessThan(3000);
       expect(Object.keys(info).sort()).toEqual(['baseUrl', 'token']);
       expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       for (const token of [info.token, 'cli-extra']) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -82,6 +82,17 @@ let workDir: string | undefined;
 function dir(): string {
   workDir ??= mkdtempSync(path.join(os.tmpdir(), 'fw-sim-fixtures-'));
   return workDir;
+}
+
+/** A path in this test file's scratch folder (removed by removeScratch). */
+export function scratchFile(name: string): string {
+  return path.join(dir(), name);
+}
+
+/** Removes the scratch folder of fixtures and probed downloads. */
+export function removeScratch(): void {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  workDir = undefined;
 }
 
 function ffmpeg(args: string[], out: string): Buffer {

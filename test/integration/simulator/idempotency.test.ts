@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PromptOptimizationResponse } from '../../../src/shared/api/prompt-optimization.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { expectError, H3_BASE, startTestSimulator, type Json, type TestClient } from './client.js';
-import { astral, makePng, makeWav } from './fixtures.js';
+import { astral, makePng, makeWav, removeScratch } from './fixtures.js';
 
 let sim: RunningSimulator;
 let client: TestClient;
@@ -14,6 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 async function ledger(c: TestClient = client): Promise<Json[]> {

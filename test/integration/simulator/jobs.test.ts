@@ -1,6 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaJob } from '../../../src/shared/api/media-jobs.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
@@ -13,7 +11,7 @@ import {
   type ProbeJson,
   type TestClient,
 } from './client.js';
-import { makeMp4, makePng, makeWav } from './fixtures.js';
+import { makeMp4, makePng, makeWav, removeScratch, scratchFile } from './fixtures.js';
 
 let sim: RunningSimulator;
 let client: TestClient;
@@ -25,10 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 async function saveAndProbe(bytes: Buffer, name: string): Promise<ProbeJson> {
-  const file = path.join(os.tmpdir(), `fw-sim-${process.pid}-${name}`);
+  const file = scratchFile(name);
   writeFileSync(file, bytes);
   return ffprobe(file);
 }

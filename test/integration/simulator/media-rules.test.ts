@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { expectError, H3_BASE, sha256, startTestSimulator, type TestClient } from './client.js';
-import { astral, makeMov, makeMp4, makePng, makeWav } from './fixtures.js';
+import { astral, makeMov, makeMp4, makePng, makeWav, removeScratch } from './fixtures.js';
 
 const MiB = 1024 * 1024;
 let sim: RunningSimulator;
@@ -37,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 describe('H3 fields', () => {

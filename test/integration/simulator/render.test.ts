@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { ffprobe, H3_BASE, sha256, startTestSimulator, type TestClient } from './client.js';
+import { removeScratch, scratchFile } from './fixtures.js';
 
 let sim: RunningSimulator;
 let client: TestClient;
@@ -13,6 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 describe('rendering', () => {
@@ -48,7 +48,7 @@ describe('rendering', () => {
     const job = (await client.get(res.data.jobUrl)).data;
     const bytes = (await client.download(job.outputs[0].contentUrl)).bytes;
     expect(sha256(bytes)).toBe(job.outputs[0].sha256);
-    const file = path.join(os.tmpdir(), `fw-sim-${process.pid}-15s.mp4`);
+    const file = scratchFile('15s.mp4');
     writeFileSync(file, bytes);
     const probe = ffprobe(file);
     expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({

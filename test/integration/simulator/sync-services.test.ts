@@ -5,7 +5,7 @@ import { RerankResponse } from '../../../src/shared/api/rerank.js';
 import { TranscriptionResponse } from '../../../src/shared/api/transcription.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { expectError, H3_BASE, startTestSimulator, type TestClient } from './client.js';
-import { astral, makePdf, makePng, makeWav } from './fixtures.js';
+import { astral, makePdf, makePng, makeWav, removeScratch } from './fixtures.js';
 
 let sim: RunningSimulator;
 let client: TestClient;
@@ -17,6 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
+  removeScratch();
 });
 
 describe('chat', () => {
