@@ -10,6 +10,11 @@ export function buildProgram(): Command {
     .description('Framewright — headless media studio over the same core as the desktop app.')
     .version(APP_VERSION)
     .option('--data-dir <dir>', 'data folder (journal, library); defaults to the app data folder')
+    .option('--profile <name>', 'act as this profile (default: the active one, else the local simulator)')
+    .option(
+      '--base-url <url>',
+      'a base URL including /v1, with the key in FRAMEWRIGHT_API_KEY (never stored)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();

@@ -32,7 +32,7 @@ export function registerServeCommand(program: Command): void {
       const timeScale = Number(options.simulatorTimeScale);
       if (!Number.isFinite(timeScale) || timeScale <= 0)
         throw new Error('--simulator-time-scale must be a positive number.');
-      const core = createAppCore({
+      const core = await createAppCore({
         dataDir,
         host: 'browser',
         launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),

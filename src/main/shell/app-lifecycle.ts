@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IPC_EVENT_CHANNEL } from '../../shared/bridge/api.js';
 import { createAppCore, type AppCore } from '../core/app/app-core.js';
@@ -41,13 +41,19 @@ export function startDesktopApp(): void {
     void core?.close();
   });
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     const dataDir = app.getPath('userData');
-    core = createAppCore({ dataDir, host: 'electron', launchSimulator: defaultSimulatorLauncher(dataDir) });
-    const log = (message: string) => core?.logger.warn(message);
+    const appCore = await createAppCore({
+      dataDir,
+      host: 'electron',
+      launchSimulator: defaultSimulatorLauncher(dataDir),
+      safeStorage,
+    });
+    core = appCore;
+    const log = (message: string) => appCore.logger.warn(message);
     hardenSession(session.defaultSession);
-    registerBridgeIpc(ipcMain, core.dispatcher, isAppUrl);
-    core.events.subscribe((event, payload) => {
+    registerBridgeIpc(ipcMain, appCore.dispatcher, isAppUrl);
+    appCore.events.subscribe((event, payload) => {
       for (const window of BrowserWindow.getAllWindows())
         window.webContents.send(IPC_EVENT_CHANNEL, event, payload);
     });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
+import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
 
 interface RawResponse {
@@ -55,10 +56,11 @@ beforeAll(async () => {
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
   writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(path.join(dataDir, 'outside.txt'), 'must not be served');
-  core = createAppCore({
+  core = await createAppCore({
     dataDir,
     host: 'browser',
     launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
+    secretStore: new UnavailableSecretStore('not needed in this test'),
   });
   host = await startBrowserHost({ dispatcher: core.dispatcher, events: core.events, rendererDir });
   ownHost = `127.0.0.1:${host.port}`;

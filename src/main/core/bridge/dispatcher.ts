@@ -7,7 +7,9 @@ import {
   type MethodResult,
 } from '../../../shared/bridge/contract.js';
 import type { BridgeResponse } from '../../../shared/bridge/api.js';
+import { DraftInvalidError } from '../../../shared/h3/violations.js';
 import { AppError } from '../errors.js';
+import { SecretStoreError } from '../secrets/secret-store.js';
 
 type ParsedParams<M extends MethodName> = z.output<BridgeContract['methods'][M]['params']>;
 
@@ -60,6 +62,16 @@ export function createBridgeDispatcher(
       } catch (error) {
         if (error instanceof AppError) {
           return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+        }
+        if (error instanceof DraftInvalidError) {
+          return {
+            ok: false,
+            error: { code: error.code, message: error.message, details: error.violations },
+          };
+        }
+        if (error instanceof SecretStoreError) {
+          // secret-store messages are written to be shown and never contain the secret
+          return { ok: false, error: { code: `secrets.${error.code}`, message: error.message } };
         }
         options.onUnexpectedError?.(method, error);
         return {

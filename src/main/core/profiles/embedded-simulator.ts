@@ -29,6 +29,11 @@ export class EmbeddedSimulator {
     return this.running;
   }
 
+  /** The running simulator if it has started (or is starting), without starting it. */
+  async peek(): Promise<RunningSimulator | undefined> {
+    return this.running?.catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     const running = this.running;
     this.running = undefined;

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { openJournal, type Journal } from '../journal/open-journal.js';
+import { JobEngine, type EngineChange, type JobEngineOptions } from '../jobs/job-engine.js';
+import { EmbeddedSimulator, type SimulatorLauncher } from '../profiles/embedded-simulator.js';
+import { ProfileDirectory } from '../profiles/profile-directory.js';
+import { ProfileCredentials } from '../secrets/profile-credentials.js';
+import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { selectSecretStore } from '../secrets/select-secret-store.js';
+
+export interface CoreServicesOptions {
+  dataDir: string;
+  launchSimulator: SimulatorLauncher;
+  /** Where verified results go; `<dataDir>/library` by default. */
+  libraryDir?: string;
+  /** A store chosen by the caller (tests); otherwise the OS keychain is selected. */
+  secretStore?: SecretStore;
+  /** Electron's safeStorage, from the shell only. */
+  safeStorage?: SafeStorageLike;
+  env?: NodeJS.ProcessEnv;
+  /** Engine timing and test seams. */
+  engine?: Partial<Omit<JobEngineOptions, 'journal' | 'clientFor' | 'libraryDir' | 'onChange'>>;
+  onEngineChange?: (change: EngineChange) => void;
+}
+
+/** The plain-Node core every host shares: journal, keychain, profiles, the job engine. */
+export interface CoreServices {
+  readonly dataDir: string;
+  readonly libraryDir: string;
+  readonly journal: Journal;
+  readonly secrets: SecretStore;
+  /** Why no better keychain was used (shown in Settings). */
+  readonly secretStoreNotes: readonly string[];
+  readonly credentials: ProfileCredentials;
+  readonly simulator: EmbeddedSimulator;
+  readonly profiles: ProfileDirectory;
+  readonly engine: JobEngine;
+  close(): Promise<void>;
+}
+
+export async function openCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
+  const journal = openJournal({ path: path.join(options.dataDir, 'journal.sqlite') });
+  let secrets = options.secretStore;
+  let notes: readonly string[] = [];
+  if (!secrets) {
+    const selection = await selectSecretStore({ dataDir: options.dataDir, safeStorage: options.safeStorage });
+    secrets = selection.store;
+    notes = selection.refused;
+  }
+  const credentials = new ProfileCredentials(journal.profiles, secrets);
+  const simulator = new EmbeddedSimulator(options.launchSimulator);
+  const profiles = new ProfileDirectory(journal, credentials, simulator, options.env);
+  const libraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
+  const engine = new JobEngine({
+    journal,
+    libraryDir,
+    clientFor: (profileId) => profiles.clientFor(profileId),
+    onChange: options.onEngineChange,
+    ...options.engine,
+  });
+  return {
+    dataDir: options.dataDir,
+    libraryDir,
+    journal,
+    secrets,
+    secretStoreNotes: notes,
+    credentials,
+    simulator,
+    profiles,
+    engine,
+    async close() {
+      await simulator.close();
+      journal.close();
+    },
+  };
+}

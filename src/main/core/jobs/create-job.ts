@@ -1,0 +1,129 @@
+import { AppError } from '../errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
+import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../platform/api-errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { acceptanceOf } from './job-snapshot.js';
+
+/** Where each asynchronous service kind is created. */
+export const CREATE_PATHS = {
+  video_generation: '/media/generations',
+  image_generation: '/images/generations',
+  audio_generation: '/audio/generations',
+} as const;
+export type AsyncServiceKind = keyof typeof CREATE_PATHS;
+
+export function createPathFor(serviceKind: string): (typeof CREATE_PATHS)[AsyncServiceKind] {
+  const path = (CREATE_PATHS as Record<string, (typeof CREATE_PATHS)[AsyncServiceKind] | undefined>)[
+    serviceKind
+  ];
+  if (!path)
+    throw new AppError('job.unknown_service_kind', `"${serviceKind}" is not an asynchronous job kind.`);
+  return path;
+}
+
+export interface CreateOptions {
+  /** Tries per call, counting the first (429/503 and unknown outcomes each use one). */
+  maxAttempts?: number;
+  /** Total create attempts across restarts after which an unknown intent is abandoned. */
+  maxLifetimeAttempts?: number;
+  backoff?: BackoffPolicy;
+  /** Stop waiting for a retry past this time (epoch ms); the intent stays resumable. */
+  deadline?: number;
+  /** Test seam: called after the intent is committed and before the request leaves. */
+  beforeSend?: (intent: JobIntent) => void;
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export type CreateOutcome =
+  | { state: 'accepted'; job: JobWithOutputs }
+  /** 429/503/unknown outcomes went past the bound: the intent stays in the journal for resume. */
+  | { state: 'deferred'; intent: JobIntent; error: AppError };
+
+const RETRY_LATER = new Set(['rate_limited', 'unavailable']);
+
+/**
+ * Sends a committed intent: one stable idempotency key, the same canonical body every time.
+ * - accepted (202, or 200 on an idempotent replay): the job is committed the moment it is read;
+ * - 429/503: waits as `Retry-After` says (bounded, jittered) and tries again with the same key;
+ * - timeout, 504 or a broken connection: the outcome is unknown, so the same key and body are
+ *   replayed (bounded) — never a new key, never a query for an unknown id;
+ * - 400/422, 401/403, 402, 404, 409, 413, 415: the intent is rejected with the service's reason,
+ *   and nothing is retried.
+ */
+export async function sendIntent(
+  journal: Journal,
+  client: PublicApiClient,
+  intent: JobIntent,
+  options: CreateOptions = {},
+): Promise<CreateOutcome> {
+  const maxAttempts = options.maxAttempts ?? 6;
+  const maxLifetime = options.maxLifetimeAttempts ?? 30;
+  const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
+  const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+  const path = createPathFor(intent.serviceKind);
+  let lastError: AppError | undefined;
+  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+    const current = journal.jobs.getIntent(intent.idempotencyKey)!;
+    if (current.state === 'accepted') {
+      return { state: 'accepted', job: journal.jobs.getJobForIntent(current.id)! };
+    }
+    if (current.attemptCount >= maxLifetime) {
+      const abandoned = journal.jobs.markAbandoned(
+        intent.idempotencyKey,
+        `Gave up after ${current.attemptCount} attempts without a known outcome.`,
+      );
+      return {
+        state: 'deferred',
+        intent: abandoned,
+        error: lastError ?? new AppError('job.abandoned', abandoned.errorMessage ?? 'Abandoned.'),
+      };
+    }
+    journal.jobs.markAttempt(intent.idempotencyKey);
+    options.beforeSend?.(current);
+    let serverSeconds: number | undefined;
+    try {
+      const accepted = await client.createJob(path, body, intent.idempotencyKey);
+      const job = journal.jobs.markAccepted(intent.idempotencyKey, acceptanceOf(accepted.job));
+      return { state: 'accepted', job };
+    } catch (error) {
+      if (error instanceof ApiError && RETRY_LATER.has(error.kind)) {
+        lastError = error;
+        serverSeconds = error.retryAfterSeconds;
+      } else if (
+        error instanceof OutcomeUnknownError ||
+        (error instanceof ApiError && error.kind === 'gateway_timeout')
+      ) {
+        lastError = error;
+        serverSeconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+        journal.jobs.markUnknown(intent.idempotencyKey, error.message);
+      } else if (error instanceof ApiError) {
+        journal.jobs.markRejected(intent.idempotencyKey, {
+          statusCode: error.status,
+          errorCode: error.apiCode,
+          errorMessage: error.serviceMessage,
+          requestId: error.requestId,
+          retryable: error.retryable,
+        });
+        throw error;
+      } else if (error instanceof ResponseShapeError) {
+        // A 2xx whose body we cannot read: the job may exist. Keep the intent for a replay.
+        journal.jobs.markUnknown(intent.idempotencyKey, error.message);
+        throw error;
+      } else {
+        journal.jobs.markUnknown(
+          intent.idempotencyKey,
+          error instanceof Error ? error.message : String(error),
+        );
+        throw error;
+      }
+    }
+    if (attempt + 1 >= maxAttempts) break;
+    const delayMs = nextDelay(backoff, attempt, serverSeconds);
+    if (options.deadline !== undefined && Date.now() + delayMs > options.deadline) break;
+    options.onRetry?.({ attempt: attempt + 1, delayMs, reason: lastError?.message ?? '' });
+    await sleep(delayMs);
+  }
+  return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
+}

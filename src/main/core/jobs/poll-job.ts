@@ -1,0 +1,67 @@
+import { AppError } from '../errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import { isTerminalStatus, type JobWithOutputs } from '../journal/jobs-repository.js';
+import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { DEFAULT_POLL_BACKOFF, nextDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { snapshotOf } from './job-snapshot.js';
+
+export interface PollOptions {
+  /** The total wait limit (epoch ms). Past it the job stays pending in the journal, to be resumed. */
+  deadline: number;
+  backoff?: BackoffPolicy;
+  signal?: AbortSignal;
+  onUpdate?: (job: JobWithOutputs) => void;
+  /** Test seam: called after each recorded poll. */
+  afterPoll?: (job: JobWithOutputs) => void;
+}
+
+export type PollOutcome =
+  { state: 'terminal'; job: JobWithOutputs } | { state: 'pending'; job: JobWithOutputs };
+
+const TRANSIENT = new Set(['rate_limited', 'unavailable', 'gateway_timeout']);
+
+/**
+ * Polls one accepted job by its `jobUrl` until `status` is terminal or the wait limit passes.
+ * Decides by `status` only (never HTTP status or `stage`), honours `refreshAfterSeconds` /
+ * `retryAfterSeconds` and `Retry-After`, backs off from 2 s up to 10 s, and never resubmits.
+ */
+export async function pollJob(
+  journal: Journal,
+  client: PublicApiClient,
+  start: JobWithOutputs,
+  options: PollOptions,
+): Promise<PollOutcome> {
+  const backoff = options.backoff ?? DEFAULT_POLL_BACKOFF;
+  let job = start;
+  let attempt = 0;
+  while (!isTerminalStatus(job.status)) {
+    let serverSeconds = job.refreshAfterSeconds ?? job.retryAfterSeconds;
+    const wait = attempt === 0 && job.pollCount === 0 ? nextDelay(backoff, 0, serverSeconds) : undefined;
+    if (wait !== undefined) {
+      if (Date.now() + wait > options.deadline) return { state: 'pending', job };
+      await sleep(wait, options.signal);
+    }
+    try {
+      const read = await client.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
+      if (read.jobId !== job.jobId) {
+        throw new AppError('job.mismatch', `Polling ${job.jobId} answered job ${read.jobId}.`);
+      }
+      job = journal.jobs.recordPoll(job.id, snapshotOf(read));
+      serverSeconds = read.refreshAfterSeconds ?? read.retryAfterSeconds;
+      options.onUpdate?.(job);
+      options.afterPoll?.(job);
+    } catch (error) {
+      if (error instanceof ApiError && TRANSIENT.has(error.kind)) serverSeconds = error.retryAfterSeconds;
+      else if (!(error instanceof OutcomeUnknownError)) throw error; // 401/403/404…: the caller says what to do
+    }
+    if (isTerminalStatus(job.status)) break;
+    attempt += 1;
+    const delay = nextDelay(backoff, attempt, serverSeconds);
+    const nextPollAt = Date.now() + delay;
+    journal.jobs.schedulePoll(job.id, nextPollAt);
+    if (nextPollAt > options.deadline) return { state: 'pending', job: journal.jobs.getJob(job.id)! };
+    await sleep(delay, options.signal);
+  }
+  return { state: 'terminal', job };
+}

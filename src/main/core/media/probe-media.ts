@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileTypeFromFile } from 'file-type';
+import type { MediaKind, ProbedMedia } from '../../../shared/h3/draft.js';
+import { normalizeMimeType } from '../../../shared/h3/draft.js';
+import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
+import { AppError } from '../errors.js';
+
+const run = promisify(execFile);
+
+export interface MediaFacts {
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  hasAudioTrack: boolean;
+  hasVideoTrack: boolean;
+}
+
+interface FfprobeOutput {
+  streams?: {
+    codec_type?: string;
+    width?: number;
+    height?: number;
+    duration?: string;
+    disposition?: { attached_pic?: number };
+  }[];
+  format?: { duration?: string };
+}
+
+/** Width, height, duration and tracks as ffprobe reads them from the content. */
+export async function readMediaFacts(file: string): Promise<MediaFacts> {
+  const { ffprobe } = locateMediaTools();
+  const { stdout } = await run(
+    ffprobe,
+    ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file],
+    { maxBuffer: 8 * 1024 * 1024 },
+  );
+  const data = JSON.parse(stdout) as FfprobeOutput;
+  const streams = data.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const anyVideo = video ?? streams.find((s) => s.codec_type === 'video');
+  const duration = Number(
+    data.format?.duration ?? video?.duration ?? streams.find((s) => s.duration)?.duration,
+  );
+  return {
+    width: anyVideo?.width,
+    height: anyVideo?.height,
+    durationSeconds: Number.isFinite(duration) ? duration : undefined,
+    hasAudioTrack: streams.some((s) => s.codec_type === 'audio'),
+    hasVideoTrack: Boolean(video),
+  };
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+const DOCUMENT_TYPES = new Set(['application/pdf', 'text/plain', 'text/markdown']);
+
+function kindOf(mime: string): MediaKind | 'document' | undefined {
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (DOCUMENT_TYPES.has(mime) || mime.startsWith('application/vnd.openxmlformats')) return 'document';
+  return undefined;
+}
+
+export interface ProbedFile extends Omit<ProbedMedia, 'kind'> {
+  kind: MediaKind | 'document';
+  path: string;
+  sha256: string;
+}
+
+/**
+ * Everything Framewright checks before an upload, read from the file's content (never its name):
+ * detected type, size, sha256, and for media the dimensions, duration and audio track.
+ */
+export async function probeMedia(file: string): Promise<ProbedFile> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new AppError('file.not_found', `No such file: ${file}`);
+  if (info.size === 0) throw new AppError('file.empty', `${path.basename(file)} is empty.`);
+  const detected = await fileTypeFromFile(file);
+  let mimeType = detected?.mime ? normalizeMimeType(detected.mime) : undefined;
+  if (!mimeType && /\.(txt|md)$/i.test(file))
+    mimeType = file.toLowerCase().endsWith('.md') ? 'text/markdown' : 'text/plain';
+  if (!mimeType) {
+    throw new AppError(
+      'file.unknown_type',
+      `${path.basename(file)}: the file's content is not a recognised image, video, audio or document.`,
+    );
+  }
+  // Some audio containers are sniffed as video (e.g. an .m4a is an MP4); the tracks decide.
+  const kind0 = kindOf(mimeType);
+  if (!kind0)
+    throw new AppError(
+      'file.unsupported_type',
+      `${path.basename(file)} is ${mimeType}, which Framewright cannot send.`,
+    );
+  const sha256 = await sha256OfFile(file);
+  const base = {
+    id: randomUUID(),
+    path: file,
+    fileName: path.basename(file),
+    mimeType,
+    byteSize: info.size,
+    sha256,
+  };
+  if (kind0 === 'document') return { ...base, kind: 'document' };
+  const facts = await readMediaFacts(file).catch(() => undefined);
+  if (!facts)
+    throw new AppError('file.unreadable', `${path.basename(file)} could not be read as ${mimeType}.`);
+  let kind: MediaKind = kind0;
+  if (kind0 === 'video' && !facts.hasVideoTrack && facts.hasAudioTrack && mimeType !== 'video/quicktime') {
+    kind = 'audio';
+    if (mimeType === 'video/mp4') mimeType = 'audio/mp4';
+  }
+  return {
+    ...base,
+    mimeType,
+    kind,
+    width: facts.width,
+    height: facts.height,
+    durationSeconds: facts.durationSeconds,
+    hasAudioTrack: facts.hasAudioTrack,
+  };
+}

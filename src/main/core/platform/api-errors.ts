@@ -1,0 +1,155 @@
+import { PublicError } from '../../../shared/api/errors.js';
+import { AppError } from '../errors.js';
+
+/** What a failed call means for the user, one class per row of the spec's error table. */
+export type ApiErrorKind =
+  | 'invalid_request' // 400 / 422: fix the field or asset; a new business intent
+  | 'identity' // 401 / 403: wrong or expired identity
+  | 'balance' // 402: insufficient balance
+  | 'not_found' // 404: unknown or not owned (including wrong model scope)
+  | 'conflict' // 409: idempotency conflict or service not available
+  | 'too_large' // 413
+  | 'unsupported_format' // 415
+  | 'rate_limited' // 429: honour Retry-After
+  | 'unavailable' // 503 (and other 5xx): honour Retry-After
+  | 'gateway_timeout'; // 504: the outcome of a write is unknown
+
+export function kindForStatus(status: number): ApiErrorKind {
+  if (status === 400 || status === 422) return 'invalid_request';
+  if (status === 401 || status === 403) return 'identity';
+  if (status === 402) return 'balance';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'too_large';
+  if (status === 415) return 'unsupported_format';
+  if (status === 429) return 'rate_limited';
+  if (status === 504) return 'gateway_timeout';
+  if (status >= 500) return 'unavailable';
+  return 'invalid_request';
+}
+
+const ADVICE: Record<ApiErrorKind, string> = {
+  invalid_request: 'Fix the field or file named above and submit again as a new request.',
+  identity: 'The key or token was refused: check the profile’s key (or sign in again) for this service.',
+  balance:
+    'Your balance is too low for this request. Top up the account; Framewright will not switch identity.',
+  not_found: 'Not found for this profile and model (it may belong to another key or model, or have expired).',
+  conflict: 'The service refused a conflicting request; see the code above.',
+  too_large: 'The file is larger than the service accepts.',
+  unsupported_format: 'The service does not accept this file format.',
+  rate_limited: 'The service is rate limiting; Framewright waits and retries with the same request.',
+  unavailable: 'The service is temporarily unavailable; Framewright waits and retries with the same request.',
+  gateway_timeout:
+    'The service did not answer in time; the outcome is unknown and the same request is replayed.',
+};
+
+/** An HTTP error answer of the service, parsed from its PublicError body. */
+export class ApiError extends AppError {
+  readonly status: number;
+  readonly kind: ApiErrorKind;
+  readonly apiCode: string;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(init: {
+    status: number;
+    apiCode: string;
+    message: string;
+    requestId?: string;
+    retryable: boolean;
+    retryAfterSeconds?: number;
+    details?: unknown;
+  }) {
+    const kind = kindForStatus(init.status);
+    super(
+      `api.${kind}`,
+      `${init.message} (HTTP ${init.status}, code ${init.apiCode}${init.requestId ? `, request ${init.requestId}` : ''}). ${ADVICE[kind]}`,
+      init.details,
+    );
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.kind = kind;
+    this.apiCode = init.apiCode;
+    this.requestId = init.requestId;
+    this.retryable = init.retryable;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+
+  /** The service's own message, without our advice. */
+  get serviceMessage(): string {
+    return this.message.split(' (HTTP ')[0] ?? this.message;
+  }
+}
+
+/** The request may or may not have reached the service (timeout, reset, dropped connection). */
+export class OutcomeUnknownError extends AppError {
+  constructor(operation: string, cause: string) {
+    super(
+      'api.outcome_unknown',
+      `${operation}: the connection failed before an answer was read (${cause}); the outcome is unknown.`,
+    );
+    this.name = 'OutcomeUnknownError';
+  }
+}
+
+/** The service answered with a body that does not match the spec: fail loudly and precisely. */
+export class ResponseShapeError extends AppError {
+  constructor(operation: string, problem: string) {
+    super(
+      'api.unexpected_response',
+      `${operation}: the service's answer does not match the API contract: ${problem}`,
+    );
+    this.name = 'ResponseShapeError';
+  }
+}
+
+/** A URL the service returned points to another origin; the key is never sent there. */
+export class ForeignOriginError extends AppError {
+  constructor(url: string, expectedOrigin: string) {
+    super(
+      'api.foreign_origin',
+      `Refused to send credentials to ${new URL(url).origin}: only ${expectedOrigin} (the profile's origin) receives the key.`,
+    );
+    this.name = 'ForeignOriginError';
+  }
+}
+
+export function parseRetryAfter(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** Builds an ApiError from an error response; a body that is not a PublicError still gives a clear error. */
+export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = PublicError.safeParse(body);
+  if (parsed.success) {
+    return new ApiError({
+      status: response.status,
+      apiCode: parsed.data.code,
+      message: parsed.data.message,
+      requestId: parsed.data.requestId,
+      retryable: parsed.data.retryable,
+      retryAfterSeconds,
+      details: parsed.data.details,
+    });
+  }
+  return new ApiError({
+    status: response.status,
+    apiCode: 'unrecognised_error_body',
+    message: `The service answered HTTP ${response.status} without a valid error body`,
+    retryable: response.status === 429 || response.status >= 500,
+    retryAfterSeconds,
+  });
+}

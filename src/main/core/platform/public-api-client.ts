@@ -1,0 +1,294 @@
+import { openAsBlob } from 'node:fs';
+import type { z } from 'zod';
+import { UploadResponse } from '../../../shared/api/assets.js';
+import { AdmissionPreviewResponse } from '../../../shared/api/admission.js';
+import { PublicServiceList } from '../../../shared/api/discovery.js';
+import { MediaJob } from '../../../shared/api/media-jobs.js';
+import {
+  PromptOptimizationResponse,
+  type PromptOptimizationRequest,
+} from '../../../shared/api/prompt-optimization.js';
+import type { ProfileKind } from '../../../shared/bridge/contract.js';
+import {
+  ForeignOriginError,
+  OutcomeUnknownError,
+  ResponseShapeError,
+  apiErrorFromResponse,
+  parseRetryAfter,
+} from './api-errors.js';
+
+/**
+ * Who calls the service: a profile's base URL (including /v1) and its credential. The secret is
+ * read through `secret()` at each request and never stored on the client, so it cannot leak by
+ * serialising or logging the client.
+ */
+export interface ServiceIdentity {
+  profileId: string;
+  kind: ProfileKind;
+  baseUrl: string;
+  secret(): Promise<string>;
+}
+
+export interface AcceptedJob {
+  /** 202 on first acceptance; 200 (or the stored status) when an idempotent replay returns the stored job. */
+  httpStatus: number;
+  job: MediaJob;
+  retryAfterSeconds: number | undefined;
+}
+
+export interface UploadInput {
+  model: string;
+  filePath: string;
+  fileName: string;
+  mimeType: string;
+  /** `file` in general; `audio` for an H3 .mov with an audio track. */
+  field: 'file' | 'image' | 'video' | 'audio';
+  clientRequestId?: string;
+}
+
+const MAX_REDIRECTS = 3;
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}
+
+/**
+ * The typed client of the Public Model and Media API. Every answer is validated against the
+ * schemas in src/shared/api (which accept the additional properties the spec allows), every error
+ * becomes an ApiError, and the key goes only to the profile's own origin.
+ */
+export class PublicApiClient {
+  readonly origin: string;
+  private readonly base: string;
+
+  constructor(
+    private readonly identity: ServiceIdentity,
+    private readonly options: { requestTimeoutMs?: number; fetchImpl?: typeof fetch } = {},
+  ) {
+    this.base = identity.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.base).origin;
+  }
+
+  get profileId(): string {
+    return this.identity.profileId;
+  }
+
+  /** A path of the spec on this profile's base URL (no second /v1). */
+  url(path: string, query?: Record<string, string>): string {
+    const url = new URL(this.base + path);
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  /** True when `url` may receive the key: it is on the profile's origin. */
+  isOwnOrigin(url: string): boolean {
+    try {
+      return new URL(url).origin === this.origin;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Sends one request with the key, to this origin only. Same-origin redirects are followed with the
+   * key; a redirect elsewhere is followed without it only when `allowForeignRedirect` (downloads),
+   * else refused.
+   */
+  async send(
+    url: string,
+    init: RequestInit & { timeoutMs?: number; allowForeignRedirect?: boolean },
+    operation: string,
+  ): Promise<Response> {
+    if (!this.isOwnOrigin(url)) throw new ForeignOriginError(url, this.origin);
+    const fetchImpl = this.options.fetchImpl ?? fetch;
+    const timeoutMs = init.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000;
+    let target = url;
+    let withKey = true;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      const headers = new Headers(init.headers);
+      if (withKey) headers.set('authorization', `Bearer ${await this.identity.secret()}`);
+      else headers.delete('authorization');
+      let response: Response;
+      try {
+        response = await fetchImpl(target, {
+          ...init,
+          headers,
+          redirect: 'manual',
+          signal: init.signal ?? AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        throw new OutcomeUnknownError(operation, describeNetworkError(error));
+      }
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        target = new URL(location, target).toString();
+        if (!this.isOwnOrigin(target)) {
+          if (!init.allowForeignRedirect) throw new ForeignOriginError(target, this.origin);
+          withKey = false;
+        }
+        continue;
+      }
+      return response;
+    }
+    throw new ResponseShapeError(operation, `more than ${MAX_REDIRECTS} redirects`);
+  }
+
+  private async json<S extends z.ZodType>(
+    response: Response,
+    schema: S,
+    operation: string,
+  ): Promise<z.output<S>> {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ResponseShapeError(operation, `expected JSON, got ${JSON.stringify(text.slice(0, 80))}`);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ResponseShapeError(
+        operation,
+        `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  private async call<S extends z.ZodType>(
+    operation: string,
+    url: string,
+    init: RequestInit & { timeoutMs?: number },
+    schema: S,
+  ): Promise<{ body: z.output<S>; response: Response }> {
+    const response = await this.send(url, init, operation);
+    if (!response.ok) throw await apiErrorFromResponse(response);
+    return { body: await this.json(response, schema, operation), response };
+  }
+
+  async listServices(serviceKind?: string): Promise<PublicServiceList> {
+    const url = this.url('/services', serviceKind ? { serviceKind } : undefined);
+    return (await this.call('List services', url, { method: 'GET' }, PublicServiceList)).body;
+  }
+
+  /** POST a creation body with its idempotency key (video, image and audio jobs share this read pattern). */
+  async createJob(
+    path: '/media/generations' | '/images/generations' | '/audio/generations',
+    body: Record<string, unknown>,
+    idempotencyKey: string,
+    options: { clientRequestId?: string; timeoutMs?: number } = {},
+  ): Promise<AcceptedJob> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'idempotency-key': idempotencyKey,
+    };
+    if (options.clientRequestId) headers['x-client-request-id'] = options.clientRequestId;
+    const { body: job, response } = await this.call(
+      'Create job',
+      this.url(path),
+      { method: 'POST', headers, body: JSON.stringify(body), timeoutMs: options.timeoutMs },
+      MediaJob,
+    );
+    return {
+      httpStatus: response.status,
+      job,
+      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
+    };
+  }
+
+  /**
+   * Reads one job: its `jobUrl` exactly as returned when it is on this origin; otherwise (or for
+   * legacy responses without one) `/jobs/{jobId}?model=` on the profile's origin.
+   */
+  async getJob(ref: { jobId: string; model: string; jobUrl?: string | null }): Promise<MediaJob> {
+    const url =
+      ref.jobUrl && this.isOwnOrigin(ref.jobUrl)
+        ? ref.jobUrl
+        : this.url(`/jobs/${encodeURIComponent(ref.jobId)}`, { model: ref.model });
+    return (await this.call('Poll job', url, { method: 'GET', timeoutMs: 30_000 }, MediaJob)).body;
+  }
+
+  /** The content URL of one result, on this origin: `contentUrl` when it is ours, else the documented path. */
+  contentUrl(ref: { assetId: string; model: string; contentUrl?: string | null }): string {
+    return ref.contentUrl && this.isOwnOrigin(ref.contentUrl)
+      ? ref.contentUrl
+      : this.url(`/assets/${encodeURIComponent(ref.assetId)}/content`, { model: ref.model });
+  }
+
+  /** Opens a result's bytes as a stream (the caller verifies and stores them). */
+  async openContent(
+    ref: { assetId: string; model: string; contentUrl?: string | null },
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Promise<Response> {
+    const response = await this.send(
+      this.contentUrl(ref),
+      { method, timeoutMs: 30 * 60_000, allowForeignRedirect: true },
+      'Download result',
+    );
+    if (!response.ok) throw await apiErrorFromResponse(response);
+    return response;
+  }
+
+  /** Streams one file from disk as multipart (never the whole file in memory); one file per request. */
+  async uploadAsset(input: UploadInput): Promise<UploadResponse> {
+    const blob = await openAsBlob(input.filePath, { type: input.mimeType });
+    const form = new FormData();
+    form.append(input.field, blob, input.fileName);
+    const headers: Record<string, string> = {};
+    if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
+    // no Content-Type: fetch generates the multipart boundary
+    return (
+      await this.call(
+        'Upload asset',
+        this.url('/assets/input', { model: input.model }),
+        { method: 'POST', headers, body: form, timeoutMs: 30 * 60_000 },
+        UploadResponse,
+      )
+    ).body;
+  }
+
+  /** Prompt optimization: `Idempotency-Key` equals `clientRequestId`; timeout from the live `clientTimeoutSeconds`. */
+  async optimizePrompt(
+    request: PromptOptimizationRequest,
+    timeoutSeconds: number,
+  ): Promise<PromptOptimizationResponse> {
+    return (
+      await this.call(
+        'Optimize prompt',
+        this.url('/media/prompt-optimizations'),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': request.clientRequestId },
+          body: JSON.stringify(request),
+          timeoutMs: timeoutSeconds * 1000,
+        },
+        PromptOptimizationResponse,
+      )
+    ).body;
+  }
+
+  async admissionPreview(
+    model: string,
+    request: Record<string, unknown> | null,
+  ): Promise<AdmissionPreviewResponse> {
+    return (
+      await this.call(
+        'Admission preview',
+        this.url('/admission/preview'),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model, request }),
+        },
+        AdmissionPreviewResponse,
+      )
+    ).body;
+  }
+}

@@ -1,0 +1,112 @@
+import type { InputRole } from '../../../shared/h3/draft.js';
+import { isQuickTime } from '../../../shared/h3/draft.js';
+import { AppError } from '../errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { UploadField } from '../journal/uploads-repository.js';
+import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
+import type { ProbedFile } from '../media/probe-media.js';
+
+export interface UploadedInput {
+  assetId: string;
+  expiresAt: number;
+  /** The service reused an existing asset of the same identity and model scope. */
+  reused: boolean;
+  /** Framewright reused a still-valid asset from its journal: nothing was sent. */
+  fromJournal: boolean;
+}
+
+/**
+ * The multipart field for one input: an H3 `.mov` with an audio track is sent as `audio` (its
+ * bytes stay a reference audio and use no video slot); everything else as `file`.
+ */
+export function uploadFieldFor(
+  file: Pick<ProbedFile, 'mimeType' | 'hasAudioTrack'>,
+  role?: InputRole,
+): UploadField {
+  if (role === 'reference_audio' && isQuickTime(file)) return 'audio';
+  return 'file';
+}
+
+export interface UploadOptions {
+  model: string;
+  role?: InputRole;
+  /** The asset must stay valid at least this long (ms) to be reused; else it is uploaded again. */
+  safetyMarginMs?: number;
+  maxAttempts?: number;
+  backoff?: BackoffPolicy;
+  onProgress?: (state: 'reused' | 'uploading' | 'uploaded') => void;
+}
+
+/**
+ * Gets an asset id for a local file under one profile and model: a still-valid asset of the same
+ * bytes, profile, model and field from the journal, or a new streamed upload. 429/503 and lost
+ * connections are retried (an upload of the same bytes is safe to repeat); 413/415/422 and identity
+ * errors are not.
+ */
+export async function uploadInput(
+  journal: Journal,
+  client: PublicApiClient,
+  file: ProbedFile,
+  options: UploadOptions,
+): Promise<UploadedInput> {
+  const uploadField = uploadFieldFor(file, options.role);
+  const cached = journal.uploads.findReusable({
+    sha256: file.sha256,
+    profileId: client.profileId,
+    model: options.model,
+    uploadField,
+    safetyMarginMs: options.safetyMarginMs,
+  });
+  if (cached) {
+    options.onProgress?.('reused');
+    return { assetId: cached.assetId, expiresAt: cached.expiresAt, reused: cached.reused, fromJournal: true };
+  }
+  const maxAttempts = options.maxAttempts ?? 4;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+    options.onProgress?.('uploading');
+    try {
+      const { asset } = await client.uploadAsset({
+        model: options.model,
+        filePath: file.path,
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        field: uploadField,
+      });
+      const expiresAt = Date.parse(asset.expiresAt);
+      journal.uploads.record({
+        sha256: file.sha256,
+        byteSize: file.byteSize,
+        profileId: client.profileId,
+        model: options.model,
+        uploadField,
+        assetId: asset.assetId,
+        publicationId: asset.publicationId,
+        assetKind: asset.kind,
+        mimeType: asset.mimeType,
+        reused: asset.reused,
+        expiresAt,
+      });
+      options.onProgress?.('uploaded');
+      return { assetId: asset.assetId, expiresAt, reused: asset.reused, fromJournal: false };
+    } catch (error) {
+      lastError = error;
+      let serverSeconds: number | undefined;
+      if (
+        error instanceof ApiError &&
+        ['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind)
+      ) {
+        serverSeconds = error.retryAfterSeconds;
+      } else if (!(error instanceof OutcomeUnknownError)) {
+        throw error instanceof ApiError
+          ? new AppError(error.code, `${file.fileName}: ${error.message}`, error.details)
+          : error;
+      }
+      if (attempt + 1 < maxAttempts)
+        await sleep(nextDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt, serverSeconds));
+    }
+  }
+  throw lastError;
+}

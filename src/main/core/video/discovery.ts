@@ -1,0 +1,61 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import { AppError } from '../errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+
+export interface DiscoveredServices {
+  services: PublicService[];
+  fetchedAt: number;
+  /** The service could not be reached; this is the journal's last copy. */
+  fromCache: boolean;
+}
+
+/**
+ * `GET /services` for a profile, cached in the journal so that the studio still shows the last
+ * known contracts offline. Identity errors are never hidden behind the cache.
+ */
+export async function discoverServices(
+  journal: Journal,
+  client: PublicApiClient,
+  options: { serviceKind?: string } = {},
+): Promise<DiscoveredServices> {
+  const filter = (list: PublicService[]) =>
+    options.serviceKind ? list.filter((s) => s.serviceKind === options.serviceKind) : list;
+  try {
+    const list = await client.listServices();
+    const fetchedAt = Date.now();
+    journal.discovery.put(client.profileId, 'services', list, fetchedAt);
+    return { services: filter(list.data), fetchedAt, fromCache: false };
+  } catch (error) {
+    const transient =
+      error instanceof OutcomeUnknownError ||
+      (error instanceof ApiError && ['unavailable', 'gateway_timeout', 'rate_limited'].includes(error.kind));
+    const cached = transient ? journal.discovery.get(client.profileId, 'services') : undefined;
+    if (!cached) throw error;
+    const body = cached.body as { data?: PublicService[] };
+    return { services: filter(body.data ?? []), fetchedAt: cached.fetchedAt, fromCache: true };
+  }
+}
+
+/** The service of `model` and `serviceKind`, callable now; a clear error otherwise. */
+export function pickService(services: PublicService[], model: string, serviceKind: string): PublicService {
+  const matches = services.filter((s) => s.modelAlias === model);
+  const service = matches.find((s) => s.serviceKind === serviceKind);
+  if (!service) {
+    const offered = services
+      .filter((s) => s.serviceKind === serviceKind && s.available !== false)
+      .map((s) => s.modelAlias);
+    throw new AppError(
+      'service.not_found',
+      `No ${serviceKind} service "${model}" is visible to this profile.${offered.length ? ` Available: ${offered.join(', ')}.` : ''}`,
+    );
+  }
+  if (service.available === false) {
+    throw new AppError(
+      'service.unavailable',
+      `The service "${model}" is listed but not available right now; choose another.`,
+    );
+  }
+  return service;
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { PublicService } from '../../../shared/api/discovery.js';
+import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
+import type { InputRole, ProbedMedia, VideoDraft } from '../../../shared/h3/draft.js';
+import { referenceRole } from '../../../shared/h3/draft.js';
+import { resolveEffectiveLimits, type EffectiveLimits } from '../../../shared/h3/effective-limits.js';
+import { buildMediaGenerationRequest, buildOptimizationRequest } from '../../../shared/h3/build-request.js';
+import { frameSlot, validateDraft } from '../../../shared/h3/validate-draft.js';
+import { DraftInvalidError } from '../../../shared/h3/violations.js';
+import type { CoreServices } from '../app/core-services.js';
+import { AppError } from '../errors.js';
+import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
+import type { ProbedFile } from '../media/probe-media.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
+import { discoverServices, pickService } from './discovery.js';
+import { optimizePrompt } from './prompt-optimization.js';
+
+/** A video draft whose media are local files that were probed (content type, size, duration, tracks). */
+export interface LocalVideoDraft extends Omit<VideoDraft, 'firstFrame' | 'lastFrame' | 'references'> {
+  firstFrame?: ProbedFile & ProbedMedia;
+  lastFrame?: ProbedFile & ProbedMedia;
+  references: (ProbedFile & ProbedMedia)[];
+}
+
+export interface VideoSubmission {
+  profileId: string;
+  draft: LocalVideoDraft;
+  /** One key per business intent (per draft); a replay with the same key never creates a second job. */
+  idempotencyKey: string;
+  draftId?: string;
+  optimize?: { style?: string; clientRequestId?: string };
+  wait?: WaitOptions;
+  onStep?: (step: string) => void;
+}
+
+export interface VideoResult extends Omit<RunResult, 'state'> {
+  state: RunResult['state'];
+  optimizedPrompt?: string;
+  uploads: { localId: string; fileName: string; assetId: string; reused: boolean; fromJournal: boolean }[];
+}
+
+/** The H3 rules as the live contract of `service` sets them (document numbers where it is silent). */
+export function limitsFor(service: PublicService): EffectiveLimits {
+  return resolveEffectiveLimits(service.mediaSpecContract as never, service.promptOptimization as never);
+}
+
+/** Fails with every violation, before anything is uploaded or sent. */
+export function assertDraftValid(draft: VideoDraft, limits: EffectiveLimits): void {
+  const violations = validateDraft(draft, limits);
+  if (violations.length > 0) throw new DraftInvalidError(violations);
+}
+
+/** The files the draft's mode sends, with the role each goes in. Unused inputs are not uploaded. */
+function inputsToSend(
+  draft: LocalVideoDraft,
+  limits: EffectiveLimits,
+): { file: ProbedFile & ProbedMedia; role: InputRole }[] {
+  const mode = limits.modes[draft.generationMode];
+  if (!mode) return [];
+  const out: { file: ProbedFile & ProbedMedia; role: InputRole }[] = [];
+  for (const role of Object.values(mode.frames)) {
+    const slot = frameSlot(role)?.slot;
+    const file = slot ? draft[slot] : undefined;
+    if (file && slot) out.push({ file, role: slot === 'firstFrame' ? 'first_frame' : 'last_frame' });
+  }
+  if (mode.referenceInputs)
+    for (const ref of draft.references) out.push({ file: ref, role: referenceRole(ref) });
+  return out;
+}
+
+/**
+ * Creates a video from a local draft: discovery → the H3 rules of the live contract (nothing is
+ * sent when they fail) → uploads (reusing still-valid assets) → optional prompt optimization →
+ * the job engine (intent committed, create, poll, download and verify).
+ */
+export async function submitVideo(core: CoreServices, submission: VideoSubmission): Promise<VideoResult> {
+  const { draft, profileId } = submission;
+  const step = submission.onStep ?? (() => undefined);
+  const existing = core.journal.jobs.getIntent(submission.idempotencyKey);
+  if (existing) {
+    // The same intent again (a double click, a reload, a restart): continue it, never re-create.
+    const result = await core.engine.continueIntent(existing, submission.wait);
+    return { ...result, uploads: [] };
+  }
+  const client: PublicApiClient = await core.profiles.clientFor(profileId);
+  step('discovery');
+  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
+  const service = pickService(services, draft.model, 'video_generation');
+  const limits = limitsFor(service);
+  assertDraftValid(draft, limits);
+
+  const uploaded = new Map<string, string>();
+  const uploads: VideoResult['uploads'] = [];
+  for (const { file, role } of inputsToSend(draft, limits)) {
+    if (uploaded.has(file.id)) continue;
+    step(`upload ${file.fileName}`);
+    const asset: UploadedInput = await uploadInput(core.journal, client, file, { model: draft.model, role });
+    uploaded.set(file.id, asset.assetId);
+    uploads.push({
+      localId: file.id,
+      fileName: file.fileName,
+      assetId: asset.assetId,
+      reused: asset.reused,
+      fromJournal: asset.fromJournal,
+    });
+  }
+
+  let finalDraft: VideoDraft = draft;
+  let optimizedPrompt: string | undefined;
+  let optimizationClientRequestId: string | undefined;
+  if (submission.optimize) {
+    if (!limits.optimization.available) {
+      throw new AppError(
+        'optimization.unavailable',
+        `The service "${draft.model}" does not offer prompt optimization.`,
+      );
+    }
+    optimizationClientRequestId = submission.optimize.clientRequestId ?? `opt-${randomUUID()}`;
+    step('optimize prompt');
+    const request = buildOptimizationRequest(draft, uploaded, limits, {
+      clientRequestId: optimizationClientRequestId,
+      style: submission.optimize.style,
+    }) as PromptOptimizationRequest;
+    const optimization = await optimizePrompt(core.journal, client, request, {
+      clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
+      draftId: submission.draftId,
+    });
+    optimizedPrompt = optimization.optimizedPrompt!;
+    finalDraft = { ...draft, prompt: optimizedPrompt };
+  }
+
+  const body = buildMediaGenerationRequest(finalDraft, uploaded, limits) as unknown as Record<
+    string,
+    unknown
+  >;
+  step('create');
+  const result = await core.engine.submit(
+    {
+      profileId,
+      model: draft.model,
+      serviceKind: 'video_generation',
+      body,
+      idempotencyKey: submission.idempotencyKey,
+      draftId: submission.draftId,
+      optimizationClientRequestId,
+    },
+    submission.wait,
+  );
+  return { ...result, optimizedPrompt, uploads };
+}

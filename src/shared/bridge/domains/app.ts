@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** App, settings, profiles and connection: the shell's own methods. */
+
+export const ThemePreference = z.enum(['system', 'light', 'dark']);
+export type ThemePreference = z.infer<typeof ThemePreference>;
+
+export const LocalePreference = z.enum(['system', 'en', 'zh-CN']);
+export type LocalePreference = z.infer<typeof LocalePreference>;
+
+export const ProfileKind = z.enum(['simulator', 'personal', 'debug']);
+export type ProfileKind = z.infer<typeof ProfileKind>;
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** Which host the renderer runs in: the Electron shell or the loopback browser host. */
+  host: z.enum(['electron', 'browser']),
+  platform: z.string(),
+  nodeVersion: z.string(),
+  dataDir: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const UiSettings = z.object({
+  theme: ThemePreference,
+  locale: LocalePreference,
+});
+export type UiSettings = z.infer<typeof UiSettings>;
+
+export const ProfileSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: ProfileKind,
+  /** Base URL including /v1; for the simulator, the embedded server's loopback address once started. */
+  baseUrl: z.string().nullable(),
+  /** Whether a secret is stored for the profile. The secret itself never crosses the bridge. */
+  hasSecret: z.boolean(),
+});
+export type ProfileSummary = z.infer<typeof ProfileSummary>;
+
+export const ConnectionState = z.object({
+  profileId: z.string(),
+  state: z.enum(['starting', 'connected', 'offline', 'error']),
+  detail: z.string().optional(),
+  checkedAt: z.string(),
+});
+export type ConnectionState = z.infer<typeof ConnectionState>;
+
+export const NoParams = z.object({}).strict();
+
+export const appMethods = {
+  'app.info': { params: NoParams, result: AppInfo },
+  'settings.get': { params: NoParams, result: UiSettings },
+  'settings.update': { params: UiSettings.partial().strict(), result: UiSettings },
+  'profiles.list': {
+    params: NoParams,
+    result: z.object({ activeProfileId: z.string(), profiles: z.array(ProfileSummary) }),
+  },
+  'connection.get': { params: NoParams, result: ConnectionState },
+  'connection.check': { params: NoParams, result: ConnectionState },
+} as const;
+
+export const appEvents = {
+  'connection.changed': ConnectionState,
+  'settings.changed': UiSettings,
+} as const;
