@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { canonicalJson } from '../http.js';
 
@@ -10,8 +11,25 @@ import { canonicalJson } from '../http.js';
  */
 export class RenderCache {
   private readonly inFlight = new Map<string, Promise<string>>();
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly dir: string) {}
+  /** @param concurrency renders running at once (the others wait their turn). */
+  constructor(
+    private readonly dir: string,
+    private readonly concurrency = Math.max(2, os.availableParallelism()),
+  ) {}
+
+  private async slot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    try {
+      return await fn();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
 
   static keyOf(plan: unknown): string {
     return createHash('sha256').update(canonicalJson(plan)).digest('hex').slice(0, 32);
@@ -26,7 +44,7 @@ export class RenderCache {
       await mkdir(this.dir, { recursive: true });
       const tmpPath = path.join(this.dir, `${key}.${process.pid}.${Date.now()}.tmp${extension}`);
       try {
-        await render(tmpPath);
+        await this.slot(() => render(tmpPath));
         await rename(tmpPath, finalPath);
         return finalPath;
       } catch (error) {

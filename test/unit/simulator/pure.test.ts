@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codePointLength, codePointString } from '../../../src/shared/api/common.js';
 import { PublicError } from '../../../src/shared/api/errors.js';
@@ -8,6 +11,7 @@ import { embed, lexicalScores, tokens } from '../../../src/simulator/fake-data.j
 import { canonicalJson, isVisibleAscii } from '../../../src/simulator/http.js';
 import { IdempotencyStore, bodyHash } from '../../../src/simulator/idempotency.js';
 import { IdentityRegistry, FIXED_LOCAL_TEST_TOKEN } from '../../../src/simulator/identities.js';
+import { RenderCache } from '../../../src/simulator/media/render-cache.js';
 import { wrapText } from '../../../src/simulator/media/text-card.js';
 import { optimizePrompt } from '../../../src/simulator/routes/prompt-optimization.js';
 import { parseScenario, scenarioError, SCENARIO_NAMES } from '../../../src/simulator/scenarios.js';
@@ -153,5 +157,37 @@ describe('helpers', () => {
     expect(scenarioError('gateway_timeout', 'read')!.status).toBe(504);
     expect(scenarioError('job_failed', 'write')).toBeUndefined();
     expect(scenarioError('dropped_connection', 'write')).toBeUndefined();
+  });
+});
+
+describe('render cache', () => {
+  it('renders a key once even when asked concurrently, and at most `concurrency` renders at a time', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-unit-'));
+    try {
+      const cache = new RenderCache(dir, 1);
+      let running = 0;
+      let peak = 0;
+      let calls = 0;
+      const render = async (out: string) => {
+        calls += 1;
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        writeFileSync(out, 'x');
+        running -= 1;
+      };
+      const paths = await Promise.all([
+        cache.produce('a', '.bin', render),
+        cache.produce('a', '.bin', render),
+        cache.produce('b', '.bin', render),
+      ]);
+      expect(paths[0]).toBe(paths[1]);
+      expect(calls).toBe(2);
+      expect(peak).toBe(1);
+      expect(await cache.produce('a', '.bin', render)).toBe(paths[0]);
+      expect(calls).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
