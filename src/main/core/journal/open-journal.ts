@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ConversationsRepository } from './conversations-repository.js';
 import { openDatabase } from './database.js';
 import { DiscoveryCacheRepository } from './discovery-cache-repository.js';
 import { DraftsRepository } from './drafts-repository.js';
@@ -37,6 +38,7 @@ export interface Journal {
   readonly optimizations: PromptOptimizationsRepository;
   readonly jobs: JobsRepository;
   readonly outputs: OutputsRepository;
+  readonly conversations: ConversationsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -74,6 +76,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       optimizations: new PromptOptimizationsRepository(db, now),
       jobs: new JobsRepository(db, outputs, now),
       outputs,
+      conversations: new ConversationsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

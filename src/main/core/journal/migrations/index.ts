@@ -2,6 +2,7 @@ import { migration001Initial } from './001-initial.js';
 import { migration002LocalFilesAndUploads } from './002-local-files-and-uploads.js';
 import { migration003Jobs } from './003-jobs.js';
 import { migration004JobPromptSearch } from './004-job-prompt-search.js';
+import { migration005Conversations } from './005-conversations.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -12,4 +13,5 @@ export const migrations: readonly Migration[] = [
   migration002LocalFilesAndUploads,
   migration003Jobs,
   migration004JobPromptSearch,
+  migration005Conversations,
 ];
