@@ -34,11 +34,10 @@ export interface VideoSubmission {
   onStep?: (step: string) => void;
 }
 
-export interface VideoResult extends Omit<RunResult, 'state'> {
-  state: RunResult['state'];
+export type VideoResult = RunResult & {
   optimizedPrompt?: string;
   uploads: { localId: string; fileName: string; assetId: string; reused: boolean; fromJournal: boolean }[];
-}
+};
 
 /** The H3 rules as the live contract of `service` sets them (document numbers where it is silent). */
 export function limitsFor(service: PublicService): EffectiveLimits {

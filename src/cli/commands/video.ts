@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import type { ProbedMedia } from '../../shared/h3/draft.js';
+import { AppError } from '../../main/core/errors.js';
+import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
+import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
+import { submitVideo, type LocalVideoDraft, type VideoResult } from '../../main/core/video/submit-video.js';
+import { printJson, withCliCore } from '../cli-context.js';
+import { ExitCode } from '../exit-codes.js';
+
+interface VideoOptions {
+  model: string;
+  mode: string;
+  prompt: string;
+  seconds: string;
+  orientation: string;
+  resolutionTier: string;
+  seed?: string;
+  firstFrame?: string;
+  lastFrame?: string;
+  refImage: string[];
+  refVideo?: string;
+  refAudio: string[];
+  optimize?: boolean;
+  style?: string;
+  timeout: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function integer(value: string, name: string): number {
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new AppError('usage', `${name} must be a whole number (got "${value}").`);
+  return Number(value);
+}
+
+async function probeInput(file: string): Promise<ProbedFile & ProbedMedia> {
+  const probed = await probeMedia(file);
+  if (probed.kind === 'document') {
+    throw new AppError(
+      'file.unsupported_type',
+      `${probed.fileName} is a document (${probed.mimeType}); video inputs are images, video or audio.`,
+    );
+  }
+  return probed as ProbedFile & ProbedMedia;
+}
+
+/** What `--json` prints for a job: identifiers, status, and each verified file. */
+export function describeJob(job: JobWithOutputs | undefined) {
+  if (!job) return {};
+  return {
+    jobId: job.jobId,
+    requestId: job.requestId,
+    jobUrl: job.jobUrl,
+    profileId: job.profileId,
+    model: job.model,
+    status: job.status,
+    stage: job.stage,
+    stageMessage: job.stageMessage,
+    effectiveMediaSpec: job.effectiveSpec,
+    errorCode: job.errorCode,
+    errorMessage: job.errorMessage,
+    retryable: job.retryable,
+    outputs: job.outputs.map((o) => ({
+      assetId: o.assetId,
+      path: o.localPath ?? null,
+      sha256: o.sha256 ?? o.expectedSha256 ?? null,
+      byteSize: o.byteSize ?? o.expectedByteSize ?? null,
+      mimeType: o.mimeType ?? o.expectedMimeType ?? null,
+      verified: o.downloadState === 'verified',
+    })),
+  };
+}
+
+export function exitCodeForResult(
+  state: VideoResult['state'],
+  job: JobWithOutputs | undefined,
+  waited: boolean,
+): ExitCode {
+  if (state === 'succeeded') return ExitCode.ok;
+  if (state === 'failed') return ExitCode.jobFailed;
+  if (!waited && job) return ExitCode.ok;
+  return job ? ExitCode.waitLimit : ExitCode.serviceError;
+}
+
+/** `framewright video …`: validate locally, upload, create, poll, download and verify. */
+export function registerVideoCommand(program: Command): void {
+  program
+    .command('video')
+    .description(
+      'create a video: validates against the live contract first, then uploads, creates, polls, downloads and verifies',
+    )
+    .requiredOption('--model <alias>', 'model alias from `framewright services --kind video_generation`')
+    .requiredOption('--mode <mode>', 't2v | i2v | first_last_frame_video | universal_reference_video')
+    .requiredOption('--prompt <text>', 'the prompt (never truncated)')
+    .requiredOption('--seconds <n>', 'requested seconds')
+    .requiredOption('--orientation <o>', 'landscape | portrait')
+    .option('--resolution-tier <tier>', 'resolution tier', '768p')
+    .option('--seed <n>', 'seed (omit to let the platform decide)')
+    .option('--first-frame <file>', 'first-frame image (i2v, first_last_frame_video)')
+    .option('--last-frame <file>', 'last-frame image (first_last_frame_video)')
+    .option('--ref-image <file>', 'reference image, repeatable; order fixes Image 1, Image 2, …', collect, [])
+    .option('--ref-video <file>', 'reference video')
+    .option('--ref-audio <file>', 'reference audio (or a .mov with sound), repeatable', collect, [])
+    .option('--optimize', 'rewrite the prompt with the prompt optimizer first (a separate, billed call)')
+    .option('--style <style>', 'style preference for --optimize')
+    .option('--timeout <seconds>', 'total wait limit; past it the job stays pending and resumable', '1800')
+    .option('--no-wait', 'return once the job is accepted')
+    .option(
+      '--idempotency-key <key>',
+      'the business intent key (default: a new one); the same key never creates a second job',
+    )
+    .action(async (opts: VideoOptions, command: Command) =>
+      withCliCore(command, async (cli) => {
+        const seconds = integer(opts.seconds, '--seconds');
+        const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed');
+        const timeout = integer(opts.timeout, '--timeout');
+        if (opts.style && !opts.optimize)
+          throw new AppError('usage', '--style applies only with --optimize.');
+        const refs: (ProbedFile & ProbedMedia)[] = [];
+        for (const file of opts.refImage) refs.push(await probeInput(file));
+        if (opts.refVideo) refs.push(await probeInput(opts.refVideo));
+        for (const file of opts.refAudio) refs.push(await probeInput(file));
+        const draft: LocalVideoDraft = {
+          model: opts.model,
+          generationMode: opts.mode,
+          prompt: opts.prompt,
+          orientation: opts.orientation,
+          seconds,
+          resolutionTier: opts.resolutionTier,
+          seed,
+          firstFrame: opts.firstFrame ? await probeInput(opts.firstFrame) : undefined,
+          lastFrame: opts.lastFrame ? await probeInput(opts.lastFrame) : undefined,
+          references: refs,
+        };
+        const idempotencyKey = opts.idempotencyKey ?? `fw-cli-${randomUUID()}`;
+        const result = await submitVideo(cli.core, {
+          profileId: cli.profileId,
+          draft,
+          idempotencyKey,
+          optimize: opts.optimize ? { style: opts.style } : undefined,
+          wait: { waitSeconds: timeout, noWait: !opts.wait },
+          onStep: cli.json ? undefined : (step) => process.stderr.write(`… ${step}\n`),
+        });
+        const summary = {
+          ...describeJob(result.job),
+          state: result.state,
+          idempotencyKey,
+          optimizedPrompt: result.optimizedPrompt,
+          uploads: result.uploads,
+          ...(result.state === 'pending' ? { pendingReason: result.reason } : {}),
+        };
+        if (cli.json) printJson(summary);
+        else {
+          process.stdout.write(
+            `${result.state}: job ${summary.jobId ?? '(not yet accepted)'}${summary.status ? ` (${summary.status})` : ''}\n`,
+          );
+          for (const o of summary.outputs ?? [])
+            process.stdout.write(
+              `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verified ? '  verified' : ''}\n`,
+            );
+          if (result.state === 'failed')
+            process.stdout.write(
+              `  ${summary.errorCode}: ${summary.errorMessage} (request ${summary.requestId})\n`,
+            );
+          if (result.state === 'pending')
+            process.stdout.write(`  ${result.reason} Run \`framewright resume\` to continue.\n`);
+        }
+        return exitCodeForResult(result.state, result.job, opts.wait);
+      }),
+    );
+}
