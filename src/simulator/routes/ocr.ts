@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { PublicError } from '../../shared/api/errors.js';
 import { OcrRequest, OcrResponse } from '../../shared/api/ocr.js';
 import type { RequestContext, RouteDef } from '../context.js';
@@ -6,6 +7,15 @@ import { seededRandom } from '../fake-data.js';
 import { parseWith, readJsonObject, sendJson } from '../http.js';
 import { resolveModel } from '../models.js';
 import { ownedInputAsset } from '../rules/owned-assets.js';
+
+/** Page count of a PDF from its page tree (`/Count N`), 1 when it cannot be read; at most 500. */
+function documentPageCount(filePath: string): number {
+  const head = readFileSync(filePath)
+    .subarray(0, 1024 * 1024)
+    .toString('latin1');
+  const counts = [...head.matchAll(/\/Count\s+(\d+)/g)].map((m) => Number(m[1]));
+  return Math.min(500, Math.max(1, ...counts));
+}
 
 async function ocr(rc: RequestContext): Promise<void> {
   const raw = await readJsonObject(rc.req);
@@ -48,9 +58,11 @@ async function ocr(rc: RequestContext): Promise<void> {
     field,
     field === 'document_asset_id' ? 'document' : 'image',
   );
+  // `pages` only meters (defaults to 1 when omitted or not positive); it never selects pages.
   const pages = body.pages !== undefined && body.pages > 0 ? body.pages : 1;
   const random = seededRandom('ocr:' + asset.sha256);
-  const pageBodies = Array.from({ length: field === 'document_asset_id' ? pages : 1 }, (_, i) => {
+  const pageCount = field === 'document_asset_id' ? await documentPageCount(asset.path) : 1;
+  const pageBodies = Array.from({ length: pageCount }, (_, i) => {
     const lines = [
       `SIMULATED OCR · page ${i + 1}`,
       `Asset ${asset.sha256.slice(0, 12)} (${asset.mimeType})`,

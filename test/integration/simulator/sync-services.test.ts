@@ -267,8 +267,9 @@ describe('OCR, transcription, document parse', () => {
       res.data.text,
     );
     const pdf = await client.uploadId('glyph-ocr', makePdf());
-    const doc = await client.post('/ocr', { model: 'glyph-ocr', document_asset_id: pdf, pages: 2 });
-    expect(doc.data.pages).toHaveLength(2);
+    const doc = await client.post('/ocr', { model: 'glyph-ocr', document_asset_id: pdf, pages: 3 });
+    expect(doc.data.pages).toHaveLength(1);
+    expect(doc.data.usage.pages).toBe(3);
     expectError(await client.post('/ocr', { model: 'glyph-ocr' }), 400, 'missing_field');
     expectError(
       await client.post('/ocr', { model: 'glyph-ocr', input_image_asset_id: id, task: 'translate' }),
