@@ -7,6 +7,7 @@ import { ApiError } from '../main/core/platform/api-errors.js';
 import { API_KEY_ENV_VARIABLE, apiKeyFromEnvironment } from '../main/core/secrets/env-secret-store.js';
 import { SecretStoreError } from '../main/core/secrets/secret-store.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
+import { crashPointHooks } from './crash-points.js';
 import { ExitCode } from './exit-codes.js';
 
 /** Options every command inherits from the program. */
@@ -40,6 +41,7 @@ export async function openCliCore(command: Command): Promise<CliCore> {
       dataDir,
       Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,
     ),
+    engine: crashPointHooks(),
   });
   try {
     let profileId: string;
