@@ -9,10 +9,16 @@ import { resolveModel } from '../models.js';
 import { ownedInputAsset } from '../rules/owned-assets.js';
 
 /** Page count of a PDF from its page tree (`/Count N`), 1 when it cannot be read; at most 500. */
-function documentPageCount(filePath: string): number {
-  const head = readFileSync(filePath)
-    .subarray(0, 1024 * 1024)
-    .toString('latin1');
+async function documentPageCount(filePath: string): Promise<number> {
+  const file = await open(filePath, 'r');
+  const buffer = Buffer.alloc(1024 * 1024);
+  let head: string;
+  try {
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await file.close();
+  }
   const counts = [...head.matchAll(/\/Count\s+(\d+)/g)].map((m) => Number(m[1]));
   return Math.min(500, Math.max(1, ...counts));
 }
