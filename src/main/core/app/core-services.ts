@@ -21,6 +21,8 @@ export interface CoreServicesOptions {
   /** Engine timing and test seams. */
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'clientFor' | 'libraryDir' | 'onChange'>>;
   onEngineChange?: (change: EngineChange) => void;
+  /** Told every key or token as it is read (the app's logger redacts them). */
+  onSecretRead?: (secret: string) => void;
 }
 
 /** The plain-Node core every host shares: journal, keychain, profiles, the job engine. */
@@ -49,7 +51,7 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
   }
   const credentials = new ProfileCredentials(journal.profiles, secrets);
   const simulator = new EmbeddedSimulator(options.launchSimulator);
-  const profiles = new ProfileDirectory(journal, credentials, simulator, options.env);
+  const profiles = new ProfileDirectory(journal, credentials, simulator, options.env, options.onSecretRead);
   const libraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
   const engine = new JobEngine({
     journal,

@@ -104,6 +104,36 @@ export class PublicApiClient {
     init: RequestInit & { timeoutMs?: number; allowForeignRedirect?: boolean },
     operation: string,
   ): Promise<Response> {
+    return this.scrubbed(() => this.sendOnce(url, init, operation));
+  }
+
+  /**
+   * Runs `work` and removes the key from the message of any error it throws: a server that echoes
+   * the Authorization header in an error body must not carry the key into logs or the renderer.
+   */
+  private async scrubbed<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw await this.redact(error);
+    }
+  }
+
+  private async redact<E>(error: E): Promise<E> {
+    if (error instanceof Error) {
+      const secret = await this.identity.secret().catch(() => undefined);
+      if (secret && secret.length >= 4 && error.message.includes(secret)) {
+        error.message = error.message.split(secret).join('[redacted]');
+      }
+    }
+    return error;
+  }
+
+  private async sendOnce(
+    url: string,
+    init: RequestInit & { timeoutMs?: number; allowForeignRedirect?: boolean },
+    operation: string,
+  ): Promise<Response> {
     if (!this.isOwnOrigin(url)) throw new ForeignOriginError(url, this.origin);
     const fetchImpl = this.options.fetchImpl ?? fetch;
     const timeoutMs = init.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000;
@@ -168,9 +198,11 @@ export class PublicApiClient {
     init: RequestInit & { timeoutMs?: number },
     schema: S,
   ): Promise<{ body: z.output<S>; response: Response }> {
-    const response = await this.send(url, init, operation);
-    if (!response.ok) throw await apiErrorFromResponse(response);
-    return { body: await this.json(response, schema, operation), response };
+    return this.scrubbed(async () => {
+      const response = await this.send(url, init, operation);
+      if (!response.ok) throw await apiErrorFromResponse(response);
+      return { body: await this.json(response, schema, operation), response };
+    });
   }
 
   async listServices(serviceKind?: string): Promise<PublicServiceList> {
@@ -232,7 +264,7 @@ export class PublicApiClient {
       { method, timeoutMs: 30 * 60_000, allowForeignRedirect: true },
       'Download result',
     );
-    if (!response.ok) throw await apiErrorFromResponse(response);
+    if (!response.ok) throw await this.redact(await apiErrorFromResponse(response));
     return response;
   }
 

@@ -28,6 +28,8 @@ export class ProfileDirectory {
     private readonly credentials: ProfileCredentials,
     private readonly simulator: EmbeddedSimulator,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** Told every secret as it is read, so that logs can redact it. */
+    private readonly onSecretRead: (secret: string) => void = () => undefined,
   ) {
     if (!journal.profiles.get(SIMULATOR_PROFILE_ID)) {
       journal.profiles.create({ id: SIMULATOR_PROFILE_ID, name: 'Local simulator', kind: 'simulator' });
@@ -114,6 +116,7 @@ export class ProfileDirectory {
               `Set ${API_KEY_ENV_VARIABLE} to the key for ${profile.baseUrl}; it is read from the environment and never stored.`,
             );
           }
+          this.onSecretRead(key);
           return key;
         },
       };
@@ -140,6 +143,7 @@ export class ProfileDirectory {
             `No ${profile.kind === 'debug' ? 'debug token' : 'API key'} is stored for "${profile.name}". Add it in Settings or with \`framewright login\`.`,
           );
         }
+        this.onSecretRead(secret);
         return secret;
       },
     };
