@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreServices } from '../../../src/main/core/app/core-services.js';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { FAST_ENGINE, createdPerKey, openTestCore, setScenario, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import {
+  FAST_ENGINE,
+  createdPerKey,
+  openTestCore,
+  setScenario,
+  startTestSimulator,
+  tempDir,
+} from '../../support/engine-harness.js';
 import { openCoreServices } from '../../../src/main/core/app/core-services.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 
@@ -31,7 +38,9 @@ const body = (prompt: string) => ({
 });
 
 /** A core whose create retries call `onRetry` (to change the scenario between attempts). */
-async function coreWithRetryHook(onRetry: (info: { attempt: number; delayMs: number }) => void | Promise<void>) {
+async function coreWithRetryHook(
+  onRetry: (info: { attempt: number; delayMs: number }) => void | Promise<void>,
+) {
   const core = await openTestCore(sim, {
     engine: { ...FAST_ENGINE, create: { ...FAST_ENGINE.create, onRetry: (info) => void onRetry(info) } },
   });
@@ -41,7 +50,13 @@ async function coreWithRetryHook(onRetry: (info: { attempt: number; delayMs: num
 
 const submit = (core: CoreServices, key: string, prompt = key) =>
   core.engine.submit(
-    { profileId: 'simulator', model: 'h3-video', serviceKind: 'video_generation', body: body(prompt), idempotencyKey: key },
+    {
+      profileId: 'simulator',
+      model: 'h3-video',
+      serviceKind: 'video_generation',
+      body: body(prompt),
+      idempotencyKey: key,
+    },
     { waitSeconds: 60 },
   );
 
@@ -165,7 +180,13 @@ describe('creation faults', () => {
     cores.push(core);
     try {
       const result = await core.engine.submit(
-        { profileId: 'simulator', model: 'h3-video', serviceKind: 'video_generation', body: body('slow'), idempotencyKey: 'fault-slow' },
+        {
+          profileId: 'simulator',
+          model: 'h3-video',
+          serviceKind: 'video_generation',
+          body: body('slow'),
+          idempotencyKey: 'fault-slow',
+        },
         { waitSeconds: 0.5 },
       );
       expect(result.state).toBe('pending');

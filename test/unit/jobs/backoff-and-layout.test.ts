@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_POLL_BACKOFF,
+  MAX_HONOURED_RETRY_AFTER_MS,
+  backoffDelay,
+  nextDelay,
+} from '../../../src/main/core/jobs/backoff.js';
+import { jobFolder, outputFileName, safeSegment } from '../../../src/main/core/jobs/library-layout.js';
+import { kindForStatus, parseRetryAfter } from '../../../src/main/core/platform/api-errors.js';
+
+const noJitter = () => 0.5;
+
+describe('back-off', () => {
+  it('polls from 2 s up to 10 s', () => {
+    const steps = [0, 1, 2, 3, 4, 5, 10].map((n) => backoffDelay(DEFAULT_POLL_BACKOFF, n, noJitter));
+    expect(steps[0]).toBe(2000);
+    expect(steps.every((s, i) => i === 0 || s >= steps[i - 1]!)).toBe(true);
+    expect(Math.max(...steps)).toBe(10_000);
+  });
+
+  it('never waits less than the server asked, and stays bounded', () => {
+    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 7, noJitter)).toBeGreaterThanOrEqual(7000);
+    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 0.5, noJitter)).toBe(2000);
+    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 10_000, () => 1)).toBeLessThanOrEqual(
+      MAX_HONOURED_RETRY_AFTER_MS * 1.1,
+    );
+  });
+
+  it('jitter spreads the delay within its fraction', () => {
+    expect(backoffDelay(DEFAULT_POLL_BACKOFF, 0, () => 0)).toBe(1800);
+    expect(backoffDelay(DEFAULT_POLL_BACKOFF, 0, () => 1)).toBe(2200);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('3')).toBe(3);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    const inTen = new Date(Date.now() + 10_000).toUTCString();
+    expect(parseRetryAfter(inTen)).toBeGreaterThan(8);
+  });
+
+  it('maps each status of the error table to its own kind', () => {
+    expect([400, 422, 401, 403, 402, 404, 409, 413, 415, 429, 503, 504].map(kindForStatus)).toEqual([
+      'invalid_request',
+      'invalid_request',
+      'identity',
+      'identity',
+      'balance',
+      'not_found',
+      'conflict',
+      'too_large',
+      'unsupported_format',
+      'rate_limited',
+      'unavailable',
+      'gateway_timeout',
+    ]);
+  });
+});
+
+describe('library layout', () => {
+  it('sanitizes names from the network against path traversal', () => {
+    for (const hostile of ['../../etc/passwd', '..', '.', '', 'a/b\\c', 'CON', 'x\u0000y', ' .hidden. ']) {
+      const segment = safeSegment(hostile);
+      expect(segment).not.toMatch(/[/\\\u0000]/);
+      expect(segment).not.toBe('..');
+      expect(segment.length).toBeGreaterThan(0);
+      expect(path.basename(segment)).toBe(segment);
+    }
+    expect(safeSegment('CON')).toBe('_CON');
+  });
+
+  it('puts results under <library>/<date>/<jobId>/', () => {
+    const day = Date.UTC(2026, 10, 22, 13);
+    expect(jobFolder('/lib', 'job_1', day)).toBe(path.resolve('/lib/2026-11-22/job_1'));
+    expect(jobFolder('/lib', '../../escape', day).startsWith(path.resolve('/lib') + path.sep)).toBe(true);
+    expect(outputFileName(0, 'result_9', 'video/mp4')).toBe('1-result_9.mp4');
+    expect(outputFileName(1, '../x', 'application/x-unknown')).toBe('2-_x.bin');
+  });
+});
