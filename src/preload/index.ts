@@ -1,6 +1,7 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import {
   IPC_EVENT_CHANNEL,
+  IPC_STAGE_FILE_CHANNEL,
   ipcChannelForMethod,
   type BridgeResponse,
   type BridgeTransport,
@@ -21,6 +22,25 @@ const transport: BridgeTransport = {
       });
     }
     return ipcRenderer.invoke(ipcChannelForMethod(method), params) as Promise<BridgeResponse>;
+  },
+  stageFile(file) {
+    // only a File the user dropped or picked has a path; one made by page script has none
+    let filePath = '';
+    try {
+      filePath = webUtils.getPathForFile(file as File);
+    } catch {
+      filePath = '';
+    }
+    if (!filePath) {
+      return Promise.resolve<BridgeResponse>({
+        ok: false,
+        error: {
+          code: 'file.no_path',
+          message: 'Only files dropped or picked from the desktop can be added.',
+        },
+      });
+    }
+    return ipcRenderer.invoke(IPC_STAGE_FILE_CHANNEL, filePath) as Promise<BridgeResponse>;
   },
   subscribe(listener) {
     const handler = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {

@@ -43,6 +43,8 @@ export function registerServeCommand(program: Command): void {
         rendererDir: options.rendererDir,
         host: options.host,
         port: Number(options.port),
+        media: core.studio.media,
+        files: { stage: (source, fileName) => core.studio.staged.stageStream(source, fileName) },
       });
       const launchUrl = host.issueLaunchUrl();
       if (options.json) {

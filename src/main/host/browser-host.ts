@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -26,6 +27,16 @@ export interface BrowserHostOptions {
   rendererDir: string;
   host?: string;
   port?: number;
+  /**
+   * `GET /media/<route>`: media of the library (and staged inputs) by journal ids only. The
+   * resolver maps a route to a file the core wrote; a path in the URL is never read.
+   */
+  media?: { resolve(route: string): Promise<{ path: string; mimeType: string } | undefined> };
+  /**
+   * `POST /bridge/files?name=<file name>` with an `application/octet-stream` body: a dropped
+   * file's bytes, streamed into the core's staging folder; answers a bridge envelope.
+   */
+  files?: { stage(source: IncomingMessage, fileName: string): Promise<unknown> };
 }
 
 export interface RunningBrowserHost {
@@ -175,6 +186,37 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     else createReadStream(file).pipe(res);
   };
 
+  /** A library file, with byte ranges (the player seeks). */
+  const serveMedia = async (req: IncomingMessage, res: ServerResponse, file: string, mimeType: string) => {
+    const size = (await stat(file)).size;
+    const headers: Record<string, string | number> = {
+      'Content-Type': mimeType,
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, max-age=3600',
+    };
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    let start = 0;
+    let end = size - 1;
+    if (range && (range[1] || range[2])) {
+      if (range[1]) {
+        start = Number(range[1]);
+        if (range[2]) end = Math.min(Number(range[2]), size - 1);
+      } else start = Math.max(0, size - Number(range[2]));
+      if (start > end || start >= size) {
+        res.writeHead(416, { 'Content-Range': `bytes */${size}` });
+        res.end();
+        return;
+      }
+      res.writeHead(206, {
+        ...headers,
+        'Content-Range': `bytes ${start}-${end}/${size}`,
+        'Content-Length': end - start + 1,
+      });
+    } else res.writeHead(200, { ...headers, 'Content-Length': size });
+    if (req.method === 'HEAD' || size === 0) res.end();
+    else createReadStream(file, { start, end }).pipe(res);
+  };
+
   const server = http.createServer(async (req, res) => {
     securityHeaders(res);
     if (!hostIsOurs(req))
@@ -209,6 +251,32 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       }
       const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
       return sendJson(res, 200, await options.dispatcher.dispatch(method, params));
+    }
+    if (url.pathname === '/bridge/files' && options.files) {
+      if (req.method !== 'POST') return refuse(res, 405, 'host.method', 'Use POST.');
+      // not a "simple" content type: a cross-site form or fetch cannot send it without a preflight
+      if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream')) {
+        return refuse(res, 415, 'host.content_type', 'Files are sent as application/octet-stream.');
+      }
+      const name = url.searchParams.get('name') ?? 'file';
+      try {
+        return sendJson(res, 200, { ok: true, result: await options.files.stage(req, name) });
+      } catch (error) {
+        const shaped = error as { code?: unknown; message?: unknown };
+        return sendJson(res, 200, {
+          ok: false,
+          error: {
+            code: typeof shaped.code === 'string' ? shaped.code : 'file.stage_failed',
+            message: typeof shaped.message === 'string' ? shaped.message : 'The file could not be staged.',
+          },
+        });
+      }
+    }
+    if (url.pathname.startsWith('/media/') && options.media) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'host.method', 'Use GET.');
+      const found = await options.media.resolve(url.pathname.slice('/media/'.length)).catch(() => undefined);
+      if (!found) return refuse(res, 404, 'host.not_found', 'Not found.');
+      return serveMedia(req, res, found.path, found.mimeType);
     }
     if (req.method === 'GET' || req.method === 'HEAD')
       return serveStatic(url.pathname, res, req.method === 'HEAD');

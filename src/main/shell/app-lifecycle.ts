@@ -1,9 +1,10 @@
-import { app, BrowserWindow, ipcMain, safeStorage, session } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IPC_EVENT_CHANNEL } from '../../shared/bridge/api.js';
 import { createAppCore, type AppCore } from '../core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../core/app/default-simulator-launcher.js';
 import { registerBridgeIpc } from './ipc.js';
+import { MEDIA_SCHEME_PRIVILEGES, registerFileStagingIpc, registerMediaProtocol } from './media-protocol.js';
 import { createMainWindow } from './main-window.js';
 import { createAppUrlCheck, hardenSession, hardenWebContents } from './security.js';
 import { shouldCheckForUpdates, startUpdateCheck } from './updater.js';
@@ -25,6 +26,7 @@ export function startDesktopApp(): void {
   const rendererUrl = devServerUrl ?? rendererIndexUrl;
   const isAppUrl = createAppUrlCheck(rendererIndexUrl, devServerUrl);
   let core: AppCore | undefined;
+  protocol.registerSchemesAsPrivileged([MEDIA_SCHEME_PRIVILEGES]);
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, isAppUrl));
   app.on('second-instance', () => {
@@ -53,6 +55,8 @@ export function startDesktopApp(): void {
     const log = (message: string) => appCore.logger.warn(message);
     hardenSession(session.defaultSession);
     registerBridgeIpc(ipcMain, appCore.dispatcher, isAppUrl);
+    registerFileStagingIpc(ipcMain, appCore.studio, isAppUrl);
+    registerMediaProtocol(protocol, (url, init) => net.fetch(url, init), appCore.studio);
     appCore.events.subscribe((event, payload) => {
       for (const window of BrowserWindow.getAllWindows())
         window.webContents.send(IPC_EVENT_CHANNEL, event, payload);

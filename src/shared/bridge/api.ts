@@ -1,4 +1,5 @@
 import type { EventName, EventPayload, MethodName, MethodParams, MethodResult } from './contract.js';
+import { DraftMedia } from './domains/studio.js';
 
 /** Error shape every bridge failure takes, on both transports. */
 export interface BridgeErrorShape {
@@ -27,6 +28,8 @@ export type Unsubscribe = () => void;
  */
 export interface FramewrightBridge {
   invoke<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
+  /** Hands a file the creator dropped or picked to the core; answers its probed facts and staging id. */
+  stageFile(file: StageableFile): Promise<DraftMedia>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): Unsubscribe;
 }
 
@@ -43,6 +46,18 @@ export interface BridgeTransport {
   readonly methods: readonly MethodName[];
   invoke(method: MethodName, params: unknown): Promise<BridgeResponse>;
   subscribe(listener: (event: EventName, payload: unknown) => void): Unsubscribe;
+  /**
+   * Stages a file the creator dropped or picked (a DOM `File`). The browser host streams its
+   * bytes to `POST /bridge/files`; the Electron preload passes only the path that
+   * `webUtils.getPathForFile` gives for a real user-chosen File (a page-made File has none), and
+   * the shell copies it into staging. Either way the renderer never names a path.
+   */
+  stageFile(file: StageableFile): Promise<BridgeResponse>;
+}
+
+/** A DOM `File` as far as the shared layer needs to know it. */
+export interface StageableFile extends Blob {
+  readonly name: string;
 }
 
 /** Turns a transport into the typed API the renderer uses. */
@@ -51,6 +66,11 @@ export function createBridgeClient(transport: BridgeTransport): FramewrightBridg
     async invoke(method, params) {
       const response = await transport.invoke(method, params);
       if (response.ok) return response.result as never;
+      throw new BridgeError(response.error);
+    },
+    async stageFile(file) {
+      const response = await transport.stageFile(file);
+      if (response.ok) return DraftMedia.parse(response.result);
       throw new BridgeError(response.error);
     },
     on(event, listener) {
@@ -64,3 +84,5 @@ export function createBridgeClient(transport: BridgeTransport): FramewrightBridg
 /** IPC channel names used by the Electron transport (one channel per method). */
 export const ipcChannelForMethod = (method: MethodName): string => `framewright:invoke:${method}`;
 export const IPC_EVENT_CHANNEL = 'framewright:event';
+/** The one extra channel: staging a user-chosen file by the path Electron knows for it. */
+export const IPC_STAGE_FILE_CHANNEL = 'framewright:stage-file';

@@ -1,4 +1,5 @@
 import { appEvents, appMethods } from './domains/app.js';
+import { studioEvents, studioMethods } from './domains/studio.js';
 
 /**
  * The one typed contract between the renderer and the main-process core.
@@ -12,10 +13,11 @@ import { appEvents, appMethods } from './domains/app.js';
  * The renderer is untrusted input: params are parsed strictly on the main side.
  */
 export * from './domains/app.js';
+export * from './domains/studio.js';
 
 export const bridgeContract = {
-  methods: { ...appMethods },
-  events: { ...appEvents },
+  methods: { ...appMethods, ...studioMethods },
+  events: { ...appEvents, ...studioEvents },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

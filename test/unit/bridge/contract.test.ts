@@ -30,6 +30,7 @@ describe('bridge contract', () => {
       methods: methodNames,
       invoke: async () => ({ ok: false, error: { code: 'bridge.invalid_params', message: 'bad theme' } }),
       subscribe: () => () => undefined,
+      stageFile: async () => ({ ok: false, error: { code: 'file.no_path', message: 'no path' } }),
     };
     const client = createBridgeClient(transport);
     await expect(client.invoke('settings.update', { theme: 'dark' })).rejects.toMatchObject({
@@ -38,6 +39,7 @@ describe('bridge contract', () => {
       message: 'bad theme',
     });
     await expect(client.invoke('settings.get', {})).rejects.toBeInstanceOf(BridgeError);
+    await expect(client.stageFile(new Blob(['x']) as never)).rejects.toMatchObject({ code: 'file.no_path' });
   });
 
   it('the client delivers only the subscribed event', () => {
@@ -49,6 +51,7 @@ describe('bridge contract', () => {
         emit = listener as never;
         return () => undefined;
       },
+      stageFile: async () => ({ ok: false, error: { code: 'file.no_path', message: 'no path' } }),
     };
     const received: unknown[] = [];
     createBridgeClient(transport).on('settings.changed', (payload) => received.push(payload));

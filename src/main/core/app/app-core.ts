@@ -3,6 +3,12 @@ import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } fr
 import { EventHub } from '../bridge/event-hub.js';
 import { ConnectionMonitor, createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
+import {
+  createStudioHandlers,
+  createStudioParts,
+  type StudioHostParts,
+} from '../bridge/handlers/studio-handlers.js';
+import type { EngineChange } from '../jobs/job-engine.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
@@ -29,6 +35,8 @@ export interface AppCore {
   readonly logger: Logger;
   readonly dataDir: string;
   readonly services: CoreServices;
+  /** File staging and the library-only media resolver, for the hosts' upload and media routes. */
+  readonly studio: StudioHostParts;
   /** Stops background work, the embedded simulator and the journal. */
   close(): Promise<void>;
 }
@@ -41,12 +49,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { dataDir } = options;
   const logger = options.logger ?? createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
   const events = new EventHub();
+  let forwardEngineChange: (change: EngineChange) => void = () => undefined;
   const services = await openCoreServices({
     dataDir,
     launchSimulator: options.launchSimulator,
     safeStorage: options.safeStorage,
     secretStore: options.secretStore,
     engine: options.engine,
+    onSecretRead: (secret) => logger.addSecret(secret),
+    onEngineChange: (change) => forwardEngineChange(change),
   });
   const ctx: HandlerContext = {
     services,
@@ -56,8 +67,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     host: options.host,
   };
   const connection = new ConnectionMonitor(ctx);
+  const studio = createStudioParts(ctx);
+  forwardEngineChange = (change) => studio.service.onEngineChange(change);
   const handlers: BridgeHandlers = {
     ...createAppHandlers(ctx, connection),
+    ...createStudioHandlers(ctx, studio),
   };
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
@@ -81,6 +95,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     logger,
     dataDir,
     services,
+    studio,
     close: () => services.close(),
   };
 }

@@ -53,6 +53,22 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
       }
       return (await response.json()) as BridgeResponse;
     },
+    async stageFile(file) {
+      try {
+        const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(file.name)}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: file,
+        });
+        return (await response.json()) as BridgeResponse;
+      } catch (error) {
+        return {
+          ok: false,
+          error: { code: 'bridge.unreachable', message: `The studio host is unreachable: ${String(error)}` },
+        };
+      }
+    },
     subscribe(listener) {
       listeners.add(listener);
       if (!socket) connect();

@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import type { DraftForm, studioMethods } from '../../../../shared/bridge/domains/studio.js';
+import { AppError } from '../../errors.js';
+import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
+import { MediaResolver } from '../../studio/media-resolver.js';
+import { StagedFiles } from '../../studio/staged-files.js';
+import { StudioService } from '../../studio/studio-service.js';
+import type { DomainHandlers, HandlerContext } from './handler-context.js';
+
+/** The studio's parts that hosts need besides the bridge: file staging and the media route. */
+export interface StudioHostParts {
+  readonly service: StudioService;
+  readonly staged: StagedFiles;
+  readonly media: MediaResolver;
+}
+
+export function createStudioParts(ctx: HandlerContext): StudioHostParts {
+  const { services } = ctx;
+  const staged = new StagedFiles(services.dataDir, services.journal);
+  const media = new MediaResolver({ journal: services.journal, libraryDir: services.libraryDir, staged });
+  const service = new StudioService({
+    core: services,
+    events: ctx.events,
+    logger: ctx.logger,
+    staged,
+    host: ctx.host,
+  });
+  return { service, staged, media };
+}
+
+/** An empty form for a new draft (the renderer fills it from the chosen service's contract). */
+const EMPTY_FORM: DraftForm = {
+  profileId: SIMULATOR_PROFILE_ID,
+  model: '',
+  generationMode: '',
+  prompt: '',
+  orientation: '',
+  seconds: 0,
+  resolutionTier: '',
+  seed: null,
+  references: [],
+};
+
+function openFolder(folder: string): Promise<boolean> {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  return new Promise((resolve) => {
+    try {
+      const child = execFile(command, [folder], { timeout: 10_000 }, (error) => resolve(!error));
+      child.on('error', () => resolve(false));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+export function createStudioHandlers(
+  ctx: HandlerContext,
+  parts: StudioHostParts,
+): DomainHandlers<typeof studioMethods> {
+  const { services } = ctx;
+  const { service, staged } = parts;
+  let scenario: string | null = null;
+  const summary = async (profileId: string) => {
+    const running = await services.simulator.peek();
+    return services.profiles.summary(services.profiles.get(profileId), running?.baseUrl ?? null);
+  };
+  return {
+    'services.list': ({ profileId, serviceKind }) =>
+      service.services(profileId ?? services.profiles.activeId(), serviceKind),
+    'profiles.add': async ({ kind, name, baseUrl, secret, debugTokenExpiresAt }) => {
+      // The secret goes straight to the keychain; the answer carries only `hasSecret`.
+      const profile = await services.credentials.createProfile({
+        kind,
+        name,
+        baseUrl: baseUrl.replace(/\/+$/, ''),
+        secret,
+        ...(kind === 'debug' && debugTokenExpiresAt !== undefined ? { debugTokenExpiresAt } : {}),
+      });
+      return summary(profile.id);
+    },
+    'profiles.remove': async ({ profileId }) => {
+      if (profileId === SIMULATOR_PROFILE_ID)
+        throw new AppError('profile.builtin', 'The local simulator is built in and cannot be removed.');
+      if (services.journal.jobs.listJobs({ profileId, limit: 1 }).items.length > 0)
+        throw new AppError(
+          'profile.has_jobs',
+          'This profile owns jobs in the library; it cannot be removed.',
+        );
+      if (services.profiles.activeId() === profileId) services.profiles.setActive(SIMULATOR_PROFILE_ID);
+      return { removed: await services.credentials.deleteProfile(profileId) };
+    },
+    'profiles.setActive': async ({ profileId }) => {
+      services.profiles.setActive(profileId);
+      return summary(profileId);
+    },
+    'profiles.test': async ({ profileId }) => {
+      try {
+        const client = await services.profiles.clientFor(profileId);
+        const list = await client.listServices();
+        return { ok: true, serviceCount: list.data.length, message: null };
+      } catch (error) {
+        return {
+          ok: false,
+          serviceCount: 0,
+          message: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+    'simulator.getScenario': () => ({ scenario }),
+    'simulator.setScenario': async ({ name }) => {
+      const running = await services.simulator.get();
+      running.setScenario(name);
+      scenario = name;
+      return { scenario };
+    },
+    'files.get': ({ fileId }) => staged.get(fileId),
+    'drafts.create': ({ form, fromJobRowId }) =>
+      fromJobRowId !== undefined
+        ? service.copyJob(fromJobRowId, form ?? EMPTY_FORM)
+        : service.createDraft(form ?? EMPTY_FORM),
+    'drafts.get': ({ draftId }) => service.draft(draftId),
+    'drafts.save': ({ draftId, form }) => service.saveDraft(draftId, form),
+    'drafts.list': () => service.listDrafts(),
+    'video.optimize': ({ draftId, style }) => service.optimize(draftId, style),
+    'video.admission': ({ draftId }) => service.admission(draftId),
+    'video.submit': ({ draftId }) => service.submit(draftId),
+    'jobs.list': (query) => service.listJobs(query),
+    'jobs.get': ({ jobRowId }) => service.jobDetail(jobRowId),
+    'library.list': (filter) => service.library(filter),
+    'library.reveal': async ({ jobRowId }) => {
+      const folder = service.libraryFolder(jobRowId);
+      return { folder, opened: ctx.host === 'electron' ? await openFolder(folder) : false };
+    },
+    'studio.settings.get': () => ({ waitSeconds: service.waitSeconds(), libraryDir: services.libraryDir }),
+    'studio.settings.update': ({ waitSeconds }) => {
+      service.setWaitSeconds(waitSeconds);
+      return { waitSeconds: service.waitSeconds(), libraryDir: services.libraryDir };
+    },
+  };
+}

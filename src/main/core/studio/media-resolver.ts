@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { StagedFiles } from './staged-files.js';
+
+const run = promisify(execFile);
+
+/**
+ * The only way media reach the player: a request names a journal row (job row id + output id, or
+ * a staged file id) and this resolver maps it to a file the core wrote itself. A client-supplied
+ * path is never read: the URL grammar has no place for one, and the resolved file must lie inside
+ * the library (or staging) folder after resolving symlinks. Used by the browser host's
+ * `GET /media/...` route and by the Electron shell's `framewright-media:` protocol.
+ */
+
+export interface ResolvedMedia {
+  path: string;
+  mimeType: string;
+}
+
+export interface MediaResolverOptions {
+  journal: Journal;
+  libraryDir: string;
+  staged: StagedFiles;
+}
+
+/** The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster]` or `staged/<uuid>[/poster]`. */
+export const MEDIA_PATH = /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36}))(\/poster)?$/;
+
+export function mediaUrl(host: 'electron' | 'browser', route: string): string {
+  return host === 'browser' ? `/media/${route}` : `framewright-media://media/${route}`;
+}
+
+async function inside(folder: string, file: string): Promise<string | undefined> {
+  try {
+    const [root, real] = await Promise.all([realpath(folder), realpath(file)]);
+    return real.startsWith(root + path.sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class MediaResolver {
+  private readonly posters = new Map<string, Promise<string | undefined>>();
+  constructor(private readonly options: MediaResolverOptions) {}
+
+  /** Resolves a media route; undefined (= 404) for anything not in the library or staging. */
+  async resolve(route: string): Promise<ResolvedMedia | undefined> {
+    const match = MEDIA_PATH.exec(route);
+    if (!match) return undefined;
+    const poster = match[5] !== undefined;
+    let source: ResolvedMedia | undefined;
+    let posterKey: string;
+    let posterDir: string;
+    if (match[2] !== undefined) {
+      const jobRowId = Number(match[2]);
+      const outputId = Number(match[3]);
+      const output = this.options.journal.outputs.get(outputId);
+      if (!output || output.jobRowId !== jobRowId || output.downloadState !== 'verified' || !output.localPath)
+        return undefined;
+      const real = await inside(this.options.libraryDir, output.localPath);
+      if (!real) return undefined;
+      source = { path: real, mimeType: output.mimeType ?? 'application/octet-stream' };
+      posterKey = `output-${outputId}`;
+      posterDir = path.join(this.options.libraryDir, '.posters');
+    } else {
+      const id = match[4]!;
+      let file: string;
+      let mimeType: string;
+      try {
+        file = this.options.staged.pathOf(id);
+        mimeType = this.options.staged.get(id).mimeType;
+      } catch {
+        return undefined;
+      }
+      const real = await inside(this.options.staged.dir, file);
+      if (!real) return undefined;
+      source = { path: real, mimeType };
+      posterKey = `staged-${id}`;
+      posterDir = path.join(this.options.staged.dir, '.posters');
+    }
+    if (!poster) return source;
+    const made = await this.poster(source, posterKey, posterDir);
+    return made ? { path: made, mimeType: 'image/png' } : undefined;
+  }
+
+  /** A poster: the first frame of a video, the image itself, or a waveform for audio; cached. */
+  private poster(source: ResolvedMedia, key: string, dir: string): Promise<string | undefined> {
+    const target = path.join(dir, `${key}.png`);
+    if (existsSync(target)) return Promise.resolve(target);
+    let pending = this.posters.get(target);
+    if (!pending) {
+      pending = makePoster(source, target, dir).finally(() => this.posters.delete(target));
+      this.posters.set(target, pending);
+    }
+    return pending;
+  }
+}
+
+async function makePoster(source: ResolvedMedia, target: string, dir: string): Promise<string | undefined> {
+  const { ffmpeg } = locateMediaTools();
+  await mkdir(dir, { recursive: true });
+  const temp = `${target}.${process.pid}.tmp.png`;
+  const audio = source.mimeType.startsWith('audio/') || source.mimeType === 'video/quicktime';
+  const args = audio
+    ? [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        source.path,
+        '-filter_complex',
+        'showwavespic=s=320x120:colors=#6d8bff',
+        '-frames:v',
+        '1',
+        temp,
+      ]
+    : ['-v', 'error', '-y', '-i', source.path, '-vf', 'scale=320:-2', '-frames:v', '1', temp];
+  try {
+    await run(ffmpeg, args, { timeout: 30_000 });
+    // a .mov may carry only video: fall back to its first frame
+  } catch {
+    if (!audio) return undefined;
+    try {
+      await run(
+        ffmpeg,
+        ['-v', 'error', '-y', '-i', source.path, '-vf', 'scale=320:-2', '-frames:v', '1', temp],
+        {
+          timeout: 30_000,
+        },
+      );
+    } catch {
+      await rm(temp, { force: true });
+      return undefined;
+    }
+  }
+  await rename(temp, target);
+  return target;
+}

@@ -1,0 +1,69 @@
+import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
+import type { StudioHostParts } from '../core/bridge/handlers/studio-handlers.js';
+
+/** The scheme the player reads library media from (declared privileged before the app is ready). */
+export const MEDIA_SCHEME = 'framewright-media';
+
+export const MEDIA_SCHEME_PRIVILEGES = {
+  scheme: MEDIA_SCHEME,
+  privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true },
+};
+
+/**
+ * `framewright-media://media/<route>`: the route goes through the core's MediaResolver, which
+ * maps journal ids to files inside the library (or staging) and refuses everything else. The
+ * URL never carries a path.
+ */
+export function registerMediaProtocol(
+  protocol: Pick<Protocol, 'handle'>,
+  fetchFile: (url: string, init: { headers: Headers }) => Promise<Response>,
+  parts: Pick<StudioHostParts, 'media'>,
+): void {
+  protocol.handle(MEDIA_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'media') return new Response('Not found', { status: 404 });
+    const found = await parts.media.resolve(decodeURIComponent(url.pathname).replace(/^\//, ''));
+    if (!found) return new Response('Not found', { status: 404 });
+    const response = await fetchFile(pathToFileURL(found.path).href, { headers: request.headers });
+    const headers = new Headers(response.headers);
+    headers.set('Content-Type', found.mimeType);
+    return new Response(response.body, { status: response.status, headers });
+  });
+}
+
+/** Staging of a dropped/picked file by the path the preload read from a real File; sender checked first. */
+export function registerFileStagingIpc(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  parts: Pick<StudioHostParts, 'staged'>,
+  isAppUrl: (url: string) => boolean,
+): void {
+  ipcMain.handle(
+    IPC_STAGE_FILE_CHANNEL,
+    async (event: IpcMainInvokeEvent, filePath: unknown): Promise<BridgeResponse> => {
+      const frame = event.senderFrame;
+      if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
+        return {
+          ok: false,
+          error: { code: 'bridge.untrusted_sender', message: 'Refused: the call did not come from the app.' },
+        };
+      }
+      if (typeof filePath !== 'string' || filePath.length === 0 || filePath.length > 4096) {
+        return { ok: false, error: { code: 'file.no_path', message: 'Not a file path.' } };
+      }
+      try {
+        return { ok: true, result: await parts.staged.stageCopy(filePath) };
+      } catch (error) {
+        const shaped = error as { code?: unknown; message?: unknown };
+        return {
+          ok: false,
+          error: {
+            code: typeof shaped.code === 'string' ? shaped.code : 'file.stage_failed',
+            message: typeof shaped.message === 'string' ? shaped.message : 'The file could not be staged.',
+          },
+        };
+      }
+    },
+  );
+}

@@ -1,0 +1,276 @@
+import { z } from 'zod';
+import { ProfileSummary } from './app.js';
+
+/**
+ * The studio: services from discovery, profiles, staged files, drafts, video submission, the
+ * queue and the library. No path, key or token ever crosses this contract: files are named by
+ * opaque staging ids, media by URLs the core builds (`/media/...` or `framewright-media://...`),
+ * and profiles carry only `hasSecret`.
+ */
+
+const Id = z.string().min(1).max(200);
+/** A staged file id: a UUID the core issued (never a path). */
+export const StagedFileId = z.uuid();
+
+export const StudioService = z.object({
+  modelAlias: z.string(),
+  serviceKind: z.string(),
+  available: z.boolean(),
+  displayName: z.string(),
+  /** The live contracts, passed through as published (the renderer builds the form from them). */
+  mediaSpecContract: z.record(z.string(), z.unknown()).nullable(),
+  apiUsageContract: z.record(z.string(), z.unknown()).nullable(),
+  promptOptimization: z.record(z.string(), z.unknown()).nullable(),
+});
+export type StudioService = z.infer<typeof StudioService>;
+
+export const ServicesList = z.object({
+  profileId: z.string(),
+  services: z.array(StudioService),
+  fetchedAt: z.number(),
+  /** The profile could not be reached: this is the journal's last copy. */
+  fromCache: z.boolean(),
+});
+export type ServicesList = z.infer<typeof ServicesList>;
+
+/** A probed local file as the renderer may see it (the facts, never the path). */
+export const DraftMedia = z.object({
+  id: StagedFileId,
+  fileName: z.string().max(500),
+  mimeType: z.string().max(200),
+  byteSize: z.number().int().nonnegative(),
+  kind: z.enum(['image', 'video', 'audio']),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  durationSeconds: z.number().optional(),
+  hasAudioTrack: z.boolean().optional(),
+  sha256: z.string().optional(),
+});
+export type DraftMedia = z.infer<typeof DraftMedia>;
+
+/** The Create form, as saved while typing. */
+export const DraftForm = z.object({
+  profileId: Id,
+  model: z.string().max(200),
+  generationMode: z.string().max(200),
+  prompt: z.string().max(200_000),
+  orientation: z.string().max(200),
+  seconds: z.number(),
+  resolutionTier: z.string().max(200),
+  seed: z.number().nullable().optional(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+  firstFrame: DraftMedia.optional(),
+  lastFrame: DraftMedia.optional(),
+  references: z.array(DraftMedia).max(100),
+  /** Optimizer style (only sent when the profile allows it). */
+  style: z.string().max(2000).optional(),
+});
+export type DraftForm = z.infer<typeof DraftForm>;
+
+export const StudioDraft = z.object({
+  id: z.string(),
+  /** Owned by the draft from its creation: every submit of this draft uses it. */
+  idempotencyKey: z.string(),
+  form: DraftForm,
+  /** Set once the draft was submitted; a submitted draft is read-only ("Copy to Create" makes a new one). */
+  submittedAt: z.number().nullable(),
+  jobRowId: z.number().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type StudioDraft = z.infer<typeof StudioDraft>;
+
+export const OutputView = z.object({
+  id: z.number(),
+  position: z.number(),
+  state: z.enum(['pending', 'downloading', 'verified', 'failed']),
+  kind: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  byteSize: z.number().nullable(),
+  sha256: z.string().nullable(),
+  verified: z.boolean(),
+  /** Served only for verified outputs, through the library-only media route. */
+  mediaUrl: z.string().nullable(),
+  posterUrl: z.string().nullable(),
+});
+export type OutputView = z.infer<typeof OutputView>;
+
+export const JobView = z.object({
+  rowId: z.number(),
+  profileId: z.string(),
+  model: z.string(),
+  serviceKind: z.string(),
+  jobId: z.string(),
+  requestId: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancel_requested', 'canceled']),
+  stage: z.string().nullable(),
+  stageMessage: z.string().nullable(),
+  elapsedSeconds: z.number().nullable(),
+  queuedSeconds: z.number().nullable(),
+  runningSeconds: z.number().nullable(),
+  nextPollAt: z.number().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  retryable: z.boolean().nullable(),
+  acceptedAt: z.number(),
+  completedAt: z.number().nullable(),
+  updatedAt: z.number(),
+  prompt: z.string(),
+  generationMode: z.string().nullable(),
+  draftId: z.string().nullable(),
+  outputs: z.array(OutputView),
+});
+export type JobView = z.infer<typeof JobView>;
+
+export const JobDetail = JobView.extend({
+  /** The request as sent (the canonical body; asset ids, never local paths). */
+  requested: z.record(z.string(), z.unknown()),
+  effectiveSpec: z.unknown().nullable(),
+  seed: z.number().nullable(),
+  originalPrompt: z.string().nullable(),
+  optimizedPrompt: z.string().nullable(),
+  /** The references of the draft that made the job, when it is still known. */
+  references: z.array(DraftMedia.extend({ role: z.string(), posterUrl: z.string().nullable() })),
+});
+export type JobDetail = z.infer<typeof JobDetail>;
+
+export const JobStatusFilter = JobView.shape.status;
+
+export const SubmitResult = z.object({
+  /** accepted: the service created the job; pending: committed, the core keeps trying in the background. */
+  state: z.enum(['accepted', 'pending']),
+  idempotencyKey: z.string(),
+  jobRowId: z.number().nullable(),
+  reason: z.string().nullable(),
+  draft: StudioDraft,
+});
+
+export const StudioSettings = z.object({
+  /** Total wait limit for one generation, in seconds. */
+  waitSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600),
+  libraryDir: z.string(),
+});
+
+const VideoDraftRef = z.object({ draftId: Id }).strict();
+
+export const studioMethods = {
+  'services.list': {
+    params: z.object({ profileId: Id.optional(), serviceKind: z.string().max(100).optional() }).strict(),
+    result: ServicesList,
+  },
+  'profiles.add': {
+    params: z
+      .object({
+        kind: z.enum(['personal', 'debug']),
+        name: z.string().trim().min(1).max(100),
+        baseUrl: z.url().max(2000),
+        secret: z.string().min(1).max(10_000),
+        debugTokenExpiresAt: z.number().int().positive().optional(),
+      })
+      .strict(),
+    result: ProfileSummary,
+  },
+  'profiles.remove': {
+    params: z.object({ profileId: Id }).strict(),
+    result: z.object({ removed: z.boolean() }),
+  },
+  'profiles.setActive': { params: z.object({ profileId: Id }).strict(), result: ProfileSummary },
+  'profiles.test': {
+    params: z.object({ profileId: Id }).strict(),
+    result: z.object({ ok: z.boolean(), serviceCount: z.number(), message: z.string().nullable() }),
+  },
+  'simulator.getScenario': {
+    params: z.object({}).strict(),
+    result: z.object({ scenario: z.string().nullable() }),
+  },
+  'simulator.setScenario': {
+    params: z.object({ name: z.string().max(100).nullable() }).strict(),
+    result: z.object({ scenario: z.string().nullable() }),
+  },
+  'files.get': { params: z.object({ fileId: StagedFileId }).strict(), result: DraftMedia },
+  'drafts.create': {
+    params: z.object({ form: DraftForm.optional(), fromJobRowId: z.number().int().optional() }).strict(),
+    result: StudioDraft,
+  },
+  'drafts.get': { params: z.object({ draftId: Id }).strict(), result: StudioDraft },
+  'drafts.save': { params: z.object({ draftId: Id, form: DraftForm }).strict(), result: StudioDraft },
+  'drafts.list': { params: z.object({}).strict(), result: z.array(StudioDraft) },
+  'video.optimize': {
+    params: z.object({ draftId: Id, style: z.string().max(2000).optional() }).strict(),
+    result: z.object({
+      clientRequestId: z.string(),
+      originalPrompt: z.string(),
+      optimizedPrompt: z.string(),
+    }),
+  },
+  'video.admission': {
+    params: VideoDraftRef,
+    result: z.object({
+      admitted: z.boolean().nullable(),
+      admission: z.record(z.string(), z.unknown()),
+      generatedAt: z.string(),
+    }),
+  },
+  'video.submit': { params: VideoDraftRef, result: SubmitResult },
+  'jobs.list': {
+    params: z
+      .object({
+        status: JobStatusFilter.optional(),
+        profileId: Id.optional(),
+        cursor: z.string().max(100).optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
+    result: z.object({ items: z.array(JobView), nextCursor: z.string().nullable() }),
+  },
+  'jobs.get': { params: z.object({ jobRowId: z.number().int() }).strict(), result: JobDetail },
+  'library.list': {
+    params: z
+      .object({
+        profileId: Id.optional(),
+        model: z.string().max(200).optional(),
+        mode: z.string().max(200).optional(),
+        status: JobStatusFilter.optional(),
+        from: z.number().optional(),
+        to: z.number().optional(),
+        query: z.string().max(500).optional(),
+      })
+      .strict(),
+    result: z.object({ items: z.array(JobView) }),
+  },
+  'library.reveal': {
+    params: z.object({ jobRowId: z.number().int() }).strict(),
+    result: z.object({ folder: z.string(), opened: z.boolean() }),
+  },
+  'studio.settings.get': { params: z.object({}).strict(), result: StudioSettings },
+  'studio.settings.update': {
+    params: z.object({ waitSeconds: StudioSettings.shape.waitSeconds }).strict(),
+    result: StudioSettings,
+  },
+} as const;
+
+export const studioEvents = {
+  'jobs.changed': JobView,
+  'downloads.progress': z.object({
+    jobRowId: z.number(),
+    outputId: z.number(),
+    receivedBytes: z.number(),
+    totalBytes: z.number().nullable(),
+  }),
+  'uploads.progress': z.object({
+    draftId: z.string(),
+    fileName: z.string(),
+    state: z.enum(['uploading', 'uploaded', 'reused']),
+  }),
+  'intents.changed': z.object({
+    idempotencyKey: z.string(),
+    draftId: z.string().nullable(),
+    state: z.enum(['pending_create', 'unknown', 'accepted', 'rejected', 'abandoned']),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+  }),
+} as const;
