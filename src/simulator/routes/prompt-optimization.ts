@@ -203,7 +203,28 @@ function checkReferences(
   });
 }
 
-/** Deterministic rewrite: the original plus whole sentences of direction that fit the 7000 limit (never truncating). */
+/** Beats the simulated optimizer writes, cycled until the output reaches its target length. */
+const BEATS = [
+  'the camera opens wide and settles on the subject with a slow push-in',
+  'soft key light from the left shapes the subject while the background falls into gentle shadow',
+  'a subtle parallax between foreground and background gives the frame depth',
+  'the subject moves with natural weight; clothing and hair react to the motion',
+  'ambient detail drifts through the frame: dust, mist or light particles catching the light',
+  'the colour palette stays consistent, with warm highlights and cool shadows',
+  'the camera eases into a gentle arc around the subject, keeping the horizon level',
+  'a short pause lets the viewer read the scene before the next movement',
+  'surfaces show believable texture and reflections that follow the light source',
+  'the action resolves calmly and the final frame holds a balanced composition',
+];
+
+/** Original length from which the simulated optimizer adds nothing (it targets about 6000). */
+export const OPTIMIZATION_TARGET_CODE_POINTS = 6000;
+
+/**
+ * Deterministic rewrite: the trimmed original, then whole sentences of direction (spec, style,
+ * references, then timed beats) up to about 6000 code points and never past `max`; the original is
+ * never truncated.
+ */
 export function optimizePrompt(
   original: string,
   body: PromptOptimizationRequest,
@@ -211,8 +232,9 @@ export function optimizePrompt(
 ): { text: string; outcome: string; notices: string[] } {
   const trimmed = original.trim();
   const refs = body.referenceInputs;
-  const sentences = [
-    `Shot for a ${body.mediaSpec.seconds}-second ${body.mediaSpec.orientation} ${body.mediaSpec.resolutionTier} clip in ${body.generationMode} mode.`,
+  const seconds = body.mediaSpec.seconds ?? 5;
+  const head = [
+    `Shot for a ${seconds}-second ${body.mediaSpec.orientation} ${body.mediaSpec.resolutionTier} clip in ${body.generationMode} mode.`,
     body.style
       ? `Visual style: ${body.style}.`
       : 'Cinematic lighting with a clear subject and a steady, motivated camera move.',
@@ -224,18 +246,32 @@ export function optimizePrompt(
       : []),
     'Natural motion, consistent characters and no on-screen text.',
   ];
+  const target = Math.min(max, OPTIMIZATION_TARGET_CODE_POINTS);
   let text = trimmed;
   const notices: string[] = [];
-  for (const sentence of sentences) {
+  const append = (sentence: string, limit: number): boolean => {
     const candidate = `${text}\n${sentence}`;
-    if (codePointLength(candidate) > max) {
+    if (codePointLength(candidate) > limit) return false;
+    text = candidate;
+    return true;
+  };
+  for (const sentence of head) {
+    if (!append(sentence, target)) {
       notices.push('length_budget_reached');
       break;
     }
-    text = candidate;
   }
-  if (text === trimmed)
+  if (notices.length === 0) {
+    for (let beat = 0; ; beat += 1) {
+      const from = ((beat * seconds) / 8).toFixed(1);
+      const to = (((beat + 1) * seconds) / 8).toFixed(1);
+      const sentence = `Beat ${beat + 1} (${from}-${to} s of the loop): ${BEATS[beat % BEATS.length]}.`;
+      if (!append(sentence, target)) break;
+    }
+  }
+  if (text === trimmed) {
     return { text, outcome: 'unchanged', notices: notices.length ? notices : ['already_complete'] };
+  }
   return { text, outcome: 'optimized', notices };
 }
 
