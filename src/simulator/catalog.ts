@@ -258,6 +258,7 @@ export const VOICES: CatalogVoice[] = [
   {
     voiceId: 'amber',
     version: 2,
+    previewAssetId: 'voicepreview_amber_v2',
     displayName: 'Amber',
     primaryLanguage: 'en',
     supportedLanguages: ['en', 'fr'],
@@ -267,6 +268,7 @@ export const VOICES: CatalogVoice[] = [
   {
     voiceId: 'basalt',
     version: 1,
+    previewAssetId: 'voicepreview_basalt_v1',
     displayName: 'Basalt',
     primaryLanguage: 'en',
     supportedLanguages: ['en'],
@@ -276,6 +278,7 @@ export const VOICES: CatalogVoice[] = [
   {
     voiceId: 'cirrus',
     version: 1,
+    previewAssetId: 'voicepreview_cirrus_v1',
     displayName: 'Cirrus',
     primaryLanguage: 'zh',
     supportedLanguages: ['zh', 'en'],
@@ -283,6 +286,9 @@ export const VOICES: CatalogVoice[] = [
     tags: ['conversational'],
   },
 ];
+
+/** Speech services whose model scope serves the voice previews (`previewAssetId`). */
+export const VOICE_PREVIEW_MODELS = ['cadence-speech'];
 
 /** Flite voice that renders each published speaker (synthetic speech). */
 export const VOICE_RENDER: Record<string, string> = { amber: 'slt', basalt: 'kal', cirrus: 'awb' };

@@ -18,6 +18,7 @@ import {
   largestLimit,
   normaliseMime,
 } from '../assets/upload-policy.js';
+import { voicePreviewAsset } from '../assets/voice-previews.js';
 import { uploadLimitsFor } from '../catalog.js';
 import type { RequestContext, RouteDef } from '../context.js';
 import { ApiError, assetRejected, notFound } from '../errors.js';
@@ -250,7 +251,10 @@ function parseRange(
 async function content(rc: RequestContext): Promise<void> {
   const { state, identity } = rc;
   const service = resolveScopeModel(rc.query);
-  const asset = state.assets.getOwned(rc.params.assetId ?? '', identity.id, service.modelAlias);
+  const assetId = rc.params.assetId ?? '';
+  const asset =
+    state.assets.getOwned(assetId, identity.id, service.modelAlias) ??
+    (await voicePreviewAsset(state, assetId, service.modelAlias));
   if (!asset || state.assets.isExpired(asset, state.clock.nowMs())) throw notFound('asset');
   const headers: Record<string, string> = {
     'Content-Type': asset.mimeType,

@@ -7,7 +7,7 @@ import {
   startSimulator,
   type RunningSimulator,
 } from '../../../src/simulator/index.js';
-import { expectError, startTestSimulator, type Json, type TestClient } from './client.js';
+import { expectError, sha256, startTestSimulator, type Json, type TestClient } from './client.js';
 
 let sim: RunningSimulator;
 let client: TestClient;
@@ -227,6 +227,18 @@ describe('discovery', () => {
     expect(detail.status).toBe(200);
     expect(detail.data.voiceId).toBe(voices.data[0]!.voiceId);
     expectError(await client.get('/audio/voices/no-such-voice'), 404, 'voice_not_found');
+    const preview = voices.data[0]!.previewAssetId!;
+    const url = `${client.baseUrl}/assets/${preview}/content?model=cadence-speech`;
+    for (const who of [client, client.as('second-identity-token')]) {
+      const got = await who.download(url);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('audio/wav');
+      expect(got.bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+      expect(got.headers.get('x-content-sha256')).toBe(sha256(got.bytes));
+    }
+    expect((await client.download(`${client.baseUrl}/assets/${preview}/content?model=h3-video`)).status).toBe(
+      404,
+    );
   });
 });
 
