@@ -80,7 +80,11 @@ export function makeWav(seconds: number, frequency = 440, sampleRate = 8000): Bu
 
 let workDir: string | undefined;
 function dir(): string {
-  workDir ??= mkdtempSync(path.join(os.tmpdir(), 'fw-sim-fixtures-'));
+  if (!workDir) {
+    workDir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-fixtures-'));
+    // also removed when the test process ends, for callers that never call removeScratch()
+    process.once('exit', removeScratch);
+  }
   return workDir;
 }
 
