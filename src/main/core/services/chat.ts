@@ -1,0 +1,315 @@
+import { readFile } from 'node:fs/promises';
+import { createParser } from 'eventsource-parser';
+import {
+  ChatCompletionChunk,
+  ChatCompletionResponse,
+  type ChatContentPart,
+  type ChatMessage,
+} from '../../../shared/api/chat.js';
+import type { PublicService } from '../../../shared/api/discovery.js';
+import { AppError } from '../errors.js';
+import type { Conversation, ConversationMessage } from '../journal/conversations-repository.js';
+import type { Journal } from '../journal/open-journal.js';
+import { probeMedia } from '../media/probe-media.js';
+import { ResponseShapeError } from '../platform/api-errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { checkProbedFile, uploadChecked } from './inputs.js';
+import { InputLimitError, readJson, sendWithRetry, stringList, usageContract } from './service-common.js';
+
+export type SamplingValue = number | string | string[];
+
+export interface ChatCapabilities {
+  /** Content part types the model takes (e.g. text, image_url, video_url). */
+  partTypes: string[];
+  /** Sampling fields the model's contract allows; no others are ever offered or sent. */
+  samplingFields: string[];
+  /** Images may be sent inline as data: URLs. */
+  inlineImages: boolean;
+  streaming: boolean;
+}
+
+export function chatCapabilities(service: PublicService): ChatCapabilities {
+  const usage = usageContract(service);
+  const chatOp = (usage.operations as { chat?: { stream?: boolean } } | undefined)?.chat;
+  const mediaUrls = typeof usage.mediaUrls === 'string' ? usage.mediaUrls : '';
+  const partTypes = stringList(usage.contentPartTypes) ?? ['text'];
+  return {
+    partTypes,
+    samplingFields: stringList(usage.samplingFields) ?? [],
+    inlineImages:
+      partTypes.includes('image_url') && (usage.inlineImages === true || /inline/i.test(mediaUrls)),
+    streaming: chatOp?.stream !== false,
+  };
+}
+
+/** Refuses any sampling field the model's contract does not allow (platform-managed fields included). */
+export function validateSampling(service: PublicService, sampling: Record<string, SamplingValue> = {}): void {
+  const allowed = chatCapabilities(service).samplingFields;
+  for (const [field, value] of Object.entries(sampling)) {
+    if (!allowed.includes(field))
+      throw new InputLimitError(
+        field,
+        `${field} is not accepted by ${service.modelAlias}${allowed.length ? ` (it takes ${allowed.join(', ')})` : ' (it takes no sampling fields)'}.`,
+      );
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new InputLimitError(field, `${field} must be a number.`);
+  }
+}
+
+export interface StreamedReply {
+  id?: string;
+  content: string;
+  finishReason: string | null;
+  usage?: Record<string, unknown>;
+}
+
+/** The text of a message's content (parts other than text are shown as [type]). */
+export function textOfContent(content: ChatMessage['content']): string {
+  if (typeof content === 'string') return content;
+  if (!content) return '';
+  return content.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}]`)).join(' ');
+}
+
+/**
+ * `POST /chat/completions` with `stream: true`: server-sent events parsed by eventsource-parser;
+ * `onToken` gets each piece as it arrives. The reply is returned only when the stream finished
+ * (a finish_reason or `[DONE]`); an abort throws `chat.cancelled`, a broken stream `chat.stream_broken`.
+ */
+export async function streamChat(
+  client: PublicApiClient,
+  body: Record<string, unknown>,
+  options: { signal?: AbortSignal; onToken?: (token: string) => void } = {},
+): Promise<StreamedReply> {
+  const signal = options.signal ?? AbortSignal.timeout(10 * 60_000);
+  let response: Response;
+  try {
+    response = await sendWithRetry(
+      () =>
+        client.send(
+          client.url('/chat/completions'),
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+            body: JSON.stringify({ ...body, stream: true }),
+            signal,
+          },
+          'Chat',
+        ),
+      { signal },
+    );
+  } catch (error) {
+    if (options.signal?.aborted) throw cancelled();
+    throw error;
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('text/event-stream')) {
+    // a service that does not stream answers one JSON completion
+    const whole = await readJson(response, ChatCompletionResponse, 'Chat');
+    const content = whole.choices[0]?.message.content ?? '';
+    if (content) options.onToken?.(content);
+    return {
+      id: whole.id,
+      content,
+      finishReason: whole.choices[0]?.finish_reason ?? null,
+      usage: whole.usage,
+    };
+  }
+  let content = '';
+  let id: string | undefined;
+  let finishReason: string | null = null;
+  let usage: Record<string, unknown> | undefined;
+  let done = false;
+  let problem: Error | undefined;
+  const parser = createParser({
+    onEvent(event) {
+      if (done || problem) return;
+      if (event.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(event.data);
+      } catch {
+        problem = new ResponseShapeError('Chat stream', `an event is not JSON: ${event.data.slice(0, 60)}`);
+        return;
+      }
+      const chunk = ChatCompletionChunk.safeParse(json);
+      if (!chunk.success) {
+        problem = new ResponseShapeError('Chat stream', chunk.error.issues[0]?.message ?? 'invalid chunk');
+        return;
+      }
+      id ??= chunk.data.id;
+      if (chunk.data.usage) usage = chunk.data.usage;
+      for (const choice of chunk.data.choices) {
+        if (choice.index !== 0) continue;
+        const piece = choice.delta.content;
+        if (piece) {
+          content += piece;
+          options.onToken?.(piece);
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      if (problem) throw problem;
+      if (done) break;
+    }
+  } catch (error) {
+    await response.body?.cancel().catch(() => undefined);
+    if (options.signal?.aborted) throw cancelled();
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'chat.stream_broken',
+      `The reply stream broke before it finished (${error instanceof Error ? error.message : String(error)}); nothing was saved.`,
+    );
+  }
+  if (options.signal?.aborted) throw cancelled();
+  if (!done && finishReason === null)
+    throw new AppError('chat.stream_broken', 'The reply stream ended before it finished; nothing was saved.');
+  return { id, content, finishReason, usage };
+}
+
+function cancelled(): AppError {
+  return new AppError('chat.cancelled', 'The reply was cancelled; nothing was saved.');
+}
+
+export interface ChatAttachment {
+  filePath: string;
+  /** Send an image inline as a data: URL (only where the model allows inline images). */
+  inline?: boolean;
+}
+
+export interface ChatTurnInput {
+  service: PublicService;
+  /** Continue this conversation; a new one is created (on success) when absent. */
+  conversationId?: string;
+  /** System prompt of a new conversation. */
+  system?: string;
+  text: string;
+  attachments?: ChatAttachment[];
+  sampling?: Record<string, SamplingValue>;
+  signal?: AbortSignal;
+  onToken?: (token: string) => void;
+  onStep?: (step: string) => void;
+}
+
+export interface ChatTurnResult {
+  conversation: Conversation;
+  user: ConversationMessage;
+  assistant: ConversationMessage;
+}
+
+const INLINE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Builds the user message's content: plain text, or parts with uploaded asset URLs (or inline images). */
+async function userContent(
+  journal: Journal,
+  client: PublicApiClient,
+  service: PublicService,
+  text: string,
+  attachments: ChatAttachment[],
+): Promise<ChatMessage['content']> {
+  if (attachments.length === 0) return text;
+  const caps = chatCapabilities(service);
+  const parts: ChatContentPart[] = [];
+  const probed = [];
+  for (const attachment of attachments) {
+    const file = await probeMedia(attachment.filePath);
+    const type = file.kind === 'image' ? 'image_url' : file.kind === 'video' ? 'video_url' : undefined;
+    if (!type || !caps.partTypes.includes(type))
+      throw new InputLimitError(
+        'attachments',
+        `${file.fileName} (${file.mimeType}) cannot be attached: ${service.modelAlias} takes ${caps.partTypes.join(', ')} parts.`,
+      );
+    if (attachment.inline) {
+      if (type !== 'image_url' || !caps.inlineImages)
+        throw new InputLimitError(
+          'attachments',
+          `${service.modelAlias} does not take ${file.fileName} inline; attach it as an upload.`,
+        );
+      if (file.byteSize > INLINE_MAX_BYTES)
+        throw new InputLimitError(
+          'attachments',
+          `${file.fileName} is too large to send inline (at most ${INLINE_MAX_BYTES} bytes).`,
+        );
+    }
+    probed.push({ attachment, file, type, role: type === 'image_url' ? 'input_image' : 'input_video' });
+  }
+  for (const { file, role } of probed) checkProbedFile(service, file, role);
+  if (text.trim()) parts.push({ type: 'text', text });
+  for (const { attachment, file, type } of probed) {
+    let url: string;
+    if (attachment.inline) {
+      url = `data:${file.mimeType};base64,${(await readFile(file.path)).toString('base64')}`;
+    } else {
+      const asset = await uploadChecked(journal, client, service, file);
+      url = client.url(`/assets/${encodeURIComponent(asset.assetId)}/content`, { model: service.modelAlias });
+    }
+    parts.push(type === 'image_url' ? { type, image_url: { url } } : { type, video_url: { url } });
+  }
+  return parts;
+}
+
+/**
+ * One chat turn: checks (nothing sent when they fail), uploads attachments, streams the reply,
+ * and only then writes the user message and the complete reply to the journal in one transaction.
+ * A cancelled or broken stream writes nothing.
+ */
+export async function chatTurn(
+  journal: Journal,
+  client: PublicApiClient,
+  input: ChatTurnInput,
+): Promise<ChatTurnResult> {
+  const { service } = input;
+  if (!input.text.trim() && !input.attachments?.length)
+    throw new InputLimitError('message', 'Write a message (or attach media) first.');
+  validateSampling(service, input.sampling);
+  const existing = input.conversationId
+    ? journal.conversations.getWithMessages(input.conversationId)
+    : undefined;
+  if (input.conversationId && !existing)
+    throw new AppError('chat.not_found', `No conversation ${input.conversationId} in this journal.`);
+  if (existing && existing.profileId !== client.profileId)
+    throw new AppError('chat.not_found', 'That conversation belongs to another profile.');
+  const system = existing ? existing.systemPrompt : input.system?.trim() || undefined;
+  input.onStep?.('attachments');
+  const content = await userContent(journal, client, service, input.text, input.attachments ?? []);
+  const messages: ChatMessage[] = [];
+  if (system) messages.push({ role: 'system', content: system });
+  for (const m of existing?.messages ?? [])
+    messages.push({ role: m.role, content: m.content as ChatMessage['content'] });
+  messages.push({ role: 'user', content });
+  input.onStep?.('streaming');
+  const reply = await streamChat(
+    client,
+    { model: service.modelAlias, messages, ...(input.sampling ?? {}) },
+    { signal: input.signal, onToken: input.onToken },
+  );
+  return journal.transaction(() => {
+    const conversation =
+      existing ??
+      journal.conversations.create({
+        profileId: client.profileId,
+        model: service.modelAlias,
+        title: [...(input.text.trim() || 'Media').replace(/\s+/g, ' ')].slice(0, 60).join(''),
+        systemPrompt: system,
+      });
+    const [user, assistant] = journal.conversations.appendTurn(conversation.id, [
+      { role: 'user', content, text: textOfContent(content) },
+      {
+        role: 'assistant',
+        content: reply.content,
+        text: reply.content,
+        model: service.modelAlias,
+        finishReason: reply.finishReason ?? undefined,
+        usage: reply.usage,
+      },
+    ]);
+    return { conversation: journal.conversations.get(conversation.id)!, user: user!, assistant: assistant! };
+  });
+}

@@ -1,0 +1,86 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import { codePointLength } from '../../../shared/api/common.js';
+import {
+  EMBEDDING_MAX_CODE_POINTS,
+  EMBEDDING_MAX_ITEMS,
+  EmbeddingsResponse,
+} from '../../../shared/api/embeddings.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { InputLimitError, postJson, usageContract } from './service-common.js';
+
+export interface EmbeddingsResult {
+  model: string;
+  dimensions: number;
+  /** One vector per input, in input order. */
+  vectors: number[][];
+  /** Cosine similarity of every pair of inputs (1 on the diagonal). */
+  similarity: number[][];
+  usage: Record<string, unknown>;
+  response: EmbeddingsResponse;
+}
+
+/** The limits that apply: the document's, tightened by the service's published ones. */
+function limitsOf(service: PublicService): { maxItems: number; maxChars: number } {
+  const usage = usageContract(service);
+  const n = (v: unknown, d: number) => (typeof v === 'number' && v > 0 ? Math.min(v, d) : d);
+  return {
+    maxItems: n(usage.maxItems, EMBEDDING_MAX_ITEMS),
+    maxChars: n(usage.maxCharactersPerItem, EMBEDDING_MAX_CODE_POINTS),
+  };
+}
+
+/** Checks the input before anything is sent: 1..64 non-empty texts, each at most 8192 code points. */
+export function validateEmbeddingInputs(inputs: readonly string[], service?: PublicService): void {
+  const { maxItems, maxChars } = service
+    ? limitsOf(service)
+    : { maxItems: EMBEDDING_MAX_ITEMS, maxChars: EMBEDDING_MAX_CODE_POINTS };
+  if (inputs.length === 0) throw new InputLimitError('input', 'Give at least one text to embed.');
+  if (inputs.length > maxItems)
+    throw new InputLimitError('input', `At most ${maxItems} texts per request (got ${inputs.length}).`);
+  inputs.forEach((text, i) => {
+    if (text.trim().length === 0)
+      throw new InputLimitError('input', `Text ${i + 1} is empty (or only white space).`);
+    const length = codePointLength(text);
+    if (length > maxChars)
+      throw new InputLimitError(
+        'input',
+        `Text ${i + 1} has ${length} characters; at most ${maxChars} are allowed.`,
+      );
+  });
+}
+
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+export function similarityMatrix(vectors: readonly (readonly number[])[]): number[][] {
+  return vectors.map((a) => vectors.map((b) => Math.round(cosineSimilarity(a, b) * 1e6) / 1e6));
+}
+
+/** `POST /embeddings`: one text (sent as a string) or several (an array). */
+export async function createEmbeddings(
+  client: PublicApiClient,
+  service: PublicService,
+  inputs: readonly string[],
+): Promise<EmbeddingsResult> {
+  validateEmbeddingInputs(inputs, service);
+  const body = { model: service.modelAlias, input: inputs.length === 1 ? inputs[0]! : [...inputs] };
+  const response = await postJson(client, '/embeddings', body, EmbeddingsResponse, 'Embeddings');
+  const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+  return {
+    model: response.model,
+    dimensions: vectors[0]?.length ?? 0,
+    vectors,
+    similarity: similarityMatrix(vectors),
+    usage: response.usage,
+    response,
+  };
+}

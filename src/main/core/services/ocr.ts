@@ -1,0 +1,92 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import { OcrResponse } from '../../../shared/api/ocr.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { probeMedia } from '../media/probe-media.js';
+import { checkProbedFile, uploadChecked } from './inputs.js';
+import { InputLimitError, postJson, stringList, usageContract } from './service-common.js';
+
+export interface OcrOptions {
+  task?: string;
+  /** Metering page count (does not select pages). */
+  pages?: number;
+}
+
+export interface OcrBox {
+  text: string;
+  bbox: [number, number, number, number];
+  confidence?: number;
+  page?: number;
+}
+
+export interface OcrResult {
+  /** The model's own JSON, as it came. */
+  raw: Record<string, unknown>;
+  text?: string;
+  /** Blocks that carry a 4-number `bbox` (x1, y1, x2, y2). */
+  boxes: OcrBox[];
+  inputField: 'input_image_asset_id' | 'document_asset_id';
+  assetId: string;
+}
+
+export function ocrCapabilities(service: PublicService): { tasks?: string[]; supportsDocument: boolean } {
+  const usage = usageContract(service);
+  return { tasks: stringList(usage.tasks), supportsDocument: usage.supportsDocumentAsset === true };
+}
+
+export function boxesOf(body: OcrResponse): OcrBox[] {
+  const out: OcrBox[] = [];
+  const take = (blocks: OcrResponse['blocks'], page?: number) => {
+    for (const block of blocks ?? []) {
+      if (block.bbox?.length === 4 && block.bbox.every((n) => Number.isFinite(n)))
+        out.push({
+          text: block.text ?? '',
+          bbox: block.bbox as [number, number, number, number],
+          confidence: block.confidence,
+          page,
+        });
+    }
+  };
+  if (body.pages?.some((p) => p.blocks?.length)) for (const p of body.pages) take(p.blocks, p.page);
+  else take(body.blocks);
+  return out;
+}
+
+/**
+ * OCR of a local image (or a document where the service states support): checks, uploads
+ * (reusing a still-valid asset), then `POST /ocr`. The model's JSON is returned as it came.
+ */
+export async function runOcr(
+  journal: Journal,
+  client: PublicApiClient,
+  service: PublicService,
+  filePath: string,
+  options: OcrOptions = {},
+): Promise<OcrResult> {
+  const caps = ocrCapabilities(service);
+  if (options.task !== undefined && caps.tasks && !caps.tasks.includes(options.task))
+    throw new InputLimitError('task', `task must be one of ${caps.tasks.join(', ')} (got ${options.task}).`);
+  if (options.pages !== undefined && (!Number.isInteger(options.pages) || options.pages < 1))
+    throw new InputLimitError('pages', `pages must be a whole number of at least 1 (got ${options.pages}).`);
+  const probed = await probeMedia(filePath);
+  const isDocument = probed.kind === 'document';
+  if (isDocument && !caps.supportsDocument)
+    throw new InputLimitError(
+      'file',
+      `${service.modelAlias} reads images only; it does not state support for documents.`,
+    );
+  if (!isDocument && probed.kind !== 'image')
+    throw new InputLimitError(
+      'file',
+      `${probed.fileName} is ${probed.mimeType}; OCR takes an image${caps.supportsDocument ? ' or a document' : ''}.`,
+    );
+  const file = checkProbedFile(service, probed, isDocument ? 'input_document' : 'input_image');
+  const asset = await uploadChecked(journal, client, service, file);
+  const inputField = isDocument ? 'document_asset_id' : 'input_image_asset_id';
+  const body: Record<string, unknown> = { model: service.modelAlias, [inputField]: asset.assetId };
+  if (options.task !== undefined) body.task = options.task;
+  if (options.pages !== undefined) body.pages = options.pages;
+  const raw = (await postJson(client, '/ocr', body, OcrResponse, 'OCR')) as Record<string, unknown>;
+  const parsed = raw as OcrResponse;
+  return { raw, text: parsed.text, boxes: boxesOf(parsed), inputField, assetId: asset.assetId };
+}

@@ -1,0 +1,28 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import type { CoreServices } from '../app/core-services.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { discoverServices } from '../video/discovery.js';
+import { chooseService } from './service-common.js';
+
+export interface ResolvedService {
+  client: PublicApiClient;
+  service: PublicService;
+  /** Every service of the same kinds visible to the profile. */
+  choices: PublicService[];
+}
+
+/** The profile's client and the service `model` (or the first available one) of the given kinds, from discovery. */
+export async function resolveService(
+  core: Pick<CoreServices, 'journal' | 'profiles'>,
+  profileId: string,
+  kinds: readonly string[],
+  model?: string,
+): Promise<ResolvedService> {
+  const client = await core.profiles.clientFor(profileId);
+  const { services } = await discoverServices(core.journal, client);
+  return {
+    client,
+    service: chooseService(services, kinds, model),
+    choices: services.filter((s) => kinds.includes(s.serviceKind)),
+  };
+}

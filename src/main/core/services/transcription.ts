@@ -1,0 +1,174 @@
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileTypeFromFile } from 'file-type';
+import type { PublicService } from '../../../shared/api/discovery.js';
+import {
+  TRANSCRIPTION_EXTENSIONS,
+  TRANSCRIPTION_MAX_BYTES,
+  TRANSCRIPTION_MIME_TYPES,
+  TranscriptionResponse,
+} from '../../../shared/api/transcription.js';
+import { AppError } from '../errors.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { InputLimitError, readJson, sendWithRetry, stringList, usageContract } from './service-common.js';
+
+export interface TranscriptionOptions {
+  language?: string;
+  responseFormat?: string;
+}
+
+export interface TranscriptionResult {
+  response: TranscriptionResponse;
+  /** The MIME type the file was sent as. */
+  sentAs: string;
+  exports: { txt: string; srt: string; vtt: string };
+}
+
+/** What the model takes, from its contract: `language` and `response_format` only when supported. */
+export function transcriptionCapabilities(service: PublicService): {
+  supportsLanguage: boolean;
+  languages?: string[];
+  responseFormats: string[];
+  maxBytes: number;
+} {
+  const usage = usageContract(service);
+  const maxBytes =
+    typeof usage.maxFileBytes === 'number' && usage.maxFileBytes > 0
+      ? Math.min(usage.maxFileBytes, TRANSCRIPTION_MAX_BYTES)
+      : TRANSCRIPTION_MAX_BYTES;
+  return {
+    supportsLanguage: usage.supportsLanguage === true,
+    languages: stringList(usage.languages),
+    responseFormats: stringList(usage.responseFormats) ?? [],
+    maxBytes,
+  };
+}
+
+const DETECTED_TO_LISTED: Record<string, string> = {
+  'audio/wav': 'audio/wav',
+  'audio/x-wav': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/mpeg': 'audio/mpeg',
+  'audio/mp3': 'audio/mpeg',
+  'audio/mp4': 'audio/mp4',
+  'audio/x-m4a': 'audio/x-m4a',
+  'audio/m4a': 'audio/x-m4a',
+  'video/mp4': 'audio/mp4',
+  'audio/webm': 'audio/webm',
+  'video/webm': 'audio/webm',
+  'audio/ogg': 'audio/ogg',
+  'audio/opus': 'audio/ogg',
+  'audio/x-flac': 'audio/flac',
+  'audio/flac': 'audio/flac',
+};
+
+/**
+ * The MIME type to send a file as: its detected content type when that is one of the listed
+ * audio types, else `application/octet-stream` only when its extension is a supported one.
+ * Anything else, an empty file or one past 25 MiB is refused here, before sending.
+ */
+export async function transcriptionMimeType(
+  filePath: string,
+  maxBytes = TRANSCRIPTION_MAX_BYTES,
+): Promise<string> {
+  const name = path.basename(filePath);
+  const info = await stat(filePath).catch(() => undefined);
+  if (!info?.isFile()) throw new AppError('file.not_found', `No such file: ${filePath}`);
+  if (info.size === 0) throw new InputLimitError('file', `${name} is empty.`);
+  if (info.size > maxBytes)
+    throw new InputLimitError(
+      'file',
+      `${name} is ${info.size} bytes; transcription takes one file of at most ${maxBytes} bytes (25 MiB).`,
+    );
+  const detected = (await fileTypeFromFile(filePath).catch(() => undefined))?.mime;
+  const listed = detected ? DETECTED_TO_LISTED[detected] : undefined;
+  if (listed && (TRANSCRIPTION_MIME_TYPES as readonly string[]).includes(listed)) return listed;
+  const extension = path.extname(name).toLowerCase();
+  if (!detected && (TRANSCRIPTION_EXTENSIONS as readonly string[]).includes(extension))
+    return 'application/octet-stream';
+  throw new InputLimitError(
+    'file',
+    `${name}${detected ? ` is ${detected}, which` : ' is not a recognised audio file and'} is not accepted for transcription. Accepted: ${TRANSCRIPTION_MIME_TYPES.join(', ')} (or a file with extension ${TRANSCRIPTION_EXTENSIONS.join(', ')}).`,
+  );
+}
+
+/** Checks the options against the model's contract before anything is sent. */
+export function validateTranscriptionOptions(service: PublicService, options: TranscriptionOptions): void {
+  const caps = transcriptionCapabilities(service);
+  if (options.language !== undefined) {
+    if (!caps.supportsLanguage)
+      throw new InputLimitError('language', `${service.modelAlias} does not take a language.`);
+    if (caps.languages && !caps.languages.includes(options.language))
+      throw new InputLimitError(
+        'language',
+        `language must be one of ${caps.languages.join(', ')} for ${service.modelAlias} (got ${options.language}).`,
+      );
+  }
+  if (options.responseFormat !== undefined && !caps.responseFormats.includes(options.responseFormat))
+    throw new InputLimitError(
+      'response_format',
+      caps.responseFormats.length === 0
+        ? `${service.modelAlias} does not take a response_format.`
+        : `response_format must be one of ${caps.responseFormats.join(', ')} (got ${options.responseFormat}).`,
+    );
+}
+
+/** `POST /audio/transcriptions`: one file streamed from disk as multipart. */
+export async function transcribeFile(
+  client: PublicApiClient,
+  service: PublicService,
+  filePath: string,
+  options: TranscriptionOptions = {},
+): Promise<TranscriptionResult> {
+  validateTranscriptionOptions(service, options);
+  const caps = transcriptionCapabilities(service);
+  const mimeType = await transcriptionMimeType(filePath, caps.maxBytes);
+  const blob = await openAsBlob(filePath, { type: mimeType });
+  const form = () => {
+    const data = new FormData();
+    data.append('model', service.modelAlias);
+    if (options.language !== undefined) data.append('language', options.language);
+    if (options.responseFormat !== undefined) data.append('response_format', options.responseFormat);
+    data.append('file', blob, path.basename(filePath));
+    return data;
+  };
+  // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
+  const response = await sendWithRetry(() =>
+    client.send(
+      client.url('/audio/transcriptions'),
+      { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
+      'Transcription',
+    ),
+  );
+  const body = await readJson(response, TranscriptionResponse, 'Transcription');
+  return { response: body, sentAs: mimeType, exports: transcriptExports(body) };
+}
+
+function timestamp(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+/** Plain text, SRT and WebVTT of a transcription's segments. */
+export function transcriptExports(body: Pick<TranscriptionResponse, 'text' | 'segments'>): {
+  txt: string;
+  srt: string;
+  vtt: string;
+} {
+  const segments = body.segments;
+  const srt = segments
+    .map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text.trim()}\n`)
+    .join('\n');
+  const vtt =
+    'WEBVTT\n\n' +
+    segments
+      .map((s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${s.text.trim()}\n`)
+      .join('\n');
+  return { txt: body.text.trim() + '\n', srt, vtt };
+}

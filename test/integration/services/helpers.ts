@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
+import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
+import type { PublicService } from '../../../src/shared/api/discovery.js';
+import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+
+export interface Call {
+  method: string;
+  path: string;
+}
+
+/**
+ * Every request this process sends, recorded by wrapping the global fetch (the client looks it up
+ * at each call), so a test can prove that a refused input sent nothing at all.
+ */
+export class FetchRecorder {
+  readonly calls: Call[] = [];
+  private readonly original = globalThis.fetch;
+  install(): void {
+    const original = this.original;
+    const calls = this.calls;
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      if (!url.pathname.includes('/_simulator/'))
+        calls.push({ method: init?.method ?? 'GET', path: url.pathname.replace(/^\/v1/, '') });
+      return original(input, init);
+    }) as typeof fetch;
+  }
+  uninstall(): void {
+    globalThis.fetch = this.original;
+  }
+  reset(): void {
+    this.calls.length = 0;
+  }
+  /** Requests other than discovery reads. */
+  get sent(): Call[] {
+    return this.calls.filter((c) => !(c.method === 'GET' && c.path === '/services'));
+  }
+}
+
+export interface ServicesWorld {
+  sim: RunningSimulator;
+  core: CoreServices;
+  profileId: string;
+  client: PublicApiClient;
+  services: PublicService[];
+  service(alias: string): PublicService;
+  dir: string;
+  file(name: string, content: Buffer | string): string;
+  close(): Promise<void>;
+}
+
+export async function openWorld(): Promise<ServicesWorld> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-services-'));
+  const sim = await startSimulator({ port: 0, timeScale: 0.02, tokens: ['other-identity'] });
+  const core = await openCoreServices({
+    dataDir: path.join(dir, 'data'),
+    launchSimulator: async () => ({ ...sim, close: async () => undefined }),
+    secretStore: new UnavailableSecretStore('tests use the simulator token'),
+    engine: {
+      pollBackoff: { initialMs: 50, maxMs: 200, factor: 1.5, jitter: 0.1 },
+      create: { backoff: { initialMs: 50, maxMs: 300, factor: 2, jitter: 0.1 }, maxAttempts: 2 },
+      download: { retryDelayMs: 20 },
+    },
+  });
+  const profileId = core.profiles.activeId();
+  const client = await core.profiles.clientFor(profileId);
+  const services = (await client.listServices()).data;
+  return {
+    sim,
+    core,
+    profileId,
+    client,
+    services,
+    service(alias) {
+      const found = services.find((s) => s.modelAlias === alias);
+      if (!found) throw new Error(`no service ${alias}`);
+      return found;
+    },
+    dir,
+    file(name, content) {
+      const target = path.join(dir, name);
+      writeFileSync(target, content);
+      return target;
+    },
+    async close() {
+      await core.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A client of another identity (or a wrong key) on the same simulator. */
+export function clientWithToken(
+  sim: RunningSimulator,
+  token: string,
+  profileId = 'simulator',
+): PublicApiClient {
+  return new PublicApiClient({
+    profileId,
+    kind: 'simulator',
+    baseUrl: sim.baseUrl,
+    secret: async () => token,
+  });
+}
+
+/** A string of exactly `n` code points, 2 UTF-16 units each (so code points, not units, are counted). */
+export function astral(n: number): string {
+  return '𝒜'.repeat(n);
+}
