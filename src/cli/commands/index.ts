@@ -1,4 +1,12 @@
 import type { Command } from 'commander';
+import { registerChatCommand } from './chat.js';
+import { registerEmbedCommand } from './embed.js';
+import { registerImageCommand } from './image.js';
+import { registerOcrCommand } from './ocr.js';
+import { registerParseCommand } from './parse.js';
+import { registerRerankCommand } from './rerank.js';
+import { registerSpeakCommand } from './speak.js';
+import { registerTranscribeCommand } from './transcribe.js';
 import { registerJobCommands } from './jobs.js';
 import { registerProfileCommands } from './profiles.js';
 import { registerServeCommand } from './serve.js';
@@ -12,4 +20,12 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerProfileCommands,
   registerVideoCommand,
   registerJobCommands,
+  registerChatCommand,
+  registerEmbedCommand,
+  registerRerankCommand,
+  registerOcrCommand,
+  registerTranscribeCommand,
+  registerSpeakCommand,
+  registerImageCommand,
+  registerParseCommand,
 ];

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { documentsFromFile, rerankDocuments, validateRerank } from '../../main/core/services/rerank.js';
+import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { printJson, withCliCore } from '../cli-context.js';
+import { ExitCode } from '../exit-codes.js';
+import { collect, integerOption, resolveFor } from './playground-shared.js';
+
+/** `framewright rerank`: a query and up to 256 documents, ranked with scores. */
+export function registerRerankCommand(program: Command): void {
+  program
+    .command('rerank')
+    .description(
+      'rank up to 256 documents against a query (65,536 characters in all, checked before sending)',
+    )
+    .requiredOption('--query <text>', 'the query (1..1024 characters)')
+    .option('--doc <text>', 'a document, repeatable', collect, [])
+    .option(
+      '--docs-file <file>',
+      'documents from a text file (one per line) or a CSV (column text/document, else the first)',
+    )
+    .option('--top-n <n>', 'return only the best n (only where the model supports it)')
+    .option('--model <alias>', 'rerank model alias (default: the first available)')
+    .action(
+      async (
+        opts: { query: string; doc: string[]; docsFile?: string; topN?: string; model?: string },
+        command: Command,
+      ) => {
+        await withCliCore(command, async (cli) => {
+          const documents = [...opts.doc];
+          if (opts.docsFile)
+            documents.push(
+              ...documentsFromFile(path.basename(opts.docsFile), await readFile(opts.docsFile, 'utf8')),
+            );
+          const input = { query: opts.query, documents, topN: integerOption(opts.topN, '--top-n') };
+          validateRerank(input);
+          const { client, service } = await resolveFor(cli, SERVICE_KINDS.rerank, opts.model);
+          const result = await rerankDocuments(client, service, input);
+          if (cli.json) printJson({ model: result.model, results: result.results, usage: result.usage });
+          else
+            for (const r of result.results)
+              process.stdout.write(`${r.score.toFixed(4)}  #${r.index + 1}  ${r.text.slice(0, 100)}\n`);
+          return ExitCode.ok;
+        });
+      },
+    );
+}
