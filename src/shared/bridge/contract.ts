@@ -1,5 +1,6 @@
 import { appEvents, appMethods } from './domains/app.js';
 import { studioEvents, studioMethods } from './domains/studio.js';
+import { playgroundEvents, playgroundMethods } from './domains/playground.js';
 
 /**
  * The one typed contract between the renderer and the main-process core.
@@ -14,10 +15,11 @@ import { studioEvents, studioMethods } from './domains/studio.js';
  */
 export * from './domains/app.js';
 export * from './domains/studio.js';
+export * from './domains/playground.js';
 
 export const bridgeContract = {
-  methods: { ...appMethods, ...studioMethods },
-  events: { ...appEvents, ...studioEvents },
+  methods: { ...appMethods, ...studioMethods, ...playgroundMethods },
+  events: { ...appEvents, ...studioEvents, ...playgroundEvents },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

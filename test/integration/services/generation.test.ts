@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  buildAudioBody} from '../../../src/main/core/services/audio-generation.js';
+import type { buildAudioBody } from '../../../src/main/core/services/audio-generation.js';
 import {
   audioProfile,
   getVoice,

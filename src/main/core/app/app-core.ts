@@ -3,6 +3,7 @@ import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } fr
 import { EventHub } from '../bridge/event-hub.js';
 import { ConnectionMonitor, createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
+import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
 import {
   createStudioHandlers,
   createStudioParts,
@@ -72,6 +73,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const handlers: BridgeHandlers = {
     ...createAppHandlers(ctx, connection),
     ...createStudioHandlers(ctx, studio),
+    ...createPlaygroundHandlers(ctx),
   };
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),

@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import type {
+  ConversationView,
+  GenerationResult,
+  playgroundMethods,
+} from '../../../../shared/bridge/domains/playground.js';
+import { PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/domains/playground.js';
+import { AppError } from '../../errors.js';
+import type { RunResult } from '../../jobs/job-engine.js';
+import type { ConversationWithMessages } from '../../journal/conversations-repository.js';
+import { getVoice, listVoices, submitAudio } from '../../services/audio-generation.js';
+import { chatTurn } from '../../services/chat.js';
+import { parseDocument } from '../../services/document-parse.js';
+import { createEmbeddings } from '../../services/embeddings.js';
+import { submitImage } from '../../services/image-generation.js';
+import { runOcr } from '../../services/ocr.js';
+import { PlaygroundFiles } from '../../services/playground-files.js';
+import { rerankDocuments } from '../../services/rerank.js';
+import { resolveService } from '../../services/resolve.js';
+import { SERVICE_KINDS } from '../../services/service-common.js';
+import { transcribeFile } from '../../services/transcription.js';
+import { mediaUrl } from '../../studio/media-resolver.js';
+import { discoverServices } from '../../video/discovery.js';
+import type { DomainHandlers, HandlerContext } from './handler-context.js';
+
+const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
+const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
+const GENERATION_WAIT_SECONDS = 15 * 60;
+
+function conversationView(c: ConversationWithMessages): ConversationView {
+  return {
+    id: c.id,
+    title: c.title,
+    model: c.model,
+    updatedAt: c.updatedAt,
+    systemPrompt: c.systemPrompt ?? null,
+    messages: c.messages.map((m) => ({
+      role: m.role,
+      text: m.text,
+      attachments: Array.isArray(m.content)
+        ? (m.content as { type?: string }[]).map((p) => p.type ?? '').filter((t) => t !== 'text')
+        : [],
+      finishReason: m.finishReason ?? null,
+      createdAt: m.createdAt,
+    })),
+  };
+}
+
+/** The Playground's bridge handlers: every other service of the public API, over the same core. */
+export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<typeof playgroundMethods> {
+  const { services } = ctx;
+  const files = new PlaygroundFiles(services.dataDir, PLAYGROUND_MAX_FILE_BYTES);
+  const streams = new Map<string, AbortController>();
+  const profileId = () => services.profiles.activeId();
+  const resolve = (kinds: readonly string[], model: string) =>
+    resolveService(services, profileId(), kinds, model);
+
+  const generationResult = (result: RunResult): GenerationResult => ({
+    state: result.state,
+    jobId: result.job?.jobId ?? null,
+    status: result.job?.status ?? null,
+    message:
+      result.state === 'pending'
+        ? result.reason
+        : result.state === 'failed'
+          ? `${result.job.errorCode ?? 'failed'}: ${result.job.errorMessage ?? ''}`
+          : null,
+    outputs: (result.job?.outputs ?? []).map((o) => ({
+      url:
+        o.downloadState === 'verified' && result.job
+          ? mediaUrl(ctx.host, `library/${result.job.id}/${o.id}`)
+          : null,
+      mimeType: o.mimeType ?? o.expectedMimeType ?? null,
+      path: o.localPath ?? null,
+      verified: o.downloadState === 'verified',
+    })),
+  });
+
+  return {
+    'playground.services': async () => {
+      const client = await services.profiles.clientFor(profileId());
+      const { services: list } = await discoverServices(services.journal, client);
+      return list
+        .filter((s) => PLAYGROUND_KINDS.has(s.serviceKind))
+        .map((s) => ({
+          modelAlias: s.modelAlias,
+          serviceKind: s.serviceKind,
+          displayName: s.serviceDisplayName ?? s.modelAlias,
+          available: s.available !== false,
+          apiUsageContract: s.apiUsageContract ?? null,
+          mediaSpecContract: s.mediaSpecContract ?? null,
+        }));
+    },
+    'playground.files.put': async ({ uploadId, fileName, offset, dataBase64, last }) => {
+      const data = Buffer.from(dataBase64, 'base64');
+      const out = await files.put({ uploadId, fileName, offset, data, last });
+      return {
+        uploadId: out.uploadId,
+        received: out.received,
+        file: out.complete ? { fileId: out.uploadId, fileName: out.fileName, byteSize: out.received } : null,
+      };
+    },
+    'playground.chat.send': async (params) => {
+      const { client, service } = await resolve(SERVICE_KINDS.chat, params.model);
+      if (streams.has(params.streamId)) throw new AppError('chat.busy', 'This reply is already streaming.');
+      const controller = new AbortController();
+      streams.set(params.streamId, controller);
+      try {
+        const attachments = [];
+        for (const a of params.attachments)
+          attachments.push({ filePath: await files.pathOf(a.fileId), inline: a.inline });
+        const turn = await chatTurn(services.journal, client, {
+          service,
+          conversationId: params.conversationId,
+          system: params.system,
+          text: params.text,
+          attachments,
+          sampling: params.sampling,
+          signal: controller.signal,
+          onToken: (token) => ctx.events.emit('playground.chat.delta', { streamId: params.streamId, token }),
+        });
+        return {
+          conversation: conversationView(
+            services.journal.conversations.getWithMessages(turn.conversation.id)!,
+          ),
+        };
+      } finally {
+        streams.delete(params.streamId);
+      }
+    },
+    'playground.chat.cancel': ({ streamId }) => {
+      const controller = streams.get(streamId);
+      controller?.abort();
+      return { cancelled: Boolean(controller) };
+    },
+    'playground.conversations.list': ({ query }) => {
+      const repo = services.journal.conversations;
+      const list = query?.trim()
+        ? repo.search(query, { profileId: profileId() })
+        : repo.list({ profileId: profileId() });
+      return list.map((c) => ({ id: c.id, title: c.title, model: c.model, updatedAt: c.updatedAt }));
+    },
+    'playground.conversations.get': ({ id }) => {
+      const c = services.journal.conversations.getWithMessages(id);
+      if (!c || c.profileId !== profileId()) throw new AppError('chat.not_found', 'No such conversation.');
+      return conversationView(c);
+    },
+    'playground.embed': async ({ model, inputs }) => {
+      const { client, service } = await resolve(SERVICE_KINDS.embeddings, model);
+      const r = await createEmbeddings(client, service, inputs);
+      return { model: r.model, count: r.vectors.length, dimensions: r.dimensions, similarity: r.similarity };
+    },
+    'playground.rerank': async ({ model, query, documents, topN }) => {
+      const { client, service } = await resolve(SERVICE_KINDS.rerank, model);
+      const r = await rerankDocuments(client, service, { query, documents, topN });
+      return { model: r.model, results: r.results };
+    },
+    'playground.ocr': async ({ model, fileId, task, pages }) => {
+      const { client, service } = await resolve(SERVICE_KINDS.ocr, model);
+      const r = await runOcr(services.journal, client, service, await files.pathOf(fileId), { task, pages });
+      return {
+        raw: r.raw,
+        text: r.text ?? null,
+        boxes: r.boxes.map((b) => ({
+          text: b.text,
+          bbox: b.bbox,
+          confidence: b.confidence ?? null,
+          page: b.page ?? null,
+        })),
+      };
+    },
+    'playground.transcribe': async ({ model, fileId, language, responseFormat }) => {
+      const { client, service } = await resolve(SERVICE_KINDS.transcription, model);
+      const r = await transcribeFile(client, service, await files.pathOf(fileId), {
+        language,
+        responseFormat,
+      });
+      return {
+        text: r.response.text,
+        language: r.response.language,
+        duration: r.response.duration,
+        segments: r.response.segments.map((s) => ({ id: s.id, start: s.start, end: s.end, text: s.text })),
+        exports: r.exports,
+      };
+    },
+    'playground.voices': async () => {
+      const client = await services.profiles.clientFor(profileId());
+      return (await listVoices(client)).map((v) => ({
+        voiceId: v.voiceId,
+        displayName: v.displayName,
+        primaryLanguage: v.primaryLanguage,
+        supportedLanguages: v.supportedLanguages,
+        description: v.description ?? null,
+        hasPreview: Boolean(v.previewAssetId),
+      }));
+    },
+    'playground.voices.preview': async ({ voiceId, model }) => {
+      const client = await services.profiles.clientFor(profileId());
+      const voice = await getVoice(client, voiceId);
+      if (!voice.previewAssetId)
+        throw new AppError('voice.no_preview', `${voice.displayName} has no preview.`);
+      const response = await client.openContent({ assetId: voice.previewAssetId, model });
+      const declared = Number(response.headers.get('content-length') ?? '0');
+      if (declared > PREVIEW_MAX_BYTES) {
+        await response.body?.cancel();
+        throw new AppError('voice.preview_too_large', 'The voice preview is too large to play here.');
+      }
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length > PREVIEW_MAX_BYTES)
+        throw new AppError('voice.preview_too_large', 'The voice preview is too large to play here.');
+      const type = z
+        .string()
+        .regex(/^audio\/[\w.+-]+$/)
+        .safeParse((response.headers.get('content-type') ?? '').split(';')[0]);
+      return { dataUrl: `data:${type.success ? type.data : 'audio/wav'};base64,${bytes.toString('base64')}` };
+    },
+    'playground.audio.generate': async ({ model, videoFileId, ...draft }) => {
+      const { service } = await resolve(SERVICE_KINDS.audio, model);
+      const result = await submitAudio(services, {
+        profileId: profileId(),
+        service,
+        draft: { ...draft, videoFile: videoFileId ? await files.pathOf(videoFileId) : undefined },
+        wait: { waitSeconds: GENERATION_WAIT_SECONDS },
+      });
+      return generationResult(result);
+    },
+    'playground.image.generate': async ({ model, inputFileIds, ...draft }) => {
+      const { service } = await resolve(SERVICE_KINDS.image, model);
+      const inputImages = [];
+      for (const id of inputFileIds) inputImages.push(await files.pathOf(id));
+      const result = await submitImage(services, {
+        profileId: profileId(),
+        service,
+        draft: { ...draft, inputImages },
+        wait: { waitSeconds: GENERATION_WAIT_SECONDS },
+      });
+      return generationResult(result);
+    },
+    'playground.parse': async ({ model, fileId, language, pages, pageRange, preset }) => {
+      const { client, service } = await resolve(SERVICE_KINDS.parse, model);
+      const r = await parseDocument(
+        services.journal,
+        client,
+        service,
+        await files.pathOf(fileId),
+        services.libraryDir,
+        {
+          language,
+          pages,
+          pageRange,
+          preset,
+        },
+      );
+      return {
+        id: r.response.id,
+        pageCount: r.response.pageCount,
+        markdown: r.response.markdown,
+        pages: r.response.pages as Record<string, unknown>[],
+        folder: r.folder,
+        files: r.files,
+      };
+    },
+  };
+}

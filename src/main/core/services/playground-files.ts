@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../errors.js';
+import { safeSegment } from '../jobs/library-layout.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Entry {
+  fileName: string;
+  received: number;
+  complete: boolean;
+}
+
+/**
+ * Files the Playground receives from the renderer in bounded chunks: `<dataDir>/playground/<uuid>/<name>`,
+ * known to the renderer only by the uuid the core issued (no renderer input names a path). The
+ * whole file is bounded (`maxBytes`); a chunk must continue exactly where the last one ended.
+ */
+export class PlaygroundFiles {
+  readonly dir: string;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    dataDir: string,
+    private readonly maxBytes: number,
+  ) {
+    this.dir = path.join(dataDir, 'playground', 'files');
+  }
+
+  private folderOf(id: string): string {
+    if (!UUID.test(id)) throw new AppError('file.bad_id', 'Not a Playground file id.');
+    return path.join(this.dir, id);
+  }
+
+  async put(input: {
+    uploadId?: string;
+    fileName: string;
+    offset: number;
+    data: Buffer;
+    last: boolean;
+  }): Promise<{ uploadId: string; received: number; complete: boolean; fileName: string }> {
+    let id = input.uploadId;
+    let entry = id ? this.entries.get(id) : undefined;
+    if (id && !entry) throw new AppError('file.not_found', 'This upload is unknown; add the file again.');
+    if (!id || !entry) {
+      if (input.offset !== 0) throw new AppError('file.bad_chunk', 'A new file starts at offset 0.');
+      id = randomUUID();
+      entry = { fileName: safeSegment(input.fileName, 'file'), received: 0, complete: false };
+      await mkdir(this.folderOf(id), { recursive: true, mode: 0o700 });
+      this.entries.set(id, entry);
+    }
+    if (entry.complete) throw new AppError('file.bad_chunk', 'This file is already complete.');
+    if (input.offset !== entry.received)
+      throw new AppError('file.bad_chunk', `Expected the chunk at ${entry.received}, got ${input.offset}.`);
+    if (entry.received + input.data.length > this.maxBytes) {
+      await this.remove(id);
+      throw new AppError(
+        'usage.file',
+        `${entry.fileName} is larger than ${this.maxBytes} bytes (25 MiB), the most the Playground takes.`,
+      );
+    }
+    await appendFile(path.join(this.folderOf(id), entry.fileName), input.data, { mode: 0o600 });
+    entry.received += input.data.length;
+    if (input.last) {
+      if (entry.received === 0) {
+        await this.remove(id);
+        throw new AppError('usage.file', `${entry.fileName} is empty.`);
+      }
+      entry.complete = true;
+    }
+    return { uploadId: id, received: entry.received, complete: entry.complete, fileName: entry.fileName };
+  }
+
+  /** The local path of a complete file (for the core's own use; never sent to the renderer). */
+  async pathOf(id: string): Promise<string> {
+    const entry = this.entries.get(id);
+    if (!entry?.complete)
+      throw new AppError('file.not_found', 'This file is no longer available; add it again.');
+    const file = path.join(this.folderOf(id), entry.fileName);
+    if (!(await stat(file).catch(() => undefined))?.isFile())
+      throw new AppError('file.not_found', 'This file is no longer available; add it again.');
+    return file;
+  }
+
+  async remove(id: string): Promise<void> {
+    this.entries.delete(id);
+    await rm(this.folderOf(id), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
+import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
+import { PLAYGROUND_CHUNK_BYTES } from '../../../src/shared/bridge/domains/playground.js';
+import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
+
+let dir: string;
+let sim: RunningSimulator;
+let core: AppCore;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-playground-'));
+  sim = await startSimulator({ port: 0, timeScale: 0.05 });
+  core = await createAppCore({
+    dataDir: dir,
+    host: 'browser',
+    launchSimulator: async () => ({ ...sim, close: async () => undefined }),
+    secretStore: new UnavailableSecretStore('tests'),
+    resumeOnStart: false,
+    engine: { pollBackoff: { initialMs: 50, maxMs: 200, factor: 1.5, jitter: 0.1 } },
+  });
+});
+afterAll(async () => {
+  await core.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<T = Record<string, unknown>>(method: string, params: unknown): Promise<T> {
+  const answer = await core.dispatcher.dispatch(method, params);
+  if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+  return answer.result as T;
+}
+
+/** Sends a file the way the renderer does: base64 chunks of at most PLAYGROUND_CHUNK_BYTES. */
+async function put(fileName: string, bytes: Buffer): Promise<string> {
+  let uploadId: string | undefined;
+  let offset = 0;
+  for (;;) {
+    const chunk = bytes.subarray(offset, offset + PLAYGROUND_CHUNK_BYTES);
+    const last = offset + chunk.length >= bytes.length;
+    const answer = await call<{ uploadId: string; file: { fileId: string } | null }>('playground.files.put', {
+      uploadId,
+      fileName,
+      offset,
+      dataBase64: chunk.toString('base64'),
+      last,
+    });
+    uploadId = answer.uploadId;
+    offset += chunk.length;
+    if (last) return answer.file!.fileId;
+  }
+}
+
+describe('the Playground over the bridge', () => {
+  it('lists the services of every playground kind', async () => {
+    const list = await call<{ modelAlias: string }[]>('playground.services', {});
+    expect(list.map((s) => s.modelAlias)).toEqual(
+      expect.arrayContaining([
+        'atlas-chat',
+        'vector-embed',
+        'vector-rerank',
+        'glyph-ocr',
+        'echo-transcribe',
+        'cadence-speech',
+        'lumen-image',
+        'folio-parse',
+      ]),
+    );
+    expect(list.map((s) => s.modelAlias)).not.toContain('h3-video');
+  });
+
+  it('streams a chat reply as events and cancels another with nothing saved', async () => {
+    const tokens: string[] = [];
+    const off = core.events.subscribe((event, payload) => {
+      if (event === 'playground.chat.delta') tokens.push((payload as { token: string }).token);
+    });
+    const turn = await call<{ conversation: { id: string; messages: { role: string; text: string }[] } }>(
+      'playground.chat.send',
+      {
+        streamId: 's1',
+        model: 'atlas-chat',
+        text: 'hello there',
+        attachments: [],
+        sampling: { temperature: 0.5 },
+      },
+    );
+    expect(tokens.join('')).toBe(turn.conversation.messages[1]!.text);
+    let cancel: Promise<unknown> | undefined;
+    const offCancel = core.events.subscribe((event, payload) => {
+      if (event === 'playground.chat.delta' && (payload as { streamId: string }).streamId === 's2')
+        cancel ??= call('playground.chat.cancel', { streamId: 's2' });
+    });
+    const cancelled = call('playground.chat.send', {
+      streamId: 's2',
+      model: 'atlas-chat',
+      conversationId: turn.conversation.id,
+      text: 'a long story please',
+      attachments: [],
+      sampling: {},
+    }).catch((e: { code?: string }) => e.code);
+    expect(await cancelled).toBe('chat.cancelled');
+    expect(await cancel).toEqual({ cancelled: true });
+    off();
+    offCancel();
+    const saved = await call<{ messages: unknown[] }>('playground.conversations.get', {
+      id: turn.conversation.id,
+    });
+    expect(saved.messages).toHaveLength(2);
+    expect((await call<unknown[]>('playground.conversations.list', { query: 'hello' })).length).toBe(1);
+  });
+
+  it('takes files in chunks (a 1.2 MB WAV) and refuses one past 25 MiB', async () => {
+    const wavId = await put('speech.wav', makeWav(75));
+    const t = await call<{ segments: unknown[]; exports: { srt: string } }>('playground.transcribe', {
+      model: 'echo-transcribe',
+      fileId: wavId,
+      language: 'en',
+    });
+    expect(t.segments.length).toBe(15);
+    const big = Buffer.alloc(PLAYGROUND_CHUNK_BYTES);
+    let uploadId: string | undefined;
+    let code: string | undefined;
+    for (let offset = 0; offset <= 25 * 1024 * 1024; offset += big.length) {
+      try {
+        uploadId = (
+          await call<{ uploadId: string }>('playground.files.put', {
+            uploadId,
+            fileName: 'big.wav',
+            offset,
+            dataBase64: big.toString('base64'),
+            last: false,
+          })
+        ).uploadId;
+      } catch (error) {
+        code = (error as { code: string }).code;
+        break;
+      }
+    }
+    expect(code).toBe('usage.file');
+  });
+
+  it('runs OCR, parse, embeddings, rerank, image and speech', async () => {
+    const png = await put('page.png', makePng(100, 60));
+    const ocr = await call<{ boxes: unknown[] }>('playground.ocr', { model: 'glyph-ocr', fileId: png });
+    expect(ocr.boxes.length).toBeGreaterThan(0);
+    const pdf = await put('doc.pdf', makePdf());
+    const parsed = await call<{ pageCount: number; files: string[] }>('playground.parse', {
+      model: 'folio-parse',
+      fileId: pdf,
+      pageRange: { start: 1, end: 2 },
+    });
+    expect(parsed.pageCount).toBe(2);
+    const e = await call<{ dimensions: number }>('playground.embed', {
+      model: 'vector-embed',
+      inputs: ['a', 'b'],
+    });
+    expect(e.dimensions).toBe(256);
+    const r = await call<{ results: unknown[] }>('playground.rerank', {
+      model: 'vector-rerank',
+      query: 'a',
+      documents: ['a', 'b'],
+    });
+    expect(r.results).toHaveLength(2);
+    const image = await call<{ state: string; outputs: { url: string }[] }>('playground.image.generate', {
+      model: 'lumen-image',
+      prompt: 'a harbour',
+      imageCount: 2,
+      inputFileIds: [],
+    });
+    expect(image.state).toBe('succeeded');
+    expect(image.outputs.map((o) => o.url)).toEqual([
+      expect.stringMatching(/^\/media\/library\/\d+\/\d+$/),
+      expect.any(String),
+    ]);
+    const voices = await call<{ voiceId: string; hasPreview: boolean }[]>('playground.voices', {});
+    expect(voices.length).toBe(3);
+    if (voices[0]!.hasPreview) {
+      const preview = await call<{ dataUrl: string }>('playground.voices.preview', {
+        voiceId: voices[0]!.voiceId,
+        model: 'cadence-speech',
+      });
+      expect(preview.dataUrl).toMatch(/^data:audio\//);
+    }
+    const speech = await call<{ state: string }>('playground.audio.generate', {
+      model: 'cadence-speech',
+      voiceMode: 'custom_voice',
+      speaker: 'amber',
+      text: 'Hello',
+    });
+    expect(speech.state).toBe('succeeded');
+  });
+});
