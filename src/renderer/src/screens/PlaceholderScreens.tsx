@@ -16,4 +16,4 @@ function ScreenWithEmptyState({ screen }: { screen: ScreenKey }) {
 export const CreateScreen = () => <ScreenWithEmptyState screen="create" />;
 export const QueueScreen = () => <ScreenWithEmptyState screen="queue" />;
 export const LibraryScreen = () => <ScreenWithEmptyState screen="library" />;
-export const PlaygroundScreen = () => <ScreenWithEmptyState screen="playground" />;
+export { PlaygroundScreen } from './playground/PlaygroundScreen';

@@ -141,6 +141,10 @@ export const playgroundMethods = {
       results: z.array(z.object({ index: z.number(), score: z.number(), text: z.string() })),
     }),
   },
+  'playground.rerank.loadDocuments': {
+    params: z.object({ fileId: FileId }).strict(),
+    result: z.object({ documents: z.array(z.string()) }),
+  },
   'playground.ocr': {
     params: z
       .object({

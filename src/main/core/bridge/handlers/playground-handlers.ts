@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import type {
   ConversationView,
@@ -15,7 +17,7 @@ import { createEmbeddings } from '../../services/embeddings.js';
 import { submitImage } from '../../services/image-generation.js';
 import { runOcr } from '../../services/ocr.js';
 import { PlaygroundFiles } from '../../services/playground-files.js';
-import { rerankDocuments } from '../../services/rerank.js';
+import { documentsFromFile, rerankDocuments } from '../../services/rerank.js';
 import { resolveService } from '../../services/resolve.js';
 import { SERVICE_KINDS } from '../../services/service-common.js';
 import { transcribeFile } from '../../services/transcription.js';
@@ -154,6 +156,10 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       const { client, service } = await resolve(SERVICE_KINDS.rerank, model);
       const r = await rerankDocuments(client, service, { query, documents, topN });
       return { model: r.model, results: r.results };
+    },
+    'playground.rerank.loadDocuments': async ({ fileId }) => {
+      const file = await files.pathOf(fileId);
+      return { documents: documentsFromFile(path.basename(file), await readFile(file, 'utf8')) };
     },
     'playground.ocr': async ({ model, fileId, task, pages }) => {
       const { client, service } = await resolve(SERVICE_KINDS.ocr, model);

@@ -1,0 +1,258 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { GenerationResult, MethodResult, PlaygroundFile } from '../../../../shared/bridge/contract';
+import { bridge } from '../../bridge';
+import {
+  Counter,
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  blobUrlOf,
+  codePoints,
+  errorText,
+  paramOf,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+import { GenerationResultView } from './GenerationResultView';
+
+const KINDS = ['audio_generation'];
+type Voice = MethodResult<'playground.voices'>[number];
+
+export function AudioPanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(KINDS);
+  const [model, setModel] = useModel(services);
+  const service = services.find((s) => s.modelAlias === model);
+  const profile = (service?.mediaSpecContract as { profile?: string } | null)?.profile ?? 'speech';
+  const textMax = Math.min(paramOf(service, 'text')?.maxLength ?? 600, 600);
+  const instructMax = Math.min(paramOf(service, 'instruct')?.maxLength ?? 160, 160);
+  const voiceModeParam = paramOf(service, 'voiceMode');
+  const secondsParam = paramOf(service, 'seconds');
+  const [voices, setVoices] = useState<Voice[]>([]);
+  const [voiceMode, setVoiceMode] = useState('text');
+  const [text, setText] = useState('');
+  const [speaker, setSpeaker] = useState('');
+  const [instruct, setInstruct] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [seconds, setSeconds] = useState('');
+  const [seed, setSeed] = useState('');
+  const [video, setVideo] = useState<PlaygroundFile | null>(null);
+  const [preview, setPreview] = useState<{ voiceId: string; url: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<GenerationResult | null>(null);
+
+  useEffect(() => {
+    bridge.invoke('playground.voices', {}).then(setVoices, (e: unknown) => setError(errorText(e, t)));
+  }, [t]);
+
+  const playPreview = async (voiceId: string) => {
+    try {
+      const { dataUrl } = await bridge.invoke('playground.voices.preview', { voiceId, model });
+      if (preview) URL.revokeObjectURL(preview.url);
+      setPreview({ voiceId, url: blobUrlOf(dataUrl) });
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    const int = (v: string) => (v.trim() ? Number(v) : undefined);
+    try {
+      const speech = profile === 'speech';
+      setResult(
+        await bridge.invoke('playground.audio.generate', {
+          model,
+          ...(speech
+            ? {
+                text,
+                ...(voiceModeParam
+                  ? { voiceMode: voiceMode as 'text' | 'custom_voice' | 'voice_design' }
+                  : {}),
+                ...(voiceMode === 'custom_voice' ? { speaker } : {}),
+                ...(voiceMode === 'voice_design' ? { instruct } : {}),
+              }
+            : { ...(prompt.trim() ? { prompt } : {}) }),
+          ...(profile === 'foley' && video ? { videoFileId: video.fileId } : {}),
+          ...(secondsParam && int(seconds) !== undefined ? { seconds: int(seconds) } : {}),
+          ...(int(seed) !== undefined ? { seed: int(seed) } : {}),
+        }),
+      );
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={t('playground.audio.title')} hint={t('playground.audio.hint')}>
+      <div className="pg-row">
+        <ModelSelect id="audio-model" services={services} value={model} onChange={setModel} />
+        <span className="badge" data-testid="audio-profile">
+          {t(`playground.audio.profile.${profile === 'music' || profile === 'foley' ? profile : 'speech'}`)}
+        </span>
+      </div>
+      {profile === 'speech' ? (
+        <>
+          {voiceModeParam ? (
+            <div className="segmented" role="radiogroup" aria-label={t('playground.audio.voiceMode')}>
+              {(voiceModeParam.values ?? ['text']).map((v) => (
+                <button
+                  key={String(v)}
+                  type="button"
+                  role="radio"
+                  aria-checked={voiceMode === v}
+                  className="segment"
+                  data-state={voiceMode === v ? 'checked' : 'unchecked'}
+                  data-testid={`audio-mode-${String(v)}`}
+                  onClick={() => setVoiceMode(String(v))}
+                >
+                  {t(`playground.audio.mode.${String(v)}`, { defaultValue: String(v) })}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          <label className="pg-field">
+            <span className="field-label">
+              {t('playground.audio.text')}{' '}
+              <Counter testId="audio-text-count" value={codePoints(text)} max={textMax} />
+            </span>
+            <textarea
+              data-testid="audio-text"
+              rows={3}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </label>
+          {voiceMode === 'custom_voice' ? (
+            <label className="pg-field">
+              <span className="field-label">{t('playground.audio.speaker')}</span>
+              <select
+                data-testid="audio-speaker"
+                value={speaker}
+                onChange={(e) => setSpeaker(e.target.value)}
+              >
+                <option value="">{t('playground.audio.chooseSpeaker')}</option>
+                {voices.map((v) => (
+                  <option key={v.voiceId} value={v.voiceId}>
+                    {v.displayName}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {voiceMode === 'voice_design' ? (
+            <label className="pg-field">
+              <span className="field-label">
+                {t('playground.audio.instruct')}{' '}
+                <Counter testId="audio-instruct-count" value={codePoints(instruct)} max={instructMax} />
+              </span>
+              <input
+                data-testid="audio-instruct"
+                value={instruct}
+                onChange={(e) => setInstruct(e.target.value)}
+              />
+            </label>
+          ) : null}
+          <h3>{t('playground.audio.voices')}</h3>
+          <ul className="pg-voices" data-testid="audio-voices">
+            {voices.map((v) => (
+              <li key={v.voiceId}>
+                <strong>{v.displayName}</strong>{' '}
+                <span className="muted">{v.supportedLanguages.join(', ')}</span> {v.description}{' '}
+                {v.hasPreview ? (
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid={`voice-preview-${v.voiceId}`}
+                    onClick={() => void playPreview(v.voiceId)}
+                  >
+                    {t('playground.audio.preview')}
+                  </button>
+                ) : null}
+                {preview?.voiceId === v.voiceId ? (
+                  <audio src={preview.url} controls autoPlay data-testid="voice-preview-audio" />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <label className="pg-field">
+          <span className="field-label">{t('playground.audio.prompt')}</span>
+          <textarea
+            data-testid="audio-prompt"
+            rows={2}
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+          />
+        </label>
+      )}
+      {profile === 'foley' ? (
+        <div className="pg-row">
+          <FileDrop
+            testId="audio-video"
+            accept="video/mp4"
+            label={t('playground.audio.video')}
+            onFiles={async ([f]) => {
+              setError(null);
+              try {
+                setVideo(await sendFile(f!));
+              } catch (e) {
+                setError(errorText(e, t));
+              }
+            }}
+          />
+          <span data-testid="audio-video-name">{video?.fileName}</span>
+        </div>
+      ) : null}
+      <div className="pg-row">
+        {secondsParam ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">
+              {t('playground.audio.seconds')}
+              {secondsParam.minimum !== undefined
+                ? ` (${secondsParam.minimum}–${secondsParam.maximum ?? ''})`
+                : ''}
+            </span>
+            <input
+              data-testid="audio-seconds"
+              inputMode="numeric"
+              value={seconds}
+              onChange={(e) => setSeconds(e.target.value)}
+            />
+          </label>
+        ) : null}
+        {paramOf(service, 'seed') ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">{t('playground.common.seed')}</span>
+            <input
+              data-testid="audio-seed"
+              inputMode="numeric"
+              value={seed}
+              onChange={(e) => setSeed(e.target.value)}
+            />
+          </label>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        className="button pg-primary"
+        data-testid="audio-run"
+        disabled={busy || !model}
+        onClick={() => void run()}
+      >
+        {busy ? t('playground.common.working') : t('playground.audio.run')}
+      </button>
+      <ErrorAlert testId="audio-error" message={error} />
+      {result ? <GenerationResultView result={result} kind="audio" testId="audio-result" /> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PlaygroundFile } from '../../../../shared/bridge/contract';
+import { usePlayground } from '../../store/playground-slice';
+import {
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  errorText,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+
+const CHAT_KINDS = ['text_chat', 'vision_chat'];
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function ChatPanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(CHAT_KINDS);
+  const [model, setModel] = useModel(services);
+  const service = services.find((s) => s.modelAlias === model);
+  const usage = (service?.apiUsageContract ?? {}) as Record<string, unknown>;
+  const partTypes = strings(usage.contentPartTypes).length ? strings(usage.contentPartTypes) : ['text'];
+  const samplingFields = strings(usage.samplingFields);
+  const takesMedia = partTypes.includes('image_url') || partTypes.includes('video_url');
+  const inlineAllowed = partTypes.includes('image_url') && /inline/i.test(String(usage.mediaUrls ?? ''));
+
+  const s = usePlayground();
+  const [system, setSystem] = useState('');
+  const [text, setText] = useState('');
+  const [query, setQuery] = useState('');
+  const [sampling, setSampling] = useState<Record<string, string>>({});
+  const [attachments, setAttachments] = useState<PlaygroundFile[]>([]);
+  const [inline, setInline] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void s.loadConversations(query.trim() || undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query]);
+
+  const send = async () => {
+    const values: Record<string, number | string> = {};
+    for (const field of samplingFields) {
+      const raw = sampling[field]?.trim();
+      if (!raw) continue;
+      values[field] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    }
+    const ok = await s.sendChat({
+      model,
+      system: system.trim() || undefined,
+      text,
+      attachments: attachments.map((a) => ({ fileId: a.fileId, inline })),
+      sampling: values,
+    });
+    if (ok) {
+      setText('');
+      setAttachments([]);
+    }
+  };
+
+  const busy = s.streaming !== null;
+  return (
+    <Panel title={t('playground.chat.title')} hint={t('playground.chat.hint')}>
+      <div className="pg-chat">
+        <aside className="pg-conversations" aria-label={t('playground.chat.conversations')}>
+          <button
+            type="button"
+            className="button"
+            data-testid="chat-new"
+            onClick={() => void s.openConversation(null)}
+          >
+            {t('playground.chat.new')}
+          </button>
+          <input
+            type="search"
+            data-testid="chat-search"
+            placeholder={t('playground.chat.search')}
+            aria-label={t('playground.chat.search')}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <ul data-testid="chat-conversations">
+            {s.conversations.map((c) => (
+              <li key={c.id}>
+                <button
+                  type="button"
+                  className={`pg-link${c.id === s.conversationId ? ' pg-link-active' : ''}`}
+                  onClick={() => void s.openConversation(c.id)}
+                >
+                  {c.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </aside>
+        <div className="pg-chat-main">
+          <div className="pg-row">
+            <ModelSelect id="chat-model" services={services} value={model} onChange={setModel} />
+            {samplingFields.map((field) => (
+              <label key={field} className="pg-field pg-small">
+                <span className="field-label">{field}</span>
+                <input
+                  data-testid={`chat-sampling-${field}`}
+                  inputMode="decimal"
+                  value={sampling[field] ?? ''}
+                  onChange={(e) => setSampling({ ...sampling, [field]: e.target.value })}
+                />
+              </label>
+            ))}
+          </div>
+          {s.conversationId === null ? (
+            <label className="pg-field">
+              <span className="field-label">{t('playground.chat.system')}</span>
+              <input data-testid="chat-system" value={system} onChange={(e) => setSystem(e.target.value)} />
+            </label>
+          ) : null}
+          <ol className="pg-messages" data-testid="chat-messages" aria-live="polite">
+            {s.messages.map((m, i) => (
+              <li key={i} className={`pg-message pg-${m.role}`} data-testid={`chat-message-${m.role}`}>
+                <strong>{t(`playground.chat.role.${m.role}`)}</strong> {m.text}
+                {m.attachments.length ? (
+                  <span className="muted">
+                    {' '}
+                    · {t('playground.chat.attachments', { count: m.attachments.length })}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+            {s.streaming ? (
+              <li className="pg-message pg-assistant" data-testid="chat-streaming">
+                <strong>{t('playground.chat.role.assistant')}</strong> {s.streaming.text}
+                <span className="pg-caret" aria-hidden="true">
+                  ▍
+                </span>
+              </li>
+            ) : null}
+          </ol>
+          {s.chatError ? (
+            <ErrorAlert
+              testId="chat-error"
+              message={s.chatError === 'cancelled' ? t('playground.chat.cancelled') : s.chatError}
+            />
+          ) : null}
+          {takesMedia ? (
+            <div className="pg-row">
+              <FileDrop
+                testId="chat-attach"
+                accept="image/*,video/*"
+                multiple
+                label={t('playground.chat.attach')}
+                onFiles={async (list) => {
+                  setFileError(null);
+                  try {
+                    const sent: PlaygroundFile[] = [];
+                    for (const f of list) sent.push(await sendFile(f));
+                    setAttachments((a) => [...a, ...sent]);
+                  } catch (error) {
+                    setFileError(errorText(error, t));
+                  }
+                }}
+              />
+              {inlineAllowed ? (
+                <label className="pg-check">
+                  <input type="checkbox" checked={inline} onChange={(e) => setInline(e.target.checked)} />
+                  {t('playground.chat.inline')}
+                </label>
+              ) : null}
+              <span data-testid="chat-attachments">{attachments.map((a) => a.fileName).join(', ')}</span>
+            </div>
+          ) : null}
+          <ErrorAlert testId="chat-file-error" message={fileError} />
+          <div className="pg-row">
+            <textarea
+              data-testid="chat-input"
+              aria-label={t('playground.chat.message')}
+              placeholder={t('playground.chat.message')}
+              value={text}
+              rows={3}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy) void send();
+              }}
+            />
+            {busy ? (
+              <button
+                type="button"
+                className="button"
+                data-testid="chat-cancel"
+                onClick={() => void s.cancelChat()}
+              >
+                {t('playground.chat.cancel')}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="button pg-primary"
+                data-testid="chat-send"
+                disabled={!model || (!text.trim() && attachments.length === 0)}
+                onClick={() => void send()}
+              >
+                {t('playground.chat.send')}
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </Panel>
+  );
+}

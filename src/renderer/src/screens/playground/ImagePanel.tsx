@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { GenerationResult, PlaygroundFile } from '../../../../shared/bridge/contract';
+import { bridge } from '../../bridge';
+import {
+  Counter,
+  EnumSelect,
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  codePoints,
+  errorText,
+  paramOf,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+import { GenerationResultView } from './GenerationResultView';
+
+const KINDS = ['image_generation'];
+const ENUMS = ['orientation', 'outputSizeCode', 'qualityTier', 'resolutionTier'] as const;
+
+export function ImagePanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(KINDS);
+  const [model, setModel] = useModel(services);
+  const service = services.find((s) => s.modelAlias === model);
+  const contract = (service?.mediaSpecContract ?? {}) as {
+    prompt?: { maxCodePoints?: number };
+    modes?: Record<string, { maxInputImages?: number; frames?: Record<string, string> }>;
+  };
+  const modeParam = paramOf(service, 'generationMode');
+  const countParam = paramOf(service, 'imageCount');
+  const [prompt, setPrompt] = useState('');
+  const [mode, setMode] = useState('');
+  const [count, setCount] = useState('');
+  const [enums, setEnums] = useState<Record<string, string>>({});
+  const [seed, setSeed] = useState('');
+  const [inputs, setInputs] = useState<PlaygroundFile[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<GenerationResult | null>(null);
+  const effectiveMode = mode || String(modeParam?.default ?? 't2i');
+  const modeInfo = contract.modes?.[effectiveMode];
+  const maxInputs = modeInfo?.maxInputImages ?? Object.keys(modeInfo?.frames ?? {}).length;
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const chosen: Record<string, string> = {};
+      for (const key of ENUMS) if (paramOf(service, key) && enums[key]) chosen[key] = enums[key]!;
+      setResult(
+        await bridge.invoke('playground.image.generate', {
+          model,
+          prompt,
+          ...(mode ? { generationMode: mode } : {}),
+          ...(countParam && count.trim() ? { imageCount: Number(count) } : {}),
+          ...chosen,
+          ...(seed.trim() ? { seed: Number(seed) } : {}),
+          inputFileIds: maxInputs > 0 ? inputs.map((i) => i.fileId) : [],
+        }),
+      );
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={t('playground.image.title')} hint={t('playground.image.hint')}>
+      <div className="pg-row">
+        <ModelSelect id="image-model" services={services} value={model} onChange={setModel} />
+        {modeParam ? (
+          <EnumSelect
+            id="image-mode"
+            label={t('playground.image.mode')}
+            param={modeParam}
+            value={mode}
+            onChange={setMode}
+          />
+        ) : null}
+        {countParam ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">
+              {t('playground.image.count')}
+              {countParam.maximum !== undefined ? ` (1–${countParam.maximum})` : ''}
+            </span>
+            <input
+              data-testid="image-count"
+              inputMode="numeric"
+              value={count}
+              onChange={(e) => setCount(e.target.value)}
+            />
+          </label>
+        ) : null}
+        {ENUMS.map((key) => {
+          const param = paramOf(service, key);
+          return param ? (
+            <EnumSelect
+              key={key}
+              id={`image-${key}`}
+              label={t(`playground.image.${key}`)}
+              param={param}
+              value={enums[key] ?? ''}
+              onChange={(v) => setEnums({ ...enums, [key]: v })}
+            />
+          ) : null;
+        })}
+        {paramOf(service, 'seed') ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">{t('playground.common.seed')}</span>
+            <input
+              data-testid="image-seed"
+              inputMode="numeric"
+              value={seed}
+              onChange={(e) => setSeed(e.target.value)}
+            />
+          </label>
+        ) : null}
+      </div>
+      <label className="pg-field">
+        <span className="field-label">
+          {t('playground.image.prompt')}{' '}
+          <Counter
+            testId="image-prompt-count"
+            value={codePoints(prompt.trim())}
+            max={contract.prompt?.maxCodePoints}
+          />
+        </span>
+        <textarea
+          data-testid="image-prompt"
+          rows={3}
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+        />
+      </label>
+      {maxInputs > 0 ? (
+        <div className="pg-row">
+          <FileDrop
+            testId="image-inputs"
+            accept="image/png,image/jpeg,image/webp"
+            multiple
+            label={t('playground.image.inputs', { max: maxInputs })}
+            onFiles={async (list) => {
+              setError(null);
+              try {
+                const sent: PlaygroundFile[] = [];
+                for (const f of list) sent.push(await sendFile(f));
+                setInputs((x) => [...x, ...sent]);
+              } catch (e) {
+                setError(errorText(e, t));
+              }
+            }}
+          />
+          <span data-testid="image-input-names">{inputs.map((i) => i.fileName).join(', ')}</span>
+        </div>
+      ) : null}
+      <button
+        type="button"
+        className="button pg-primary"
+        data-testid="image-run"
+        disabled={busy || !model}
+        onClick={() => void run()}
+      >
+        {busy ? t('playground.common.working') : t('playground.image.run')}
+      </button>
+      <ErrorAlert testId="image-error" message={error} />
+      {result ? <GenerationResultView result={result} kind="image" testId="image-result" /> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MethodResult } from '../../../../shared/bridge/contract';
+import { bridge } from '../../bridge';
+import {
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  errorText,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+
+const KINDS = ['ocr'];
+
+export function OcrPanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(KINDS);
+  const [model, setModel] = useModel(services);
+  const service = services.find((s) => s.modelAlias === model);
+  const usage = (service?.apiUsageContract ?? {}) as { tasks?: string[]; supportsDocumentAsset?: boolean };
+  const [task, setTask] = useState('');
+  const [pages, setPages] = useState('');
+  const [file, setFile] = useState<{ name: string; isImage: boolean; url: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<MethodResult<'playground.ocr'> | null>(null);
+  const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
+
+  useEffect(
+    () => () => {
+      if (file?.url) URL.revokeObjectURL(file.url);
+    },
+    [file],
+  );
+
+  const run = async (dropped: File) => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    const isImage = dropped.type.startsWith('image/');
+    setFile({ name: dropped.name, isImage, url: isImage ? URL.createObjectURL(dropped) : null });
+    try {
+      const sent = await sendFile(dropped);
+      setResult(
+        await bridge.invoke('playground.ocr', {
+          model,
+          fileId: sent.fileId,
+          ...(task ? { task } : {}),
+          ...(!isImage && pages.trim() ? { pages: Number(pages) } : {}),
+        }),
+      );
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const accept = usage.supportsDocumentAsset
+    ? 'image/png,image/jpeg,image/webp,application/pdf'
+    : 'image/png,image/jpeg,image/webp';
+  return (
+    <Panel
+      title={t('playground.ocr.title')}
+      hint={t(usage.supportsDocumentAsset ? 'playground.ocr.hintDocuments' : 'playground.ocr.hint')}
+    >
+      <div className="pg-row">
+        <ModelSelect id="ocr-model" services={services} value={model} onChange={setModel} />
+        {usage.tasks?.length ? (
+          <label className="pg-field">
+            <span className="field-label">{t('playground.ocr.task')}</span>
+            <select data-testid="ocr-task" value={task} onChange={(e) => setTask(e.target.value)}>
+              <option value="">{t('playground.common.default')}</option>
+              {usage.tasks.map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {usage.supportsDocumentAsset ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">{t('playground.ocr.pages')}</span>
+            <input
+              data-testid="ocr-pages"
+              inputMode="numeric"
+              value={pages}
+              onChange={(e) => setPages(e.target.value)}
+            />
+          </label>
+        ) : null}
+      </div>
+      <FileDrop
+        testId="ocr-file"
+        accept={accept}
+        label={t('playground.ocr.drop')}
+        onFiles={([f]) => void run(f!)}
+      />
+      {busy ? <p className="muted">{t('playground.common.working')}</p> : null}
+      <ErrorAlert testId="ocr-error" message={error} />
+      {result ? (
+        <div className="pg-split" data-testid="ocr-result">
+          {file?.url ? (
+            <div className="pg-ocr-image">
+              <img
+                src={file.url}
+                alt={file.name}
+                data-testid="ocr-image"
+                onLoad={(e) =>
+                  setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })
+                }
+              />
+              {natural ? (
+                <svg viewBox={`0 0 ${natural.w} ${natural.h}`} preserveAspectRatio="none" aria-hidden="true">
+                  {result.boxes.map((b, i) => (
+                    <rect
+                      key={i}
+                      data-testid="ocr-box"
+                      x={b.bbox[0]}
+                      y={b.bbox[1]}
+                      width={Math.max(0, b.bbox[2]! - b.bbox[0]!)}
+                      height={Math.max(0, b.bbox[3]! - b.bbox[1]!)}
+                    >
+                      <title>{b.text}</title>
+                    </rect>
+                  ))}
+                </svg>
+              ) : null}
+            </div>
+          ) : null}
+          <div>
+            <h3>{t('playground.ocr.json')}</h3>
+            <pre className="pg-json" data-testid="ocr-json">
+              {JSON.stringify(result.raw, null, 2)}
+            </pre>
+          </div>
+        </div>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MethodResult } from '../../../../shared/bridge/contract';
+import { bridge } from '../../bridge';
+import {
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  errorText,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+
+const KINDS = ['document_parse'];
+
+export function ParsePanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(KINDS);
+  const [model, setModel] = useModel(services);
+  const [language, setLanguage] = useState('');
+  const [pages, setPages] = useState('');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [preset, setPreset] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<MethodResult<'playground.parse'> | null>(null);
+
+  const run = async (file: File) => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const sent = await sendFile(file);
+      setResult(
+        await bridge.invoke('playground.parse', {
+          model,
+          fileId: sent.fileId,
+          ...(language ? { language } : {}),
+          ...(pages.trim() ? { pages: Number(pages) } : {}),
+          ...(start.trim() || end.trim()
+            ? { pageRange: { start: Number(start || end), end: Number(end || start) } }
+            : {}),
+          ...(preset ? { preset } : {}),
+        }),
+      );
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={t('playground.parse.title')} hint={t('playground.parse.hint')}>
+      <div className="pg-row">
+        <ModelSelect id="parse-model" services={services} value={model} onChange={setModel} />
+        <label className="pg-field">
+          <span className="field-label">{t('playground.parse.language')}</span>
+          <select data-testid="parse-language" value={language} onChange={(e) => setLanguage(e.target.value)}>
+            <option value="">{t('playground.common.default')}</option>
+            <option value="en">{t('playground.parse.en')}</option>
+            <option value="ch">{t('playground.parse.ch')}</option>
+          </select>
+        </label>
+        <label className="pg-field pg-small">
+          <span className="field-label">{t('playground.parse.pages')}</span>
+          <input
+            data-testid="parse-pages"
+            inputMode="numeric"
+            value={pages}
+            onChange={(e) => setPages(e.target.value)}
+          />
+        </label>
+        <label className="pg-field pg-small">
+          <span className="field-label">{t('playground.parse.from')}</span>
+          <input
+            data-testid="parse-start"
+            inputMode="numeric"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+          />
+        </label>
+        <label className="pg-field pg-small">
+          <span className="field-label">{t('playground.parse.to')}</span>
+          <input
+            data-testid="parse-end"
+            inputMode="numeric"
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+          />
+        </label>
+        <label className="pg-field">
+          <span className="field-label">{t('playground.parse.preset')}</span>
+          <select data-testid="parse-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
+            <option value="">{t('playground.common.default')}</option>
+            <option value="hybrid-medium">hybrid-medium</option>
+            <option value="hybrid-high">hybrid-high</option>
+          </select>
+        </label>
+      </div>
+      <FileDrop
+        testId="parse-file"
+        accept="application/pdf"
+        label={t('playground.parse.drop')}
+        onFiles={([f]) => void run(f!)}
+      />
+      {busy ? <p className="muted">{t('playground.common.working')}</p> : null}
+      <ErrorAlert testId="parse-error" message={error} />
+      {result ? (
+        <div data-testid="parse-result">
+          <p>{t('playground.parse.summary', { count: result.pageCount })}</p>
+          <p className="muted" data-testid="parse-folder">
+            {t('playground.parse.saved', { folder: result.folder })}
+          </p>
+          <pre className="pg-json">{result.markdown}</pre>
+        </div>
+      ) : null}
+    </Panel>
+  );
+}

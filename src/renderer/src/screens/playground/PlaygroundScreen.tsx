@@ -1,0 +1,67 @@
+import { Tabs } from 'radix-ui';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bridge } from '../../bridge';
+import { usePlayground, type PlaygroundPanel } from '../../store/playground-slice';
+import { AudioPanel } from './AudioPanel';
+import { ChatPanel } from './ChatPanel';
+import { EmbeddingsPanel } from './EmbeddingsPanel';
+import { ImagePanel } from './ImagePanel';
+import { OcrPanel } from './OcrPanel';
+import { ParsePanel } from './ParsePanel';
+import { RerankPanel } from './RerankPanel';
+import { TranscriptionPanel } from './TranscriptionPanel';
+import './playground.css';
+
+const PANELS: Record<PlaygroundPanel, () => React.JSX.Element> = {
+  chat: ChatPanel,
+  embeddings: EmbeddingsPanel,
+  rerank: RerankPanel,
+  ocr: OcrPanel,
+  transcription: TranscriptionPanel,
+  audio: AudioPanel,
+  image: ImagePanel,
+  parse: ParsePanel,
+};
+
+/** Every other service of the public API, one panel each, driven by discovery and the live contracts. */
+export function PlaygroundScreen() {
+  const { t } = useTranslation();
+  const panel = usePlayground((s) => s.panel);
+  const setPanel = usePlayground((s) => s.setPanel);
+  const servicesError = usePlayground((s) => s.servicesError);
+
+  useEffect(() => {
+    const { loadServices, receiveDelta } = usePlayground.getState();
+    void loadServices();
+    return bridge.on('playground.chat.delta', ({ streamId, token }) => receiveDelta(streamId, token));
+  }, []);
+
+  return (
+    <section className="screen" aria-labelledby="playground-title">
+      <h1 id="playground-title">{t('playground.title')}</h1>
+      {servicesError ? (
+        <p role="alert" className="error-banner">
+          {t('errors.generic', { message: servicesError })}
+        </p>
+      ) : null}
+      <Tabs.Root value={panel} onValueChange={(v) => setPanel(v as PlaygroundPanel)} className="pg-tabs">
+        <Tabs.List className="pg-tab-list" aria-label={t('playground.title')}>
+          {(Object.keys(PANELS) as PlaygroundPanel[]).map((key) => (
+            <Tabs.Trigger key={key} value={key} className="pg-tab" data-testid={`pg-tab-${key}`}>
+              {t(`playground.tabs.${key}`)}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {(Object.keys(PANELS) as PlaygroundPanel[]).map((key) => {
+          const Panel = PANELS[key];
+          return (
+            <Tabs.Content key={key} value={key}>
+              {key === panel ? <Panel /> : null}
+            </Tabs.Content>
+          );
+        })}
+      </Tabs.Root>
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bridge } from '../../bridge';
+import {
+  Counter,
+  ErrorAlert,
+  FileDrop,
+  ModelSelect,
+  Panel,
+  codePoints,
+  errorText,
+  sendFile,
+  useModel,
+  useServicesOf,
+} from './common';
+
+const KINDS = ['rerank'];
+const TOTAL_MAX = 65536;
+
+export function RerankPanel() {
+  const { t } = useTranslation();
+  const services = useServicesOf(KINDS);
+  const [model, setModel] = useModel(services);
+  const service = services.find((s) => s.modelAlias === model);
+  const supportsTopN =
+    (service?.apiUsageContract as { supportsTopN?: boolean } | null)?.supportsTopN === true;
+  const [query, setQuery] = useState('');
+  const [pasted, setPasted] = useState('');
+  const [loaded, setLoaded] = useState<{ name: string; documents: string[] } | null>(null);
+  const [topN, setTopN] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [results, setResults] = useState<{ index: number; score: number; text: string }[] | null>(null);
+  const documents = loaded ? loaded.documents : pasted.split('\n').filter((l) => l.trim().length > 0);
+  const total = codePoints(query) + documents.reduce((n, d) => n + codePoints(d), 0);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await bridge.invoke('playground.rerank', {
+        model,
+        query,
+        documents,
+        ...(supportsTopN && topN.trim() ? { topN: Number(topN) } : {}),
+      });
+      setResults(answer.results);
+    } catch (e) {
+      setResults(null);
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={t('playground.rerank.title')} hint={t('playground.rerank.hint')}>
+      <div className="pg-row">
+        <ModelSelect id="rerank-model" services={services} value={model} onChange={setModel} />
+        {supportsTopN ? (
+          <label className="pg-field pg-small">
+            <span className="field-label">top_n</span>
+            <input
+              data-testid="rerank-topn"
+              inputMode="numeric"
+              value={topN}
+              onChange={(e) => setTopN(e.target.value)}
+            />
+          </label>
+        ) : null}
+      </div>
+      <label className="pg-field">
+        <span className="field-label">
+          {t('playground.rerank.query')}{' '}
+          <Counter testId="rerank-query-count" value={codePoints(query)} max={1024} />
+        </span>
+        <input data-testid="rerank-query" value={query} onChange={(e) => setQuery(e.target.value)} />
+      </label>
+      <div className="pg-row">
+        <FileDrop
+          testId="rerank-file"
+          accept=".txt,.csv,text/plain,text/csv"
+          label={t('playground.rerank.load')}
+          onFiles={async ([file]) => {
+            setError(null);
+            try {
+              const sent = await sendFile(file!);
+              const { documents: docs } = await bridge.invoke('playground.rerank.loadDocuments', {
+                fileId: sent.fileId,
+              });
+              setLoaded({ name: file!.name, documents: docs });
+            } catch (e) {
+              setError(errorText(e, t));
+            }
+          }}
+        />
+        {loaded ? (
+          <button type="button" className="button" onClick={() => setLoaded(null)}>
+            {t('playground.rerank.clearFile', { name: loaded.name })}
+          </button>
+        ) : null}
+        <Counter testId="rerank-doc-count" value={documents.length} max={256} />
+        <Counter testId="rerank-total" value={total} max={TOTAL_MAX} />
+      </div>
+      {loaded ? (
+        <ol className="pg-docs" data-testid="rerank-loaded">
+          {loaded.documents.map((d, i) => (
+            <li key={i}>{d}</li>
+          ))}
+        </ol>
+      ) : (
+        <textarea
+          data-testid="rerank-documents"
+          aria-label={t('playground.rerank.documents')}
+          placeholder={t('playground.rerank.documents')}
+          rows={6}
+          value={pasted}
+          onChange={(e) => setPasted(e.target.value)}
+        />
+      )}
+      <button
+        type="button"
+        className="button pg-primary"
+        data-testid="rerank-run"
+        disabled={busy || !model}
+        onClick={() => void run()}
+      >
+        {t('playground.rerank.run')}
+      </button>
+      <ErrorAlert testId="rerank-error" message={error} />
+      {results ? (
+        <ol className="pg-ranked" data-testid="rerank-results">
+          {results.map((r) => (
+            <li key={r.index}>
+              <span className="badge">{r.score.toFixed(4)}</span>{' '}
+              <span className="muted">#{r.index + 1}</span> {r.text}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </Panel>
+  );
+}
