@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
-import { CreateScreen, LibraryScreen, PlaygroundScreen, QueueScreen } from '../screens/PlaceholderScreens';
+import { CreateScreen } from '../screens/create/CreateScreen';
+import { LibraryScreen } from '../screens/LibraryScreen';
+import { PlaygroundScreen } from '../screens/PlaceholderScreens';
+import { QueueScreen } from '../screens/QueueScreen';
+import { useStudioEvents } from './use-studio-events';
 import { SettingsScreen } from '../screens/SettingsScreen';
 import { SECTIONS, type Section, useStudio } from '../store';
 import { useTheme } from '../theme/use-theme';
@@ -33,6 +37,7 @@ export function App() {
   const settings = useStudio((s) => s.settings);
   const loadError = useStudio((s) => s.loadError);
   useTheme(settings.theme);
+  useStudioEvents();
 
   useEffect(() => {
     void applyLocale(settings.locale);

@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LocalePreference } from '../../../shared/bridge/contract';
 import { en } from './locales/en';
+import { studioEn } from './locales/studio-en';
+import { studioZhCN } from './locales/studio-zh-CN';
 import { zhCN } from './locales/zh-CN';
 
 export const SUPPORTED_LOCALES = ['en', 'zh-CN'] as const;
@@ -21,7 +23,10 @@ export function resolveLocale(preference: LocalePreference): SupportedLocale {
 }
 
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+  resources: {
+    en: { translation: { ...en, ...studioEn } },
+    'zh-CN': { translation: { ...zhCN, ...studioZhCN } },
+  },
   lng: systemLocale(),
   fallbackLng: 'en',
   interpolation: { escapeValue: false },

@@ -2,6 +2,7 @@ import { RadioGroup, Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
 import { useStudio } from '../store';
+import { LibrarySettingsPanel, ProfilesPanel } from './settings/StudioSettingsPanels';
 
 const THEME_LABELS = {
   system: 'settings.themeSystem',
@@ -44,6 +45,8 @@ export function SettingsScreen() {
           {t('settings.checkConnection')}
         </button>
       </div>
+      <ProfilesPanel />
+      <LibrarySettingsPanel />
 
       <div className="panel">
         <h2>{t('settings.appearance')}</h2>

@@ -153,7 +153,22 @@ export const StudioSettings = z.object({
     .min(60)
     .max(24 * 3600),
   libraryDir: z.string(),
+  /** Where media are served from in this host: "/media/" or "framewright-media://media/". */
+  mediaBase: z.string(),
 });
+
+/** The built-in simulator's fault scenarios (for demos and tests); null is normal operation. */
+export const SIMULATOR_SCENARIOS = [
+  'invalid_request',
+  'insufficient_balance',
+  'idempotency_conflict',
+  'rate_limited',
+  'unavailable',
+  'gateway_timeout',
+  'dropped_connection',
+  'job_failed',
+  'job_failed_retryable',
+] as const;
 
 const VideoDraftRef = z.object({ draftId: Id }).strict();
 
@@ -188,7 +203,7 @@ export const studioMethods = {
     result: z.object({ scenario: z.string().nullable() }),
   },
   'simulator.setScenario': {
-    params: z.object({ name: z.string().max(100).nullable() }).strict(),
+    params: z.object({ name: z.enum(SIMULATOR_SCENARIOS).nullable() }).strict(),
     result: z.object({ scenario: z.string().nullable() }),
   },
   'files.get': { params: z.object({ fileId: StagedFileId }).strict(), result: DraftMedia },

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import type { DraftForm, studioMethods } from '../../../../shared/bridge/domains/studio.js';
 import { AppError } from '../../errors.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
-import { MediaResolver } from '../../studio/media-resolver.js';
+import { MediaResolver, mediaUrl } from '../../studio/media-resolver.js';
 import { StagedFiles } from '../../studio/staged-files.js';
 import { StudioService } from '../../studio/studio-service.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
@@ -61,6 +61,11 @@ export function createStudioHandlers(
   const { services } = ctx;
   const { service, staged } = parts;
   let scenario: string | null = null;
+  const studioSettings = () => ({
+    waitSeconds: service.waitSeconds(),
+    libraryDir: services.libraryDir,
+    mediaBase: mediaUrl(ctx.host, ''),
+  });
   const summary = async (profileId: string) => {
     const running = await services.simulator.peek();
     return services.profiles.summary(services.profiles.get(profileId), running?.baseUrl ?? null);
@@ -132,10 +137,10 @@ export function createStudioHandlers(
       const folder = service.libraryFolder(jobRowId);
       return { folder, opened: ctx.host === 'electron' ? await openFolder(folder) : false };
     },
-    'studio.settings.get': () => ({ waitSeconds: service.waitSeconds(), libraryDir: services.libraryDir }),
+    'studio.settings.get': () => studioSettings(),
     'studio.settings.update': ({ waitSeconds }) => {
       service.setWaitSeconds(waitSeconds);
-      return { waitSeconds: service.waitSeconds(), libraryDir: services.libraryDir };
+      return studioSettings();
     },
   };
 }

@@ -1,0 +1,445 @@
+import { Dialog } from 'radix-ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JobDetail, JobView } from '../../../shared/bridge/contract';
+import { bridge } from '../bridge';
+import { EmptyState } from '../components/EmptyState';
+import { useStudio } from '../store';
+import '../theme/studio.css';
+
+interface Filters {
+  query: string;
+  profileId: string;
+  model: string;
+  mode: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { query: '', profileId: '', model: '', mode: '', from: '', to: '' };
+
+function Player({
+  url,
+  mimeType,
+  testId,
+  mediaRef,
+}: {
+  url: string;
+  mimeType: string | null;
+  testId: string;
+  mediaRef?: React.Ref<HTMLVideoElement>;
+}) {
+  if (mimeType?.startsWith('image/')) return <img className="player" src={url} alt="" data-testid={testId} />;
+  if (mimeType?.startsWith('audio/'))
+    return <audio className="player" src={url} controls data-testid={testId} />;
+  return (
+    <video
+      ref={mediaRef}
+      className="player"
+      src={url}
+      controls
+      preload="auto"
+      playsInline
+      data-testid={testId}
+    />
+  );
+}
+
+function SpecTable({ requested, effective }: { requested: Record<string, unknown>; effective: unknown }) {
+  const { t } = useTranslation();
+  const eff = effective && typeof effective === 'object' ? (effective as Record<string, unknown>) : {};
+  const keys = [...new Set([...Object.keys(requested), ...Object.keys(eff)])].filter(
+    (k) => k !== 'prompt' && k !== 'referenceInputs',
+  );
+  const show = (v: unknown) =>
+    v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return (
+    <table className="spec-table" data-testid="spec-table">
+      <thead>
+        <tr>
+          <th />
+          <th>{t('studio.library.requested')}</th>
+          <th>{t('studio.library.effective')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((k) => (
+          <tr key={k}>
+            <th scope="row">{k}</th>
+            <td>{show(requested[k])}</td>
+            <td>{show(eff[k])}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Detail({ jobRowId, onClose }: { jobRowId: number; onClose(): void }) {
+  const { t } = useTranslation();
+  const copyToCreate = useStudio((s) => s.copyToCreate);
+  const [detail, setDetail] = useState<JobDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  useEffect(() => {
+    bridge.invoke('jobs.get', { jobRowId }).then(setDetail, (e: unknown) => setError(String(e)));
+  }, [jobRowId]);
+  const output = detail?.outputs.find((o) => o.verified);
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog-content" data-testid="library-detail" aria-describedby={undefined}>
+          <Dialog.Title>{t('studio.library.detail')}</Dialog.Title>
+          {error ? <p role="alert">{error}</p> : null}
+          {detail && output?.mediaUrl ? (
+            <div className="detail-grid">
+              <Player url={output.mediaUrl} mimeType={output.mimeType} testId="detail-player" />
+              <dl className="facts">
+                <dt>{t('studio.library.prompt')}</dt>
+                <dd data-testid="detail-prompt">{detail.prompt}</dd>
+                {detail.optimizedPrompt ? (
+                  <>
+                    <dt>{t('studio.library.optimizedPrompt')}</dt>
+                    <dd>{detail.optimizedPrompt}</dd>
+                  </>
+                ) : null}
+                <dt>{t('studio.library.seed')}</dt>
+                <dd data-testid="detail-seed">{detail.seed ?? t('studio.library.seedPlatform')}</dd>
+                <dt>{t('studio.library.sha256')}</dt>
+                <dd>
+                  <code className="hash">{output.sha256}</code>{' '}
+                  {output.verified ? (
+                    <span className="ok-text" data-testid="detail-verified">
+                      ✓ {t('studio.library.verified')}
+                    </span>
+                  ) : null}
+                </dd>
+                <dt>{t('studio.library.timings')}</dt>
+                <dd>
+                  {t('studio.queue.elapsed', { s: Math.round(detail.elapsedSeconds ?? 0) })} ·{' '}
+                  {t('studio.queue.queuedFor', { s: Math.round(detail.queuedSeconds ?? 0) })} ·{' '}
+                  {t('studio.queue.runningFor', { s: Math.round(detail.runningSeconds ?? 0) })}
+                </dd>
+              </dl>
+              <SpecTable requested={detail.requested} effective={detail.effectiveSpec} />
+              {detail.references.length ? (
+                <div>
+                  <h3>{t('studio.library.references')}</h3>
+                  <div className="ref-thumbs">
+                    {detail.references.map((r) => (
+                      <figure key={`${r.role}-${r.id}`} className="ref-thumb">
+                        {r.posterUrl ? <img className="thumb" src={r.posterUrl} alt="" /> : null}
+                        <figcaption className="small">
+                          {t(`studio.create.role.${r.role}`, { defaultValue: r.role })}: {r.fileName}
+                        </figcaption>
+                      </figure>
+                    ))}
+                  </div>
+                </div>
+              ) : null}
+              <div className="row">
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="detail-reveal"
+                  onClick={() =>
+                    void bridge.invoke('library.reveal', { jobRowId }).then(
+                      (r) => setRevealed(r.folder),
+                      (e: unknown) => setRevealed(String(e)),
+                    )
+                  }
+                >
+                  {t('studio.library.reveal')}
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="detail-copy"
+                  onClick={() => {
+                    onClose();
+                    void copyToCreate(jobRowId);
+                  }}
+                >
+                  {t('studio.library.copyToCreate')}
+                </button>
+                <Dialog.Close className="button button-secondary">{t('studio.library.close')}</Dialog.Close>
+              </div>
+              {revealed ? (
+                <p className="muted small" data-testid="detail-folder">
+                  {t('studio.library.revealed', { folder: revealed })}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Two results side by side; play, pause and seek stay in step. */
+function Compare({ a, b, onClose }: { a: JobView; b: JobView; onClose(): void }) {
+  const { t } = useTranslation();
+  const left = useRef<HTMLVideoElement>(null);
+  const right = useRef<HTMLVideoElement>(null);
+  const syncing = useRef(false);
+  const link = useCallback((from: HTMLVideoElement | null, to: HTMLVideoElement | null) => {
+    if (!from || !to) return () => undefined;
+    const onPlay = () => void to.play().catch(() => undefined);
+    const onPause = () => to.pause();
+    const onSeek = () => {
+      if (syncing.current) return;
+      syncing.current = true;
+      to.currentTime = from.currentTime;
+      setTimeout(() => (syncing.current = false), 50);
+    };
+    from.addEventListener('play', onPlay);
+    from.addEventListener('pause', onPause);
+    from.addEventListener('seeked', onSeek);
+    return () => {
+      from.removeEventListener('play', onPlay);
+      from.removeEventListener('pause', onPause);
+      from.removeEventListener('seeked', onSeek);
+    };
+  }, []);
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!ready) return;
+    const off1 = link(left.current, right.current);
+    const off2 = link(right.current, left.current);
+    return () => {
+      off1();
+      off2();
+    };
+  }, [ready, link]);
+  const url = (j: JobView) => j.outputs.find((o) => o.verified)?.mediaUrl ?? '';
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog-content dialog-wide"
+          data-testid="library-compare"
+          aria-describedby={undefined}
+          onOpenAutoFocus={() => setReady(true)}
+        >
+          <Dialog.Title>{t('studio.library.compare')}</Dialog.Title>
+          <div className="compare-grid">
+            {[a, b].map((j, i) => (
+              <figure key={j.rowId}>
+                <video
+                  ref={i === 0 ? left : right}
+                  className="player"
+                  src={url(j)}
+                  controls
+                  muted={i === 1}
+                  preload="auto"
+                  data-testid={`compare-player-${i}`}
+                />
+                <figcaption className="small">{j.prompt}</figcaption>
+              </figure>
+            ))}
+          </div>
+          <div className="row">
+            <button
+              type="button"
+              className="button"
+              data-testid="compare-play"
+              onClick={() => {
+                void left.current?.play().catch(() => undefined);
+                void right.current?.play().catch(() => undefined);
+              }}
+            >
+              {t('studio.library.syncPlay')}
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="compare-pause"
+              onClick={() => {
+                left.current?.pause();
+                right.current?.pause();
+              }}
+            >
+              {t('studio.library.syncPause')}
+            </button>
+            <Dialog.Close className="button button-secondary">{t('studio.library.close')}</Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Verified results, offline: gallery, filters, prompt search, detail, comparison. */
+export function LibraryScreen() {
+  const { t } = useTranslation();
+  const profiles = useStudio((s) => s.profiles);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [items, setItems] = useState<JobView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [comparing, setComparing] = useState(false);
+  const [models, setModels] = useState<string[]>([]);
+  const [modes, setModes] = useState<string[]>([]);
+  const version = useStudio(
+    (s) => s.jobOrder.length + Object.values(s.jobs).filter((j) => j.status === 'succeeded').length,
+  );
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const day = (d: string, end: boolean) =>
+        d ? Date.parse(`${d}T${end ? '23:59:59' : '00:00:00'}`) : undefined;
+      bridge
+        .invoke('library.list', {
+          ...(filters.query.trim() ? { query: filters.query } : {}),
+          ...(filters.profileId ? { profileId: filters.profileId } : {}),
+          ...(filters.model ? { model: filters.model } : {}),
+          ...(filters.mode ? { mode: filters.mode } : {}),
+          ...(filters.from ? { from: day(filters.from, false) } : {}),
+          ...(filters.to ? { to: day(filters.to, true) } : {}),
+        })
+        .then(
+          (r) => {
+            setItems(r.items);
+            setError(null);
+            if (!filters.model && !filters.mode) {
+              setModels((m) => [...new Set([...m, ...r.items.map((j) => j.model)])]);
+              setModes((m) => [
+                ...new Set([...m, ...r.items.map((j) => j.generationMode ?? '').filter(Boolean)]),
+              ]);
+            }
+          },
+          (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+        );
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [filters, version]);
+
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+  const toggle = (rowId: number) =>
+    setSelected((s) => (s.includes(rowId) ? s.filter((x) => x !== rowId) : [...s.slice(-1), rowId]));
+  const pair = selected.map((id) => items?.find((j) => j.rowId === id)).filter((j): j is JobView => !!j);
+
+  const select = (name: keyof Filters, label: string, options: { value: string; label: string }[]) => (
+    <label className="filter">
+      <span className="field-label">{label}</span>
+      <select
+        className="input"
+        data-testid={`filter-${name}`}
+        value={filters[name]}
+        onChange={(e) => set({ [name]: e.target.value })}
+      >
+        <option value="">{t('studio.library.any')}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <section className="screen library-screen" aria-labelledby="library-title">
+      <h1 id="library-title">{t('library.title')}</h1>
+      <div className="filters panel">
+        <label className="filter filter-search">
+          <span className="field-label">{t('studio.library.search')}</span>
+          <input
+            type="search"
+            className="input"
+            data-testid="library-search"
+            value={filters.query}
+            onChange={(e) => set({ query: e.target.value })}
+          />
+        </label>
+        {select(
+          'profileId',
+          t('studio.library.profile'),
+          profiles.map((p) => ({ value: p.id, label: p.name })),
+        )}
+        {select(
+          'model',
+          t('studio.library.model'),
+          models.map((m) => ({ value: m, label: m })),
+        )}
+        {select(
+          'mode',
+          t('studio.library.mode'),
+          modes.map((m) => ({ value: m, label: t(`modeName.${m}`, { defaultValue: m }) })),
+        )}
+        <label className="filter">
+          <span className="field-label">{t('studio.library.from')}</span>
+          <input
+            type="date"
+            className="input"
+            value={filters.from}
+            onChange={(e) => set({ from: e.target.value })}
+          />
+        </label>
+        <label className="filter">
+          <span className="field-label">{t('studio.library.to')}</span>
+          <input
+            type="date"
+            className="input"
+            value={filters.to}
+            onChange={(e) => set({ to: e.target.value })}
+          />
+        </label>
+        <button
+          type="button"
+          className="button"
+          data-testid="compare-selected"
+          disabled={pair.length !== 2}
+          onClick={() => setComparing(true)}
+        >
+          {t('studio.library.compareSelected')}
+        </button>
+      </div>
+      {error ? <p role="alert">{t('errors.generic', { message: error })}</p> : null}
+      {items && items.length === 0 ? (
+        filters === EMPTY ? (
+          <EmptyState title={t('library.emptyTitle')} body={t('library.emptyBody')} />
+        ) : (
+          <p className="muted">{t('studio.library.empty')}</p>
+        )
+      ) : null}
+      <ul className="gallery" data-testid="library-gallery">
+        {(items ?? []).map((job) => {
+          const output = job.outputs.find((o) => o.verified);
+          return (
+            <li key={job.rowId} className="gallery-card" data-testid="library-card" data-row-id={job.rowId}>
+              <button
+                type="button"
+                className="gallery-open"
+                onClick={() => setOpen(job.rowId)}
+                data-testid="library-open"
+              >
+                {output?.posterUrl ? (
+                  <img className="poster" src={output.posterUrl} alt="" loading="lazy" />
+                ) : null}
+                <span className="gallery-prompt">{job.prompt}</span>
+              </button>
+              <label className="small">
+                <input
+                  type="checkbox"
+                  data-testid="library-select"
+                  checked={selected.includes(job.rowId)}
+                  onChange={() => toggle(job.rowId)}
+                />{' '}
+                {t('studio.library.selectForCompare')}
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+      {open !== null ? <Detail jobRowId={open} onClose={() => setOpen(null)} /> : null}
+      {comparing && pair.length === 2 ? (
+        <Compare a={pair[0]!} b={pair[1]!} onClose={() => setComparing(false)} />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import { Progress } from 'radix-ui';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JobView } from '../../../shared/bridge/contract';
+import { EmptyState } from '../components/EmptyState';
+import { useStudio } from '../store';
+import '../theme/studio.css';
+
+const ROW_HEIGHT = 132;
+
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function JobRow({ job, now }: { job: JobView; now: number }) {
+  const { t } = useTranslation();
+  const downloads = useStudio((s) => s.downloads);
+  const copyToCreate = useStudio((s) => s.copyToCreate);
+  const setSection = useStudio((s) => s.setSection);
+  const profiles = useStudio((s) => s.profiles);
+  const profile = profiles.find((p) => p.id === job.profileId)?.name ?? job.profileId;
+  const terminal = job.status === 'succeeded' || job.status === 'failed' || job.status === 'canceled';
+  const output = job.outputs[0];
+  const progress = output ? downloads[output.id] : undefined;
+  let value: number | null = null;
+  if (output?.verified) value = 100;
+  else if (progress?.totalBytes) value = Math.round((progress.receivedBytes / progress.totalBytes) * 100);
+  else if (job.status === 'queued') value = 5;
+  const nextPoll = job.nextPollAt ? Math.max(0, Math.round((job.nextPollAt - now) / 1000)) : null;
+  const round = (s: number | null) => (s === null ? null : Math.round(s));
+  return (
+    <div
+      className={`job-row job-${job.status}`}
+      data-testid="job-row"
+      data-status={job.status}
+      data-row-id={job.rowId}
+    >
+      <div className="job-head">
+        <span className={`badge status-${job.status}`} data-testid="job-status">
+          {t(`studio.queue.status.${job.status}`)}
+        </span>
+        <strong className="job-prompt" title={job.prompt}>
+          {job.prompt || job.jobId}
+        </strong>
+        <span className="muted small">
+          {job.model} ·{' '}
+          {job.generationMode
+            ? t(`modeName.${job.generationMode}`, { defaultValue: job.generationMode })
+            : ''}{' '}
+          · {profile}
+        </span>
+      </div>
+      <div className="job-meta muted small">
+        {job.stage ? (
+          <span data-testid="job-stage">
+            {t('studio.queue.stage')}: {job.stage}
+            {job.stageMessage ? ` — ${job.stageMessage}` : ''}
+          </span>
+        ) : null}
+        {job.elapsedSeconds !== null ? (
+          <span>{t('studio.queue.elapsed', { s: round(job.elapsedSeconds) })}</span>
+        ) : null}
+        {job.queuedSeconds !== null ? (
+          <span>{t('studio.queue.queuedFor', { s: round(job.queuedSeconds) })}</span>
+        ) : null}
+        {job.runningSeconds !== null ? (
+          <span>{t('studio.queue.runningFor', { s: round(job.runningSeconds) })}</span>
+        ) : null}
+        {!terminal && nextPoll !== null ? <span>{t('studio.queue.nextPoll', { s: nextPoll })}</span> : null}
+      </div>
+      {job.status !== 'failed' && job.status !== 'canceled' ? (
+        <Progress.Root className="progress" value={value} aria-label={t('studio.queue.download')}>
+          <Progress.Indicator
+            className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}`}
+            style={{ transform: `translateX(-${100 - (value ?? 40)}%)` }}
+          />
+        </Progress.Root>
+      ) : null}
+      {output?.verified ? (
+        <span className="ok-text small" data-testid="job-verified">
+          ✓ {t('studio.queue.verified')}{' '}
+          <button type="button" className="link-button" onClick={() => setSection('library')}>
+            {t('studio.queue.openLibrary')}
+          </button>
+        </span>
+      ) : null}
+      {job.status === 'failed' ? (
+        <div className="job-failure" role="group" data-testid="job-failure">
+          <p className="error-text">{job.errorMessage}</p>
+          <p className="muted small">
+            {job.errorCode ? `${t('studio.queue.errorCode')}: ${job.errorCode} · ` : ''}
+            {t('studio.queue.requestId')}: <code>{job.requestId}</code>
+          </p>
+          <p className="small" data-testid="job-advice">
+            {job.retryable ? t('studio.queue.adviceRetryable') : t('studio.queue.adviceFinal')}
+          </p>
+          {job.retryable ? (
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="job-retry"
+              onClick={() => void copyToCreate(job.rowId)}
+            >
+              {t('studio.queue.retry')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Every job of every profile, live, virtualized. */
+export function QueueScreen() {
+  const { t } = useTranslation();
+  const jobs = useStudio((s) => s.jobs);
+  const order = useStudio((s) => s.jobOrder);
+  const loaded = useStudio((s) => s.jobsLoaded);
+  const cursor = useStudio((s) => s.jobsCursor);
+  const loadJobs = useStudio((s) => s.loadJobs);
+  const parent = useRef<HTMLDivElement>(null);
+  const now = useNow(1000);
+
+  useEffect(() => {
+    void loadJobs();
+  }, [loadJobs]);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every store change anyway
+  const virtualizer = useVirtualizer({
+    count: order.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+  });
+  const items = virtualizer.getVirtualItems();
+  const last = items[items.length - 1];
+  useEffect(() => {
+    if (last && last.index >= order.length - 20 && cursor) void loadJobs(true);
+  }, [last, order.length, cursor, loadJobs]);
+
+  return (
+    <section className="screen queue-screen" aria-labelledby="queue-title">
+      <h1 id="queue-title">{t('queue.title')}</h1>
+      {loaded && order.length === 0 ? (
+        <EmptyState title={t('queue.emptyTitle')} body={t('queue.emptyBody')} />
+      ) : (
+        <>
+          <p className="muted small" data-testid="queue-count">
+            {t('studio.queue.count', { count: order.length })}
+          </p>
+          <div ref={parent} className="queue-scroll" data-testid="queue-list">
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {items.map((item) => {
+                const job = jobs[order[item.index]!];
+                return job ? (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    style={{
+                      position: 'absolute',
+                      top: 0,
+                      left: 0,
+                      right: 0,
+                      transform: `translateY(${item.start}px)`,
+                    }}
+                  >
+                    <JobRow job={job} now={now} />
+                  </div>
+                ) : null;
+              })}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
