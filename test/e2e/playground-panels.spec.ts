@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { playgroundFiles } from './playground-fixtures';
 import { expect, test } from './studio-host';
@@ -6,6 +7,34 @@ import { expect, test } from './studio-host';
 async function open(page: Page, tab: string): Promise<void> {
   await page.getByTestId('nav-playground').click();
   await page.getByTestId(`pg-tab-${tab}`).click();
+}
+
+interface BrowserDrop {
+  DataTransfer: new () => { items: { add(file: unknown): void } };
+  DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
+  File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+  Uint8Array: typeof Uint8Array;
+  atob(data: string): string;
+}
+
+/** Drops a real file on a drop zone, as a drag from the desktop does (a DataTransfer holding a File). */
+async function dropFile(page: Page, zoneTestId: string, file: string, type: string): Promise<void> {
+  const data = readFileSync(file).toString('base64');
+  await page.getByTestId(zoneTestId).evaluate(
+    (zone, { data, name, type }) => {
+      const w = globalThis as unknown as BrowserDrop;
+      const binary = w.atob(data);
+      const bytes = new w.Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+      const transfer = new w.DataTransfer();
+      transfer.items.add(new w.File([bytes], name, { type }));
+      for (const kind of ['dragover', 'drop'])
+        (zone as unknown as { dispatchEvent(e: unknown): void }).dispatchEvent(
+          new w.DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: transfer }),
+        );
+    },
+    { data, name: path.basename(file), type },
+  );
 }
 
 const numberOf = (page: Page, testId: string, prop: string) =>
@@ -67,7 +96,7 @@ test('OCR: a dropped image, the model JSON as it came and boxes over the image',
 test('transcription: segments with timestamps, click to play, export SRT', async ({ signedIn: page }) => {
   await open(page, 'transcription');
   await page.getByTestId('transcribe-language').selectOption('en');
-  await page.getByTestId('transcribe-file').setInputFiles(playgroundFiles().wav);
+  await dropFile(page, 'transcribe-file-zone', playgroundFiles().wav, 'audio/wav');
   const segments = page.getByTestId('transcribe-segment');
   await expect(segments).toHaveCount(3);
   await expect(segments.nth(1)).toContainText('0:05.0–0:10.0');
@@ -158,7 +187,8 @@ test('documents: a page range parsed and saved to the library; page 501 refused'
   await page.getByTestId('parse-start').fill('2');
   await page.getByTestId('parse-end').fill('4');
   await page.getByTestId('parse-preset').selectOption('hybrid-high');
-  await page.getByTestId('parse-file').setInputFiles(playgroundFiles().pdf);
+  // dropped on the zone like a file dragged from the desktop
+  await dropFile(page, 'parse-file-zone', playgroundFiles().pdf, 'application/pdf');
   await expect(page.getByTestId('parse-result')).toContainText('3 page(s) parsed');
   await expect(page.getByTestId('parse-result')).toContainText('## Page 4');
   await expect(page.getByTestId('parse-folder')).toContainText('library');

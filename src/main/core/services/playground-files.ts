@@ -20,12 +20,15 @@ interface Entry {
 export class PlaygroundFiles {
   readonly dir: string;
   private readonly entries = new Map<string, Entry>();
+  /** Files of earlier runs are unknown to this one (ids live in memory): removed before the first use. */
+  private readonly ready: Promise<void>;
 
   constructor(
     dataDir: string,
     private readonly maxBytes: number,
   ) {
     this.dir = path.join(dataDir, 'playground', 'files');
+    this.ready = rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
   private folderOf(id: string): string {
@@ -40,6 +43,7 @@ export class PlaygroundFiles {
     data: Buffer;
     last: boolean;
   }): Promise<{ uploadId: string; received: number; complete: boolean; fileName: string }> {
+    await this.ready;
     let id = input.uploadId;
     let entry = id ? this.entries.get(id) : undefined;
     if (id && !entry) throw new AppError('file.not_found', 'This upload is unknown; add the file again.');
