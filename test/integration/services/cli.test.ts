@@ -243,6 +243,7 @@ describe('framewright playground commands', () => {
     expect((await cli(['embed', 'no money'])).code).toBe(4);
     sim.setScenario(null);
     expect((await cli(['embed', 'who am i'], { key: 'wrong-key' })).code).toBe(3);
+    expect((await cli(['image', 'who am i'], { key: 'wrong-key' })).code).toBe(3);
     seen.length = 0;
     expect((await cli(['image', 'x', '--count', '0'])).code).toBe(2);
     expect(seen.filter((s) => s.startsWith('POST'))).toEqual([]);

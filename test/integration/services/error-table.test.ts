@@ -135,35 +135,42 @@ describe('the spec error table, for every synchronous operation', () => {
 });
 
 describe('the spec error table, for asynchronous image and audio jobs', () => {
-  const image = (key: string) =>
+  // a short wait limit: a Retry-After past it leaves the intent pending at once (resumable)
+  const image = (key: string, waitSeconds = 20) =>
     submitImage(world.core, {
       profileId: world.profileId,
       service: world.service('lumen-image'),
       draft: { prompt: `errors ${key}` },
       idempotencyKey: key,
-      wait: { waitSeconds: 20 },
+      wait: { waitSeconds },
     });
-  const audio = (key: string) =>
+  const audio = (key: string, waitSeconds = 20) =>
     submitAudio(world.core, {
       profileId: world.profileId,
       service: world.service('cadence-speech'),
       draft: { text: `errors ${key}` },
       idempotencyKey: key,
-      wait: { waitSeconds: 20 },
+      wait: { waitSeconds },
     });
 
   for (const [name, run] of [
     ['image', image],
     ['audio', audio],
   ] as const) {
-    it(`${name}: 402 and 409 reject the intent; 429 stays resumable under the same key; a failed job is failed`, async () => {
+    it(`${name}: 400, 402 and 409 reject the intent; 429 and 503 stay resumable under the same key; a failed job is failed`, async () => {
       world.sim.setScenario('insufficient_balance');
       expect((await apiErrorOf(() => run(`${name}-402`))).kind).toBe('balance');
       expect(world.core.journal.jobs.getIntent(`${name}-402`)!.state).toBe('rejected');
       world.sim.setScenario('idempotency_conflict');
       expect((await apiErrorOf(() => run(`${name}-409`))).kind).toBe('conflict');
+      world.sim.setScenario('invalid_request');
+      expect((await apiErrorOf(() => run(`${name}-400`))).kind).toBe('invalid_request');
+      expect(world.core.journal.jobs.getIntent(`${name}-400`)!.state).toBe('rejected');
+      world.sim.setScenario('unavailable');
+      expect((await run(`${name}-503`, 1)).state).toBe('pending');
+      expect(world.core.journal.jobs.getIntent(`${name}-503`)!.state).not.toBe('rejected');
       world.sim.setScenario('rate_limited');
-      const pending = await run(`${name}-429`);
+      const pending = await run(`${name}-429`, 1);
       expect(pending.state).toBe('pending');
       world.sim.setScenario(null);
       const resumed = await world.core.engine.continueIntent(
