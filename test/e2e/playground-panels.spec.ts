@@ -192,6 +192,7 @@ test('documents: a page range parsed and saved to the library; page 501 refused'
   await expect(page.getByTestId('parse-result')).toContainText('3 page(s) parsed');
   await expect(page.getByTestId('parse-result')).toContainText('## Page 4');
   await expect(page.getByTestId('parse-folder')).toContainText('library');
+  await expect(page.getByTestId('parse-blocks').locator('tbody tr')).toHaveCount(9);
   await page.screenshot({ path: 'test-results/screenshots/playground-documents.png', fullPage: true });
   await page.getByTestId('parse-start').fill('');
   await page.getByTestId('parse-end').fill('');

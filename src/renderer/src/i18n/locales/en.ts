@@ -145,6 +145,11 @@ export const en = {
       drop: 'Drop or choose a document',
       summary: '{{count}} page(s) parsed',
       saved: 'Saved to {{folder}}',
+      markdown: 'Markdown',
+      blocks: 'Structured blocks',
+      page: 'Page',
+      type: 'Type',
+      text: 'Text',
     },
     generation: {
       state: { succeeded: 'Succeeded', failed: 'Failed', pending: 'Still running' },

@@ -147,6 +147,11 @@ export const zhCN: Messages = {
       drop: '拖入或选择文档',
       summary: '已解析 {{count}} 页',
       saved: '已保存到 {{folder}}',
+      markdown: 'Markdown',
+      blocks: '结构化块',
+      page: '页',
+      type: '类型',
+      text: '文本',
     },
     generation: {
       state: { succeeded: '成功', failed: '失败', pending: '仍在运行' },

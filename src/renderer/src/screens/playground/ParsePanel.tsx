@@ -115,7 +115,29 @@ export function ParsePanel() {
           <p className="muted" data-testid="parse-folder">
             {t('playground.parse.saved', { folder: result.folder })}
           </p>
+          <h3>{t('playground.parse.markdown')}</h3>
           <pre className="pg-json">{result.markdown}</pre>
+          <h3>{t('playground.parse.blocks')}</h3>
+          <table className="pg-blocks" data-testid="parse-blocks">
+            <thead>
+              <tr>
+                <th>{t('playground.parse.page')}</th>
+                <th>{t('playground.parse.type')}</th>
+                <th>{t('playground.parse.text')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.pages.flatMap((page, p) =>
+                ((page.blocks as { type?: string; text?: string }[] | undefined) ?? []).map((block, b) => (
+                  <tr key={`${p}-${b}`}>
+                    <td>{String(page.page ?? p + 1)}</td>
+                    <td>{block.type ?? ''}</td>
+                    <td>{block.text ?? ''}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
         </div>
       ) : null}
     </Panel>
