@@ -228,14 +228,11 @@ function Compare({ a, b, onClose }: { a: JobView; b: JobView; onClose(): void })
           <div className="compare-grid">
             {[a, b].map((j, i) => (
               <figure key={j.rowId}>
-                <video
-                  ref={i === 0 ? left : right}
-                  className="player"
-                  src={url(j)}
-                  controls
-                  muted={i === 1}
-                  preload="auto"
-                  data-testid={`compare-player-${i}`}
+                <Player
+                  mediaRef={i === 0 ? left : right}
+                  url={url(j)}
+                  mimeType={j.outputs.find((o) => o.verified)?.mimeType ?? null}
+                  testId={`compare-player-${i}`}
                 />
                 <figcaption className="small">{j.prompt}</figcaption>
               </figure>
