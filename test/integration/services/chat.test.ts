@@ -178,6 +178,21 @@ describe('chat', () => {
     expect(recorder.calls).toEqual([]);
   });
 
+  it('a model whose contract does not stream gets stream: false and one JSON completion', async () => {
+    const plain = {
+      ...world.service('atlas-chat'),
+      apiUsageContract: { operations: { chat: { stream: false } }, contentPartTypes: ['text'] },
+    };
+    const tokens: string[] = [];
+    const turn = await chatTurn(world.core.journal, world.client, {
+      service: plain,
+      text: 'no stream please',
+      onToken: (t) => tokens.push(t),
+    });
+    expect(tokens).toEqual([turn.assistant.text]);
+    expect(turn.assistant.finishReason).toBe('stop');
+  });
+
   it('streamChat alone returns the whole reply', async () => {
     const reply = await streamChat(world.client, {
       model: 'atlas-chat',

@@ -71,7 +71,7 @@ export function textOfContent(content: ChatMessage['content']): string {
 }
 
 /**
- * `POST /chat/completions` with `stream: true`: server-sent events parsed by eventsource-parser;
+ * `POST /chat/completions` with `stream: true` (unless the body says false): server-sent events parsed by eventsource-parser;
  * `onToken` gets each piece as it arrives. The reply is returned only when the stream finished
  * (a finish_reason or `[DONE]`); an abort throws `chat.cancelled`, a broken stream `chat.stream_broken`.
  */
@@ -90,7 +90,7 @@ export async function streamChat(
           {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-            body: JSON.stringify({ ...body, stream: true }),
+            body: JSON.stringify({ ...body, stream: body.stream ?? true }),
             signal,
           },
           'Chat',
@@ -287,7 +287,13 @@ export async function chatTurn(
   input.onStep?.('streaming');
   const reply = await streamChat(
     client,
-    { model: service.modelAlias, messages, ...(input.sampling ?? {}) },
+    // a model whose contract says it does not stream answers one JSON completion
+    {
+      model: service.modelAlias,
+      messages,
+      ...(input.sampling ?? {}),
+      stream: chatCapabilities(service).streaming,
+    },
     { signal: input.signal, onToken: input.onToken },
   );
   return journal.transaction(() => {
