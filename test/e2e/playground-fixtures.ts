@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +12,8 @@ export interface PlaygroundFiles {
   mp4: string;
   pdf: string;
   csv: string;
+  /** A WAV of 25 MiB + 1 byte (past the Playground's and transcription's limit). */
+  tooBig: string;
 }
 
 let cached: PlaygroundFiles | undefined;
@@ -48,12 +50,15 @@ export function playgroundFiles(): PlaygroundFiles {
     file('docs.csv'),
     'id,text\n1,boats on the open sea\n2,"a lighthouse, on the coast at dusk"\n3,bread recipe\n',
   );
+  copyFileSync(file('speech.wav'), file('too-big.wav'));
+  truncateSync(file('too-big.wav'), 25 * 1024 * 1024 + 1);
   cached = {
     png: file('page.png'),
     wav: file('speech.wav'),
     mp4: file('scene.mp4'),
     pdf: file('report.pdf'),
     csv: file('docs.csv'),
+    tooBig: file('too-big.wav'),
   };
   return cached;
 }

@@ -110,6 +110,15 @@ test('transcription: segments with timestamps, click to play, export SRT', async
   const srt = readFileSync((await download.path())!, 'utf8');
   expect(srt).toMatch(/^1\n00:00:00,000 --> 00:00:05,000\n/);
   await page.screenshot({ path: 'test-results/screenshots/playground-transcription.png', fullPage: true });
+  // 25 MiB + 1: refused in the page, before a single byte is sent
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/bridge/invoke') && (r.postData() ?? '').includes('playground.files.put'))
+      puts.push(r.url());
+  });
+  await page.getByTestId('transcribe-file').setInputFiles(playgroundFiles().tooBig);
+  await expect(page.getByTestId('transcribe-error')).toContainText('larger than 25 MiB');
+  expect(puts).toEqual([]);
   // a model without language support offers no language
   await page.getByTestId('transcribe-model').selectOption('echo-transcribe-mini');
   await expect(page.getByTestId('transcribe-language')).toHaveCount(0);
