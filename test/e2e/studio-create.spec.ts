@@ -167,6 +167,8 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   await expect(page.getByTestId('optimizer-original')).toContainText('Image 1 and Image 2 dance');
   await page.screenshot({ path: 'test-results/screenshots/studio-create-optimizer.png', fullPage: true });
   const optimized = (await page.getByTestId('optimizer-optimized').locator('.prompt-text').textContent())!;
+  // the optimizer needed the references uploaded: their progress is shown
+  await expect(page.getByTestId('upload-progress')).toContainText('red.png');
   await page.getByTestId('optimizer-accept').click();
   await expect(page.getByTestId('prompt')).toHaveValue(optimized);
   await page.getByTestId('check-admission').click();

@@ -35,7 +35,7 @@ export function useStudioEvents(): void {
     const offDownloads = bridge.on('downloads.progress', (p) =>
       receiveDownload(p.outputId, { receivedBytes: p.receivedBytes, totalBytes: p.totalBytes }),
     );
-    const offUploads = bridge.on('uploads.progress', (p) => receiveUpload(p.fileName, p.state));
+    const offUploads = bridge.on('uploads.progress', (p) => receiveUpload(p.draftId, p.fileName, p.state));
     return () => {
       offJobs();
       offDownloads();

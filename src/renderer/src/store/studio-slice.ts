@@ -26,6 +26,7 @@ export interface StudioSlice {
   jobsCursor: string | null;
   jobsLoaded: boolean;
   downloads: Record<number, DownloadProgress>;
+  /** Upload state by draft id + NUL + file name. */
   uploads: Record<string, string>;
   loadServices(): Promise<void>;
   loadStudioSettings(): Promise<void>;
@@ -38,7 +39,7 @@ export interface StudioSlice {
   loadJobs(more?: boolean): Promise<void>;
   receiveJob(job: JobView): void;
   receiveDownload(outputId: number, progress: DownloadProgress): void;
-  receiveUpload(fileName: string, state: string): void;
+  receiveUpload(draftId: string, fileName: string, state: string): void;
 }
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -179,7 +180,7 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     set({ downloads: { ...get().downloads, [outputId]: progress } });
   },
 
-  receiveUpload(fileName, state) {
-    set({ uploads: { ...get().uploads, [fileName]: state } });
+  receiveUpload(draftId, fileName, state) {
+    set({ uploads: { ...get().uploads, [`${draftId}\u0000${fileName}`]: state } });
   },
 });

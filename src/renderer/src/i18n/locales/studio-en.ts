@@ -71,6 +71,7 @@ export const studioEn = {
       submitted: 'Submitted. Follow it in the Queue.',
       submittedPending: 'Committed; still waiting for the service: {{reason}}',
       resend: 'Send again (the same request, never a second job)',
+      upload: { uploading: 'uploading…', uploaded: 'uploaded', reused: 'already uploaded (reused)' },
       openQueue: 'Open the Queue',
       newDraft: 'New draft',
       draftSubmittedNote:

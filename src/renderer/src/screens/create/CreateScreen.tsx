@@ -34,6 +34,7 @@ export function CreateScreen() {
   const newDraft = useStudio((s) => s.newDraft);
   const setDraft = useStudio((s) => s.setDraft);
   const setSection = useStudio((s) => s.setSection);
+  const uploads = useStudio((s) => s.uploads);
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const [orphaned, setOrphaned] = useState<StaleLabel[]>([]);
   const [admission, setAdmission] = useState<{ ok: boolean | null; text: string } | null>(null);
@@ -357,6 +358,17 @@ export function CreateScreen() {
               >
                 {submitting ? t('studio.create.generating') : t('studio.create.generate')}
               </button>
+              {Object.entries(uploads).some(([k]) => k.startsWith(`${draft.id}\u0000`)) ? (
+                <ul className="muted small" data-testid="upload-progress">
+                  {Object.entries(uploads)
+                    .filter(([k]) => k.startsWith(`${draft.id}\u0000`))
+                    .map(([k, state]) => (
+                      <li key={k}>
+                        {k.split('\u0000')[1]}: {t(`studio.create.upload.${state}`, { defaultValue: state })}
+                      </li>
+                    ))}
+                </ul>
+              ) : null}
               {reason ? (
                 <p id="generate-reason" className="hint" data-testid="generate-reason">
                   {t('studio.create.whyDisabled', { reason })}
