@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
@@ -13,24 +15,55 @@ export interface Call {
 }
 
 /**
- * Every request this process sends, recorded by wrapping the global fetch (the client looks it up
- * at each call), so a test can prove that a refused input sent nothing at all.
+ * Every request this process sends to the service, recorded by wrapping the global fetch (the
+ * client looks it up at each call) and `http.request`/`https.request` (streamed uploads may use
+ * them), so a test can prove that a refused input sent nothing at all.
  */
 export class FetchRecorder {
   readonly calls: Call[] = [];
   private readonly original = globalThis.fetch;
+  private readonly originalHttp = http.request;
+  private readonly originalHttps = https.request;
+
+  private record(method: string | undefined, url: URL): void {
+    if (!url.pathname.includes('/_simulator/'))
+      this.calls.push({ method: (method ?? 'GET').toUpperCase(), path: url.pathname.replace(/^\/v1/, '') });
+  }
+
   install(): void {
     const original = this.original;
-    const calls = this.calls;
     globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-      if (!url.pathname.includes('/_simulator/'))
-        calls.push({ method: init?.method ?? 'GET', path: url.pathname.replace(/^\/v1/, '') });
+      this.record(init?.method ?? (input instanceof Request ? input.method : 'GET'), url);
       return original(input, init);
     }) as typeof fetch;
+    const wrap = (request: typeof http.request, protocol: string) =>
+      ((...args: unknown[]) => {
+        const [first, second] = args as [unknown, unknown];
+        if (first instanceof URL || typeof first === 'string') {
+          this.record((second as { method?: string } | undefined)?.method, new URL(first));
+        } else if (first && typeof first === 'object') {
+          const o = first as {
+            method?: string;
+            host?: string;
+            hostname?: string;
+            port?: number;
+            path?: string;
+          };
+          this.record(
+            o.method,
+            new URL(o.path ?? '/', `${protocol}//${o.hostname ?? o.host ?? 'localhost'}`),
+          );
+        }
+        return (request as (...a: unknown[]) => http.ClientRequest)(...args);
+      }) as typeof http.request;
+    http.request = wrap(this.originalHttp, 'http:');
+    https.request = wrap(this.originalHttps, 'https:');
   }
   uninstall(): void {
     globalThis.fetch = this.original;
+    http.request = this.originalHttp;
+    https.request = this.originalHttps;
   }
   reset(): void {
     this.calls.length = 0;
