@@ -2,9 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
@@ -58,22 +57,21 @@ async function readVerified(
   tempFile: string,
   options: DownloadOptions,
 ): Promise<{ sha256: string; byteSize: number; mimeType: string }> {
-  const response = await client.openContent({
+  const response = await client.openContentStream({
     assetId: output.assetId,
     model: job.model,
     contentUrl: output.contentUrl,
   });
-  const contentType = baseMime(response.headers.get('content-type'));
+  const contentType = baseMime(response.contentType);
   const expectedType = baseMime(output.expectedMimeType);
   if (expectedType && contentType !== expectedType) {
-    await response.body?.cancel();
+    response.body.destroy();
     throw new VerificationError(
       `Content-Type ${contentType ?? '(none)'} differs from the announced ${expectedType}.`,
     );
   }
-  const declaredLength = response.headers.get('content-length');
+  const declaredLength = response.contentLength ?? null;
   const totalBytes = declaredLength !== null ? Number(declaredLength) : output.expectedByteSize;
-  if (!response.body) throw new VerificationError('The result has no body.');
   const hash = createHash('sha256');
   let received = 0;
   let partialSignalled = false;
@@ -89,11 +87,7 @@ async function readVerified(
       }
     },
   });
-  await pipeline(
-    Readable.fromWeb(response.body as WebReadableStream),
-    meter,
-    createWriteStream(tempFile, { mode: 0o644 }),
-  );
+  await pipeline(response.body, meter, createWriteStream(tempFile, { mode: 0o644 }));
   const sha256 = hash.digest('hex');
   if (declaredLength !== null && received !== Number(declaredLength)) {
     throw new VerificationError(`Received ${received} bytes, Content-Length said ${declaredLength}.`);

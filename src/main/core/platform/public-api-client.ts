@@ -1,4 +1,3 @@
-import { openAsBlob } from 'node:fs';
 import type { z } from 'zod';
 import { UploadResponse } from '../../../shared/api/assets.js';
 import { AdmissionPreviewResponse } from '../../../shared/api/admission.js';
@@ -9,6 +8,12 @@ import {
   type PromptOptimizationRequest,
 } from '../../../shared/api/prompt-optimization.js';
 import type { ProfileKind } from '../../../shared/bridge/contract.js';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
+import { multipartFileBody } from './multipart-file-body.js';
 import {
   ForeignOriginError,
   OutcomeUnknownError,
@@ -47,6 +52,23 @@ export interface UploadInput {
 }
 
 const MAX_REDIRECTS = 3;
+
+/** A result's bytes as a Node stream with the headers the downloader verifies. */
+export interface ContentStream {
+  status: number;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  body: Readable;
+}
+
+function toWebResponse(res: IncomingMessage): Response {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(res.headers)) {
+    if (typeof value === 'string') headers.set(key, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+  }
+  return new Response(Readable.toWeb(res) as ReadableStream, { status: res.statusCode ?? 500, headers });
+}
 
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
@@ -268,22 +290,106 @@ export class PublicApiClient {
     return response;
   }
 
+  /**
+   * A result's bytes as a Node stream, read with node:http(s) (the fastest path for large files).
+   * Redirects on this origin keep the key; a redirect to another origin is followed without it.
+   */
+  async openContentStream(ref: {
+    assetId: string;
+    model: string;
+    contentUrl?: string | null;
+  }): Promise<ContentStream> {
+    return this.scrubbed(async () => {
+      let target = this.contentUrl(ref);
+      let withKey = true;
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+        const headers: Record<string, string> = withKey
+          ? { authorization: `Bearer ${await this.identity.secret()}` }
+          : {};
+        const res = await this.nodeRequest('GET', target, headers, undefined, 'Download result');
+        const location = res.headers.location;
+        if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+          res.resume();
+          target = new URL(location, target).toString();
+          if (!this.isOwnOrigin(target)) withKey = false;
+          continue;
+        }
+        if (!res.statusCode || res.statusCode >= 400) {
+          throw await apiErrorFromResponse(toWebResponse(res));
+        }
+        const header = (name: string) => {
+          const value = res.headers[name];
+          return typeof value === 'string' ? value : undefined;
+        };
+        return {
+          status: res.statusCode,
+          contentType: header('content-type'),
+          contentLength: header('content-length'),
+          body: res,
+        };
+      }
+      throw new ResponseShapeError('Download result', `more than ${MAX_REDIRECTS} redirects`);
+    });
+  }
+
+  /** One request with node:http(s): back-pressure on both sides, no body buffering. */
+  private nodeRequest(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: Readable | undefined,
+    operation: string,
+  ): Promise<IncomingMessage> {
+    const target = new URL(url);
+    const request = (target.protocol === 'https:' ? https : http).request;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(target, { method, headers }, resolve);
+      req.setTimeout(30 * 60_000, () => req.destroy(new Error('timed out')));
+      req.on('error', (error) => reject(new OutcomeUnknownError(operation, describeNetworkError(error))));
+      if (body) {
+        pipeline(body, req).catch((error: unknown) => {
+          req.destroy();
+          reject(new OutcomeUnknownError(operation, describeNetworkError(error)));
+        });
+      } else req.end();
+    });
+  }
+
   /** Streams one file from disk as multipart (never the whole file in memory); one file per request. */
   async uploadAsset(input: UploadInput): Promise<UploadResponse> {
-    const blob = await openAsBlob(input.filePath, { type: input.mimeType });
-    const form = new FormData();
-    form.append(input.field, blob, input.fileName);
-    const headers: Record<string, string> = {};
-    if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
-    // no Content-Type: fetch generates the multipart boundary
-    return (
-      await this.call(
-        'Upload asset',
-        this.url('/assets/input', { model: input.model }),
-        { method: 'POST', headers, body: form, timeoutMs: 30 * 60_000 },
-        UploadResponse,
-      )
-    ).body;
+    const url = this.url('/assets/input', { model: input.model });
+    return this.scrubbed(async () => {
+      const multipart = await multipartFileBody(input.field, input.filePath, input.fileName, input.mimeType);
+      const headers: Record<string, string> = { ...multipart.headers };
+      if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
+      const response = await this.postStream(url, headers, multipart.body, 'Upload asset');
+      if (!response.ok) throw await apiErrorFromResponse(response);
+      return this.json(response, UploadResponse, 'Upload asset');
+    });
+  }
+
+  /**
+   * POSTs a streamed body with node:http(s) and back-pressure (fetch buffers large streamed bodies):
+   * memory stays flat and throughput matches curl. Same origin rule as `send`; a redirect is
+   * refused, because a streamed body cannot be replayed safely.
+   */
+  private async postStream(
+    url: string,
+    headers: Record<string, string>,
+    body: Readable,
+    operation: string,
+  ): Promise<Response> {
+    if (!this.isOwnOrigin(url)) throw new ForeignOriginError(url, this.origin);
+    const authorization = `Bearer ${await this.identity.secret()}`;
+    const res = await this.nodeRequest('POST', url, { ...headers, authorization }, body, operation);
+    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400) {
+      res.resume();
+      throw new ResponseShapeError(
+        operation,
+        `the service redirected an upload (HTTP ${res.statusCode}); uploads are not redirected.`,
+      );
+    }
+    return toWebResponse(res);
   }
 
   /** Prompt optimization: `Idempotency-Key` equals `clientRequestId`; timeout from the live `clientTimeoutSeconds`. */
