@@ -27,6 +27,7 @@ const EXTENSIONS: Record<string, string> = {
 export function safeSegment(name: string, fallback = 'item'): string {
   const cleaned = name
     .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 120);
