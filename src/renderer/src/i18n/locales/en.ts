@@ -64,6 +64,14 @@ export const en = {
       message: 'Message',
       cancel: 'Cancel',
       send: 'Send',
+      sampling: {
+        temperature: 'Temperature',
+        top_p: 'Top p',
+        max_tokens: 'Max tokens',
+        stop: 'Stop sequence',
+        presence_penalty: 'Presence penalty',
+        frequency_penalty: 'Frequency penalty',
+      },
     },
     embeddings: {
       title: 'Embeddings',
@@ -81,6 +89,7 @@ export const en = {
       clearFile: 'Clear {{name}}',
       documents: 'Documents, one per line',
       run: 'Rank',
+      topN: 'Best results only (top_n)',
     },
     ocr: {
       title: 'OCR',
@@ -101,6 +110,7 @@ export const en = {
       exportTxt: 'Export text',
       exportSrt: 'Export SRT',
       exportVtt: 'Export VTT',
+      responseFormat: 'Response format',
     },
     audio: {
       title: 'Speech, music and Foley',

@@ -66,6 +66,14 @@ export const zhCN: Messages = {
       message: '消息',
       cancel: '取消',
       send: '发送',
+      sampling: {
+        temperature: '温度',
+        top_p: 'Top p',
+        max_tokens: '最大令牌数',
+        stop: '停止序列',
+        presence_penalty: '存在惩罚',
+        frequency_penalty: '频率惩罚',
+      },
     },
     embeddings: {
       title: '向量嵌入',
@@ -83,6 +91,7 @@ export const zhCN: Messages = {
       clearFile: '清除 {{name}}',
       documents: '文档，每行一篇',
       run: '排序',
+      topN: '仅返回前 N 条（top_n）',
     },
     ocr: {
       title: 'OCR',
@@ -103,6 +112,7 @@ export const zhCN: Messages = {
       exportTxt: '导出文本',
       exportSrt: '导出 SRT',
       exportVtt: '导出 VTT',
+      responseFormat: '响应格式',
     },
     audio: {
       title: '语音、音乐与拟音',

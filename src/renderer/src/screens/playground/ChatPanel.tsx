@@ -104,7 +104,9 @@ export function ChatPanel() {
             <ModelSelect id="chat-model" services={services} value={model} onChange={setModel} />
             {samplingFields.map((field) => (
               <label key={field} className="pg-field pg-small">
-                <span className="field-label">{field}</span>
+                <span className="field-label">
+                  {t(`playground.chat.sampling.${field}`, { defaultValue: field })}
+                </span>
                 <input
                   data-testid={`chat-sampling-${field}`}
                   inputMode="decimal"

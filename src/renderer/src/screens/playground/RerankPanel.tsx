@@ -59,7 +59,7 @@ export function RerankPanel() {
         <ModelSelect id="rerank-model" services={services} value={model} onChange={setModel} />
         {supportsTopN ? (
           <label className="pg-field pg-small">
-            <span className="field-label">top_n</span>
+            <span className="field-label">{t('playground.rerank.topN')}</span>
             <input
               data-testid="rerank-topn"
               inputMode="numeric"

@@ -110,7 +110,7 @@ export function TranscriptionPanel() {
         ) : null}
         {usage.responseFormats?.length ? (
           <label className="pg-field">
-            <span className="field-label">response_format</span>
+            <span className="field-label">{t('playground.transcription.responseFormat')}</span>
             <select
               data-testid="transcribe-format"
               value={format}
