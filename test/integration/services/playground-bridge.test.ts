@@ -179,13 +179,13 @@ describe('the Playground over the bridge', () => {
     ]);
     const voices = await call<{ voiceId: string; hasPreview: boolean }[]>('playground.voices', {});
     expect(voices.length).toBe(3);
-    if (voices[0]!.hasPreview) {
-      const preview = await call<{ dataUrl: string }>('playground.voices.preview', {
-        voiceId: voices[0]!.voiceId,
-        model: 'cadence-speech',
-      });
-      expect(preview.dataUrl).toMatch(/^data:audio\//);
-    }
+    expect(voices.every((v) => v.hasPreview)).toBe(true);
+    const preview = await call<{ dataUrl: string }>('playground.voices.preview', {
+      voiceId: voices[0]!.voiceId,
+      model: 'cadence-speech',
+    });
+    expect(preview.dataUrl).toMatch(/^data:audio\/[\w.+-]+;base64,/);
+    expect(Buffer.from(preview.dataUrl.split(',')[1]!, 'base64').length).toBeGreaterThan(1000);
     const speech = await call<{ state: string }>('playground.audio.generate', {
       model: 'cadence-speech',
       voiceMode: 'custom_voice',
