@@ -122,7 +122,8 @@ export async function streamChat(
   let problem: Error | undefined;
   const parser = createParser({
     onEvent(event) {
-      if (done || problem) return;
+      // nothing is delivered after a cancel, even from events already received in the same read
+      if (done || problem || options.signal?.aborted) return;
       if (event.data === '[DONE]') {
         done = true;
         return;
