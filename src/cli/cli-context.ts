@@ -31,7 +31,10 @@ export interface CliCore {
  * `--base-url` with `FRAMEWRIGHT_API_KEY` (never stored), `--profile NAME`, or the active profile
  * (the local simulator when nothing else is configured).
  */
-export async function openCliCore(command: Command): Promise<CliCore> {
+export async function openCliCore(
+  command: Command,
+  identity: { resolveIdentity?: boolean } = {},
+): Promise<CliCore> {
   const options = command.optsWithGlobals<GlobalOptions>();
   const dataDir = options.dataDir ?? defaultDataDir();
   const timeScale = Number(process.env.FRAMEWRIGHT_SIMULATOR_TIME_SCALE ?? '1');
@@ -45,7 +48,9 @@ export async function openCliCore(command: Command): Promise<CliCore> {
   });
   try {
     let profileId: string;
-    if (options.baseUrl) {
+    if (identity.resolveIdentity === false) {
+      profileId = core.profiles.activeId();
+    } else if (options.baseUrl) {
       if (options.profile) throw new AppError('usage', 'Use either --profile or --base-url, not both.');
       if (!apiKeyFromEnvironment()) {
         throw new AppError(
@@ -127,11 +132,12 @@ export function reportError(error: unknown, json: boolean): ExitCode {
 export async function withCliCore(
   command: Command,
   body: (cli: CliCore) => Promise<ExitCode>,
+  options: { resolveIdentity?: boolean } = {},
 ): Promise<void> {
   const json = Boolean(command.optsWithGlobals<GlobalOptions>().json);
   let cli: CliCore | undefined;
   try {
-    cli = await openCliCore(command);
+    cli = await openCliCore(command, options);
     process.exitCode = await body(cli);
   } catch (error) {
     process.exitCode = reportError(error, json);

@@ -54,16 +54,22 @@ export function registerProfileCommands(program: Command): void {
     .description(
       'store a personal key (or debug token) for a profile in the OS keychain; the secret is read from stdin',
     )
-    .requiredOption('--profile <name>', 'profile name (created if new)')
-    .requiredOption('--base-url <url>', 'base URL including /v1')
+    .usage('--profile <name> --base-url <url> [--debug-token-expires <iso>] < key.txt')
     .option(
       '--debug-token-expires <iso>',
       'store a debug token (online debugging runtime) that expires at this time',
     )
-    .action(
-      async (opts: { profile: string; baseUrl: string; debugTokenExpires?: string }, command: Command) => {
-        const secret = await readStdin().catch((error: unknown) => error as Error);
-        await withCliCore(command.parent!, async (cli) => {
+    .action(async (loginOptions: { debugTokenExpires?: string }, command: Command) => {
+      // --profile and --base-url are the program's global options, read here as the login target
+      const globals = command.optsWithGlobals<{ profile?: string; baseUrl?: string }>();
+      const opts = { ...loginOptions, profile: globals.profile ?? '', baseUrl: globals.baseUrl ?? '' };
+      const secret = await readStdin().catch((error: unknown) => error as Error);
+      await withCliCore(
+        command,
+        async (cli) => {
+          if (!opts.profile || !opts.baseUrl) {
+            throw new AppError('usage', 'login needs --profile NAME and --base-url URL (including /v1).');
+          }
           if (secret instanceof Error) throw secret;
           const baseUrl = normaliseBaseUrl(opts.baseUrl);
           const kind = opts.debugTokenExpires ? 'debug' : 'personal';
@@ -107,9 +113,10 @@ export function registerProfileCommands(program: Command): void {
               `Stored the ${kind === 'debug' ? 'debug token' : 'key'} for "${profile.name}" in ${cli.core.secrets.describe().detail}.\n`,
             );
           return ExitCode.ok;
-        });
-      },
-    );
+        },
+        { resolveIdentity: false },
+      );
+    });
 
   program
     .command('profiles')
