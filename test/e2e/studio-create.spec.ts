@@ -211,6 +211,15 @@ test('the library searches prompts, compares two results in sync, and every key 
     .toBe(true);
   await page.screenshot({ path: 'test-results/screenshots/studio-compare.png' });
   await page.keyboard.press('Escape');
+  // delete one result: files and record go
+  const doomed = finished[finished.length - 1]!;
+  await card(doomed).getByTestId('library-open').click();
+  const src = (await page.getByTestId('detail-player').getAttribute('src'))!;
+  await page.getByTestId('detail-delete').click();
+  await page.getByTestId('detail-delete-confirm').click();
+  await expect(page.getByTestId('library-detail')).toHaveCount(0);
+  await expect(card(doomed)).toHaveCount(0);
+  expect((await page.request.get(new URL(src, page.url()).href)).status()).toBe(404);
   // double clicks and reloads never made a second job
   const keys = await simulatorKeys(page);
   const creations = keys.filter((k) => k.operation.includes('generation') || k.operation.includes('media'));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,17 @@ describe('studio handlers over a real core and simulator', () => {
     expect(copy.idempotencyKey).not.toBe(draft.idempotencyKey);
     expect(copy.form.seed).toBe(7);
     expect(copy.form.prompt).toBe('A lighthouse at dusk, waves below');
+    // delete: rows and files go, and the media route no longer resolves
+    const deleted = await call<{ deleted: boolean; filesRemoved: number }>('library.delete', {
+      jobRowId: a.jobRowId,
+    });
+    expect(deleted.deleted).toBe(true);
+    expect(deleted.filesRemoved).toBeGreaterThanOrEqual(2);
+    expect(existsSync(media!.path)).toBe(false);
+    expect(await core.studio.media.resolve(url.slice('/media/'.length))).toBeUndefined();
+    const after = await call<{ items: { rowId: number }[] }>('library.list', {});
+    expect(after.items.map((j) => j.rowId)).not.toContain(a.jobRowId);
+    await expect(call('jobs.get', { jobRowId: a.jobRowId })).rejects.toMatchObject({ code: 'job.not_found' });
   });
 
   it('the media resolver refuses anything that is not a verified library output or a staged file', async () => {
@@ -208,6 +219,15 @@ describe('studio handlers over a real core and simulator', () => {
     expect(summary).toMatchObject({ kind: 'personal', hasSecret: true });
     expect(JSON.stringify(summary)).not.toContain(secret);
     expect(JSON.stringify(events)).not.toContain(secret);
+    // a taken name is refused with a reason that never carries the key
+    const again = call('profiles.add', {
+      kind: 'personal',
+      name: 'work KEY',
+      baseUrl: 'https://api.example.invalid/v1',
+      secret,
+    });
+    await expect(again).rejects.toMatchObject({ code: 'profile.invalid' });
+    await expect(again).rejects.not.toMatchObject({ message: expect.stringContaining(secret) });
     const removed = await call<{ removed: boolean }>('profiles.remove', { profileId: summary.id });
     expect(removed.removed).toBe(true);
   });

@@ -561,6 +561,26 @@ export class JobsRepository {
   }
 
   /**
+   * Forgets a finished job (the library's "delete"): its outputs (cascade), the job row and its
+   * intent (with its prompt-search row), in one transaction. Refused while the job is in progress
+   * or has an output being downloaded. Files on disk are the caller's to remove.
+   */
+  deleteJob(id: number): boolean {
+    return this.db
+      .transaction(() => {
+        const row = this.jobByIdStmt.get(id);
+        if (!row) return false;
+        const job = this.withOutputs(toJob(row));
+        if (!isTerminalStatus(job.status) || job.outputs.some((o) => o.downloadState === 'downloading'))
+          throw new JournalStateError(`The job ${id} is still ${job.status}; it cannot be deleted yet.`);
+        this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
+        this.db.prepare('DELETE FROM job_intents WHERE id = ?').run(job.intentId);
+        return true;
+      })
+      .immediate();
+  }
+
+  /**
    * Records a poll response: status, stage, timings, hints, errors, and (once) the outputs, in one
    * transaction. A terminal job never goes back to an in-progress status.
    */

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
@@ -488,6 +491,38 @@ export class StudioService {
       .filter((v) => !filter.mode || v.generationMode === filter.mode)
       .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified));
     return { items };
+  }
+
+  /** Deletes a finished result: its journal rows first (so it leaves the library at once), then its files. */
+  async deleteResult(jobRowId: number): Promise<{ deleted: boolean; filesRemoved: number }> {
+    const job = this.requireJob(jobRowId);
+    const library = await realpath(this.core.libraryDir).catch(() => this.core.libraryDir);
+    const folders = new Set<string>();
+    const files: string[] = [];
+    for (const output of job.outputs) {
+      files.push(path.join(library, '.posters', `output-${output.id}.png`));
+      if (!output.localPath) continue;
+      const real = await realpath(output.localPath).catch(() => undefined);
+      if (!real || !real.startsWith(library + path.sep)) continue;
+      files.push(real);
+      const folder = path.dirname(real);
+      if (folder !== library && folder.startsWith(library + path.sep)) folders.add(folder);
+    }
+    let deleted: boolean;
+    try {
+      deleted = this.core.journal.jobs.deleteJob(jobRowId);
+    } catch (error) {
+      throw new AppError('library.busy', error instanceof Error ? error.message : String(error));
+    }
+    let filesRemoved = 0;
+    for (const file of files) {
+      if (existsSync(file)) {
+        await rm(file, { force: true });
+        filesRemoved += 1;
+      }
+    }
+    for (const folder of folders) await rm(folder, { recursive: true, force: true });
+    return { deleted, filesRemoved };
   }
 
   libraryFolder(jobRowId: number): string {

@@ -75,12 +75,13 @@ function SpecTable({ requested, effective }: { requested: Record<string, unknown
   );
 }
 
-function Detail({ jobRowId, onClose }: { jobRowId: number; onClose(): void }) {
+function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose(): void; onDeleted(): void }) {
   const { t } = useTranslation();
   const copyToCreate = useStudio((s) => s.copyToCreate);
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   useEffect(() => {
     bridge.invoke('jobs.get', { jobRowId }).then(setDetail, (e: unknown) => setError(String(e)));
   }, [jobRowId]);
@@ -163,6 +164,33 @@ function Detail({ jobRowId, onClose }: { jobRowId: number; onClose(): void }) {
                 >
                   {t('studio.library.copyToCreate')}
                 </button>
+                {confirming ? (
+                  <button
+                    type="button"
+                    className="button button-danger"
+                    data-testid="detail-delete-confirm"
+                    onClick={() =>
+                      void bridge.invoke('library.delete', { jobRowId }).then(
+                        () => {
+                          onClose();
+                          onDeleted();
+                        },
+                        (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+                      )
+                    }
+                  >
+                    {t('studio.library.deleteConfirm')}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid="detail-delete"
+                    onClick={() => setConfirming(true)}
+                  >
+                    {t('studio.library.delete')}
+                  </button>
+                )}
                 <Dialog.Close className="button button-secondary">{t('studio.library.close')}</Dialog.Close>
               </div>
               {revealed ? (
@@ -280,6 +308,7 @@ export function LibraryScreen() {
   const [selected, setSelected] = useState<number[]>([]);
   const [comparing, setComparing] = useState(false);
   const [models, setModels] = useState<string[]>([]);
+  const [refresh, setRefresh] = useState(0);
   const [modes, setModes] = useState<string[]>([]);
   const version = useStudio(
     (s) => s.jobOrder.length + Object.values(s.jobs).filter((j) => j.status === 'succeeded').length,
@@ -313,7 +342,7 @@ export function LibraryScreen() {
         );
     }, 200);
     return () => clearTimeout(timer);
-  }, [filters, version]);
+  }, [filters, version, refresh]);
 
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const toggle = (rowId: number) =>
@@ -433,7 +462,16 @@ export function LibraryScreen() {
           );
         })}
       </ul>
-      {open !== null ? <Detail jobRowId={open} onClose={() => setOpen(null)} /> : null}
+      {open !== null ? (
+        <Detail
+          jobRowId={open}
+          onClose={() => setOpen(null)}
+          onDeleted={() => {
+            setSelected((s) => s.filter((id) => id !== open));
+            setRefresh((n) => n + 1);
+          }}
+        />
+      ) : null}
       {comparing && pair.length === 2 ? (
         <Compare a={pair[0]!} b={pair[1]!} onClose={() => setComparing(false)} />
       ) : null}

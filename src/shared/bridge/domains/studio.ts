@@ -257,6 +257,10 @@ export const studioMethods = {
       .strict(),
     result: z.object({ items: z.array(JobView) }),
   },
+  'library.delete': {
+    params: z.object({ jobRowId: z.number().int() }).strict(),
+    result: z.object({ deleted: z.boolean(), filesRemoved: z.number() }),
+  },
   'library.reveal': {
     params: z.object({ jobRowId: z.number().int() }).strict(),
     result: z.object({ folder: z.string(), opened: z.boolean() }),

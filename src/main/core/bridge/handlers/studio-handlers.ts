@@ -75,13 +75,20 @@ export function createStudioHandlers(
       service.services(profileId ?? services.profiles.activeId(), serviceKind),
     'profiles.add': async ({ kind, name, baseUrl, secret, debugTokenExpiresAt }) => {
       // The secret goes straight to the keychain; the answer carries only `hasSecret`.
-      const profile = await services.credentials.createProfile({
-        kind,
-        name,
-        baseUrl: baseUrl.replace(/\/+$/, ''),
-        secret,
-        ...(kind === 'debug' && debugTokenExpiresAt !== undefined ? { debugTokenExpiresAt } : {}),
-      });
+      let profile;
+      try {
+        profile = await services.credentials.createProfile({
+          kind,
+          name,
+          baseUrl: baseUrl.replace(/\/+$/, ''),
+          secret,
+          ...(kind === 'debug' && debugTokenExpiresAt !== undefined ? { debugTokenExpiresAt } : {}),
+        });
+      } catch (error) {
+        // the journal's checks (name taken, base URL shape) name the field, never the secret
+        if (error instanceof RangeError) throw new AppError('profile.invalid', error.message);
+        throw error;
+      }
       return summary(profile.id);
     },
     'profiles.remove': async ({ profileId }) => {
@@ -133,6 +140,7 @@ export function createStudioHandlers(
     'jobs.list': (query) => service.listJobs(query),
     'jobs.get': ({ jobRowId }) => service.jobDetail(jobRowId),
     'library.list': (filter) => service.library(filter),
+    'library.delete': ({ jobRowId }) => service.deleteResult(jobRowId),
     'library.reveal': async ({ jobRowId }) => {
       const folder = service.libraryFolder(jobRowId);
       return { folder, opened: ctx.host === 'electron' ? await openFolder(folder) : false };

@@ -131,6 +131,8 @@ export const studioEn = {
       timings: 'Timings',
       reveal: 'Reveal in folder',
       revealed: 'Folder: {{folder}}',
+      delete: 'Delete…',
+      deleteConfirm: 'Delete the files and the record',
       copyToCreate: 'Copy to Create',
       syncPlay: 'Play both',
       syncPause: 'Pause both',

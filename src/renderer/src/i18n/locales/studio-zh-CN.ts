@@ -135,6 +135,8 @@ export const studioZhCN: typeof studioEn = {
       timings: '耗时',
       reveal: '在文件夹中显示',
       revealed: '文件夹：{{folder}}',
+      delete: '删除…',
+      deleteConfirm: '删除文件和记录',
       copyToCreate: '复制到创作',
       syncPlay: '同时播放',
       syncPause: '同时暂停',
