@@ -57,6 +57,8 @@ export const test = base.extend<{ signedIn: Page }, { studio: StudioHost }>({
     await use(page);
   },
   studio: [
+    // Playwright requires an object pattern for a fixture's (unused) dependencies
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const { host, stop } = await startStudioHost();
       await use(host);
