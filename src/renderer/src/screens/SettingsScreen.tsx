@@ -2,7 +2,7 @@ import { RadioGroup, Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
 import { useStudio } from '../store';
-import { LibrarySettingsPanel, ProfilesPanel } from './settings/StudioSettingsPanels';
+import { AddProfile, LibrarySettingsPanel, ProfileList } from './settings/StudioSettingsPanels';
 
 const THEME_LABELS = {
   system: 'settings.themeSystem',
@@ -20,8 +20,6 @@ export function SettingsScreen() {
   const settings = useStudio((s) => s.settings);
   const updateSettings = useStudio((s) => s.updateSettings);
   const info = useStudio((s) => s.info);
-  const profiles = useStudio((s) => s.profiles);
-  const activeProfileId = useStudio((s) => s.activeProfileId);
   const checkConnection = useStudio((s) => s.checkConnection);
 
   return (
@@ -31,21 +29,12 @@ export function SettingsScreen() {
       <div className="panel">
         <h2>{t('settings.profiles')}</h2>
         <p className="hint">{t('settings.profilesHint')}</p>
-        <ul className="profile-list">
-          {profiles.map((profile) => (
-            <li key={profile.id} data-testid={`profile-${profile.id}`}>
-              <strong>{profile.name}</strong>{' '}
-              <span className="badge">{t(`profileKind.${profile.kind}`)}</span>
-              {profile.id === activeProfileId ? <span className="badge badge-active">✓</span> : null}
-              <code className="muted">{profile.baseUrl ?? ''}</code>
-            </li>
-          ))}
-        </ul>
+        <ProfileList />
         <button type="button" className="button" onClick={() => void checkConnection()}>
           {t('settings.checkConnection')}
         </button>
       </div>
-      <ProfilesPanel />
+      <AddProfile />
       <LibrarySettingsPanel />
 
       <div className="panel">

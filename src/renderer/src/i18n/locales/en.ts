@@ -178,7 +178,7 @@ export const en = {
     languageSystem: 'Follow the system',
     profiles: 'Profiles',
     profilesHint:
-      'The local simulator is built in: stable fake results, no credits spent. Personal and debug profiles come next.',
+      'The local simulator is built in: stable fake results, no credits spent. Add a personal key or a debug token below; keys and tokens go to the system keychain.',
     checkConnection: 'Test connection',
     about: 'About',
     version: 'Version',

@@ -179,7 +179,8 @@ export const zhCN: Messages = {
     language: '语言',
     languageSystem: '跟随系统',
     profiles: '配置档',
-    profilesHint: '内置本地模拟器：稳定的模拟结果，不消耗额度。个人密钥和调试配置档即将推出。',
+    profilesHint:
+      '内置本地模拟器：稳定的模拟结果，不消耗额度。可在下方添加个人密钥或调试令牌；它们保存在系统钥匙串中。',
     checkConnection: '测试连接',
     about: '关于',
     version: '版本',

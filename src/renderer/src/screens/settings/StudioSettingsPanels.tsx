@@ -9,7 +9,7 @@ import '../../theme/studio.css';
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Add a personal (base URL + key) or debug (token + expiry) profile. The key is never shown again. */
-function AddProfile() {
+export function AddProfile() {
   const { t } = useTranslation();
   const loadProfiles = useStudio((s) => s.loadProfiles);
   const [kind, setKind] = useState<'personal' | 'debug'>('personal');
@@ -130,7 +130,7 @@ function AddProfile() {
 }
 
 /** The profiles with Test / Use / Remove, and the simulator's scenario switch. */
-export function ProfilesPanel() {
+export function ProfileList() {
   const { t } = useTranslation();
   const profiles = useStudio((s) => s.profiles);
   const activeProfileId = useStudio((s) => s.activeProfileId);
@@ -153,7 +153,7 @@ export function ProfilesPanel() {
   };
   return (
     <>
-      <div className="panel" data-testid="studio-profiles">
+      <div data-testid="studio-profiles">
         <ul className="profile-list">
           {profiles.map((p) => (
             <li key={p.id} data-testid={`studio-profile-${p.id}`}>
@@ -245,7 +245,6 @@ export function ProfilesPanel() {
           ))}
         </select>
       </div>
-      <AddProfile />
     </>
   );
 }
