@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { multipartFileBody } from './multipart-file-body.js';
+import { readJsonBody } from './read-json-body.js';
 import {
   ForeignOriginError,
   OutcomeUnknownError,
@@ -191,27 +192,8 @@ export class PublicApiClient {
     throw new ResponseShapeError(operation, `more than ${MAX_REDIRECTS} redirects`);
   }
 
-  private async json<S extends z.ZodType>(
-    response: Response,
-    schema: S,
-    operation: string,
-  ): Promise<z.output<S>> {
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new ResponseShapeError(operation, `expected JSON, got ${JSON.stringify(text.slice(0, 80))}`);
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ResponseShapeError(
-        operation,
-        `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-    return parsed.data;
+  private json<S extends z.ZodType>(response: Response, schema: S, operation: string): Promise<z.output<S>> {
+    return readJsonBody(response, schema, operation);
   }
 
   private async call<S extends z.ZodType>(

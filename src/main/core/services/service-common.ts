@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { AppError } from '../errors.js';
-import { ApiError, ResponseShapeError, apiErrorFromResponse } from '../platform/api-errors.js';
+import { ApiError, apiErrorFromResponse } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { readJsonBody } from '../platform/read-json-body.js';
 import { sleep } from '../jobs/backoff.js';
 
 /**
@@ -85,22 +86,7 @@ export async function readJson<S extends z.ZodType>(
   operation: string,
 ): Promise<z.output<S>> {
   if (!response.ok) throw await apiErrorFromResponse(response);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ResponseShapeError(operation, `expected JSON, got ${JSON.stringify(text.slice(0, 80))}`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ResponseShapeError(
-      operation,
-      `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  return readJsonBody(response, schema, operation);
 }
 
 /**
