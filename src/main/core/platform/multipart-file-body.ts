@@ -17,7 +17,7 @@ class DiskFile implements FileLike {
     this.lastModified = mtimeMs;
   }
   stream(): AsyncIterable<Uint8Array> {
-    return createReadStream(this.filePath, { highWaterMark: 1024 * 1024 });
+    return createReadStream(this.filePath, { highWaterMark: 4 * 1024 * 1024 });
   }
 }
 
