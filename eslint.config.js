@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.work/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/.work/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,8 +34,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process', 'electron'], message: 'The renderer has no Node or Electron.' },
-            { group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'], message: 'The renderer talks to main only through the bridge.' },
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
+              message: 'The renderer has no Node or Electron.',
+            },
+            {
+              group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
+              message: 'The renderer talks to main only through the bridge.',
+            },
           ],
         },
       ],
@@ -38,7 +53,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/main/**', '**/renderer/**', '**/simulator/**', '**/cli/**', 'electron'], message: 'shared/ is the bottom layer.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/simulator/**', '**/cli/**', 'electron'],
+              message: 'shared/ is the bottom layer.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -48,7 +70,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['electron', 'electron-updater', '**/main/shell/**', '**/renderer/**'], message: 'Electron imports belong to src/main/shell only.' }] },
+        {
+          patterns: [
+            {
+              group: ['electron', 'electron-updater', '**/main/shell/**', '**/renderer/**'],
+              message: 'Electron imports belong to src/main/shell only.',
+            },
+          ],
+        },
       ],
     },
   },
