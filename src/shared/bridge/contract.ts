@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { appEvents, appMethods } from './domains/app.js';
 import { studioEvents, studioMethods } from './domains/studio.js';
 import { playgroundEvents, playgroundMethods } from './domains/playground.js';
@@ -25,9 +26,9 @@ export const bridgeContract = {
 export type BridgeContract = typeof bridgeContract;
 export type MethodName = keyof BridgeContract['methods'];
 export type EventName = keyof BridgeContract['events'];
-export type MethodParams<M extends MethodName> = import('zod').input<BridgeContract['methods'][M]['params']>;
-export type MethodResult<M extends MethodName> = import('zod').output<BridgeContract['methods'][M]['result']>;
-export type EventPayload<E extends EventName> = import('zod').output<BridgeContract['events'][E]>;
+export type MethodParams<M extends MethodName> = z.input<BridgeContract['methods'][M]['params']>;
+export type MethodResult<M extends MethodName> = z.output<BridgeContract['methods'][M]['result']>;
+export type EventPayload<E extends EventName> = z.output<BridgeContract['events'][E]>;
 
 export const methodNames = Object.keys(bridgeContract.methods) as MethodName[];
 export const eventNames = Object.keys(bridgeContract.events) as EventName[];
