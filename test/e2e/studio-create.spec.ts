@@ -32,9 +32,9 @@ test('t2v: the form comes from the contract, the prompt counts code points, gene
   await expect(page.getByTestId('generate')).toBeDisabled();
   await expect(page.getByTestId('generate-reason')).toBeVisible();
   await expect(page.getByTestId('violations-prompt')).toBeVisible();
-  // an emoji counts once (UTF-16 length would be 23), trimmed spaces are not counted, and nothing is cut off
-  await page.getByTestId('prompt').fill('  🎬 A lighthouse at dusk  ');
-  await expect(page.getByTestId('prompt-count')).toContainText('22 /');
+  // an emoji counts once (UTF-16 length would be 32), trimmed spaces are not counted, and nothing is cut off
+  await page.getByTestId('prompt').fill('  🎬 A zanzibar lighthouse at dusk  ');
+  await expect(page.getByTestId('prompt-count')).toContainText('31 /');
   await expect(page.getByTestId('violations-prompt')).toHaveCount(0);
   // seconds: slider + input from the contract's range; out of range is a violation, not clamped
   await page.getByTestId('field-seconds-input').fill('99');
@@ -46,7 +46,7 @@ test('t2v: the form comes from the contract, the prompt counts code points, gene
   // the draft is saved as you type and survives a reload
   await page.waitForTimeout(600);
   await page.reload();
-  await expect(page.getByTestId('prompt')).toHaveValue('  🎬 A lighthouse at dusk  ');
+  await expect(page.getByTestId('prompt')).toHaveValue('  🎬 A zanzibar lighthouse at dusk  ');
   await expect(page.getByTestId('seed-input')).toHaveValue('42');
   await expect(page.getByTestId('billing-summary')).toContainText('5 s');
   await page.getByTestId('check-admission').click();
@@ -183,7 +183,7 @@ test('the library searches prompts, compares two results in sync, and every key 
 }) => {
   await page.getByTestId('nav-library').click();
   await expect(page.getByTestId('library-card').first()).toBeVisible();
-  await page.getByTestId('library-search').fill('lighthouse');
+  await page.getByTestId('library-search').fill('zanzibar');
   await expect(page.getByTestId('library-card')).toHaveCount(1);
   await page.getByTestId('library-search').fill('');
   // every video made above is in the library (other verified results may be there too)

@@ -83,6 +83,7 @@ test('offline: with the service unavailable the library still browses and plays,
     await page.keyboard.press('Escape');
     await page.getByTestId('nav-create').click();
     await expect(page.getByTestId('field-generationMode')).toBeVisible();
+    await expect(page.getByTestId('services-offline')).toBeVisible();
     await page.screenshot({ path: 'test-results/screenshots/studio-offline.png', fullPage: true });
   } finally {
     await page.getByTestId('nav-settings').click();

@@ -13,6 +13,7 @@ export interface StudioSlice {
   /** Video services of the active profile (from discovery; cached by the core for offline use). */
   services: StudioService[];
   servicesFromCache: boolean;
+  servicesFetchedAt: number | null;
   servicesError: string | null;
   /** Base of the media routes ("/media/" or "framewright-media://media/"), from the core. */
   mediaBase: string;
@@ -50,6 +51,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> = (set, get) => ({
   services: [],
   servicesFromCache: false,
+  servicesFetchedAt: null,
   servicesError: null,
   mediaBase: '/media/',
   waitSeconds: 1800,
@@ -67,7 +69,12 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     try {
       const profileId = get().draft?.form.profileId ?? get().activeProfileId ?? undefined;
       const list = await bridge.invoke('services.list', { profileId, serviceKind: 'video_generation' });
-      set({ services: list.services, servicesFromCache: list.fromCache, servicesError: null });
+      set({
+        services: list.services,
+        servicesFromCache: list.fromCache,
+        servicesFetchedAt: list.fetchedAt,
+        servicesError: null,
+      });
     } catch (error) {
       set({ servicesError: message(error) });
     }

@@ -29,6 +29,7 @@ export function CreateScreen() {
   const services = useStudio((s) => s.services);
   const servicesError = useStudio((s) => s.servicesError);
   const fromCache = useStudio((s) => s.servicesFromCache);
+  const fetchedAt = useStudio((s) => s.servicesFetchedAt);
   const updateForm = useStudio((s) => s.updateForm);
   const flushDraft = useStudio((s) => s.flushDraft);
   const newDraft = useStudio((s) => s.newDraft);
@@ -173,7 +174,13 @@ export function CreateScreen() {
           {t('errors.generic', { message: servicesError })}
         </p>
       ) : null}
-      {fromCache ? <p className="hint">{t('studio.create.servicesOffline', { time: '' })}</p> : null}
+      {fromCache ? (
+        <p className="hint" data-testid="services-offline">
+          {t('studio.create.servicesOffline', {
+            time: fetchedAt ? new Date(fetchedAt).toLocaleString() : '',
+          })}
+        </p>
+      ) : null}
       {submitted ? (
         <div className="notice" data-testid="draft-submitted">
           {t('studio.create.draftSubmittedNote')}{' '}
