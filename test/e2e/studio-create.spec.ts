@@ -138,6 +138,11 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   await expect(red).toHaveAttribute('data-label', 'Image 2');
   await expect(blue).toHaveAttribute('data-label', 'Image 1');
   await expect(page.getByTestId('prompt')).toHaveValue('Image 2 dances to Audio 1 in the style of Video 1');
+  // and by dragging a card onto another of its kind
+  await red.dragTo(blue);
+  await expect(red).toHaveAttribute('data-label', 'Image 1');
+  await expect(blue).toHaveAttribute('data-label', 'Image 2');
+  await expect(page.getByTestId('prompt')).toHaveValue('Image 1 dances to Audio 1 in the style of Video 1');
   // insert a label at the cursor
   await page.getByTestId('prompt').press('End');
   await page
@@ -145,7 +150,7 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
     .getByTestId('insert-label')
     .click();
   await expect(page.getByTestId('prompt')).toHaveValue(
-    'Image 2 dances to Audio 1 in the style of Video 1 Audio 2',
+    'Image 1 dances to Audio 1 in the style of Video 1 Audio 2',
   );
   // a citation of nothing is flagged
   await page.getByTestId('prompt').press('End');
@@ -211,6 +216,15 @@ test('the library searches prompts, compares two results in sync, and every key 
     .toBe(true);
   await page.screenshot({ path: 'test-results/screenshots/studio-compare.png' });
   await page.keyboard.press('Escape');
+  // Copy to Create: same settings and prompt in a new, editable draft
+  await card(finished[0]!).getByTestId('library-open').click();
+  await page.getByTestId('detail-copy').click();
+  await expect(page.getByTestId('nav-create')).toHaveAttribute('data-state', 'active');
+  await expect(page.getByTestId('prompt')).toHaveValue('  🎬 A zanzibar lighthouse at dusk  ');
+  await expect(page.getByTestId('seed-input')).toHaveValue('42');
+  await expect(page.getByTestId('draft-submitted')).toHaveCount(0);
+  await expect(page.getByTestId('generate')).toBeEnabled();
+  await page.getByTestId('nav-library').click();
   // delete one result: files and record go
   const doomed = finished[finished.length - 1]!;
   await card(doomed).getByTestId('library-open').click();
