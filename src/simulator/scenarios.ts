@@ -1,17 +1,8 @@
+import { SIMULATOR_SCENARIOS } from '../shared/api/simulator-scenarios.js';
 import { ApiError } from './errors.js';
 
 /** Every fault scenario the simulator can play, by its public name. */
-export const SCENARIO_NAMES = [
-  'invalid_request',
-  'insufficient_balance',
-  'idempotency_conflict',
-  'rate_limited',
-  'unavailable',
-  'gateway_timeout',
-  'dropped_connection',
-  'job_failed',
-  'job_failed_retryable',
-] as const;
+export const SCENARIO_NAMES = SIMULATOR_SCENARIOS;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export const SCENARIO_HEADER = 'x-simulator-scenario';

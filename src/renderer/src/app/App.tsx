@@ -6,7 +6,7 @@ import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
 import { CreateScreen } from '../screens/create/CreateScreen';
 import { LibraryScreen } from '../screens/LibraryScreen';
-import { PlaygroundScreen } from '../screens/PlaceholderScreens';
+import { PlaygroundScreen } from '../screens/playground/PlaygroundScreen';
 import { QueueScreen } from '../screens/QueueScreen';
 import { useStudioEvents } from './use-studio-events';
 import { SettingsScreen } from '../screens/SettingsScreen';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIMULATOR_SCENARIOS } from '../../api/simulator-scenarios.js';
 import { ProfileSummary } from './app.js';
 
 /**
@@ -158,17 +159,7 @@ export const StudioSettings = z.object({
 });
 
 /** The built-in simulator's fault scenarios (for demos and tests); null is normal operation. */
-export const SIMULATOR_SCENARIOS = [
-  'invalid_request',
-  'insufficient_balance',
-  'idempotency_conflict',
-  'rate_limited',
-  'unavailable',
-  'gateway_timeout',
-  'dropped_connection',
-  'job_failed',
-  'job_failed_retryable',
-] as const;
+export { SIMULATOR_SCENARIOS };
 
 const VideoDraftRef = z.object({ draftId: Id }).strict();
 
