@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
 
@@ -66,6 +69,76 @@ test('settings: the total wait limit persists; the library folder is shown', asy
   await page.reload();
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('wait-limit')).toHaveValue('45');
+});
+
+test('settings: the library folder can be changed; a wrong one is refused; new results land there and play', async ({
+  signedIn: page,
+  studio,
+}) => {
+  const invoke = async (method: string, params: unknown) => {
+    const response = await page.request.post(`${studio.origin}/bridge/invoke`, { data: { method, params } });
+    const body = (await response.json()) as { ok: boolean; result?: unknown; error?: { message: string } };
+    if (!body.ok) throw new Error(`${method}: ${body.error?.message}`);
+    return body.result as Record<string, unknown>;
+  };
+  const original = path.join(studio.dataDir, 'library');
+  const moved = path.join(mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-lib-')), 'Moved Library');
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('library-dir')).toContainText('library');
+  try {
+    // refused, saying why; nothing changes
+    await page.getByTestId('library-dir-input').fill('relative/folder');
+    await page.getByTestId('library-dir-save').click();
+    const status = page.getByTestId('library-dir-status');
+    await expect(status).toHaveAttribute('role', 'alert');
+    await expect(status).toContainText('not an absolute path');
+    expect((await invoke('studio.settings.get', {})).libraryDir).toBe(original);
+    // accepted: created, shown, persisted
+    await page.getByTestId('library-dir-input').fill(moved);
+    await page.getByTestId('library-dir-save').click();
+    await expect(status).toHaveAttribute('role', 'status');
+    await expect(page.getByTestId('library-dir')).toContainText('Moved Library');
+    await page.reload();
+    await page.getByTestId('nav-settings').click();
+    await expect(page.getByTestId('library-dir')).toContainText('Moved Library');
+    await page.screenshot({ path: 'test-results/screenshots/studio-settings-library.png', fullPage: true });
+    // a new result is downloaded into the new folder and plays through the media route
+    const draft = await invoke('drafts.create', {
+      form: {
+        profileId: 'simulator',
+        model: 'h3-video',
+        generationMode: 't2v',
+        prompt: 'A result stored in the moved library folder',
+        orientation: 'landscape',
+        seconds: 5,
+        resolutionTier: '768p',
+        references: [],
+      },
+    });
+    await invoke('video.submit', { draftId: draft.id });
+    let mediaUrl = '';
+    await expect
+      .poll(
+        async () => {
+          const { jobRowId } = await invoke('drafts.get', { draftId: draft.id });
+          if (typeof jobRowId !== 'number') return false;
+          const job = (await invoke('jobs.get', { jobRowId })) as {
+            outputs: { verified: boolean; mediaUrl: string | null }[];
+          };
+          mediaUrl = job.outputs.find((o) => o.verified)?.mediaUrl ?? '';
+          return mediaUrl !== '';
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    const media = await page.request.get(studio.origin + mediaUrl);
+    expect(media.status()).toBe(200);
+    expect(media.headers()['content-type']).toContain('video/mp4');
+    const files = readdirSync(moved, { recursive: true }).map(String);
+    expect(files.some((f) => f.endsWith('.mp4'))).toBe(true);
+  } finally {
+    await invoke('studio.settings.update', { libraryDir: original });
+  }
 });
 
 /** Makes sure the library holds at least one verified result, through the same bridge the page uses. */

@@ -8,6 +8,10 @@ import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
 
+/** Journal settings: the library folder chosen in Settings and every folder used before. */
+export const LIBRARY_SETTING = 'studio.libraryDir';
+export const LIBRARY_HISTORY_SETTING = 'studio.libraryDirHistory';
+
 export interface CoreServicesOptions {
   dataDir: string;
   launchSimulator: SimulatorLauncher;
@@ -28,7 +32,12 @@ export interface CoreServicesOptions {
 /** The plain-Node core every host shares: journal, keychain, profiles, the job engine. */
 export interface CoreServices {
   readonly dataDir: string;
+  /** The current library folder (the setting, else the default); read at download time. */
   readonly libraryDir: string;
+  /** Every library folder results were ever stored in (current first): the media route serves them all. */
+  libraryDirs(): string[];
+  /** Makes `folder` the library for new downloads (already validated by the caller). */
+  setLibraryDir(folder: string): void;
   readonly journal: Journal;
   readonly secrets: SecretStore;
   /** Why no better keychain was used (shown in Settings). */
@@ -52,17 +61,31 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
   const credentials = new ProfileCredentials(journal.profiles, secrets);
   const simulator = new EmbeddedSimulator(options.launchSimulator);
   const profiles = new ProfileDirectory(journal, credentials, simulator, options.env, options.onSecretRead);
-  const libraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
+  const defaultLibraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
+  const currentLibraryDir = () => journal.settings.get<string>(LIBRARY_SETTING) ?? defaultLibraryDir;
   const engine = new JobEngine({
     journal,
-    libraryDir,
+    libraryDir: currentLibraryDir,
     clientFor: (profileId) => profiles.clientFor(profileId),
     onChange: options.onEngineChange,
     ...options.engine,
   });
   return {
     dataDir: options.dataDir,
-    libraryDir,
+    get libraryDir() {
+      return currentLibraryDir();
+    },
+    libraryDirs() {
+      const history = journal.settings.get<string[]>(LIBRARY_HISTORY_SETTING) ?? [];
+      return [...new Set([currentLibraryDir(), defaultLibraryDir, ...history])];
+    },
+    setLibraryDir(folder: string) {
+      const history = journal.settings.get<string[]>(LIBRARY_HISTORY_SETTING) ?? [];
+      const previous = currentLibraryDir();
+      // the folders results were written to stay servable (their rows keep absolute paths)
+      journal.settings.set(LIBRARY_HISTORY_SETTING, [...new Set([...history, previous, folder])]);
+      journal.settings.set(LIBRARY_SETTING, folder);
+    },
     journal,
     secrets,
     secretStoreNotes: notes,

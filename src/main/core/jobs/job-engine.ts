@@ -46,7 +46,8 @@ export interface JobEngineOptions {
   journal: Journal;
   /** The client of a profile (identity); the engine never mixes them. */
   clientFor(profileId: string): Promise<PublicApiClient>;
-  libraryDir: string;
+  /** Where verified results go; a function is read at each download (the folder is a setting). */
+  libraryDir: string | (() => string);
   create?: Omit<CreateOptions, 'deadline'>;
   pollBackoff?: BackoffPolicy;
   download?: Omit<DownloadOptions, 'onProgress'>;
@@ -68,6 +69,11 @@ export class JobEngine {
 
   private get journal(): Journal {
     return this.options.journal;
+  }
+
+  private get libraryDir(): string {
+    const dir = this.options.libraryDir;
+    return typeof dir === 'function' ? dir() : dir;
   }
 
   private deadline(wait: WaitOptions): number {
@@ -159,7 +165,7 @@ export class JobEngine {
       }
     }
     if (job.status !== 'succeeded') return { state: 'failed', intent, job };
-    job = await downloadOutputs(this.journal, client, job, this.options.libraryDir, {
+    job = await downloadOutputs(this.journal, client, job, this.libraryDir, {
       ...this.options.download,
       onProgress: (progress) => this.options.onChange?.({ type: 'download', progress }),
     });
@@ -204,7 +210,7 @@ export class JobEngine {
 
   /** Temporary files of downloads that died with a previous process: never kept. */
   private async removeAbandonedDownloads(): Promise<void> {
-    const incoming = path.join(this.options.libraryDir, INCOMING_DIR);
+    const incoming = path.join(this.libraryDir, INCOMING_DIR);
     const entries = await readdir(incoming).catch(() => [] as string[]);
     if (this.inFlight.size > 0) return;
     await Promise.all(entries.map((name) => rm(path.join(incoming, name), { force: true })));

@@ -13,7 +13,7 @@ const run = promisify(execFile);
  * The only way media reach the player: a request names a journal row (job row id + output id, or
  * a staged file id) and this resolver maps it to a file the core wrote itself. A client-supplied
  * path is never read: the URL grammar has no place for one, and the resolved file must lie inside
- * the library (or staging) folder after resolving symlinks. Used by the browser host's
+ * a library folder (or staging) after resolving symlinks. Used by the browser host's
  * `GET /media/...` route and by the Electron shell's `framewright-media:` protocol.
  */
 
@@ -24,7 +24,11 @@ export interface ResolvedMedia {
 
 export interface MediaResolverOptions {
   journal: Journal;
-  libraryDir: string;
+  /**
+   * The library folders results may lie in: the current one and every one used before (the
+   * folder is a setting; verified rows keep their absolute paths). Read at each request.
+   */
+  libraryDirs: () => readonly string[];
   staged: StagedFiles;
 }
 
@@ -62,11 +66,18 @@ export class MediaResolver {
       const output = this.options.journal.outputs.get(outputId);
       if (!output || output.jobRowId !== jobRowId || output.downloadState !== 'verified' || !output.localPath)
         return undefined;
-      const real = await inside(this.options.libraryDir, output.localPath);
-      if (!real) return undefined;
-      source = { path: real, mimeType: output.mimeType ?? 'application/octet-stream' };
+      let found: { root: string; real: string } | undefined;
+      for (const root of this.options.libraryDirs()) {
+        const real = await inside(root, output.localPath);
+        if (real) {
+          found = { root, real };
+          break;
+        }
+      }
+      if (!found) return undefined;
+      source = { path: found.real, mimeType: output.mimeType ?? 'application/octet-stream' };
       posterKey = `output-${outputId}`;
-      posterDir = path.join(this.options.libraryDir, '.posters');
+      posterDir = path.join(found.root, '.posters');
     } else {
       const id = match[4]!;
       let file: string;

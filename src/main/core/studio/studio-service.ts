@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { realpath, rm } from 'node:fs/promises';
+import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
@@ -276,6 +276,40 @@ export class StudioService {
   }
 
   /**
+   * Checks a folder the creator wants as the library: absolute, a folder that exists or can be
+   * created, and writable. Returns the normalized path; throws a clear error otherwise (a folder
+   * this check created is removed again, so a refusal changes nothing).
+   */
+  async checkLibraryDir(folder: string): Promise<string> {
+    const refuse = (why: string): never => {
+      throw new AppError('settings.library_dir_invalid', `The library folder "${folder}" ${why}`);
+    };
+    if (folder.includes('\0')) refuse('contains a NUL character.');
+    if (!path.isAbsolute(folder)) refuse('is not an absolute path.');
+    const target = path.resolve(folder);
+    let created: string | undefined;
+    try {
+      created = await mkdir(target, { recursive: true });
+    } catch (error) {
+      refuse(`cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+    try {
+      if (!(await stat(target)).isDirectory()) refuse('is not a folder.');
+      const probe = path.join(target, `.framewright-write-check-${randomUUID()}`);
+      try {
+        await writeFile(probe, '');
+      } catch (error) {
+        refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+      }
+      await rm(probe, { force: true });
+    } catch (error) {
+      if (created) await rm(created, { recursive: true, force: true });
+      throw error;
+    }
+    return target;
+  }
+
+  /**
    * Submits the draft with ITS idempotency key. Returns once the service answered the creation
    * (or after a short wait, while the core keeps retrying the committed intent in the
    * background). A second call for the same draft joins the same intent: never a second job.
@@ -496,14 +530,15 @@ export class StudioService {
   /** Deletes a finished result: its journal rows first (so it leaves the library at once), then its files. */
   async deleteResult(jobRowId: number): Promise<{ deleted: boolean; filesRemoved: number }> {
     const job = this.requireJob(jobRowId);
-    const library = await realpath(this.core.libraryDir).catch(() => this.core.libraryDir);
+    const libraries = await Promise.all(this.core.libraryDirs().map((dir) => realpath(dir).catch(() => dir)));
     const folders = new Set<string>();
     const files: string[] = [];
     for (const output of job.outputs) {
-      files.push(path.join(library, '.posters', `output-${output.id}.png`));
+      for (const root of libraries) files.push(path.join(root, '.posters', `output-${output.id}.png`));
       if (!output.localPath) continue;
       const real = await realpath(output.localPath).catch(() => undefined);
-      if (!real || !real.startsWith(library + path.sep)) continue;
+      const library = real && libraries.find((root) => real.startsWith(root + path.sep));
+      if (!real || !library) continue;
       files.push(real);
       const folder = path.dirname(real);
       if (folder !== library && folder.startsWith(library + path.sep)) folders.add(folder);

@@ -153,6 +153,7 @@ export const StudioSettings = z.object({
     .int()
     .min(60)
     .max(24 * 3600),
+  /** The library folder new results are downloaded to (already stored results keep their paths). */
   libraryDir: z.string(),
   /** Where media are served from in this host: "/media/" or "framewright-media://media/". */
   mediaBase: z.string(),
@@ -258,7 +259,13 @@ export const studioMethods = {
   },
   'studio.settings.get': { params: z.object({}).strict(), result: StudioSettings },
   'studio.settings.update': {
-    params: z.object({ waitSeconds: StudioSettings.shape.waitSeconds }).strict(),
+    params: z
+      .object({
+        waitSeconds: StudioSettings.shape.waitSeconds.optional(),
+        /** A new library folder for new downloads: absolute, existing or creatable, writable. */
+        libraryDir: z.string().trim().min(1).max(4096).optional(),
+      })
+      .strict(),
     result: StudioSettings,
   },
 } as const;

@@ -17,7 +17,11 @@ export interface StudioHostParts {
 export function createStudioParts(ctx: HandlerContext): StudioHostParts {
   const { services } = ctx;
   const staged = new StagedFiles(services.dataDir, services.journal);
-  const media = new MediaResolver({ journal: services.journal, libraryDir: services.libraryDir, staged });
+  const media = new MediaResolver({
+    journal: services.journal,
+    libraryDirs: () => services.libraryDirs(),
+    staged,
+  });
   const service = new StudioService({
     core: services,
     events: ctx.events,
@@ -146,8 +150,11 @@ export function createStudioHandlers(
       return { folder, opened: ctx.host === 'electron' ? await openFolder(folder) : false };
     },
     'studio.settings.get': () => studioSettings(),
-    'studio.settings.update': ({ waitSeconds }) => {
-      service.setWaitSeconds(waitSeconds);
+    'studio.settings.update': async ({ waitSeconds, libraryDir }) => {
+      // validate everything first: a refused folder changes nothing
+      const folder = libraryDir === undefined ? undefined : await service.checkLibraryDir(libraryDir);
+      if (waitSeconds !== undefined) service.setWaitSeconds(waitSeconds);
+      if (folder !== undefined && folder !== services.libraryDir) services.setLibraryDir(folder);
       return studioSettings();
     },
   };

@@ -162,6 +162,10 @@ export const studioEn = {
       library: 'Library and jobs',
       inDataFolder: '“{{path}}” in the data folder (below)',
       libraryDir: 'Library folder',
+      libraryDirChange: 'New library folder (absolute path)',
+      libraryDirHint:
+        'New results are downloaded here; results already in the library keep their place and keep playing.',
+      libraryDirSaved: 'Library folder saved.',
       waitLimit: 'Total wait limit (minutes)',
       save: 'Save',
     },

@@ -258,6 +258,19 @@ export function LibrarySettingsPanel() {
   const loadStudioSettings = useStudio((s) => s.loadStudioSettings);
   const [edited, setMinutes] = useState<string | null>(null);
   const minutes = edited ?? String(Math.round(waitSeconds / 60));
+  const [folder, setFolder] = useState<string | null>(null);
+  const [folderStatus, setFolderStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const saveFolder = async () => {
+    setFolderStatus(null);
+    try {
+      await bridge.invoke('studio.settings.update', { libraryDir: folder ?? libraryDir });
+      setFolder(null);
+      await loadStudioSettings();
+      setFolderStatus({ ok: true, text: t('studio.settings.libraryDirSaved') });
+    } catch (error) {
+      setFolderStatus({ ok: false, text: message(error) });
+    }
+  };
   useEffect(() => {
     void loadStudioSettings();
   }, [loadStudioSettings]);
@@ -276,6 +289,39 @@ export function LibrarySettingsPanel() {
           </code>
         </dd>
       </dl>
+      <label className="field-label" htmlFor="library-dir-input">
+        {t('studio.settings.libraryDirChange')}
+      </label>
+      <div className="row">
+        <input
+          id="library-dir-input"
+          className="input"
+          type="text"
+          spellCheck={false}
+          data-testid="library-dir-input"
+          value={folder ?? libraryDir}
+          onChange={(e) => setFolder(e.target.value)}
+        />
+        <button
+          type="button"
+          className="button"
+          data-testid="library-dir-save"
+          disabled={folder === null || folder.trim() === ''}
+          onClick={() => void saveFolder()}
+        >
+          {t('studio.settings.save')}
+        </button>
+      </div>
+      <p className="muted">{t('studio.settings.libraryDirHint')}</p>
+      {folderStatus ? (
+        <p
+          role={folderStatus.ok ? 'status' : 'alert'}
+          className={folderStatus.ok ? 'ok-text' : 'error-text'}
+          data-testid="library-dir-status"
+        >
+          {folderStatus.text}
+        </p>
+      ) : null}
       <label className="field-label" htmlFor="wait-limit">
         {t('studio.settings.waitLimit')}
       </label>
