@@ -69,6 +69,15 @@ describe('the journal never contains a secret', () => {
       outputs: [{ assetId: 'out-1', contentUrl: 'https://api.example.com/v1/assets/out-1/content?model=h3' }],
     });
     j.outputs.markDownloading(job.outputs[0]!.id, '/lib/.tmp/x');
+    const call = j.serviceCalls.record({
+      profileId: personal.id,
+      model: 'vector-embed',
+      operation: 'embeddings',
+      request: { inputCount: 1, totalCharacters: 5 },
+    });
+    j.serviceCalls.markFailed(call.id, { statusCode: 401, errorCode: 'unauthorized', requestId: 'req-2' });
+    const sent = j.serviceCalls.record({ profileId: personal.id, model: 'm', operation: 'ocr', request: {} });
+    j.serviceCalls.markSucceeded(sent.id, { requestId: 'req-3', response: { blockCount: 2 } });
 
     // Every column of every table (FTS shadow tables included), whatever its declared type.
     const db = j.database;

@@ -12,4 +12,5 @@ export * from './uploads-repository.js';
 export * from './prompt-optimizations-repository.js';
 export * from './jobs-repository.js';
 export * from './outputs-repository.js';
+export * from './service-calls-repository.js';
 export { SettingsRepository } from './settings-repository.js';

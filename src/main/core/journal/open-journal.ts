@@ -12,6 +12,7 @@ import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
+import { ServiceCallsRepository } from './service-calls-repository.js';
 import { SettingsRepository } from './settings-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
 
@@ -39,6 +40,7 @@ export interface Journal {
   readonly jobs: JobsRepository;
   readonly outputs: OutputsRepository;
   readonly conversations: ConversationsRepository;
+  readonly serviceCalls: ServiceCallsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -77,6 +79,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       jobs: new JobsRepository(db, outputs, now),
       outputs,
       conversations: new ConversationsRepository(db, now),
+      serviceCalls: new ServiceCallsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

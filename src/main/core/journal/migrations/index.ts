@@ -3,6 +3,7 @@ import { migration002LocalFilesAndUploads } from './002-local-files-and-uploads.
 import { migration003Jobs } from './003-jobs.js';
 import { migration004JobPromptSearch } from './004-job-prompt-search.js';
 import { migration005Conversations } from './005-conversations.js';
+import { migration006ServiceCalls } from './006-service-calls.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   migration003Jobs,
   migration004JobPromptSearch,
   migration005Conversations,
+  migration006ServiceCalls,
 ];
