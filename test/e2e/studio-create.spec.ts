@@ -174,6 +174,13 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   const optimized = (await page.getByTestId('optimizer-optimized').locator('.prompt-text').textContent())!;
   // the optimizer needed the references uploaded: their progress is shown
   await expect(page.getByTestId('upload-progress')).toContainText('red.png');
+  // every file sent (not reused) has a byte progress bar, and each ends full
+  const bars = page.getByTestId('upload-bar');
+  await expect(bars.first()).toBeVisible();
+  for (const bar of await bars.all()) {
+    await expect(bar).toHaveAttribute('data-state', 'complete');
+    await expect(bar).toHaveAttribute('aria-valuenow', '100');
+  }
   await page.getByTestId('optimizer-accept').click();
   await expect(page.getByTestId('prompt')).toHaveValue(optimized);
   await page.getByTestId('check-admission').click();

@@ -13,7 +13,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import { multipartFileBody } from './multipart-file-body.js';
+import { multipartFileBody, type UploadProgress } from './multipart-file-body.js';
 import { readJsonBody } from './read-json-body.js';
 import {
   ForeignOriginError,
@@ -50,6 +50,8 @@ export interface UploadInput {
   /** `file` in general; `audio` for an H3 .mov with an audio track. */
   field: 'file' | 'image' | 'video' | 'audio';
   clientRequestId?: string;
+  /** Byte progress of the streamed body (throttled; the final report equals the total). */
+  onProgress?: UploadProgress;
 }
 
 const MAX_REDIRECTS = 3;
@@ -341,7 +343,13 @@ export class PublicApiClient {
   async uploadAsset(input: UploadInput): Promise<UploadResponse> {
     const url = this.url('/assets/input', { model: input.model });
     return this.scrubbed(async () => {
-      const multipart = await multipartFileBody(input.field, input.filePath, input.fileName, input.mimeType);
+      const multipart = await multipartFileBody(
+        input.field,
+        input.filePath,
+        input.fileName,
+        input.mimeType,
+        input.onProgress,
+      );
       const headers: Record<string, string> = { ...multipart.headers };
       if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
       const response = await this.postStream(url, headers, multipart.body, 'Upload asset');

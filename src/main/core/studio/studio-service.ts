@@ -31,7 +31,13 @@ import type { PublicApiClient } from '../platform/public-api-client.js';
 import { uploadInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from '../video/discovery.js';
 import { optimizePrompt } from '../video/prompt-optimization.js';
-import { assertDraftValid, limitsFor, submitVideo, type LocalVideoDraft } from '../video/submit-video.js';
+import {
+  assertDraftValid,
+  limitsFor,
+  submitVideo,
+  type LocalVideoDraft,
+  type UploadState,
+} from '../video/submit-video.js';
 import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
 
@@ -210,11 +216,21 @@ export class StudioService {
         model: draft.model,
         role,
         onProgress: (state) =>
-          this.o.events.emit('uploads.progress', { draftId, fileName: file.fileName, state }),
+          this.emitUpload(draftId, { fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
+        onBytes: (sentBytes, totalBytes) =>
+          this.emitUpload(draftId, { fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
       });
       uploaded.set(file.id, asset.assetId);
     }
     return uploaded;
+  }
+
+  private emitUpload(draftId: string, progress: UploadState): void {
+    try {
+      this.o.events.emit('uploads.progress', { draftId, ...progress });
+    } catch (error) {
+      this.o.logger.warn('studio event not sent', { error });
+    }
   }
 
   private async prepared(draftId: string) {
@@ -338,6 +354,7 @@ export class StudioService {
       idempotencyKey: key,
       draftId,
       wait: { waitSeconds: this.waitSeconds() },
+      onUpload: (progress) => this.emitUpload(draftId, progress),
     }).then(
       () => (settled = 'done'),
       (error: unknown) => {

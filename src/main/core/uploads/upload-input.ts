@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { UploadField } from '../journal/uploads-repository.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import type { UploadProgress } from '../platform/multipart-file-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
 import type { ProbedFile } from '../media/probe-media.js';
@@ -37,6 +38,8 @@ export interface UploadOptions {
   maxAttempts?: number;
   backoff?: BackoffPolicy;
   onProgress?: (state: 'reused' | 'uploading' | 'uploaded') => void;
+  /** Bytes of the streamed upload body (throttled; each attempt starts again at 0). */
+  onBytes?: UploadProgress;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function uploadInput(
         fileName: file.fileName,
         mimeType: file.mimeType,
         field: uploadField,
+        ...(options.onBytes ? { onProgress: options.onBytes } : {}),
       });
       const expiresAt = Date.parse(asset.expiresAt);
       journal.uploads.record({

@@ -32,6 +32,15 @@ export interface VideoSubmission {
   optimize?: { style?: string; clientRequestId?: string };
   wait?: WaitOptions;
   onStep?: (step: string) => void;
+  /** Each input's upload: its state, and while uploading the bytes sent (throttled, ends at the total). */
+  onUpload?: (progress: UploadState) => void;
+}
+
+export interface UploadState {
+  fileName: string;
+  state: 'reused' | 'uploading' | 'uploaded';
+  sentBytes: number | null;
+  totalBytes: number | null;
 }
 
 export type VideoResult = RunResult & {
@@ -94,7 +103,19 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
   for (const { file, role } of inputsToSend(draft, limits)) {
     if (uploaded.has(file.id)) continue;
     step(`upload ${file.fileName}`);
-    const asset: UploadedInput = await uploadInput(core.journal, client, file, { model: draft.model, role });
+    const report = submission.onUpload;
+    const asset: UploadedInput = await uploadInput(core.journal, client, file, {
+      model: draft.model,
+      role,
+      ...(report
+        ? {
+            onProgress: (state) =>
+              report({ fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
+            onBytes: (sentBytes, totalBytes) =>
+              report({ fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
+          }
+        : {}),
+    });
     uploaded.set(file.id, asset.assetId);
     uploads.push({
       localId: file.id,

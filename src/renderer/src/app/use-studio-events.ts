@@ -35,7 +35,13 @@ export function useStudioEvents(): void {
     const offDownloads = bridge.on('downloads.progress', (p) =>
       receiveDownload(p.outputId, { receivedBytes: p.receivedBytes, totalBytes: p.totalBytes }),
     );
-    const offUploads = bridge.on('uploads.progress', (p) => receiveUpload(p.draftId, p.fileName, p.state));
+    const offUploads = bridge.on('uploads.progress', (p) =>
+      receiveUpload(p.draftId, p.fileName, {
+        state: p.state,
+        sentBytes: p.sentBytes,
+        totalBytes: p.totalBytes,
+      }),
+    );
     return () => {
       offJobs();
       offDownloads();

@@ -8,6 +8,13 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
+export interface UploadProgress {
+  state: string;
+  /** Bytes of the upload body sent so far; null before the first byte report (or when reused). */
+  sentBytes: number | null;
+  totalBytes: number | null;
+}
+
 /** Create, Queue and Library state. Everything comes from the core through the bridge. */
 export interface StudioSlice {
   /** Video services of the active profile (from discovery; cached by the core for offline use). */
@@ -27,8 +34,8 @@ export interface StudioSlice {
   jobsCursor: string | null;
   jobsLoaded: boolean;
   downloads: Record<number, DownloadProgress>;
-  /** Upload state by draft id + NUL + file name. */
-  uploads: Record<string, string>;
+  /** Upload state and bytes by draft id + NUL + file name. */
+  uploads: Record<string, UploadProgress>;
   loadServices(): Promise<void>;
   loadStudioSettings(): Promise<void>;
   loadDraft(): Promise<void>;
@@ -40,7 +47,7 @@ export interface StudioSlice {
   loadJobs(more?: boolean): Promise<void>;
   receiveJob(job: JobView): void;
   receiveDownload(outputId: number, progress: DownloadProgress): void;
-  receiveUpload(draftId: string, fileName: string, state: string): void;
+  receiveUpload(draftId: string, fileName: string, progress: UploadProgress): void;
 }
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -187,7 +194,15 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     set({ downloads: { ...get().downloads, [outputId]: progress } });
   },
 
-  receiveUpload(draftId, fileName, state) {
-    set({ uploads: { ...get().uploads, [`${draftId}\u0000${fileName}`]: state } });
+  receiveUpload(draftId, fileName, progress) {
+    const key = `${draftId}\u0000${fileName}`;
+    const previous = get().uploads[key];
+    const totalBytes = progress.totalBytes ?? previous?.totalBytes ?? null;
+    // a state-only event keeps the bytes seen so far; "uploaded" means every byte was sent
+    let sentBytes = progress.sentBytes;
+    if (sentBytes === null && progress.state === 'uploaded') sentBytes = totalBytes;
+    if (sentBytes === null && progress.state === 'uploading' && previous?.state === 'uploading')
+      sentBytes = previous.sentBytes;
+    set({ uploads: { ...get().uploads, [key]: { state: progress.state, sentBytes, totalBytes } } });
   },
 });

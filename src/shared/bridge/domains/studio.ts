@@ -282,6 +282,9 @@ export const studioEvents = {
     draftId: z.string(),
     fileName: z.string(),
     state: z.enum(['uploading', 'uploaded', 'reused']),
+    /** Bytes of the upload body sent so far while uploading (throttled); null in a state-only event. */
+    sentBytes: z.number().nullable(),
+    totalBytes: z.number().nullable(),
   }),
   'intents.changed': z.object({
     idempotencyKey: z.string(),

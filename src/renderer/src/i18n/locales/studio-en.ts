@@ -71,7 +71,12 @@ export const studioEn = {
       submitted: 'Submitted. Follow it in the Queue.',
       submittedPending: 'Committed; still waiting for the service: {{reason}}',
       resend: 'Send again (the same request, never a second job)',
-      upload: { uploading: 'uploading…', uploaded: 'uploaded', reused: 'already uploaded (reused)' },
+      upload: {
+        uploading: 'uploading…',
+        uploaded: 'uploaded',
+        reused: 'already uploaded (reused)',
+        bar: 'Upload of {{name}}',
+      },
       openQueue: 'Open the Queue',
       newDraft: 'New draft',
       draftSubmittedNote:

@@ -77,7 +77,12 @@ export const studioZhCN: typeof studioEn = {
       submitted: '已提交，可在队列中查看进度。',
       submittedPending: '已记录，仍在等待服务响应：{{reason}}',
       resend: '再次发送（同一请求，绝不会产生第二个任务）',
-      upload: { uploading: '正在上传…', uploaded: '已上传', reused: '已上传（复用）' },
+      upload: {
+        uploading: '正在上传…',
+        uploaded: '已上传',
+        reused: '已上传（复用）',
+        bar: '{{name}} 的上传进度',
+      },
       openQueue: '打开队列',
       newDraft: '新草稿',
       draftSubmittedNote: '此草稿已提交，只读。请新建草稿，或从作品复制到创作。',

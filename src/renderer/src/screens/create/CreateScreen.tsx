@@ -1,4 +1,4 @@
-import { Select } from 'radix-ui';
+import { Progress, Select } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DraftForm } from '../../../../shared/bridge/contract';
@@ -369,11 +369,35 @@ export function CreateScreen() {
                 <ul className="muted small" data-testid="upload-progress">
                   {Object.entries(uploads)
                     .filter(([k]) => k.startsWith(`${draft.id}\u0000`))
-                    .map(([k, state]) => (
-                      <li key={k}>
-                        {k.split('\u0000')[1]}: {t(`studio.create.upload.${state}`, { defaultValue: state })}
-                      </li>
-                    ))}
+                    .map(([k, upload]) => {
+                      const name = k.split('\u0000')[1];
+                      const value =
+                        upload.sentBytes !== null && upload.totalBytes
+                          ? Math.min(100, Math.round((upload.sentBytes / upload.totalBytes) * 100))
+                          : null;
+                      return (
+                        <li key={k} data-testid="upload-item">
+                          <span>
+                            {name}:{' '}
+                            {t(`studio.create.upload.${upload.state}`, { defaultValue: upload.state })}
+                            {value !== null && upload.state === 'uploading' ? ` ${value}%` : ''}
+                          </span>
+                          {upload.state !== 'reused' ? (
+                            <Progress.Root
+                              className="progress"
+                              value={value}
+                              data-testid="upload-bar"
+                              aria-label={t('studio.create.upload.bar', { name })}
+                            >
+                              <Progress.Indicator
+                                className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}`}
+                                style={{ transform: `translateX(-${100 - (value ?? 40)}%)` }}
+                              />
+                            </Progress.Root>
+                          ) : null}
+                        </li>
+                      );
+                    })}
                 </ul>
               ) : null}
               {reason ? (
