@@ -27,7 +27,7 @@ export function registerEmbedCommand(program: Command): void {
             inputs.push(...(await readFile(opts.file, 'utf8')).split(/\r?\n/).filter((l) => l.trim()));
           validateEmbeddingInputs(inputs);
           const { client, service } = await resolveFor(cli, SERVICE_KINDS.embeddings, opts.model);
-          const result = await createEmbeddings(client, service, inputs);
+          const result = await createEmbeddings(cli.core.journal, client, service, inputs);
           if (cli.json) {
             printJson({
               model: result.model,

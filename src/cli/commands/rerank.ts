@@ -36,7 +36,7 @@ export function registerRerankCommand(program: Command): void {
           const input = { query: opts.query, documents, topN: integerOption(opts.topN, '--top-n') };
           validateRerank(input);
           const { client, service } = await resolveFor(cli, SERVICE_KINDS.rerank, opts.model);
-          const result = await rerankDocuments(client, service, input);
+          const result = await rerankDocuments(cli.core.journal, client, service, input);
           if (cli.json) printJson({ model: result.model, results: result.results, usage: result.usage });
           else
             for (const r of result.results)

@@ -34,7 +34,7 @@ export function registerTranscribeCommand(program: Command): void {
             );
           await transcriptionMimeType(file);
           const { client, service } = await resolveFor(cli, SERVICE_KINDS.transcription, opts.model);
-          const result = await transcribeFile(client, service, file, {
+          const result = await transcribeFile(cli.core.journal, client, service, file, {
             language: opts.language,
             responseFormat: opts.responseFormat,
           });

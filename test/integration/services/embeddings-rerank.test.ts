@@ -26,7 +26,8 @@ async function refusedLocally(run: () => Promise<unknown>, message: RegExp): Pro
 }
 
 describe('embeddings', () => {
-  const embed = (inputs: string[]) => createEmbeddings(world.client, world.service('vector-embed'), inputs);
+  const embed = (inputs: string[]) =>
+    createEmbeddings(world.core.journal, world.client, world.service('vector-embed'), inputs);
 
   it('embeds one text (sent as a string) and reports dimensions and a similarity of 1 with itself', async () => {
     const result = await embed(['a lighthouse at dusk']);
@@ -57,7 +58,7 @@ describe('embeddings', () => {
 
 describe('rerank', () => {
   const rerank = (alias: string, query: string, documents: string[], topN?: number) =>
-    rerankDocuments(world.client, world.service(alias), { query, documents, topN });
+    rerankDocuments(world.core.journal, world.client, world.service(alias), { query, documents, topN });
 
   it('ranks documents by score and takes top_n where the model supports it', async () => {
     const docs = ['boats on the sea', 'a lighthouse on the coast at dusk', 'recipe for bread'];

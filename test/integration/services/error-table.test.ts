@@ -38,11 +38,15 @@ afterEach(() => {
 
 /** Every synchronous operation, as the app calls it, with a given client. */
 const operations: Record<string, (client: PublicApiClient) => Promise<unknown>> = {
-  embeddings: (c) => createEmbeddings(c, world.service('vector-embed'), ['hello']),
-  rerank: (c) => rerankDocuments(c, world.service('vector-rerank'), { query: 'q', documents: ['a', 'b'] }),
+  embeddings: (c) => createEmbeddings(world.core.journal, c, world.service('vector-embed'), ['hello']),
+  rerank: (c) =>
+    rerankDocuments(world.core.journal, c, world.service('vector-rerank'), {
+      query: 'q',
+      documents: ['a', 'b'],
+    }),
   chat: (c) => chatTurn(world.core.journal, c, { service: world.service('atlas-chat'), text: 'hi' }),
   ocr: (c) => runOcr(world.core.journal, c, world.service('glyph-ocr'), png),
-  transcription: (c) => transcribeFile(c, world.service('echo-transcribe'), wav),
+  transcription: (c) => transcribeFile(world.core.journal, c, world.service('echo-transcribe'), wav),
   parse: (c) =>
     parseDocument(world.core.journal, c, world.service('folio-parse'), pdf, world.core.libraryDir),
 };
@@ -92,14 +96,16 @@ describe('the spec error table, for every synchronous operation', () => {
 
   it('a recovering 429 succeeds on the retry', async () => {
     world.sim.setScenario('rate_limited');
-    const pending = createEmbeddings(world.client, world.service('vector-embed'), ['x']);
+    const pending = createEmbeddings(world.core.journal, world.client, world.service('vector-embed'), ['x']);
     setTimeout(() => world.sim.setScenario(null), 20);
     expect((await pending).vectors).toHaveLength(1);
   });
 
   it('404 for an unknown model and for an asset of another identity', async () => {
     const ghost = { ...world.service('vector-embed'), modelAlias: 'no-such-model' };
-    expect((await apiErrorOf(() => createEmbeddings(world.client, ghost, ['x']))).status).toBe(404);
+    expect(
+      (await apiErrorOf(() => createEmbeddings(world.core.journal, world.client, ghost, ['x']))).status,
+    ).toBe(404);
     // an OCR asset uploaded by this identity is not visible to another one
     const mine = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
     const other = clientWithToken(world.sim, 'other-identity');

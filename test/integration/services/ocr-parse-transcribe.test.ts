@@ -144,7 +144,7 @@ describe('transcription', () => {
 
   it('sends a WAV as multipart and returns segments with timestamps, and TXT/SRT/VTT', async () => {
     const wav = world.file('speech.wav', makeWav(12));
-    const result = await transcribeFile(world.client, echo(), wav, {
+    const result = await transcribeFile(world.core.journal, world.client, echo(), wav, {
       language: 'en',
       responseFormat: 'verbose_json',
     });
@@ -165,49 +165,58 @@ describe('transcription', () => {
     const raw = world.file('mystery.ogg', Buffer.alloc(4096, 7));
     const mini = world.service('echo-transcribe-mini');
     // it was sent as octet-stream (the server then fails to decode it: 422)
-    const error = await transcribeFile(world.client, mini, raw).catch((e: unknown) => e);
+    const error = await transcribeFile(world.core.journal, world.client, mini, raw).catch((e: unknown) => e);
     expect((error as { status?: number }).status).toBe(422);
     expect(recorder.sent).toEqual([{ method: 'POST', path: '/audio/transcriptions' }]);
     await refusedLocally(
-      () => transcribeFile(world.client, mini, world.file('mystery.bin', Buffer.alloc(4096, 7))),
+      () =>
+        transcribeFile(
+          world.core.journal,
+          world.client,
+          mini,
+          world.file('mystery.bin', Buffer.alloc(4096, 7)),
+        ),
       /not a recognised audio file/,
     );
     await refusedLocally(
-      () => transcribeFile(world.client, mini, world.file('pic.wav', makePng(8, 8))),
+      () => transcribeFile(world.core.journal, world.client, mini, world.file('pic.wav', makePng(8, 8))),
       /image\/png, which is not accepted/,
     );
-    await refusedLocally(() => transcribeFile(world.client, mini, world.file('empty.wav', '')), /is empty/);
+    await refusedLocally(
+      () => transcribeFile(world.core.journal, world.client, mini, world.file('empty.wav', '')),
+      /is empty/,
+    );
   });
 
   it('sends language and response_format only where the model supports them', async () => {
     const wav = world.file('short.wav', makeWav(1));
     const mini = world.service('echo-transcribe-mini');
     await refusedLocally(
-      () => transcribeFile(world.client, mini, wav, { language: 'en' }),
+      () => transcribeFile(world.core.journal, world.client, mini, wav, { language: 'en' }),
       /does not take a language/,
     );
     await refusedLocally(
-      () => transcribeFile(world.client, mini, wav, { responseFormat: 'json' }),
+      () => transcribeFile(world.core.journal, world.client, mini, wav, { responseFormat: 'json' }),
       /does not take a response_format/,
     );
     await refusedLocally(
-      () => transcribeFile(world.client, echo(), wav, { language: 'jp' }),
+      () => transcribeFile(world.core.journal, world.client, echo(), wav, { language: 'jp' }),
       /language must be one of en, zh, fr, de, es/,
     );
     await refusedLocally(
-      () => transcribeFile(world.client, echo(), wav, { responseFormat: 'srt' }),
+      () => transcribeFile(world.core.journal, world.client, echo(), wav, { responseFormat: 'srt' }),
       /response_format must be one of json, verbose_json/,
     );
-    expect((await transcribeFile(world.client, mini, wav)).response.language).toBe('en');
+    expect((await transcribeFile(world.core.journal, world.client, mini, wav)).response.language).toBe('en');
   });
 
   it('25 MiB is sent; 25 MiB + 1 is refused before sending', async () => {
     const at = wavOfSize('at-limit.wav', TRANSCRIPTION_MAX_BYTES);
-    const result = await transcribeFile(world.client, echo(), at);
+    const result = await transcribeFile(world.core.journal, world.client, echo(), at);
     expect(result.sentAs).toBe('audio/wav');
     const past = wavOfSize('past-limit.wav', TRANSCRIPTION_MAX_BYTES + 1);
     await refusedLocally(
-      () => transcribeFile(world.client, echo(), past),
+      () => transcribeFile(world.core.journal, world.client, echo(), past),
       /26214401 bytes; transcription takes one file of at most 26214400/,
     );
   });

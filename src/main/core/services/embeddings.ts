@@ -5,8 +5,9 @@ import {
   EMBEDDING_MAX_ITEMS,
   EmbeddingsResponse,
 } from '../../../shared/api/embeddings.js';
+import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, postJson, usageContract } from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer, usageContract } from './service-common.js';
 
 export interface EmbeddingsResult {
   model: string;
@@ -65,15 +66,35 @@ export function similarityMatrix(vectors: readonly (readonly number[])[]): numbe
   return vectors.map((a) => vectors.map((b) => Math.round(cosineSimilarity(a, b) * 1e6) / 1e6));
 }
 
-/** `POST /embeddings`: one text (sent as a string) or several (an array). */
+/**
+ * `POST /embeddings`: one text (sent as a string) or several (an array). The call is journaled
+ * (counts and lengths only, never the texts).
+ */
 export async function createEmbeddings(
+  journal: Journal,
   client: PublicApiClient,
   service: PublicService,
   inputs: readonly string[],
 ): Promise<EmbeddingsResult> {
   validateEmbeddingInputs(inputs, service);
   const body = { model: service.modelAlias, input: inputs.length === 1 ? inputs[0]! : [...inputs] };
-  const response = await postJson(client, '/embeddings', body, EmbeddingsResponse, 'Embeddings');
+  const response = await journaledCall(
+    journal,
+    client,
+    {
+      operation: 'embeddings',
+      model: service.modelAlias,
+      request: {
+        inputCount: inputs.length,
+        totalCharacters: inputs.reduce((sum, text) => sum + codePointLength(text), 0),
+      },
+      summarize: (r: EmbeddingsResponse) => ({
+        response: { count: r.data.length, dimensions: r.data[0]?.embedding.length ?? 0, model: r.model },
+        usage: r.usage,
+      }),
+    },
+    () => postJsonAnswer(client, '/embeddings', body, EmbeddingsResponse, 'Embeddings'),
+  );
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
   return {
     model: response.model,

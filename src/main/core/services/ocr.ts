@@ -4,7 +4,13 @@ import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { probeMedia } from '../media/probe-media.js';
 import { checkProbedFile, uploadChecked } from './inputs.js';
-import { InputLimitError, postJson, stringList, usageContract } from './service-common.js';
+import {
+  InputLimitError,
+  journaledCall,
+  postJsonAnswer,
+  stringList,
+  usageContract,
+} from './service-common.js';
 
 export interface OcrOptions {
   task?: string;
@@ -86,7 +92,36 @@ export async function runOcr(
   const body: Record<string, unknown> = { model: service.modelAlias, [inputField]: asset.assetId };
   if (options.task !== undefined) body.task = options.task;
   if (options.pages !== undefined) body.pages = options.pages;
-  const raw = (await postJson(client, '/ocr', body, OcrResponse, 'OCR')) as Record<string, unknown>;
+  const raw = (await journaledCall(
+    journal,
+    client,
+    {
+      operation: 'ocr',
+      model: service.modelAlias,
+      request: {
+        [inputField]: asset.assetId,
+        mimeType: file.mimeType,
+        byteSize: file.byteSize,
+        sha256: file.sha256,
+        ...(options.task !== undefined ? { task: options.task } : {}),
+        ...(options.pages !== undefined ? { pages: options.pages } : {}),
+      },
+      summarize: (r: OcrResponse) => ({
+        response: {
+          textLength: typeof r.text === 'string' ? r.text.length : 0,
+          blockCount: r.pages?.length
+            ? r.pages.reduce((sum, p) => sum + (p.blocks?.length ?? 0), 0)
+            : (r.blocks?.length ?? 0),
+          ...(r.pages ? { pageCount: r.pages.length } : {}),
+        },
+        ...(isRecord(r.usage) ? { usage: r.usage } : {}),
+      }),
+    },
+    () => postJsonAnswer(client, '/ocr', body, OcrResponse, 'OCR'),
+  )) as Record<string, unknown>;
   const parsed = raw as OcrResponse;
   return { raw, text: parsed.text, boxes: boxesOf(parsed), inputField, assetId: asset.assetId };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -7,8 +7,9 @@ import {
   RERANK_TOTAL_MAX,
   RerankResponse,
 } from '../../../shared/api/rerank.js';
+import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, postJson, usageContract } from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer, usageContract } from './service-common.js';
 
 export interface RerankInput {
   query: string;
@@ -125,8 +126,9 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** `POST /rerank`. */
+/** `POST /rerank`, journaled (counts and lengths only, never the query or documents). */
 export async function rerankDocuments(
+  journal: Journal,
   client: PublicApiClient,
   service: PublicService,
   input: RerankInput,
@@ -138,7 +140,31 @@ export async function rerankDocuments(
     documents: [...input.documents],
   };
   if (input.topN !== undefined) body.top_n = input.topN;
-  const response = await postJson(client, '/rerank', body, RerankResponse, 'Rerank');
+  const response = await journaledCall(
+    journal,
+    client,
+    {
+      operation: 'rerank',
+      model: service.modelAlias,
+      request: {
+        queryCharacters: codePointLength(input.query),
+        documentCount: input.documents.length,
+        totalCharacters: input.documents.reduce(
+          (sum, doc) => sum + codePointLength(doc),
+          codePointLength(input.query),
+        ),
+        ...(input.topN !== undefined ? { topN: input.topN } : {}),
+      },
+      summarize: (r: RerankResponse) => ({
+        response: {
+          resultCount: r.results.length,
+          top: r.results.slice(0, 10).map((x) => ({ index: x.index, score: x.relevance_score })),
+        },
+        ...(r.usage ? { usage: r.usage } : {}),
+      }),
+    },
+    () => postJsonAnswer(client, '/rerank', body, RerankResponse, 'Rerank'),
+  );
   return {
     model: response.model,
     results: response.results.map((r) => ({

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { AppError } from '../errors.js';
-import { ApiError, apiErrorFromResponse } from '../platform/api-errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { ServiceCallOperation } from '../journal/service-calls-repository.js';
+import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { readJsonBody } from '../platform/read-json-body.js';
 import { sleep } from '../jobs/backoff.js';
@@ -112,6 +114,80 @@ export async function sendWithRetry(
   }
 }
 
+/** A validated answer and the service's `X-Request-Id`. */
+export interface Answer<T> {
+  body: T;
+  requestId?: string;
+}
+
+/** Reads a JSON answer (see {@link readJson}) with the request id of its headers. */
+export async function readAnswer<S extends z.ZodType>(
+  response: Response,
+  schema: S,
+  operation: string,
+): Promise<Answer<z.output<S>>> {
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  return { body: await readJson(response, schema, operation), requestId };
+}
+
+/** What the journal keeps of a billed synchronous call: summaries, never inputs or secrets. */
+export interface BilledCall<T> {
+  operation: ServiceCallOperation;
+  model: string;
+  request: Record<string, unknown>;
+  summarize(body: T): { response: Record<string, unknown>; usage?: Record<string, unknown> };
+}
+
+/**
+ * Runs one billed synchronous call with its journal record: the row is committed (`sent`) before
+ * `exchange` sends anything, then marked `succeeded` with the answer's summary, `failed` when the
+ * service answered with an error (or a body that breaks the contract), or `unknown` when no answer
+ * was read. Call only after every local check has passed: a refused input leaves no row. These
+ * calls are not replayed; a row left `sent` (the process stopped) or `unknown` is for the user to see.
+ */
+export async function journaledCall<T>(
+  journal: Journal,
+  client: PublicApiClient,
+  call: BilledCall<T>,
+  exchange: () => Promise<Answer<T>>,
+): Promise<T> {
+  const row = journal.serviceCalls.record({
+    profileId: client.profileId,
+    model: call.model,
+    operation: call.operation,
+    request: call.request,
+  });
+  let answer: Answer<T>;
+  try {
+    answer = await exchange();
+  } catch (error) {
+    const calls = journal.serviceCalls;
+    if (error instanceof ApiError) {
+      const failure = {
+        statusCode: error.status,
+        errorCode: error.apiCode,
+        errorMessage: error.serviceMessage,
+        requestId: error.requestId,
+      };
+      // 504: the gateway gave up waiting; the service may still have done (and billed) the work
+      if (error.kind === 'gateway_timeout') calls.markUnknown(row.id, failure);
+      else calls.markFailed(row.id, failure);
+    } else if (error instanceof AppError && !(error instanceof OutcomeUnknownError)) {
+      // answered, but not with what the contract promises (or refused to follow a redirect)
+      calls.markFailed(row.id, { errorCode: error.code, errorMessage: error.message });
+    } else {
+      calls.markUnknown(row.id, {
+        errorCode: error instanceof AppError ? error.code : undefined,
+        errorMessage: error instanceof Error ? error.message : String(error),
+      });
+    }
+    throw error;
+  }
+  const summary = call.summarize(answer.body);
+  journal.serviceCalls.markSucceeded(row.id, { requestId: answer.requestId, ...summary });
+  return answer.body;
+}
+
 /** POSTs a JSON body with the profile's key and validates the answer. */
 export async function postJson<S extends z.ZodType>(
   client: PublicApiClient,
@@ -121,6 +197,18 @@ export async function postJson<S extends z.ZodType>(
   operation: string,
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<z.output<S>> {
+  return (await postJsonAnswer(client, path, body, schema, operation, options)).body;
+}
+
+/** {@link postJson}, with the answer's request id. */
+export async function postJsonAnswer<S extends z.ZodType>(
+  client: PublicApiClient,
+  path: string,
+  body: unknown,
+  schema: S,
+  operation: string,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<Answer<z.output<S>>> {
   const response = await sendWithRetry(() =>
     client.send(
       client.url(path),
@@ -134,7 +222,7 @@ export async function postJson<S extends z.ZodType>(
       operation,
     ),
   );
-  return readJson(response, schema, operation);
+  return readAnswer(response, schema, operation);
 }
 
 export { ApiError };

@@ -10,8 +10,17 @@ import {
   TranscriptionResponse,
 } from '../../../shared/api/transcription.js';
 import { AppError } from '../errors.js';
+import type { Journal } from '../journal/open-journal.js';
+import { sha256OfFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, readJson, sendWithRetry, stringList, usageContract } from './service-common.js';
+import {
+  InputLimitError,
+  journaledCall,
+  readAnswer,
+  sendWithRetry,
+  stringList,
+  usageContract,
+} from './service-common.js';
 
 export interface TranscriptionOptions {
   language?: string;
@@ -115,8 +124,12 @@ export function validateTranscriptionOptions(service: PublicService, options: Tr
     );
 }
 
-/** `POST /audio/transcriptions`: one file streamed from disk as multipart. */
+/**
+ * `POST /audio/transcriptions`: one file streamed from disk as multipart. The call is journaled
+ * with the file's sha256 and size (not its name or content) and the transcript's length.
+ */
 export async function transcribeFile(
+  journal: Journal,
   client: PublicApiClient,
   service: PublicService,
   filePath: string,
@@ -134,15 +147,42 @@ export async function transcribeFile(
     data.append('file', blob, path.basename(filePath));
     return data;
   };
-  // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
-  const response = await sendWithRetry(() =>
-    client.send(
-      client.url('/audio/transcriptions'),
-      { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
-      'Transcription',
-    ),
+  const request: Record<string, unknown> = {
+    sha256: await sha256OfFile(filePath),
+    byteSize: blob.size,
+    mimeType,
+    ...(options.language !== undefined ? { language: options.language } : {}),
+    ...(options.responseFormat !== undefined ? { responseFormat: options.responseFormat } : {}),
+  };
+  const body = await journaledCall(
+    journal,
+    client,
+    {
+      operation: 'transcription',
+      model: service.modelAlias,
+      request,
+      summarize: (r: TranscriptionResponse) => ({
+        response: {
+          textLength: r.text.length,
+          segmentCount: r.segments.length,
+          language: r.language,
+          duration: r.duration,
+        },
+        ...(isRecord(r.usage) ? { usage: r.usage } : {}),
+      }),
+    },
+    async () => {
+      // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
+      const response = await sendWithRetry(() =>
+        client.send(
+          client.url('/audio/transcriptions'),
+          { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
+          'Transcription',
+        ),
+      );
+      return readAnswer(response, TranscriptionResponse, 'Transcription');
+    },
   );
-  const body = await readJson(response, TranscriptionResponse, 'Transcription');
   return { response: body, sentAs: mimeType, exports: transcriptExports(body) };
 }
 
@@ -172,3 +212,6 @@ export function transcriptExports(body: Pick<TranscriptionResponse, 'text' | 'se
       .join('\n');
   return { txt: body.text.trim() + '\n', srt, vtt };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

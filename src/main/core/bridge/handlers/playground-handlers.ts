@@ -149,12 +149,12 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.embed': async ({ model, inputs }) => {
       const { client, service } = await resolve(SERVICE_KINDS.embeddings, model);
-      const r = await createEmbeddings(client, service, inputs);
+      const r = await createEmbeddings(services.journal, client, service, inputs);
       return { model: r.model, count: r.vectors.length, dimensions: r.dimensions, similarity: r.similarity };
     },
     'playground.rerank': async ({ model, query, documents, topN }) => {
       const { client, service } = await resolve(SERVICE_KINDS.rerank, model);
-      const r = await rerankDocuments(client, service, { query, documents, topN });
+      const r = await rerankDocuments(services.journal, client, service, { query, documents, topN });
       return { model: r.model, results: r.results };
     },
     'playground.rerank.loadDocuments': async ({ fileId }) => {
@@ -177,7 +177,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.transcribe': async ({ model, fileId, language, responseFormat }) => {
       const { client, service } = await resolve(SERVICE_KINDS.transcription, model);
-      const r = await transcribeFile(client, service, await files.pathOf(fileId), {
+      const r = await transcribeFile(services.journal, client, service, await files.pathOf(fileId), {
         language,
         responseFormat,
       });
