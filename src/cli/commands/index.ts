@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCallsCommand } from './calls.js';
 import { registerChatCommand } from './chat.js';
 import { registerEmbedCommand } from './embed.js';
 import { registerImageCommand } from './image.js';
@@ -28,4 +29,5 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerSpeakCommand,
   registerImageCommand,
   registerParseCommand,
+  registerCallsCommand,
 ];

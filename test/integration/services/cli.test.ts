@@ -248,4 +248,29 @@ describe('framewright playground commands', () => {
     expect((await cli(['image', 'x', '--count', '0'])).code).toBe(2);
     expect(seen.filter((s) => s.startsWith('POST'))).toEqual([]);
   });
+
+  it('calls: the billed synchronous calls, newest first, filtered; a refused input leaves none', async () => {
+    await cli(['embed', 'calls one', 'calls two']);
+    sim.setScenario('insufficient_balance');
+    expect((await cli(['embed', 'calls three'])).code).toBe(4);
+    sim.setScenario(null);
+    expect((await cli(['embed', ...Array.from({ length: 65 }, (_, i) => `t${i}`)])).code).toBe(2);
+    const listed = await cli(['calls', '--operation', 'embeddings', '--limit', '2']);
+    expect(listed.code).toBe(0);
+    const data = listed.json.data as Record<string, unknown>[];
+    expect(data).toMatchObject([
+      { operation: 'embeddings', state: 'failed', statusCode: 402, requestId: expect.any(String) },
+      {
+        operation: 'embeddings',
+        state: 'succeeded',
+        requestId: expect.any(String),
+        request: { inputCount: 2 },
+        response: { count: 2, dimensions: 256 },
+      },
+    ]);
+    expect(listed.stdout).not.toContain('calls one');
+    const plain = await cli(['calls', '--limit', '1'], { json: false });
+    expect(plain.stdout).toMatch(/embeddings\s+vector-embed\s+failed\s+402/);
+    expect((await cli(['calls', '--operation', 'chat'])).code).toBe(2);
+  });
 });
