@@ -160,6 +160,22 @@ describe('the Playground over the bridge', () => {
       inputs: ['a', 'b'],
     });
     expect(e.dimensions).toBe(256);
+    // the History list: the billed call just made, summaries only; a refused input added nothing
+    await expect(
+      call('playground.embed', { model: 'vector-embed', inputs: Array.from({ length: 65 }, () => 'x') }),
+    ).rejects.toMatchObject({ code: 'usage.input' });
+    const history = await call<Record<string, unknown>[]>('playground.calls.list', {
+      operation: 'embeddings',
+    });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      operation: 'embeddings',
+      model: 'vector-embed',
+      state: 'succeeded',
+      requestId: expect.any(String),
+    });
+    expect((await call<unknown[]>('playground.calls.list', { operation: 'ocr' })).length).toBe(1);
+    await expect(call('playground.calls.list', { operation: 'chat' })).rejects.toBeDefined();
     const r = await call<{ results: unknown[] }>('playground.rerank', {
       model: 'vector-rerank',
       query: 'a',

@@ -51,6 +51,24 @@ export const ConversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 
+/** The billed synchronous operations whose calls the journal keeps (`service_calls`). */
+export const SERVICE_CALL_OPERATIONS = ['embeddings', 'rerank', 'ocr', 'transcription'] as const;
+export type ServiceCallOperationName = (typeof SERVICE_CALL_OPERATIONS)[number];
+
+/** One journaled billed call, as the History list shows it (summaries only, never inputs). */
+export const ServiceCallView = z.object({
+  id: z.number(),
+  operation: z.enum(SERVICE_CALL_OPERATIONS),
+  model: z.string(),
+  state: z.enum(['sent', 'succeeded', 'failed', 'unknown']),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  requestId: z.string().nullable(),
+  statusCode: z.number().nullable(),
+  errorCode: z.string().nullable(),
+});
+export type ServiceCallView = z.infer<typeof ServiceCallView>;
+
 export const ConversationView = ConversationSummary.extend({
   systemPrompt: z.string().nullable(),
   messages: z.array(ChatMessageView),
@@ -117,6 +135,15 @@ export const playgroundMethods = {
   'playground.conversations.get': {
     params: z.object({ id: z.string().min(1).max(100) }).strict(),
     result: ConversationView,
+  },
+  'playground.calls.list': {
+    params: z
+      .object({
+        operation: z.enum(SERVICE_CALL_OPERATIONS).optional(),
+        limit: z.number().int().min(1).max(100).optional(),
+      })
+      .strict(),
+    result: z.array(ServiceCallView),
   },
   'playground.embed': {
     params: z.object({ model: Alias, inputs: z.array(z.string().max(40_000)).max(1000) }).strict(),

@@ -147,6 +147,20 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       if (!c || c.profileId !== profileId()) throw new AppError('chat.not_found', 'No such conversation.');
       return conversationView(c);
     },
+    'playground.calls.list': ({ operation, limit }) =>
+      services.journal.serviceCalls
+        .list({ profileId: profileId(), operation, limit: limit ?? 20 })
+        .items.map((c) => ({
+          id: c.id,
+          operation: c.operation,
+          model: c.model,
+          state: c.state,
+          startedAt: c.startedAt,
+          finishedAt: c.finishedAt ?? null,
+          requestId: c.requestId ?? null,
+          statusCode: c.statusCode ?? null,
+          errorCode: c.errorCode ?? null,
+        })),
     'playground.embed': async ({ model, inputs }) => {
       const { client, service } = await resolve(SERVICE_KINDS.embeddings, model);
       const r = await createEmbeddings(services.journal, client, service, inputs);

@@ -41,6 +41,13 @@ export const en = {
       image: 'Images',
       parse: 'Documents',
     },
+    history: {
+      title: 'History',
+      hint: 'Billed calls of this operation, newest first (summaries only; never your texts or files).',
+      refresh: 'Refresh',
+      empty: 'No calls yet.',
+      state: { sent: 'sent', succeeded: 'succeeded', failed: 'failed', unknown: 'outcome unknown' },
+    },
     common: {
       model: 'Model',
       unavailable: 'not available',

@@ -43,6 +43,13 @@ export const zhCN: Messages = {
       image: '图片',
       parse: '文档',
     },
+    history: {
+      title: '历史记录',
+      hint: '此操作的计费调用，最新的在前（仅摘要，从不保存你的文本或文件）。',
+      refresh: '刷新',
+      empty: '暂无调用。',
+      state: { sent: '已发送', succeeded: '成功', failed: '失败', unknown: '结果未知' },
+    },
     common: {
       model: '模型',
       unavailable: '不可用',

@@ -1,9 +1,11 @@
 import { Tabs } from 'radix-ui';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SERVICE_CALL_OPERATIONS, type ServiceCallOperationName } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
 import { usePlayground, type PlaygroundPanel } from '../../store/playground-slice';
 import { AudioPanel } from './AudioPanel';
+import { CallHistory } from './CallHistory';
 import { ChatPanel } from './ChatPanel';
 import { EmbeddingsPanel } from './EmbeddingsPanel';
 import { ImagePanel } from './ImagePanel';
@@ -62,6 +64,9 @@ export function PlaygroundScreen() {
           );
         })}
       </Tabs.Root>
+      {(SERVICE_CALL_OPERATIONS as readonly string[]).includes(panel) ? (
+        <CallHistory key={panel} operation={panel as ServiceCallOperationName} />
+      ) : null}
     </section>
   );
 }
