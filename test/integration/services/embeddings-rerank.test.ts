@@ -1,29 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
 import { documentsFromFile, rerankDocuments } from '../../../src/main/core/services/rerank.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
-import { astral, FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
+import { astral, type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
-const recorder = new FetchRecorder();
-
-beforeAll(async () => {
-  world = await openWorld();
-  recorder.install();
-});
-afterAll(async () => {
-  recorder.uninstall();
-  await world.close();
-});
-afterEach(() => recorder.reset());
-
-async function refusedLocally(run: () => Promise<unknown>, message: RegExp): Promise<void> {
-  recorder.reset();
-  const error = await run().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InputLimitError);
-  expect((error as Error).message).toMatch(message);
-  expect(recorder.calls).toEqual([]);
-}
+const { recorder, refusedLocally } = useServicesWorld((opened) => (world = opened));
 
 describe('embeddings', () => {
   const embed = (inputs: string[]) =>

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { buildAudioBody } from '../../../src/main/core/services/audio-generation.js';
 import {
   audioProfile,
@@ -9,30 +9,11 @@ import {
 } from '../../../src/main/core/services/audio-generation.js';
 import type { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
 import { submitImage } from '../../../src/main/core/services/image-generation.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
-import { astral, FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
+import { astral, type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
-const recorder = new FetchRecorder();
-
-beforeAll(async () => {
-  world = await openWorld();
-  recorder.install();
-});
-afterAll(async () => {
-  recorder.uninstall();
-  await world.close();
-});
-afterEach(() => recorder.reset());
-
-async function refusedLocally(run: () => Promise<unknown>, message: RegExp): Promise<void> {
-  recorder.reset();
-  const error = await run().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InputLimitError);
-  expect((error as Error).message).toMatch(message);
-  expect(recorder.calls).toEqual([]);
-}
+const { recorder, refusedLocally } = useServicesWorld((opened) => (world = opened));
 
 const intents = () =>
   world.core.journal.database.prepare('SELECT count(*) FROM job_intents').pluck().get() as number;

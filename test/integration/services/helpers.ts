@@ -1,3 +1,5 @@
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { InputLimitError } from '../../../src/main/core/services/service-common.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -144,4 +146,31 @@ export function clientWithToken(
 /** A string of exactly `n` code points, 2 UTF-16 units each (so code points, not units, are counted). */
 export function astral(n: number): string {
   return '𝒜'.repeat(n);
+}
+
+/**
+ * One simulator world per test file with every outgoing request recorded, and `refusedLocally`,
+ * which proves a call was refused by a local limit check with nothing sent.
+ */
+export function useServicesWorld(onOpen: (world: ServicesWorld) => void) {
+  const recorder = new FetchRecorder();
+  let world: ServicesWorld | undefined;
+  beforeAll(async () => {
+    world = await openWorld();
+    onOpen(world);
+    recorder.install();
+  });
+  afterAll(async () => {
+    recorder.uninstall();
+    await world?.close();
+  });
+  afterEach(() => recorder.reset());
+  async function refusedLocally(run: () => Promise<unknown>, message: RegExp): Promise<void> {
+    recorder.reset();
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputLimitError);
+    expect((error as Error).message).toMatch(message);
+    expect(recorder.calls).toEqual([]);
+  }
+  return { recorder, refusedLocally };
 }

@@ -1,33 +1,15 @@
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDocument, parsePageRange } from '../../../src/main/core/services/document-parse.js';
 import { runOcr } from '../../../src/main/core/services/ocr.js';
 import { InputLimitError } from '../../../src/main/core/services/service-common.js';
 import { transcribeFile, transcriptExports } from '../../../src/main/core/services/transcription.js';
 import { TRANSCRIPTION_MAX_BYTES } from '../../../src/shared/api/transcription.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
-import { FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
+import { type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
-const recorder = new FetchRecorder();
-
-beforeAll(async () => {
-  world = await openWorld();
-  recorder.install();
-});
-afterAll(async () => {
-  recorder.uninstall();
-  await world.close();
-});
-afterEach(() => recorder.reset());
-
-async function refusedLocally(run: () => Promise<unknown>, message: RegExp): Promise<void> {
-  recorder.reset();
-  const error = await run().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InputLimitError);
-  expect((error as Error).message).toMatch(message);
-  expect(recorder.calls).toEqual([]);
-}
+const { recorder, refusedLocally } = useServicesWorld((opened) => (world = opened));
 
 /** A WAV header declaring `bytes` of PCM, padded to exactly `bytes` (sparse file). */
 function wavOfSize(name: string, bytes: number): string {
