@@ -138,8 +138,15 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   await expect(red).toHaveAttribute('data-label', 'Image 2');
   await expect(blue).toHaveAttribute('data-label', 'Image 1');
   await expect(page.getByTestId('prompt')).toHaveValue('Image 2 dances to Audio 1 in the style of Video 1');
-  // and by dragging a card onto another of its kind
+  // and by dragging a card onto another of its kind (a viewport tall enough for both cards: a
+  // drag that has to scroll the page moves the source out from under the pointer)
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: viewport.width, height: 1400 });
+  await page.getByTestId('reference-list').evaluate((list) => list.scrollIntoView({ block: 'start' }));
+  await expect(blue).toBeInViewport();
+  await expect(red).toBeInViewport();
   await red.dragTo(blue);
+  await page.setViewportSize(viewport);
   await expect(red).toHaveAttribute('data-label', 'Image 1');
   await expect(blue).toHaveAttribute('data-label', 'Image 2');
   await expect(page.getByTestId('prompt')).toHaveValue('Image 1 dances to Audio 1 in the style of Video 1');

@@ -18,6 +18,9 @@ import { useStudio } from '../../store';
 import { ViolationList } from './ViolationList';
 import { describeMedia } from './form-model';
 
+/** The drag type of a reference card being reordered (files from the desktop carry 'Files'). */
+const REFERENCE_DRAG_TYPE = 'application/x-framewright-reference';
+
 interface Props {
   form: DraftForm;
   limits: EffectiveLimits;
@@ -54,7 +57,6 @@ export function ReferenceComposer({
   const { t } = useTranslation();
   const [staging, setStaging] = useState<string[]>([]);
   const [errors, setErrors] = useState<string[]>([]);
-  const [dragId, setDragId] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const mode = limits.modes[form.generationMode];
   const slots = new Set(
@@ -109,8 +111,8 @@ export function ReferenceComposer({
     setReferences(reorderWithinKind(form.references, id, sameKind.indexOf(item) + delta));
   };
 
-  const dropOnCard = (target: DraftMedia) => {
-    if (!dragId || dragId === target.id) return;
+  const dropOnCard = (dragId: string, target: DraftMedia) => {
+    if (dragId === target.id) return;
     const moving = form.references.find((r) => r.id === dragId);
     if (!moving || referenceKind(moving) !== referenceKind(target)) return;
     const sameKind = form.references.filter((r) => referenceKind(r) === referenceKind(target));
@@ -218,20 +220,23 @@ export function ReferenceComposer({
               data-file={ref.fileName}
               draggable={!disabled}
               onDragStart={(e) => {
-                setDragId(ref.id);
+                // the dragged id travels with the drag itself, not in React state that may not
+                // have re-rendered by the first dragover
+                e.dataTransfer.setData(REFERENCE_DRAG_TYPE, ref.id);
                 e.dataTransfer.effectAllowed = 'move';
               }}
               onDragOver={(e) => {
-                if (dragId) e.preventDefault();
+                if (!e.dataTransfer.types.includes(REFERENCE_DRAG_TYPE)) return;
+                e.preventDefault();
+                e.dataTransfer.dropEffect = 'move';
               }}
               onDrop={(e) => {
+                const dragId = e.dataTransfer.getData(REFERENCE_DRAG_TYPE);
                 if (!dragId) return;
                 e.preventDefault();
                 e.stopPropagation();
-                dropOnCard(ref);
-                setDragId(null);
+                dropOnCard(dragId, ref);
               }}
-              onDragEnd={() => setDragId(null)}
             >
               <strong className="ref-label" data-testid="reference-label">
                 {label}
