@@ -7,6 +7,7 @@ import {
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   blobUrlOf,
   codePoints,
@@ -215,31 +216,24 @@ export function AudioPanel() {
       ) : null}
       <div className="pg-row">
         {secondsParam ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">
-              {t('playground.audio.seconds')}
-              {secondsParam.minimum !== undefined
+          <NumberField
+            testId="audio-seconds"
+            label={`${t('playground.audio.seconds')}${
+              secondsParam.minimum !== undefined
                 ? ` (${secondsParam.minimum}–${secondsParam.maximum ?? ''})`
-                : ''}
-            </span>
-            <input
-              data-testid="audio-seconds"
-              inputMode="numeric"
-              value={seconds}
-              onChange={(e) => setSeconds(e.target.value)}
-            />
-          </label>
+                : ''
+            }`}
+            value={seconds}
+            onChange={setSeconds}
+          />
         ) : null}
         {paramOf(service, 'seed') ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">{t('playground.common.seed')}</span>
-            <input
-              data-testid="audio-seed"
-              inputMode="numeric"
-              value={seed}
-              onChange={(e) => setSeed(e.target.value)}
-            />
-          </label>
+          <NumberField
+            testId="audio-seed"
+            label={t('playground.common.seed')}
+            value={seed}
+            onChange={setSeed}
+          />
         ) : null}
       </div>
       <button

@@ -6,6 +6,7 @@ import {
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   errorText,
   sendFile,
@@ -103,17 +104,14 @@ export function ChatPanel() {
           <div className="pg-row">
             <ModelSelect id="chat-model" services={services} value={model} onChange={setModel} />
             {samplingFields.map((field) => (
-              <label key={field} className="pg-field pg-small">
-                <span className="field-label">
-                  {t(`playground.chat.sampling.${field}`, { defaultValue: field })}
-                </span>
-                <input
-                  data-testid={`chat-sampling-${field}`}
-                  inputMode="decimal"
-                  value={sampling[field] ?? ''}
-                  onChange={(e) => setSampling({ ...sampling, [field]: e.target.value })}
-                />
-              </label>
+              <NumberField
+                key={field}
+                testId={`chat-sampling-${field}`}
+                label={t(`playground.chat.sampling.${field}`, { defaultValue: field })}
+                value={sampling[field] ?? ''}
+                onChange={(v) => setSampling({ ...sampling, [field]: v })}
+                decimal
+              />
             ))}
           </div>
           {s.conversationId === null ? (

@@ -8,6 +8,7 @@ import {
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   codePoints,
   errorText,
@@ -84,18 +85,12 @@ export function ImagePanel() {
           />
         ) : null}
         {countParam ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">
-              {t('playground.image.count')}
-              {countParam.maximum !== undefined ? ` (1–${countParam.maximum})` : ''}
-            </span>
-            <input
-              data-testid="image-count"
-              inputMode="numeric"
-              value={count}
-              onChange={(e) => setCount(e.target.value)}
-            />
-          </label>
+          <NumberField
+            testId="image-count"
+            label={`${t('playground.image.count')}${countParam.maximum !== undefined ? ` (1–${countParam.maximum})` : ''}`}
+            value={count}
+            onChange={setCount}
+          />
         ) : null}
         {ENUMS.map((key) => {
           const param = paramOf(service, key);
@@ -111,15 +106,12 @@ export function ImagePanel() {
           ) : null;
         })}
         {paramOf(service, 'seed') ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">{t('playground.common.seed')}</span>
-            <input
-              data-testid="image-seed"
-              inputMode="numeric"
-              value={seed}
-              onChange={(e) => setSeed(e.target.value)}
-            />
-          </label>
+          <NumberField
+            testId="image-seed"
+            label={t('playground.common.seed')}
+            value={seed}
+            onChange={setSeed}
+          />
         ) : null}
       </div>
       <label className="pg-field">

@@ -2,10 +2,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
+import { usePlayground } from '../../store/playground-slice';
 import {
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   errorText,
   sendFile,
@@ -17,6 +19,7 @@ const KINDS = ['ocr'];
 
 export function OcrPanel() {
   const { t } = useTranslation();
+  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -56,6 +59,7 @@ export function OcrPanel() {
       setError(errorText(e, t));
     } finally {
       setBusy(false);
+      noteBilledCallFinished();
     }
   };
 
@@ -83,15 +87,12 @@ export function OcrPanel() {
           </label>
         ) : null}
         {usage.supportsDocumentAsset ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">{t('playground.ocr.pages')}</span>
-            <input
-              data-testid="ocr-pages"
-              inputMode="numeric"
-              value={pages}
-              onChange={(e) => setPages(e.target.value)}
-            />
-          </label>
+          <NumberField
+            testId="ocr-pages"
+            label={t('playground.ocr.pages')}
+            value={pages}
+            onChange={setPages}
+          />
         ) : null}
       </div>
       <FileDrop

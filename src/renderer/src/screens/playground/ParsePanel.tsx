@@ -6,6 +6,7 @@ import {
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   errorText,
   sendFile,
@@ -65,33 +66,19 @@ export function ParsePanel() {
             <option value="ch">{t('playground.parse.ch')}</option>
           </select>
         </label>
-        <label className="pg-field pg-small">
-          <span className="field-label">{t('playground.parse.pages')}</span>
-          <input
-            data-testid="parse-pages"
-            inputMode="numeric"
-            value={pages}
-            onChange={(e) => setPages(e.target.value)}
-          />
-        </label>
-        <label className="pg-field pg-small">
-          <span className="field-label">{t('playground.parse.from')}</span>
-          <input
-            data-testid="parse-start"
-            inputMode="numeric"
-            value={start}
-            onChange={(e) => setStart(e.target.value)}
-          />
-        </label>
-        <label className="pg-field pg-small">
-          <span className="field-label">{t('playground.parse.to')}</span>
-          <input
-            data-testid="parse-end"
-            inputMode="numeric"
-            value={end}
-            onChange={(e) => setEnd(e.target.value)}
-          />
-        </label>
+        <NumberField
+          testId="parse-pages"
+          label={t('playground.parse.pages')}
+          value={pages}
+          onChange={setPages}
+        />
+        <NumberField
+          testId="parse-start"
+          label={t('playground.parse.from')}
+          value={start}
+          onChange={setStart}
+        />
+        <NumberField testId="parse-end" label={t('playground.parse.to')} value={end} onChange={setEnd} />
         <label className="pg-field">
           <span className="field-label">{t('playground.parse.preset')}</span>
           <select data-testid="parse-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../../bridge';
+import { usePlayground } from '../../store/playground-slice';
 import {
   Counter,
   ErrorAlert,
   FileDrop,
   ModelSelect,
+  NumberField,
   Panel,
   codePoints,
   errorText,
@@ -19,6 +21,7 @@ const TOTAL_MAX = 65536;
 
 export function RerankPanel() {
   const { t } = useTranslation();
+  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -50,6 +53,7 @@ export function RerankPanel() {
       setError(errorText(e, t));
     } finally {
       setBusy(false);
+      noteBilledCallFinished();
     }
   };
 
@@ -58,15 +62,12 @@ export function RerankPanel() {
       <div className="pg-row">
         <ModelSelect id="rerank-model" services={services} value={model} onChange={setModel} />
         {supportsTopN ? (
-          <label className="pg-field pg-small">
-            <span className="field-label">{t('playground.rerank.topN')}</span>
-            <input
-              data-testid="rerank-topn"
-              inputMode="numeric"
-              value={topN}
-              onChange={(e) => setTopN(e.target.value)}
-            />
-          </label>
+          <NumberField
+            testId="rerank-topn"
+            label={t('playground.rerank.topN')}
+            value={topN}
+            onChange={setTopN}
+          />
         ) : null}
       </div>
       <label className="pg-field">

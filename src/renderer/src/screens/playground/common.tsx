@@ -212,6 +212,27 @@ export function EnumSelect(props: {
   );
 }
 
+/** A short numeric text field (kept as text so a half-typed value is never silently changed). */
+export function NumberField(props: {
+  testId: string;
+  label: ReactNode;
+  value: string;
+  onChange(value: string): void;
+  decimal?: boolean;
+}) {
+  return (
+    <label className="pg-field pg-small">
+      <span className="field-label">{props.label}</span>
+      <input
+        data-testid={props.testId}
+        inputMode={props.decimal ? 'decimal' : 'numeric'}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 export function Counter({ value, max, testId }: { value: number; max?: number; testId: string }) {
   const over = max !== undefined && value > max;
   return (
