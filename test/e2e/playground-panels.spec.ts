@@ -54,11 +54,21 @@ test('embeddings: dimensions and a cosine matrix; 65 texts are refused', async (
   await expect(page.getByTestId('embed-result').locator('tbody tr').first().locator('td').first()).toHaveText(
     '1.00',
   );
+  // the billed call is journaled and listed under the panel at once, without its texts
+  const history = page.getByTestId('pg-history').locator('li');
+  await expect(history).toHaveCount(1);
+  await expect(history.first()).toHaveAttribute('data-state', 'succeeded');
+  await expect(history.first()).toContainText('vector-embed');
+  await expect(history.first()).toContainText(/req_[0-9a-f]{24}/);
+  await expect(page.getByTestId('pg-history')).not.toContainText('lighthouse');
   await page.screenshot({ path: 'test-results/screenshots/playground-embeddings.png' });
   await page.getByTestId('embed-input').fill(Array.from({ length: 65 }, (_, i) => `text ${i}`).join('\n'));
   await expect(page.getByTestId('embed-count')).toHaveClass(/pg-over/);
   await page.getByTestId('embed-run').click();
   await expect(page.getByTestId('embed-error')).toContainText('At most 64 texts');
+  // refused before sending: nothing billed, nothing journaled
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(history).toHaveCount(1);
 });
 
 test('rerank: documents from a CSV file, ranked with scores; top_n only where supported', async ({

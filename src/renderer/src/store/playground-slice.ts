@@ -20,6 +20,9 @@ export interface PlaygroundSlice {
   /** The reply as it streams; null when no reply is streaming. */
   streaming: { streamId: string; text: string } | null;
   chatError: string | null;
+  /** Counts finished billed synchronous calls, so the History list reloads after each one. */
+  billedCallsFinished: number;
+  noteBilledCallFinished(): void;
   setPanel(panel: PlaygroundPanel): void;
   loadServices(): Promise<void>;
   loadConversations(query?: string): Promise<void>;
@@ -44,6 +47,8 @@ export const createPlaygroundSlice: StateCreator<PlaygroundSlice> = (set, get) =
   messages: [],
   streaming: null,
   chatError: null,
+  billedCallsFinished: 0,
+  noteBilledCallFinished: () => set((state) => ({ billedCallsFinished: state.billedCallsFinished + 1 })),
   setPanel: (panel) => set({ panel }),
   async loadServices() {
     try {

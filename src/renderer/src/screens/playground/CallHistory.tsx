@@ -2,14 +2,16 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServiceCallOperationName, ServiceCallView } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
+import { usePlayground } from '../../store/playground-slice';
 
-/** The journaled billed calls of one synchronous operation, newest first. */
+/** The journaled billed calls of one synchronous operation, newest first; reloads after each call. */
 export function CallHistory({ operation }: { operation: ServiceCallOperationName }) {
   const { t } = useTranslation();
   const [calls, setCalls] = useState<ServiceCallView[]>([]);
   const [error, setError] = useState<string>();
 
   const [version, setVersion] = useState(0);
+  const billedCallsFinished = usePlayground((s) => s.billedCallsFinished);
 
   useEffect(() => {
     let live = true;
@@ -26,7 +28,7 @@ export function CallHistory({ operation }: { operation: ServiceCallOperationName
     return () => {
       live = false;
     };
-  }, [operation, version]);
+  }, [operation, version, billedCallsFinished]);
 
   return (
     <section className="pg-history" aria-labelledby={`pg-history-${operation}`} data-testid="pg-history">

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../../bridge';
+import { usePlayground } from '../../store/playground-slice';
 import { Counter, ErrorAlert, ModelSelect, Panel, errorText, useModel, useServicesOf } from './common';
 
 const KINDS = ['embeddings', 'embedding'];
 
 export function EmbeddingsPanel() {
   const { t } = useTranslation();
+  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const [text, setText] = useState('');
@@ -30,6 +32,7 @@ export function EmbeddingsPanel() {
       setError(errorText(e, t));
     } finally {
       setBusy(false);
+      noteBilledCallFinished();
     }
   };
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
+import { usePlayground } from '../../store/playground-slice';
 import {
   ErrorAlert,
   FileDrop,
@@ -24,6 +25,7 @@ function clock(seconds: number): string {
 
 export function TranscriptionPanel() {
   const { t } = useTranslation();
+  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -69,6 +71,7 @@ export function TranscriptionPanel() {
       setError(errorText(e, t));
     } finally {
       setBusy(false);
+      noteBilledCallFinished();
     }
   };
 
