@@ -46,6 +46,11 @@ export const PACKAGES = {
       check: () => existsSync('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc'),
       why: 'Chinese text in screenshots',
     },
+    {
+      deb: 'fonts-noto-color-emoji',
+      check: () => existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf'),
+      why: 'emoji in prompts (they count as one code point) drawn in screenshots',
+    },
   ],
 };
 
