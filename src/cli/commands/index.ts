@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerBatchCommand } from './batch.js';
 import { registerCallsCommand } from './calls.js';
 import { registerChatCommand } from './chat.js';
 import { registerEmbedCommand } from './embed.js';
@@ -20,6 +21,7 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerSimulatorCommand,
   registerProfileCommands,
   registerVideoCommand,
+  registerBatchCommand,
   registerJobCommands,
   registerChatCommand,
   registerEmbedCommand,

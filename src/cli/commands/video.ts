@@ -36,7 +36,7 @@ function integer(value: string, name: string): number {
   return Number(value);
 }
 
-async function probeInput(file: string): Promise<ProbedFile & ProbedMedia> {
+export async function probeInput(file: string): Promise<ProbedFile & ProbedMedia> {
   const probed = await probeMedia(file);
   if (probed.kind === 'document') {
     throw new AppError(
