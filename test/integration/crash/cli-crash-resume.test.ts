@@ -167,7 +167,9 @@ describe('killed with SIGKILL at each dangerous point, then resumed', () => {
     });
     expect(crashed.signal).toBe('SIGKILL');
     // the partial file is there, in the working folder only, and nothing was verified
-    expect(libraryFiles(dataDir).some((f) => f.startsWith('.incoming/'))).toBe(true);
+    const partial = libraryFiles(dataDir).filter((f) => f.startsWith('.incoming/'));
+    expect(partial).toHaveLength(1);
+    expect(statSync(path.join(dataDir, 'library', partial[0]!)).size).toBeGreaterThan(0);
     expect(libraryFiles(dataDir).filter((f) => f.endsWith('.mp4'))).toEqual([]);
     await assertExactlyOneVerifiedJob(dataDir, 'crash-download');
   });

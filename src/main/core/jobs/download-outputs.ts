@@ -74,20 +74,27 @@ async function readVerified(
   const totalBytes = declaredLength !== null ? Number(declaredLength) : output.expectedByteSize;
   const hash = createHash('sha256');
   let received = 0;
+  const file = createWriteStream(tempFile, { mode: 0o644 });
+  // The test seam fires once bytes are on disk in the temporary file (the write stream counts
+  // them when a write completes), at the latest when the whole body is written, always before
+  // verification.
   let partialSignalled = false;
+  const signalPartialWrite = () => {
+    if (partialSignalled || !options.afterPartialWrite || file.bytesWritten === 0) return;
+    partialSignalled = true;
+    options.afterPartialWrite();
+  };
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
+      signalPartialWrite();
       hash.update(chunk);
       received += chunk.length;
       options.onProgress?.({ jobRowId: job.id, outputId: output.id, receivedBytes: received, totalBytes });
       callback(null, chunk);
-      if (!partialSignalled && options.afterPartialWrite) {
-        partialSignalled = true;
-        options.afterPartialWrite();
-      }
     },
   });
-  await pipeline(response.body, meter, createWriteStream(tempFile, { mode: 0o644 }));
+  await pipeline(response.body, meter, file);
+  signalPartialWrite();
   const sha256 = hash.digest('hex');
   if (declaredLength !== null && received !== Number(declaredLength)) {
     throw new VerificationError(`Received ${received} bytes, Content-Length said ${declaredLength}.`);
