@@ -168,3 +168,32 @@ export function batchIdempotencyKey(
     JSON.stringify(['framewright-batch/1', profileId, runLabel ?? null]) + canonicalDraftJson(draft);
   return BATCH_KEY_PREFIX + createHash('sha256').update(material, 'utf8').digest('hex');
 }
+
+/**
+ * Refusals that created nothing and are fixed outside the row: the key (401/403) or the balance
+ * (402). A row refused for one of these is sent again on the next run, under its next attempt
+ * key; a row refused for its content (400/404/409/422…) stays refused until the row changes.
+ */
+const REFUSALS_FIXED_ELSEWHERE: ReadonlySet<number> = new Set([401, 402, 403]);
+
+/**
+ * The key a row is sent under in this run: its base key, or `base.2`, `base.3`, … after earlier
+ * attempts were refused with 401/402/403 (nothing was created, so a new key cannot double a job).
+ * Deterministic over the journal, so a re-run finds the same attempt again.
+ */
+export function attemptKey(
+  intents: { getIntent(key: string): { state: string; statusCode?: number } | undefined },
+  baseKey: string,
+): string {
+  for (let attempt = 1; ; attempt += 1) {
+    const key = attempt === 1 ? baseKey : `${baseKey}.${attempt}`;
+    const intent = intents.getIntent(key);
+    if (
+      !intent ||
+      intent.state !== 'rejected' ||
+      intent.statusCode === undefined ||
+      !REFUSALS_FIXED_ELSEWHERE.has(intent.statusCode)
+    )
+      return key;
+  }
+}

@@ -15,6 +15,7 @@ import {
   type VideoResult,
 } from '../../main/core/video/submit-video.js';
 import {
+  attemptKey,
   batchIdempotencyKey,
   CSV_COLUMNS,
   parseCsvBatch,
@@ -312,6 +313,7 @@ Exit codes: 2 a row is invalid (nothing was sent); otherwise the worst row: 3 id
         const toRun: PreparedRow[] = [];
         let newRows = 0;
         for (const row of prepared) {
+          row.key = attemptKey(cli.core.journal.jobs, row.key);
           const earlier = firstByKey.get(row.key);
           if (earlier !== undefined) {
             finish({ ...blank(row, 'duplicate'), duplicateOf: earlier });

@@ -231,12 +231,13 @@ describe('framewright batch', () => {
     for (const row of next.out.rows) expect(created.get(row.idempotencyKey)).toBe(1);
   });
 
-  it('402: the first refusal stops the batch, no further row is sent, exit 4', async () => {
+  it('402: the first refusal stops the batch, no further row is sent, exit 4; after topping up a re-run sends them all once', async () => {
     const ws = workspace();
     const file = ws.file('broke.txt', 'Broke: one\nBroke: two\nBroke: three\nBroke: four\n');
     sim.setScenario('insufficient_balance');
+    let run: Awaited<ReturnType<typeof batch>>;
     try {
-      const run = await batch(ws.dataDir, file, ['--concurrency', '4'], BROKE_KEY);
+      run = await batch(ws.dataDir, file, ['--concurrency', '4'], BROKE_KEY);
       expect(run.code).toBe(4);
       expect(run.out.rows.map((r) => r.state)).toEqual([
         'failed',
@@ -250,5 +251,22 @@ describe('framewright batch', () => {
       sim.setScenario(null);
     }
     expect((await createdPerKey(sim.baseUrl, BROKE_KEY)).size).toBe(0);
+
+    // topped up: the same file again sends every row, the refused one under its next attempt key
+    const again = await batch(ws.dataDir, file, ['--concurrency', '4'], BROKE_KEY);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.out.rows.map((r) => r.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    const refusedKey = run.out.rows[0]!.idempotencyKey;
+    expect(again.out.rows[0]!.idempotencyKey).toBe(`${refusedKey}.2`);
+    expect(again.out.rows.slice(1).map((r) => r.idempotencyKey)).toEqual(
+      run.out.rows.slice(1).map((r) => r.idempotencyKey),
+    );
+    const created = await createdPerKey(sim.baseUrl, BROKE_KEY);
+    expect(created.size).toBe(4);
+    for (const row of again.out.rows) expect(created.get(row.idempotencyKey)).toBe(1);
+    // and once more: nothing new
+    const third = await batch(ws.dataDir, file, ['--concurrency', '4'], BROKE_KEY);
+    expect(third.out.rows.map((r) => r.jobId)).toEqual(again.out.rows.map((r) => r.jobId));
+    expect((await createdPerKey(sim.baseUrl, BROKE_KEY)).size).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attemptKey,
   batchIdempotencyKey,
   parseCsvBatch,
   parseTxtBatch,
@@ -88,5 +89,47 @@ describe('batch files', () => {
     expect(peak).toBe(2);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
     expect(() => concurrencyPool(0)).toThrow(RangeError);
+  });
+});
+
+describe('attempt keys after a refusal', () => {
+  const journal = (intents: Record<string, { state: string; statusCode?: number }>) => ({
+    getIntent: (key: string) => intents[key],
+  });
+
+  it('a row never sent, accepted, pending or unknown keeps its base key', () => {
+    expect(attemptKey(journal({}), 'k')).toBe('k');
+    for (const state of ['accepted', 'pending_create', 'unknown', 'abandoned'])
+      expect(attemptKey(journal({ k: { state } }), 'k')).toBe('k');
+  });
+
+  it.each([401, 402, 403])(
+    'refused with %i (nothing created, fixed elsewhere): the next attempt',
+    (status) => {
+      expect(attemptKey(journal({ k: { state: 'rejected', statusCode: status } }), 'k')).toBe('k.2');
+      expect(
+        attemptKey(
+          journal({
+            k: { state: 'rejected', statusCode: 402 },
+            'k.2': { state: 'rejected', statusCode: status },
+            'k.3': { state: 'accepted' },
+          }),
+          'k',
+        ),
+      ).toBe('k.3');
+    },
+  );
+
+  it.each([400, 404, 409, 422])('refused with %i (the row itself): stays on that key', (status) => {
+    expect(attemptKey(journal({ k: { state: 'rejected', statusCode: status } }), 'k')).toBe('k');
+    expect(
+      attemptKey(
+        journal({
+          k: { state: 'rejected', statusCode: 402 },
+          'k.2': { state: 'rejected', statusCode: status },
+        }),
+        'k',
+      ),
+    ).toBe('k.2');
   });
 });
