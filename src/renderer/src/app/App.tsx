@@ -1,24 +1,23 @@
 import { Tabs } from 'radix-ui';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
 import { CreateScreen } from '../screens/create/CreateScreen';
-import { LibraryScreen } from '../screens/LibraryScreen';
-import { PlaygroundScreen } from '../screens/playground/PlaygroundScreen';
-import { QueueScreen } from '../screens/QueueScreen';
 import { useStudioEvents } from './use-studio-events';
-import { SettingsScreen } from '../screens/SettingsScreen';
 import { SECTIONS, type Section, useStudio } from '../store';
 import { useTheme } from '../theme/use-theme';
 
-const SCREENS: Record<Section, () => React.JSX.Element> = {
+// Create opens first and ships in the main bundle; the other screens load on first visit.
+const SCREENS: Record<Section, ComponentType> = {
   create: CreateScreen,
-  queue: QueueScreen,
-  library: LibraryScreen,
-  playground: PlaygroundScreen,
-  settings: SettingsScreen,
+  queue: lazy(() => import('../screens/QueueScreen').then((m) => ({ default: m.QueueScreen }))),
+  library: lazy(() => import('../screens/LibraryScreen').then((m) => ({ default: m.LibraryScreen }))),
+  playground: lazy(() =>
+    import('../screens/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })),
+  ),
+  settings: lazy(() => import('../screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen }))),
 };
 
 const ICONS: Record<Section, string> = {
@@ -90,7 +89,11 @@ export function App() {
             const Screen = SCREENS[key];
             return (
               <Tabs.Content key={key} value={key} className="tab-content">
-                {key === section ? <Screen /> : null}
+                {key === section ? (
+                  <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>
+                    <Screen />
+                  </Suspense>
+                ) : null}
               </Tabs.Content>
             );
           })}

@@ -1,6 +1,11 @@
 /** English strings. Every user-facing string of the renderer lives here and in zh-CN.ts. */
 export const en = {
-  app: { name: 'Framewright', skipToContent: 'Skip to content', mainNavigation: 'Sections' },
+  app: {
+    name: 'Framewright',
+    skipToContent: 'Skip to content',
+    mainNavigation: 'Sections',
+    loading: 'Loading…',
+  },
   nav: {
     create: 'Create',
     queue: 'Queue',

@@ -2,7 +2,7 @@ import type { Messages } from './en';
 
 /** 简体中文 */
 export const zhCN: Messages = {
-  app: { name: 'Framewright', skipToContent: '跳到内容', mainNavigation: '分区' },
+  app: { name: 'Framewright', skipToContent: '跳到内容', mainNavigation: '分区', loading: '正在加载…' },
   nav: {
     create: '创作',
     queue: '队列',
