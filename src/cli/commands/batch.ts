@@ -1,29 +1,16 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { ProbedMedia } from '../../shared/h3/draft.js';
-import type { EffectiveLimits } from '../../shared/h3/effective-limits.js';
-import { validateDraft } from '../../shared/h3/validate-draft.js';
+import { CSV_COLUMNS } from '../../main/core/batch/batch-file.js';
+import {
+  MAX_BATCH_CONCURRENCY,
+  prepareBatch,
+  readBatchFile,
+  runBatch,
+  type PreparedBatchRow,
+} from '../../main/core/batch/batch-service.js';
 import { AppError } from '../../main/core/errors.js';
-import type { ProbedFile } from '../../main/core/media/probe-media.js';
 import { ApiError } from '../../main/core/platform/api-errors.js';
-import { discoverServices, pickService } from '../../main/core/video/discovery.js';
-import {
-  limitsFor,
-  submitVideo,
-  type LocalVideoDraft,
-  type VideoResult,
-} from '../../main/core/video/submit-video.js';
-import {
-  attemptKey,
-  batchIdempotencyKey,
-  CSV_COLUMNS,
-  parseCsvBatch,
-  parseTxtBatch,
-  type BatchFileRow,
-} from '../batch/batch-file.js';
-import { concurrencyPool } from '../batch/pool.js';
-import { exitCodeFor, printJson, withCliCore, type CliCore } from '../cli-context.js';
+import { exitCodeFor, printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob, exitCodeForResult, probeInput } from './video.js';
 
@@ -41,7 +28,7 @@ interface BatchOptions {
   wait: boolean;
 }
 
-export const MAX_BATCH_CONCURRENCY = 8;
+export { MAX_BATCH_CONCURRENCY };
 
 type RowState = 'succeeded' | 'failed' | 'pending' | 'duplicate' | 'capped' | 'not_submitted';
 
@@ -61,13 +48,6 @@ interface RowReport {
 type OutputReport = NonNullable<
   Extract<ReturnType<typeof describeJob>, { outputs: unknown }>['outputs']
 >[number];
-
-/** A valid row, ready to send. */
-interface PreparedRow {
-  row: number;
-  draft: LocalVideoDraft;
-  key: string;
-}
 
 /** Severity of exit codes when rows end differently: the worst one is the batch's exit code. */
 const SEVERITY: readonly ExitCode[] = [
@@ -92,120 +72,6 @@ function wholeNumber(value: string, name: string, range?: [number, number]): num
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-async function readRows(file: string): Promise<BatchFileRow[]> {
-  const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile()) throw new AppError('file.not_found', `No such file: ${file}`);
-  const ext = path.extname(file).toLowerCase();
-  if (ext !== '.txt' && ext !== '.csv')
-    throw new AppError(
-      'usage',
-      `${path.basename(file)}: a batch file is .txt (one prompt per line) or .csv.`,
-    );
-  const text = await readFile(file, 'utf8');
-  const rows = ext === '.csv' ? parseCsvBatch(text, path.basename(file)) : parseTxtBatch(text);
-  if (rows.length === 0) throw new AppError('usage', `${path.basename(file)} has no prompts.`);
-  return rows;
-}
-
-/**
- * Every row checked against the live contract (the same H3 rules engine as `video`) with its frame
- * files probed; returns the prepared rows, or each bad row's reasons. Only discovery is called.
- */
-async function prepareRows(
-  cli: CliCore,
-  file: string,
-  rows: BatchFileRow[],
-  opts: BatchOptions,
-  runLabel: string | undefined,
-): Promise<{ prepared: PreparedRow[]; invalid: { row: number; reasons: string[] }[] }> {
-  const client = await cli.core.profiles.clientFor(cli.profileId);
-  const { services } = await discoverServices(cli.core.journal, client, { serviceKind: 'video_generation' });
-  const limitsByModel = new Map<string, EffectiveLimits | AppError>();
-  const limits = (model: string) => {
-    if (!limitsByModel.has(model)) {
-      try {
-        limitsByModel.set(model, limitsFor(pickService(services, model, 'video_generation')));
-      } catch (error) {
-        limitsByModel.set(
-          model,
-          error instanceof AppError ? error : new AppError('service.not_found', message(error)),
-        );
-      }
-    }
-    return limitsByModel.get(model)!;
-  };
-  const probed = new Map<string, Promise<ProbedFile & ProbedMedia>>();
-  const probe = (relative: string) => {
-    const absolute = path.resolve(path.dirname(path.resolve(file)), relative);
-    if (!probed.has(absolute)) probed.set(absolute, probeInput(absolute));
-    return probed.get(absolute)!;
-  };
-
-  const prepared: PreparedRow[] = [];
-  const invalid: { row: number; reasons: string[] }[] = [];
-  for (const fileRow of rows) {
-    const o = fileRow.overrides;
-    const reasons: string[] = [];
-    const number = (value: string | undefined, name: string): number | undefined => {
-      if (value === undefined) return undefined;
-      try {
-        return wholeNumber(value, name);
-      } catch (error) {
-        reasons.push(message(error));
-        return undefined;
-      }
-    };
-    const frame = async (value: string | undefined) => {
-      if (value === undefined) return undefined;
-      try {
-        return await probe(value);
-      } catch (error) {
-        reasons.push(message(error));
-        return undefined;
-      }
-    };
-    const seconds = number(o.seconds ?? opts.seconds, o.seconds !== undefined ? 'seconds' : '--seconds');
-    const seed = number(o.seed ?? opts.seed, o.seed !== undefined ? 'seed' : '--seed');
-    const draft: LocalVideoDraft = {
-      model: o.model ?? opts.model,
-      generationMode: o.mode ?? opts.mode,
-      prompt: fileRow.prompt,
-      orientation: o.orientation ?? opts.orientation,
-      seconds: seconds ?? NaN,
-      resolutionTier: o.resolution_tier ?? opts.resolutionTier,
-      seed,
-      firstFrame: await frame(o.first_frame),
-      lastFrame: await frame(o.last_frame),
-      references: [],
-    };
-    const modelLimits = limits(draft.model);
-    if (modelLimits instanceof AppError) reasons.push(modelLimits.message);
-    else if (seconds !== undefined)
-      // unparsable numbers were reported above; the rules engine would only repeat them
-      reasons.push(...validateDraft(draft, modelLimits).map((v) => v.message));
-    if (reasons.length > 0) {
-      invalid.push({ row: fileRow.row, reasons });
-      continue;
-    }
-    prepared.push({
-      row: fileRow.row,
-      draft,
-      key: batchIdempotencyKey(cli.profileId, runLabel, {
-        model: draft.model,
-        generationMode: draft.generationMode,
-        prompt: draft.prompt,
-        seconds: draft.seconds,
-        orientation: draft.orientation,
-        resolutionTier: draft.resolutionTier,
-        seed: draft.seed ?? null,
-        firstFrameSha256: draft.firstFrame?.sha256 ?? null,
-        lastFrameSha256: draft.lastFrame?.sha256 ?? null,
-      }),
-    });
-  }
-  return { prepared, invalid };
-}
 
 function rowLine(report: RowReport): string {
   const head = `row ${report.row}`;
@@ -278,9 +144,27 @@ Exit codes: 2 a row is invalid (nothing was sent); otherwise the worst row: 3 id
         const runLabel = opts.runLabel;
         if (runLabel !== undefined && runLabel.trim() === '')
           throw new AppError('usage', '--run-label must not be empty.');
-        const fileRows = await readRows(file);
-        const { prepared, invalid } = await prepareRows(cli, file, fileRows, opts, runLabel);
-        if (invalid.length > 0) {
+        const fileRows = await readBatchFile(file);
+        const plan = await prepareBatch(cli.core, fileRows, {
+          profileId: cli.profileId,
+          runLabel,
+          defaults: {
+            model: opts.model,
+            mode: opts.mode,
+            seconds: opts.seconds,
+            orientation: opts.orientation,
+            resolutionTier: opts.resolutionTier,
+            seed: opts.seed,
+          },
+          defaultNames: { seconds: '--seconds', seed: '--seed' },
+          resolveFrame: (relative) => probeInput(path.resolve(path.dirname(path.resolve(file)), relative)),
+          maxNewRows: maxJobs,
+        });
+        if (plan.invalid.length > 0) {
+          const invalid = plan.invalid.map((bad) => ({
+            row: bad.row,
+            reasons: bad.issues.map((issue) => issue.message),
+          }));
           const text = `${invalid.length} of ${fileRows.length} rows of ${path.basename(file)} are invalid; nothing was sent.`;
           if (cli.json)
             printJson({
@@ -300,7 +184,7 @@ Exit codes: 2 a row is invalid (nothing was sent); otherwise the worst row: 3 id
           codes.push(code);
           if (!cli.json) process.stdout.write(rowLine(report) + '\n');
         };
-        const blank = (row: PreparedRow, state: RowState) => ({
+        const blank = (row: PreparedBatchRow, state: RowState) => ({
           row: row.row,
           state,
           idempotencyKey: row.key,
@@ -308,83 +192,49 @@ Exit codes: 2 a row is invalid (nothing was sent); otherwise the worst row: 3 id
           outputs: [] as OutputReport[],
         });
 
-        // Duplicates, then the cap (rows the journal already has under their key create nothing new).
-        const firstByKey = new Map<string, number>();
-        const toRun: PreparedRow[] = [];
-        let newRows = 0;
-        for (const row of prepared) {
-          row.key = attemptKey(cli.core.journal.jobs, row.key);
-          const earlier = firstByKey.get(row.key);
-          if (earlier !== undefined) {
-            finish({ ...blank(row, 'duplicate'), duplicateOf: earlier });
-            continue;
-          }
-          firstByKey.set(row.key, row.row);
-          if (!cli.core.journal.jobs.getIntent(row.key)) {
-            if (newRows >= maxJobs) {
-              finish(blank(row, 'capped'));
-              continue;
-            }
-            newRows += 1;
-          }
-          toRun.push(row);
+        // Duplicates and capped rows are reported first; nothing is sent for them.
+        for (const planRow of plan.rows) {
+          if (planRow.disposition === 'duplicate')
+            finish({ ...blank(planRow.prepared!, 'duplicate'), duplicateOf: planRow.duplicateOf });
+          else if (planRow.disposition === 'capped') finish(blank(planRow.prepared!, 'capped'));
         }
 
-        let stoppedBy: string | undefined;
-        // The other rows wait until the first one has been answered (accepted, refused or failed).
-        let openGate: () => void = () => undefined;
-        const gate = new Promise<void>((resolve) => (openGate = resolve));
-        const runRow = async (row: PreparedRow, first: boolean): Promise<void> => {
-          if (stoppedBy) {
-            finish({ ...blank(row, 'not_submitted'), reason: stoppedBy });
-            return;
-          }
-          const started = Date.now();
-          const submission = {
-            profileId: cli.profileId,
-            draft: row.draft,
-            idempotencyKey: row.key,
-            onStep: cli.json
-              ? undefined
-              : (step: string) => process.stderr.write(`… row ${row.row}: ${step}\n`),
-          };
-          try {
-            let result: VideoResult;
-            if (first) {
-              // Sent alone first: a bad key or no balance costs one refusal, not one per row.
-              result = await submitVideo(cli.core, {
-                ...submission,
-                wait: { waitSeconds: timeout, noWait: true },
-              });
-              openGate();
-              if (opts.wait && result.job) {
-                const left = Math.max(0, timeout - (Date.now() - started) / 1000);
-                result = await submitVideo(cli.core, { ...submission, wait: { waitSeconds: left } });
-              }
-            } else {
-              result = await submitVideo(cli.core, {
-                ...submission,
-                wait: { waitSeconds: timeout, noWait: !opts.wait },
-              });
+        const { stoppedBy } = await runBatch(cli.core, plan.toSend, {
+          profileId: cli.profileId,
+          concurrency,
+          timeoutSeconds: timeout,
+          wait: opts.wait,
+          onStep: cli.json ? undefined : (row, step) => process.stderr.write(`… row ${row.row}: ${step}\n`),
+          onRow: (row, outcome) => {
+            if (outcome.kind === 'not_submitted') {
+              finish({ ...blank(row, 'not_submitted'), reason: outcome.reason });
+              return;
             }
-            const job = describeJob(result.job);
-            finish(
-              {
-                ...blank(row, result.state),
-                jobId: job.jobId ?? null,
-                status: job.status,
-                requestId: job.requestId,
-                outputs: job.outputs ?? [],
-                ...(result.state === 'failed' && job.errorCode
-                  ? { error: { code: job.errorCode, message: `${job.errorCode}: ${job.errorMessage ?? ''}` } }
-                  : {}),
-                ...(result.state === 'pending' ? { reason: result.reason } : {}),
-              },
-              exitCodeForResult(result.state, result.job, opts.wait),
-            );
-          } catch (error) {
-            if (error instanceof ApiError && (error.kind === 'identity' || error.kind === 'balance'))
-              stoppedBy ??= `stopped after row ${row.row} was refused: HTTP ${error.status}`;
+            if (outcome.kind === 'result') {
+              const { result } = outcome;
+              const job = describeJob(result.job);
+              finish(
+                {
+                  ...blank(row, result.state),
+                  jobId: job.jobId ?? null,
+                  status: job.status,
+                  requestId: job.requestId,
+                  outputs: job.outputs ?? [],
+                  ...(result.state === 'failed' && job.errorCode
+                    ? {
+                        error: {
+                          code: job.errorCode,
+                          message: `${job.errorCode}: ${job.errorMessage ?? ''}`,
+                        },
+                      }
+                    : {}),
+                  ...(result.state === 'pending' ? { reason: result.reason } : {}),
+                },
+                exitCodeForResult(result.state, result.job, opts.wait),
+              );
+              return;
+            }
+            const { error } = outcome;
             const intent = cli.core.journal.jobs.getIntent(row.key);
             const job = intent ? cli.core.journal.jobs.getJobForIntent(intent.id) : undefined;
             finish(
@@ -399,17 +249,8 @@ Exit codes: 2 a row is invalid (nothing was sent); otherwise the worst row: 3 id
               },
               exitCodeFor(error),
             );
-          } finally {
-            if (first) openGate();
-          }
-        };
-
-        const pool = concurrencyPool(concurrency);
-        await Promise.all(
-          toRun.map((row, index) =>
-            index === 0 ? pool(() => runRow(row, true)) : gate.then(() => pool(() => runRow(row, false))),
-          ),
-        );
+          },
+        });
 
         const rows = [...reports.values()].sort((a, b) => a.row - b.row);
         const count = (state: RowState) => rows.filter((r) => r.state === state).length;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
-import { AppError } from '../../main/core/errors.js';
+import { AppError } from '../errors.js';
 
 /** The per-row settings a CSV may set; every one falls back to the command line. */
 export const CSV_COLUMNS = [

@@ -5,8 +5,8 @@ import {
   parseCsvBatch,
   parseTxtBatch,
   type CanonicalBatchDraft,
-} from '../../../src/cli/batch/batch-file.js';
-import { concurrencyPool } from '../../../src/cli/batch/pool.js';
+} from '../../../../src/main/core/batch/batch-file.js';
+import { concurrencyPool } from '../../../../src/main/core/batch/pool.js';
 
 describe('batch files', () => {
   it('TXT: one prompt per line as written; blank lines and # comments skipped; rows are line numbers', () => {
