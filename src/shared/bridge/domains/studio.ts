@@ -159,6 +159,83 @@ export const StudioSettings = z.object({
   mediaBase: z.string(),
 });
 
+/** The file of an "Import prompts": its name (for the extension) and its text, never a path. */
+export const BatchFile = z
+  .object({
+    name: z.string().trim().min(1).max(500),
+    /** A TXT or CSV file's text, at most 2 MB. */
+    text: z.string().max(2_000_000),
+  })
+  .strict();
+
+/** The Create form's settings every imported row falls back to (the studio imports t2v only). */
+export const BatchDefaults = z
+  .object({
+    model: z.string().min(1).max(200),
+    generationMode: z.literal('t2v'),
+    seconds: z.number().int(),
+    orientation: z.string().min(1).max(200),
+    resolutionTier: z.string().min(1).max(200),
+    seed: z.number().int().nullable().optional(),
+  })
+  .strict();
+
+const BatchParams = z
+  .object({
+    profileId: Id.optional(),
+    file: BatchFile,
+    defaults: BatchDefaults,
+    /** A deliberate new generation of the same rows (new idempotency keys). */
+    runLabel: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const BatchIssue = z.object({
+  code: z.string(),
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+
+export const BatchPreviewRow = z.object({
+  /** The line of the file on which the row starts. */
+  row: z.number().int(),
+  prompt: z.string(),
+  issues: z.array(BatchIssue),
+  /** Identical to an earlier row: sent once, as that row. */
+  duplicateOf: z.number().int().nullable(),
+  /** new: nothing sent yet; already_sent: the journal has its key (nothing new is created); refused: refused earlier for its content. */
+  state: z.enum(['new', 'already_sent', 'refused', 'invalid']),
+  model: z.string(),
+  seconds: z.number().nullable(),
+  orientation: z.string(),
+});
+
+export const BatchPreview = z.object({
+  fileName: z.string(),
+  rows: z.array(BatchPreviewRow),
+  invalidRows: z.number().int(),
+  /** Rows that would create a new job. */
+  newRows: z.number().int(),
+});
+export type BatchPreview = z.infer<typeof BatchPreview>;
+
+export const BatchSubmitRow = z.object({
+  row: z.number().int(),
+  state: z.enum(['accepted', 'pending', 'already_sent', 'duplicate', 'refused', 'not_submitted']),
+  idempotencyKey: z.string(),
+  jobRowId: z.number().nullable(),
+  duplicateOf: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string(), status: z.number().optional() }).nullable(),
+});
+
+export const BatchSubmitResult = z.object({
+  rows: z.array(BatchSubmitRow),
+  accepted: z.number().int(),
+  alreadySent: z.number().int(),
+  stoppedBy: z.string().nullable(),
+});
+export type BatchSubmitResult = z.infer<typeof BatchSubmitResult>;
+
 /** The built-in simulator's fault scenarios (for demos and tests); null is normal operation. */
 export { SIMULATOR_SCENARIOS };
 
@@ -257,6 +334,13 @@ export const studioMethods = {
     params: z.object({ jobRowId: z.number().int() }).strict(),
     result: z.object({ folder: z.string(), opened: z.boolean() }),
   },
+  /** Parses and checks an imported TXT/CSV of prompts against the live contract; sends nothing. */
+  'studio.batch.preview': { params: BatchParams, result: BatchPreview },
+  /**
+   * Checks the file again and, when every row is valid, creates its new rows (bounded, the first
+   * alone, none after a 401/402/403); returns once each row was answered, the jobs run on.
+   */
+  'studio.batch.submit': { params: BatchParams, result: BatchSubmitResult },
   'studio.settings.get': { params: z.object({}).strict(), result: StudioSettings },
   'studio.settings.update': {
     params: z

@@ -3,6 +3,7 @@ import type { DraftForm, studioMethods } from '../../../../shared/bridge/domains
 import { AppError } from '../../errors.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
 import { MediaResolver, mediaUrl } from '../../studio/media-resolver.js';
+import { StudioBatch } from '../../studio/studio-batch.js';
 import { StagedFiles } from '../../studio/staged-files.js';
 import { StudioService } from '../../studio/studio-service.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
@@ -65,6 +66,11 @@ export function createStudioHandlers(
   const { services } = ctx;
   const { service, staged } = parts;
   let scenario: string | null = null;
+  const batch = new StudioBatch({
+    core: services,
+    logger: ctx.logger,
+    waitSeconds: () => service.waitSeconds(),
+  });
   const studioSettings = () => ({
     waitSeconds: service.waitSeconds(),
     libraryDir: services.libraryDir,
@@ -149,6 +155,8 @@ export function createStudioHandlers(
       const folder = service.libraryFolder(jobRowId);
       return { folder, opened: ctx.host === 'electron' ? await openFolder(folder) : false };
     },
+    'studio.batch.preview': (params) => batch.preview(params),
+    'studio.batch.submit': (params) => batch.submit(params),
     'studio.settings.get': () => studioSettings(),
     'studio.settings.update': async ({ waitSeconds, libraryDir }) => {
       // validate everything first: a refused folder changes nothing
