@@ -84,6 +84,31 @@ export const studioEn = {
       saved: 'Draft saved',
       parameterDefault: 'Default',
     },
+    batch: {
+      title: 'Many prompts at once',
+      hint: 'Import a .txt (one prompt per line; # lines are skipped) or a .csv with a "prompt" column. Each row becomes one video with the settings of this form.',
+      import: 'Import prompts…',
+      t2vOnly: 'Import prompts works in Text to video mode only; switch the mode to import.',
+      t2vNote: 'Text to video only. Each row is checked against the live contract before anything is sent.',
+      dialogTitle: 'Import prompts — {{file}}',
+      row: 'Row',
+      prompt: 'Prompt',
+      status: 'Status',
+      state: {
+        new: 'new',
+        already_sent: 'already sent (nothing new is created)',
+        refused: 'refused earlier by the service',
+        invalid: 'invalid',
+      },
+      duplicateOf: 'duplicate of row {{row}} (sent once)',
+      summary:
+        'Generate bills {{count}} new video job(s) with {{model}}, {{seconds}} s, {{orientation}}, {{tier}}.',
+      nothingNew: '{{already}} already sent and {{duplicates}} duplicate(s) create nothing new.',
+      generate: 'Generate {{count}}',
+      cancel: 'Cancel',
+      reasonInvalid: '{{count}} row(s) have problems; nothing is sent until every row is valid.',
+      reasonNothingNew: 'every row was already sent; nothing new to generate.',
+    },
     queue: {
       count: '{{count}} jobs',
       status: {

@@ -15,6 +15,7 @@ import {
 import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
+import { BatchImport } from './BatchImport';
 import { ContractFields } from './ContractFields';
 import { OptimizerPanel } from './OptimizerPanel';
 import { ReferenceComposer } from './ReferenceComposer';
@@ -436,6 +437,7 @@ export function CreateScreen() {
                 </div>
               ) : null}
             </div>
+            <BatchImport form={form} service={service} disabled={!service.available} />
           </div>
         </div>
       ) : null}
