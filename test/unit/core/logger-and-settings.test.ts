@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,20 @@ describe('logger', () => {
     expect(text).not.toContain('other-token-123');
     expect(text).toContain('[redacted]');
     expect(text.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('a log that cannot be written never fails the caller: the folder is recreated, else the line is dropped', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'logs', 'main.log');
+    const logger = createLogger({ file });
+    rmSync(path.join(dir, 'logs'), { recursive: true, force: true });
+    expect(() => logger.warn('after the folder was removed')).not.toThrow();
+    expect(readFileSync(file, 'utf8')).toContain('after the folder was removed');
+    // the folder's parent is gone and a file stands where the folder should be: nothing can be written
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, 'not a folder');
+    expect(() => logger.error('unwritable')).not.toThrow();
+    rmSync(dir, { force: true });
   });
 
   it('redacts every occurrence', () => {

@@ -29,6 +29,23 @@ function describeError(value: unknown): unknown {
 }
 
 /**
+ * Appends one line; a log that cannot be written (its folder removed, a full disk) never fails
+ * the operation being logged. The folder is recreated once; past that the line is dropped.
+ */
+function appendLine(file: string, line: string): void {
+  try {
+    appendFileSync(file, line + '\n', { mode: 0o600 });
+  } catch {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      appendFileSync(file, line + '\n', { mode: 0o600 });
+    } catch {
+      // dropped: logging is never a reason to fail
+    }
+  }
+}
+
+/**
  * JSON-lines logger for the core. Every line passes through `redact`, so a key that reached an
  * error message by accident still never reaches the log file.
  */
@@ -41,7 +58,7 @@ export function createLogger(options: { file?: string; echo?: (line: string) => 
       for (const [key, value] of Object.entries(fields)) entry[key] = describeError(value);
     }
     const line = redact(JSON.stringify(entry), secrets);
-    if (options.file) appendFileSync(options.file, line + '\n', { mode: 0o600 });
+    if (options.file) appendLine(options.file, line);
     options.echo?.(line);
   };
   return {
