@@ -94,6 +94,8 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     profiles,
     engine,
     async close() {
+      // runs end first (their state stays in the journal), then the simulator, then the journal
+      await engine.stop();
       await simulator.close();
       journal.close();
     },

@@ -66,3 +66,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Waits `ms` unless `signal` is aborted first; says whether the full wait happened. */
+export async function sleepUnlessStopped(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return false;
+  try {
+    await sleep(ms, signal);
+    return true;
+  } catch (error) {
+    if (signal?.aborted) return false;
+    throw error;
+  }
+}

@@ -3,7 +3,7 @@ import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_RETRY_BACKOFF, nextDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
 import { acceptanceOf } from './job-snapshot.js';
 
 /** Where each asynchronous service kind is created. */
@@ -33,6 +33,8 @@ export interface CreateOptions {
   deadline?: number;
   /** Test seam: called after the intent is committed and before the request leaves. */
   beforeSend?: (intent: JobIntent) => void;
+  /** The engine is stopping: no further try; the intent stays in the journal for resume. */
+  signal?: AbortSignal;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
 
@@ -123,7 +125,7 @@ export async function sendIntent(
     const delayMs = nextDelay(backoff, attempt, serverSeconds);
     if (options.deadline !== undefined && Date.now() + delayMs > options.deadline) break;
     options.onRetry?.({ attempt: attempt + 1, delayMs, reason: lastError?.message ?? '' });
-    await sleep(delayMs);
+    if (!(await sleepUnlessStopped(delayMs, options.signal))) break;
   }
   return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
 }

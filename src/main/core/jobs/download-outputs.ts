@@ -10,7 +10,8 @@ import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleep } from './backoff.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
+import { engineStoppedError } from './engine-stopped.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
 
 export class VerificationError extends AppError {
@@ -35,6 +36,8 @@ export interface DownloadOptions {
   retryDelayMs?: number;
   /** Test seam: called after bytes were written to the temporary file, before verification. */
   afterPartialWrite?: () => void;
+  /** The engine is stopping: the read is dropped and the output stays pending for resume. */
+  signal?: AbortSignal;
 }
 
 const baseMime = (value: string | null | undefined) =>
@@ -93,7 +96,7 @@ async function readVerified(
       callback(null, chunk);
     },
   });
-  await pipeline(response.body, meter, file);
+  await pipeline(response.body, meter, file, options.signal ? { signal: options.signal } : {});
   signalPartialWrite();
   const sha256 = hash.digest('hex');
   if (declaredLength !== null && received !== Number(declaredLength)) {
@@ -196,8 +199,15 @@ export async function downloadOutputs(
           throw error;
         }
         journal.outputs.markForRetry(output.id, message);
-        if (read + 1 < maxReads)
-          await sleep(options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read));
+        if (options.signal?.aborted) throw engineStoppedError();
+        if (
+          read + 1 < maxReads &&
+          !(await sleepUnlessStopped(
+            options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
+            options.signal,
+          ))
+        )
+          throw engineStoppedError();
       }
     }
     if (lastError) {

@@ -7,6 +7,7 @@ import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { BackoffPolicy } from './backoff.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
+import { engineStoppedError } from './engine-stopped.js';
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
 import { INCOMING_DIR } from './library-layout.js';
 import { pollJob } from './poll-job.js';
@@ -64,6 +65,8 @@ export interface JobEngineOptions {
  */
 export class JobEngine {
   private readonly inFlight = new Map<string, Promise<RunResult>>();
+  /** Aborted by `stop()`: every wait ends and every running read is dropped, never half-recorded. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: JobEngineOptions) {}
 
@@ -83,6 +86,7 @@ export class JobEngine {
 
   /** Commits the intent, then creates, polls, downloads and verifies. */
   async submit(request: SubmitRequest, wait: WaitOptions = {}): Promise<RunResult> {
+    if (this.stopping.signal.aborted) throw engineStoppedError();
     let intent: JobIntent;
     try {
       intent = this.journal.jobs.recordIntent({
@@ -109,6 +113,7 @@ export class JobEngine {
 
   /** Continues one intent whatever its state; concurrent calls for the same intent share one run. */
   continueIntent(intent: JobIntent, wait: WaitOptions = {}): Promise<RunResult> {
+    if (this.stopping.signal.aborted) return Promise.reject(engineStoppedError());
     const key = `intent:${intent.idempotencyKey}`;
     const running = this.inFlight.get(key);
     if (running) return running;
@@ -131,7 +136,11 @@ export class JobEngine {
     let job = this.journal.jobs.getJobForIntent(intent.id);
     if (!job) {
       const client = await this.options.clientFor(intent.profileId);
-      const outcome = await sendIntent(this.journal, client, intent, { ...this.options.create, deadline });
+      const outcome = await sendIntent(this.journal, client, intent, {
+        ...this.options.create,
+        deadline,
+        signal: this.stopping.signal,
+      });
       if (outcome.state === 'deferred') {
         this.options.onChange?.({ type: 'intent', intent: outcome.intent });
         return { state: 'pending', intent: outcome.intent, reason: outcome.error.message };
@@ -151,6 +160,7 @@ export class JobEngine {
       const polled = await pollJob(this.journal, client, job, {
         deadline,
         backoff: this.options.pollBackoff,
+        signal: this.stopping.signal,
         onUpdate: (j) => this.options.onChange?.({ type: 'job', job: j }),
         afterPoll: this.options.hooks?.afterPoll,
       });
@@ -160,13 +170,16 @@ export class JobEngine {
           state: 'pending',
           intent,
           job,
-          reason: 'The wait limit passed; the job continues on the next resume.',
+          reason: this.stopping.signal.aborted
+            ? engineStoppedError().message
+            : 'The wait limit passed; the job continues on the next resume.',
         };
       }
     }
     if (job.status !== 'succeeded') return { state: 'failed', intent, job };
     job = await downloadOutputs(this.journal, client, job, this.libraryDir, {
       ...this.options.download,
+      signal: this.stopping.signal,
       onProgress: (progress) => this.options.onChange?.({ type: 'download', progress }),
     });
     this.options.onChange?.({ type: 'job', job });
@@ -196,16 +209,28 @@ export class JobEngine {
     };
     const seenIntents = new Set<number>();
     for (const intent of work.intents) {
+      if (this.stopping.signal.aborted) break;
       seenIntents.add(intent.id);
       await run(intent.idempotencyKey, () => this.continueIntent(intent, wait));
     }
     for (const job of [...work.jobsToPoll, ...work.jobsToDownload]) {
+      if (this.stopping.signal.aborted) break;
       if (seenIntents.has(job.intentId)) continue;
       seenIntents.add(job.intentId);
       const intent = this.journal.jobs.getIntentById(job.intentId)!;
       await run(intent.idempotencyKey, () => this.continueIntent(intent, wait));
     }
     return { results, errors };
+  }
+
+  /**
+   * Stops for app close: waits end at once, running reads are dropped (their temporary files
+   * removed), and whatever is unfinished stays in the journal for the next start. Resolves when
+   * no run touches the journal any more, so the caller can close it.
+   */
+  async stop(): Promise<void> {
+    if (!this.stopping.signal.aborted) this.stopping.abort(engineStoppedError());
+    await Promise.allSettled([...this.inFlight.values()]);
   }
 
   /** Temporary files of downloads that died with a previous process: never kept. */

@@ -3,13 +3,14 @@ import type { Journal } from '../journal/open-journal.js';
 import { isTerminalStatus, type JobWithOutputs } from '../journal/jobs-repository.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_POLL_BACKOFF, nextDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_POLL_BACKOFF, nextDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
 import { snapshotOf } from './job-snapshot.js';
 
 export interface PollOptions {
   /** The total wait limit (epoch ms). Past it the job stays pending in the journal, to be resumed. */
   deadline: number;
   backoff?: BackoffPolicy;
+  /** The engine is stopping: the job stays pending in the journal, to be resumed. */
   signal?: AbortSignal;
   onUpdate?: (job: JobWithOutputs) => void;
   /** Test seam: called after each recorded poll. */
@@ -40,7 +41,7 @@ export async function pollJob(
     const wait = attempt === 0 && job.pollCount === 0 ? nextDelay(backoff, 0, serverSeconds) : undefined;
     if (wait !== undefined) {
       if (Date.now() + wait > options.deadline) return { state: 'pending', job };
-      await sleep(wait, options.signal);
+      if (!(await sleepUnlessStopped(wait, options.signal))) return { state: 'pending', job };
     }
     try {
       const read = await client.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
@@ -61,7 +62,8 @@ export async function pollJob(
     const nextPollAt = Date.now() + delay;
     journal.jobs.schedulePoll(job.id, nextPollAt);
     if (nextPollAt > options.deadline) return { state: 'pending', job: journal.jobs.getJob(job.id)! };
-    await sleep(delay, options.signal);
+    if (!(await sleepUnlessStopped(delay, options.signal)))
+      return { state: 'pending', job: journal.jobs.getJob(job.id)! };
   }
   return { state: 'terminal', job };
 }

@@ -10,6 +10,7 @@ import type { CoreServices } from '../app/core-services.js';
 import { parseBatchText, prepareBatch, runBatch, type BatchPlan } from '../batch/batch-service.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
+import { isEngineStopped } from '../jobs/engine-stopped.js';
 import { ApiError } from '../platform/api-errors.js';
 
 /** The studio imports text-to-video prompts only (frames would need files next to the CSV). */
@@ -158,6 +159,8 @@ export class StudioBatch {
       const intent = jobs.getIntent(key);
       if (!intent) return;
       void core.engine.continueIntent(intent, { waitSeconds }).catch((error: unknown) => {
+        // closing the app keeps the row in the journal for the next start: not an error
+        if (isEngineStopped(error)) return;
         this.o.logger.warn('studio batch row ended with an error', { key, error });
       });
     };

@@ -23,6 +23,7 @@ import type { CoreServices } from '../app/core-services.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import { AppError } from '../errors.js';
 import type { EngineChange } from '../jobs/job-engine.js';
+import { isEngineStopped } from '../jobs/engine-stopped.js';
 import type { Job, JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import type { Logger } from '../logging/logger.js';
@@ -359,7 +360,9 @@ export class StudioService {
       () => (settled = 'done'),
       (error: unknown) => {
         settled = { error };
-        this.o.logger.warn('studio submit ended with an error', { draftId, error });
+        // closing the app keeps the job in the journal for the next start: not an error
+        if (!isEngineStopped(error))
+          this.o.logger.warn('studio submit ended with an error', { draftId, error });
       },
     );
     const started = Date.now();

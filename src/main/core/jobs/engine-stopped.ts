@@ -1,0 +1,15 @@
+import { AppError } from '../errors.js';
+
+/** The code of work dropped because the app is closing; the journal keeps it for the next start. */
+export const ENGINE_STOPPED = 'engine.stopped';
+
+export function engineStoppedError(): AppError {
+  return new AppError(
+    ENGINE_STOPPED,
+    'Framewright is closing; this job is kept in the journal and continues at the next start.',
+  );
+}
+
+export function isEngineStopped(error: unknown): boolean {
+  return error instanceof AppError && error.code === ENGINE_STOPPED;
+}
