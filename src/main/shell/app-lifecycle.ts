@@ -6,6 +6,7 @@ import { defaultSimulatorLauncher } from '../core/app/default-simulator-launcher
 import { registerBridgeIpc } from './ipc.js';
 import { MEDIA_SCHEME_PRIVILEGES, registerFileStagingIpc, registerMediaProtocol } from './media-protocol.js';
 import { createMainWindow } from './main-window.js';
+import { quitAfterClose } from './quit-after-close.js';
 import { createAppUrlCheck, hardenSession, hardenWebContents } from './security.js';
 import { shouldCheckForUpdates, startUpdateCheck } from './updater.js';
 
@@ -39,8 +40,10 @@ export function startDesktopApp(): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => {
-    void core?.close();
+  quitAfterClose(app, () => {
+    const closing = core;
+    core = undefined;
+    return closing;
   });
 
   void app.whenReady().then(async () => {
