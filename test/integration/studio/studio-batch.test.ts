@@ -116,6 +116,49 @@ describe('studio.batch over the bridge (real core and simulator)', () => {
     expect(labelled.newRows).toBe(3);
   });
 
+  it('a job limit sends the first new rows and leaves the rest for a later import of the same run', async () => {
+    const text = 'Capped: a mill\nCapped: a mill\nCapped: a bridge\nCapped: a tower\n';
+    const capped = { ...params(text), maxJobs: 1 };
+    const preview = await call<BatchPreview>('studio.batch.preview', capped);
+    expect(preview.rows.map((r) => [r.row, r.state, r.duplicateOf])).toEqual([
+      [1, 'new', null],
+      [2, 'new', 1],
+      [3, 'capped', null],
+      [4, 'capped', null],
+    ]);
+    expect(preview.newRows).toBe(1);
+
+    const before = await createdPerKey();
+    const first = await call<BatchSubmitResult>('studio.batch.submit', capped);
+    expect(first.rows.map((r) => [r.row, r.state])).toEqual([
+      [1, 'accepted'],
+      [2, 'duplicate'],
+      [3, 'capped'],
+      [4, 'capped'],
+    ]);
+    const afterFirst = await createdPerKey();
+    expect(afterFirst.size).toBe(before.size + 1);
+
+    // the next import (limit 2): row 1 is already sent, rows 3 and 4 are the new ones
+    const second = await call<BatchSubmitResult>('studio.batch.submit', { ...params(text), maxJobs: 2 });
+    expect(second.rows.map((r) => [r.row, r.state])).toEqual([
+      [1, 'already_sent'],
+      [2, 'duplicate'],
+      [3, 'accepted'],
+      [4, 'accepted'],
+    ]);
+    const afterSecond = await createdPerKey();
+    expect(afterSecond.size).toBe(before.size + 3);
+    for (const row of [...first.rows, ...second.rows].filter((r) => r.state === 'accepted'))
+      expect(afterSecond.get(row.idempotencyKey)).toBe(1);
+
+    // the limit is checked on the main side
+    for (const maxJobs of [0, 1.5, 10_001])
+      await expect(call('studio.batch.preview', { ...params(text), maxJobs })).rejects.toMatchObject({
+        code: expect.stringMatching(/invalid/),
+      });
+  });
+
   it('an invalid row is reported by code and the submit sends nothing', async () => {
     const text = `Invalid: a lighthouse\n${'x'.repeat(7001)}\n`;
     const preview = await call<BatchPreview>('studio.batch.preview', params(text));

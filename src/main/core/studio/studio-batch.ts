@@ -25,6 +25,7 @@ export interface StudioBatchParams {
   file: z.output<typeof BatchFile>;
   defaults: z.output<typeof BatchDefaults>;
   runLabel?: string;
+  maxJobs?: number;
 }
 
 type SubmitRow = z.output<typeof BatchSubmitRow>;
@@ -57,6 +58,7 @@ export class StudioBatch {
     return prepareBatch(this.o.core, rows, {
       profileId: this.profileId(params),
       runLabel: params.runLabel,
+      maxNewRows: params.maxJobs,
       defaults: {
         model: d.model,
         mode: d.generationMode,
@@ -82,7 +84,9 @@ export class StudioBatch {
           ? ('refused' as const)
           : intent
             ? ('already_sent' as const)
-            : ('new' as const);
+            : r.disposition === 'capped'
+              ? ('capped' as const)
+              : ('new' as const);
       if (state === 'new' && r.disposition === 'send') newRows += 1;
       return {
         row: r.row,
@@ -128,6 +132,11 @@ export class StudioBatch {
     const toRun = [];
     for (const r of plan.rows) {
       const row = r.prepared!;
+      if (r.disposition === 'capped') {
+        // past the run's job limit: not sent now; the next import (same keys) can send it
+        results.set(r.row, { ...base(r.row, row.key), state: 'capped' });
+        continue;
+      }
       if (r.disposition === 'duplicate') {
         results.set(r.row, {
           ...base(r.row, row.key),

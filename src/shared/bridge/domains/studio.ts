@@ -180,6 +180,9 @@ export const BatchDefaults = z
   })
   .strict();
 
+/** The largest job limit one import accepts. */
+export const BATCH_MAX_JOBS = 10_000;
+
 const BatchParams = z
   .object({
     profileId: Id.optional(),
@@ -187,6 +190,8 @@ const BatchParams = z
     defaults: BatchDefaults,
     /** A deliberate new generation of the same rows (new idempotency keys). */
     runLabel: z.string().trim().min(1).max(200).optional(),
+    /** At most this many new jobs are created; the rest of the new rows wait for a later import. */
+    maxJobs: z.number().int().min(1).max(BATCH_MAX_JOBS).optional(),
   })
   .strict();
 
@@ -203,8 +208,11 @@ export const BatchPreviewRow = z.object({
   issues: z.array(BatchIssue),
   /** Identical to an earlier row: sent once, as that row. */
   duplicateOf: z.number().int().nullable(),
-  /** new: nothing sent yet; already_sent: the journal has its key (nothing new is created); refused: refused earlier for its content. */
-  state: z.enum(['new', 'already_sent', 'refused', 'invalid']),
+  /**
+   * new: nothing sent yet; capped: new, past the run's job limit (not sent now); already_sent: the
+   * journal has its key (nothing new is created); refused: refused earlier for its content.
+   */
+  state: z.enum(['new', 'capped', 'already_sent', 'refused', 'invalid']),
   model: z.string(),
   seconds: z.number().nullable(),
   orientation: z.string(),
@@ -221,7 +229,7 @@ export type BatchPreview = z.infer<typeof BatchPreview>;
 
 export const BatchSubmitRow = z.object({
   row: z.number().int(),
-  state: z.enum(['accepted', 'pending', 'already_sent', 'duplicate', 'refused', 'not_submitted']),
+  state: z.enum(['accepted', 'pending', 'already_sent', 'duplicate', 'capped', 'refused', 'not_submitted']),
   idempotencyKey: z.string(),
   jobRowId: z.number().nullable(),
   duplicateOf: z.number().int().nullable(),
