@@ -62,6 +62,63 @@ test('Import prompts: 3 prompts and a duplicate → 3 jobs in the Queue; the sam
   await expect(page.getByTestId('job-row').filter({ hasText: tag })).toHaveCount(3);
 });
 
+test('Import prompts again as a named new run with a job limit: 2 now, the third at the next import, each once', async ({
+  signedIn: page,
+}) => {
+  const runTag = `${tag} run`;
+  const prompts = file(
+    'again.txt',
+    `${runTag}: a lantern on a jetty\n${runTag}: a kite over dunes\n${runTag}: a lantern on a jetty\n${runTag}: an owl at noon\n`,
+  );
+  await freshDraft(page);
+  await chooseMode(page, 't2v');
+  const dialog = page.getByTestId('batch-dialog');
+  const rows = (state: string) => dialog.locator(`[data-testid="batch-row"][data-state="${state}"]`);
+
+  // the first run, whole
+  await page.getByTestId('batch-file').setInputFiles(prompts);
+  await expect(rows('new')).toHaveCount(3);
+  await dialog.getByTestId('batch-generate').click();
+  await expect(page.getByTestId('job-row').filter({ hasText: runTag })).toHaveCount(3);
+  const firstRun = await batchKeys(page);
+
+  // the same file: nothing new, until a new run is named; the limit leaves one row for later
+  await page.getByTestId('nav-create').click();
+  await page.getByTestId('batch-file').setInputFiles(prompts);
+  await expect(rows('already_sent')).toHaveCount(3);
+  await expect(dialog.getByTestId('batch-generate')).toBeDisabled();
+  await dialog.getByTestId('batch-run-label').fill('take 2');
+  await expect(rows('new')).toHaveCount(3);
+  await expect(dialog.getByTestId('batch-generate')).toHaveText('Generate 3');
+  await dialog.getByTestId('batch-max-jobs').fill('0');
+  await expect(dialog.getByTestId('batch-generate')).toBeDisabled();
+  await expect(dialog.getByTestId('batch-generate-reason')).toContainText('1 to');
+  await dialog.getByTestId('batch-max-jobs').fill('2');
+  await expect(rows('new')).toHaveCount(2);
+  await expect(rows('capped')).toHaveCount(1);
+  await expect(rows('duplicate')).toHaveCount(1);
+  await expect(dialog.getByTestId('batch-summary')).toContainText('2 new video job');
+  await expect(dialog.getByTestId('batch-summary')).toContainText('past the job limit');
+  await expect(dialog.getByTestId('batch-generate')).toHaveText('Generate 2');
+  await page.screenshot({ path: 'test-results/screenshots/studio-batch-import-new-run.png' });
+  await dialog.getByTestId('batch-generate').click();
+  await expect(page.getByTestId('job-row').filter({ hasText: runTag })).toHaveCount(5);
+  const secondRun = await batchKeys(page);
+  expect(secondRun.length).toBe(firstRun.length + 2);
+
+  // the same run again, no limit: only the row the limit left is new
+  await page.getByTestId('nav-create').click();
+  await page.getByTestId('batch-file').setInputFiles(prompts);
+  await dialog.getByTestId('batch-run-label').fill('take 2');
+  await expect(rows('already_sent')).toHaveCount(2);
+  await expect(rows('new')).toHaveCount(1);
+  await dialog.getByTestId('batch-generate').click();
+  await expect(page.getByTestId('job-row').filter({ hasText: runTag })).toHaveCount(6);
+  const thirdRun = await batchKeys(page);
+  expect(thirdRun.length).toBe(firstRun.length + 3);
+  expect(thirdRun.every((k) => k.created === 1)).toBe(true);
+});
+
 test('Import prompts: a row of 7001 code points is named and Generate is disabled with the reason', async ({
   signedIn: page,
 }) => {

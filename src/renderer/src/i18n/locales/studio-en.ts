@@ -98,6 +98,7 @@ export const studioEn = {
         new: 'new',
         already_sent: 'already sent (nothing new is created)',
         refused: 'refused earlier by the service',
+        capped: 'new, past the job limit (not sent now)',
         invalid: 'invalid',
       },
       duplicateOf: 'duplicate of row {{row}} (sent once)',
@@ -107,6 +108,15 @@ export const studioEn = {
       generate: 'Generate {{count}}',
       cancel: 'Cancel',
       reasonInvalid: '{{count}} row(s) have problems; nothing is sent until every row is valid.',
+      cappedNote: '{{count}} new row(s) past the job limit wait for a later import.',
+      runLegend: 'This run',
+      runLabel: 'New run name (optional)',
+      runLabelHint:
+        'Rows already sent create nothing when imported again. Name a new run to generate every row again: each is a new job, billed again.',
+      maxJobs: 'At most this many new jobs (optional)',
+      maxJobsHint:
+        'Caps what this import creates; the other new rows are sent by a later import of the same file.',
+      reasonMaxJobs: 'the job limit must be a whole number from 1 to {{max}}.',
       reasonNothingNew: 'every row was already sent; nothing new to generate.',
     },
     queue: {

@@ -103,6 +103,7 @@ export const studioZhCN: typeof studioEn = {
         new: '新',
         already_sent: '已发送（不会创建新任务）',
         refused: '服务此前已拒绝',
+        capped: '新，超出任务上限（本次不发送）',
         invalid: '无效',
       },
       duplicateOf: '与第 {{row}} 行重复（只发送一次）',
@@ -111,6 +112,14 @@ export const studioZhCN: typeof studioEn = {
       generate: '生成 {{count}} 个',
       cancel: '取消',
       reasonInvalid: '有 {{count}} 行存在问题；所有行都有效之前不会发送任何内容。',
+      cappedNote: '{{count}} 个超出任务上限的新行将留待之后再次导入时发送。',
+      runLegend: '本次运行',
+      runLabel: '新运行名称（可选）',
+      runLabelHint:
+        '再次导入时，已发送的行不会创建任何任务。为新运行命名即可重新生成每一行：每行都是新任务，会再次计费。',
+      maxJobs: '最多创建的新任务数（可选）',
+      maxJobsHint: '限制本次导入创建的任务数；其余新行会在之后再次导入同一文件时发送。',
+      reasonMaxJobs: '任务上限必须是 1 到 {{max}} 之间的整数。',
       reasonNothingNew: '所有行都已发送过，没有需要生成的新任务。',
     },
     queue: {

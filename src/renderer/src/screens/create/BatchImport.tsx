@@ -1,7 +1,12 @@
 import { Dialog } from 'radix-ui';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchPreview, DraftForm, StudioService } from '../../../../shared/bridge/contract';
+import {
+  BATCH_MAX_JOBS,
+  type BatchPreview,
+  type DraftForm,
+  type StudioService,
+} from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 
@@ -21,7 +26,14 @@ type Params = {
     resolutionTier: string;
     seed: number | null;
   };
+  /** A named new run sends every row again under new keys (billed again). */
+  runLabel?: string;
+  /** At most this many new jobs now; the other new rows wait for a later import. */
+  maxJobs?: number;
 };
+
+/** Typing in the run fields re-checks the file after this pause. */
+const RECHECK_MS = 300;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -39,6 +51,8 @@ export function BatchImport({ form, service, disabled }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
+  const [runLabel, setRunLabel] = useState('');
+  const [maxJobs, setMaxJobs] = useState('');
   const t2v = form.generationMode === 't2v';
 
   const pick = async (file: File | undefined) => {
@@ -72,7 +86,44 @@ export function BatchImport({ form, service, disabled }: Props) {
     setPreview(null);
     setParams(null);
     setSubmitError(null);
+    setRunLabel('');
+    setMaxJobs('');
   };
+
+  // The run fields: a new run's name and a job limit. Each change re-checks the file (main
+  // decides what is new under the new keys and which rows the limit leaves for later).
+  const maxJobsValue = maxJobs.trim() === '' ? undefined : Number(maxJobs);
+  const maxJobsInvalid =
+    maxJobsValue !== undefined &&
+    (!Number.isInteger(maxJobsValue) || maxJobsValue < 1 || maxJobsValue > BATCH_MAX_JOBS);
+  const label = runLabel.trim() === '' ? undefined : runLabel.trim().slice(0, 200);
+  useEffect(() => {
+    if (!params || maxJobsInvalid) return;
+    if (params.runLabel === label && params.maxJobs === maxJobsValue) return;
+    const next: Params = { file: params.file, defaults: params.defaults };
+    if (label !== undefined) next.runLabel = label;
+    if (maxJobsValue !== undefined) next.maxJobs = maxJobsValue;
+    let current = true;
+    const timer = setTimeout(() => {
+      setBusy(true);
+      bridge
+        .invoke('studio.batch.preview', next)
+        .then((result) => {
+          if (!current) return;
+          setParams(next);
+          setPreview(result);
+          setSubmitError(null);
+        })
+        .catch((e: unknown) => current && setSubmitError(message(e)))
+        .finally(() => current && setBusy(false));
+    }, RECHECK_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [params, label, maxJobsValue, maxJobsInvalid]);
+  const fieldsSettled =
+    !!params && !maxJobsInvalid && params.runLabel === label && params.maxJobs === maxJobsValue;
 
   const generate = async () => {
     if (!params) return;
@@ -99,15 +150,18 @@ export function BatchImport({ form, service, disabled }: Props) {
   };
 
   const duplicates = preview?.rows.filter((r) => r.duplicateOf !== null).length ?? 0;
+  const capped = preview?.rows.filter((r) => r.state === 'capped').length ?? 0;
   const alreadySent =
     preview?.rows.filter((r) => r.duplicateOf === null && r.state === 'already_sent').length ?? 0;
   const reason = !preview
     ? null
     : preview.invalidRows > 0
       ? t('studio.batch.reasonInvalid', { count: preview.invalidRows })
-      : preview.newRows === 0
-        ? t('studio.batch.reasonNothingNew')
-        : null;
+      : maxJobsInvalid
+        ? t('studio.batch.reasonMaxJobs', { max: BATCH_MAX_JOBS })
+        : preview.newRows === 0
+          ? t('studio.batch.reasonNothingNew')
+          : null;
 
   return (
     <div className="panel" aria-labelledby="batch-title">
@@ -208,14 +262,50 @@ export function BatchImport({ form, service, disabled }: Props) {
                 })}{' '}
                 {alreadySent || duplicates
                   ? t('studio.batch.nothingNew', { already: alreadySent, duplicates })
-                  : null}
+                  : null}{' '}
+                {capped ? t('studio.batch.cappedNote', { count: capped }) : null}
               </p>
+              <fieldset className="batch-run" data-testid="batch-run">
+                <legend>{t('studio.batch.runLegend')}</legend>
+                <label>
+                  {t('studio.batch.runLabel')}
+                  <input
+                    type="text"
+                    maxLength={200}
+                    value={runLabel}
+                    data-testid="batch-run-label"
+                    aria-describedby="batch-run-label-hint"
+                    onChange={(e) => setRunLabel(e.target.value)}
+                  />
+                </label>
+                <p id="batch-run-label-hint" className="hint">
+                  {t('studio.batch.runLabelHint')}
+                </p>
+                <label>
+                  {t('studio.batch.maxJobs')}
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={BATCH_MAX_JOBS}
+                    step={1}
+                    value={maxJobs}
+                    data-testid="batch-max-jobs"
+                    aria-invalid={maxJobsInvalid || undefined}
+                    aria-describedby="batch-max-jobs-hint"
+                    onChange={(e) => setMaxJobs(e.target.value)}
+                  />
+                </label>
+                <p id="batch-max-jobs-hint" className="hint">
+                  {t('studio.batch.maxJobsHint')}
+                </p>
+              </fieldset>
               <div className="row">
                 <button
                   type="button"
                   className="button button-primary"
                   data-testid="batch-generate"
-                  disabled={reason !== null || busy}
+                  disabled={reason !== null || busy || !fieldsSettled}
                   aria-describedby="batch-generate-reason"
                   onClick={() => void generate()}
                 >
