@@ -7,7 +7,7 @@ import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { BackoffPolicy } from './backoff.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
-import { engineStoppedError } from './engine-stopped.js';
+import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js';
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
 import { INCOMING_DIR } from './library-layout.js';
 import { pollJob } from './poll-job.js';
@@ -171,7 +171,7 @@ export class JobEngine {
           intent,
           job,
           reason: this.stopping.signal.aborted
-            ? engineStoppedError().message
+            ? ENGINE_STOPPED_MESSAGE
             : 'The wait limit passed; the job continues on the next resume.',
         };
       }

@@ -97,9 +97,11 @@ export function BatchImport({ form, service, disabled }: Props) {
     maxJobsValue !== undefined &&
     (!Number.isInteger(maxJobsValue) || maxJobsValue < 1 || maxJobsValue > BATCH_MAX_JOBS);
   const label = runLabel.trim() === '' ? undefined : runLabel.trim().slice(0, 200);
+  // the preview on screen is the one of the fields as typed (Generate waits for it)
+  const fieldsSettled =
+    !!params && !maxJobsInvalid && params.runLabel === label && params.maxJobs === maxJobsValue;
   useEffect(() => {
-    if (!params || maxJobsInvalid) return;
-    if (params.runLabel === label && params.maxJobs === maxJobsValue) return;
+    if (!params || maxJobsInvalid || fieldsSettled) return;
     const next: Params = { file: params.file, defaults: params.defaults };
     if (label !== undefined) next.runLabel = label;
     if (maxJobsValue !== undefined) next.maxJobs = maxJobsValue;
@@ -121,9 +123,7 @@ export function BatchImport({ form, service, disabled }: Props) {
       current = false;
       clearTimeout(timer);
     };
-  }, [params, label, maxJobsValue, maxJobsInvalid]);
-  const fieldsSettled =
-    !!params && !maxJobsInvalid && params.runLabel === label && params.maxJobs === maxJobsValue;
+  }, [params, label, maxJobsValue, maxJobsInvalid, fieldsSettled]);
 
   const generate = async () => {
     if (!params) return;
