@@ -1,7 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { openSqlite } from './sqlite-native-binding.js';
 
 export type { Database } from 'better-sqlite3';
 
@@ -28,7 +28,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): Database {
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new BetterSqlite3(file, { readonly: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+  const db = openSqlite(file, { readonly: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!inMemory && !options.readonly) {
