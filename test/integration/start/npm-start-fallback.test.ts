@@ -1,16 +1,23 @@
+/**
+ * `npm start` (scripts/start.mjs) where Electron cannot start: the reason in one line, the detail in
+ * the main log, then the studio served to a browser. The Electron binaries here are fakes
+ * (FRAMEWRIGHT_ELECTRON_BINARY) that answer the version question as Node would and then fail the way
+ * a real Electron does for each reason.
+ */
 import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../support/engine-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** Runs `npm start`'s script until it prints the served studio, then stops it. */
-async function startUntilServed(env: Record<string, string | undefined>) {
+/** Runs `npm start`'s script until it prints the served studio (or exits), then stops it. */
+async function start(env: Record<string, string | undefined>, dataDir = tempDir('fw-start-')) {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'scripts/start.mjs'), '--port', '0', '--json', '--data-dir', tempDir('fw-start-')],
+    [path.join(ROOT, 'scripts/start.mjs'), '--port', '0', '--json', '--data-dir', dataDir],
     {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -19,6 +26,7 @@ async function startUntilServed(env: Record<string, string | undefined>) {
   );
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout });
+  let exitCode: number | null = null;
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL after 120 s: ${lines.join('\n')}`)), 120_000);
@@ -29,30 +37,185 @@ async function startUntilServed(env: Record<string, string | undefined>) {
           resolve();
         }
       });
-      child.once('exit', (code) => reject(new Error(`start exited with ${code}: ${lines.join('\n')}`)));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        exitCode = code;
+        resolve();
+      });
     });
   } finally {
     child.kill('SIGTERM');
   }
-  const served = JSON.parse(lines.at(-1)!) as { origin: string; launchUrl: string };
-  return { lines: lines.filter((l) => !l.startsWith('Building') && !l.startsWith('{')), served };
+  const json = lines.find((l) => l.startsWith('{'));
+  const served = json ? (JSON.parse(json) as { origin: string; launchUrl: string }) : undefined;
+  const log = path.join(dataDir, 'logs', 'main.log');
+  const mainLog = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+  return {
+    reasons: lines.filter((l) => l.startsWith('Electron cannot start here')),
+    lines,
+    served,
+    exitCode,
+    mainLog,
+  };
 }
+
+const FAKE_ABI = '999';
+const FAKE_VERSION = '99.0.0';
+const fakes = tempDir('fw-fake-electron-');
+const copyDir = path.join(
+  ROOT,
+  'native/electron/better-sqlite3',
+  `abi${FAKE_ABI}-${process.platform}-${process.arch}`,
+);
+
+/** A fake Electron: as Node (ELECTRON_RUN_AS_NODE) it reports its versions; as an app it runs `behaviour`. */
+function fakeElectron(name: string, behaviour: string, abi = FAKE_ABI): string {
+  const file = path.join(fakes, name);
+  writeFileSync(
+    file,
+    `#!/bin/sh
+if [ "$ELECTRON_RUN_AS_NODE" = "1" ]; then
+  exec "${process.execPath}" -e 'process.stdout.write(JSON.stringify({ ...process.versions, electron: "${FAKE_VERSION}", modules: "${abi}" }))'
+fi
+echo "$@" > "${file}.args"
+${behaviour}
+`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+beforeAll(() => {
+  // "built" copy for the fake Electron's ABI, so start-up goes past the native build step
+  const betterSqlite3 = (
+    JSON.parse(readFileSync(path.join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  mkdirSync(copyDir, { recursive: true });
+  writeFileSync(path.join(copyDir, 'better_sqlite3.node'), '');
+  writeFileSync(
+    path.join(copyDir, 'build-info.json'),
+    JSON.stringify({ electron: FAKE_VERSION, modules: FAKE_ABI, betterSqlite3 }),
+  );
+});
+afterAll(() => rmSync(copyDir, { recursive: true, force: true }));
+
+const display = { DISPLAY: ':99', WAYLAND_DISPLAY: undefined };
 
 describe('npm start where Electron cannot start', () => {
   it('without a display: says so in one line and serves the studio to a browser', async () => {
-    const { lines, served } = await startUntilServed({ DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
-    expect(lines.filter((l) => l.startsWith('Electron cannot start here'))).toEqual([
+    const { reasons, served } = await start({ DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    expect(reasons).toEqual([
       'Electron cannot start here: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set). Serving the studio to a browser instead.',
     ]);
-    expect(served.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(served?.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // a one-time code in the URL, not the long-lived token
-    expect(served.launchUrl).toMatch(/\/\?code=/);
+    expect(served?.launchUrl).toMatch(/\/\?code=/);
   });
 
   it('when the Electron binary cannot be downloaded: says why and serves the studio', async () => {
-    const { lines } = await startUntilServed({ DISPLAY: ':99', ELECTRON_MIRROR: 'http://127.0.0.1:9/' });
-    const message = lines.find((l) => l.startsWith('Electron cannot start here'));
-    expect(message).toMatch(/its binary could not be downloaded|exited with code/);
-    expect(message).toMatch(/Serving the studio to a browser instead\.$/);
+    const { reasons, served } = await start({ ...display, ELECTRON_MIRROR: 'http://127.0.0.1:9/' });
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(/^Electron cannot start here: its binary could not be downloaded/);
+    expect(reasons[0]).toMatch(/Serving the studio to a browser instead\.$/);
+    expect(served).toBeDefined();
+  });
+
+  it('when the named Electron binary is not there: says so', async () => {
+    const missing = path.join(fakes, 'no-such-electron');
+    const { reasons, served } = await start({ ...display, FRAMEWRIGHT_ELECTRON_BINARY: missing });
+    expect(reasons).toEqual([
+      `Electron cannot start here: FRAMEWRIGHT_ELECTRON_BINARY names no file (${missing}). Serving the studio to a browser instead.`,
+    ]);
+    expect(served).toBeDefined();
+  });
+
+  it('when better-sqlite3 cannot be built for that Electron: says so before launching it', async () => {
+    const binary = fakeElectron('unbuildable', 'exit 0', '998');
+    const dataDir = tempDir('fw-start-');
+    const { reasons, served, mainLog } = await start(
+      { ...display, FRAMEWRIGHT_ELECTRON_BINARY: binary },
+      dataDir,
+    );
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(
+      /^Electron cannot start here: better-sqlite3 could not be built for Electron 99\.0\.0 \(ABI 998\): no prebuilt binary could be downloaded \(.+\)/,
+    );
+    expect(existsSync(`${binary}.args`)).toBe(false); // never launched
+    expect(served).toBeDefined();
+    const reason = reasons[0]!
+      .replace(/^Electron cannot start here: /, '')
+      .replace(/\. Serving the studio to a browser instead\.$/, '');
+    expect(mainLog.at(-1)).toMatchObject({ level: 'error', reason, binary });
+  });
+
+  it.each([
+    {
+      why: 'a native module that does not match',
+      stderr: [
+        'App threw an error during load',
+        `NativeBindingError: better-sqlite3 cannot load in Electron ${FAKE_VERSION} (ABI ${FAKE_ABI}): Electron's copy (x) was built for another runtime (invalid ELF header). Rebuild it with: npm run native:electron`,
+      ],
+      end: 'exit 1',
+      reason: `a native module does not match Electron (better-sqlite3 cannot load in Electron ${FAKE_VERSION} (ABI ${FAKE_ABI}): Electron's copy (x) was built for another runtime (invalid ELF header). Rebuild it with: npm run native:electron)`,
+    },
+    {
+      why: 'no usable display',
+      stderr: [
+        '[123:ERROR:ozone_platform_x11.cc(240)] Missing X server or $DISPLAY',
+        '[123:ERROR:env.cc(257)] The platform failed to initialize.  Exiting.',
+      ],
+      end: 'exit 1',
+      reason:
+        'it found no usable display ([123:ERROR:ozone_platform_x11.cc(240)] Missing X server or $DISPLAY)',
+    },
+    {
+      why: 'a crash at start-up',
+      stderr: ['Received signal 11 SEGV_MAPERR 000000000000'],
+      end: 'kill -SEGV $$',
+      reason: 'it crashed at start-up (SIGSEGV; last words: Received signal 11 SEGV_MAPERR 000000000000)',
+    },
+    {
+      why: 'an error at start-up',
+      stderr: ["Error: Cannot find module '/app/out/main/index.js'"],
+      end: 'exit 7',
+      reason: "it exited with code 7 at start-up (Error: Cannot find module '/app/out/main/index.js')",
+    },
+  ])('when Electron stops for $why: names it in one line, keeps the detail in the main log', async (c) => {
+    const echo = c.stderr.map((line) => `printf '%s\\n' ${JSON.stringify(line).replaceAll('$', '\\$')} >&2`);
+    const binary = fakeElectron(c.why.replaceAll(' ', '-'), [...echo, c.end].join('\n'));
+    const dataDir = tempDir('fw-start-');
+    const { reasons, served, mainLog } = await start(
+      { ...display, FRAMEWRIGHT_ELECTRON_BINARY: binary },
+      dataDir,
+    );
+    expect(readFileSync(`${binary}.args`, 'utf8').trim()).toBe(
+      `${ROOT} --port 0 --json --data-dir ${dataDir}`,
+    );
+    expect(reasons).toEqual([
+      `Electron cannot start here: ${c.reason}. Serving the studio to a browser instead.`,
+    ]);
+    expect(served?.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const entry = mainLog.find(
+      (e) => e.message === 'Electron did not start; serving the studio to a browser instead',
+    );
+    expect(entry).toMatchObject({ level: 'error', reason: c.reason, binary });
+    // all of Electron's standard error, not only the line shown
+    expect(entry?.stderr).toBe(c.stderr.map((l) => `${l}\n`).join(''));
+  });
+
+  it('when Electron runs: launches it with the app folder and ends when it ends, serving nothing', async () => {
+    const binary = fakeElectron('runs', 'sleep 0.3; exit 0');
+    const { reasons, served, exitCode } = await start({ ...display, FRAMEWRIGHT_ELECTRON_BINARY: binary });
+    expect(reasons).toEqual([]);
+    expect(served).toBeUndefined();
+    expect(exitCode).toBe(0);
+    expect(readFileSync(`${binary}.args`, 'utf8')).toMatch(new RegExp(`^${ROOT} `));
   });
 });
