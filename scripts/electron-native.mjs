@@ -20,6 +20,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installedElectronBinary } from './electron-binary.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -33,15 +34,6 @@ export function electronCopyDir(target) {
     'better-sqlite3',
     `abi${target.modules}-${target.platform}-${target.arch}`,
   );
-}
-
-/** The installed electron package's binary, if downloaded. */
-export function installedElectronBinary() {
-  const dir = path.join(root, 'node_modules', 'electron');
-  const pathFile = path.join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const binary = path.join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : undefined;
 }
 
 /** Electron version and ABI of a binary, asked of the binary itself (as Node: no display needed). */
@@ -208,9 +200,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const flag = args.indexOf('--electron');
   const binary =
     flag >= 0 ? args[flag + 1] : (process.env.FRAMEWRIGHT_ELECTRON_BINARY ?? installedElectronBinary());
-  if (!binary) {
+  if (!binary || !existsSync(binary)) {
     console.log(
-      'better-sqlite3 cannot be built for Electron: the Electron binary is not here (node_modules/electron has not downloaded it; `npm start` tries once).',
+      `better-sqlite3 cannot be built for Electron: the Electron binary is not here (${binary ?? 'node_modules/electron has not downloaded it; `npm start` tries once'}).`,
     );
     process.exit(1);
   }

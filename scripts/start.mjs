@@ -7,12 +7,13 @@
 // (<data folder>/logs/main.log).
 // `npm start -- --web` (or `npm run start:web`) goes straight to the browser host.
 // FRAMEWRIGHT_ELECTRON_BINARY=/path/to/electron uses that Electron binary instead of the npm package's.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { ensureElectronCopy, installedElectronBinary } from './electron-native.mjs';
+import { ensureAppBuilt } from './app-build.mjs';
+import { findElectronBinary, hasDisplay } from './electron-binary.mjs';
+import { ensureElectronCopy } from './electron-native.mjs';
 import { describeElectronExit } from './electron-exit.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,66 +23,6 @@ const passThrough = args.filter((a) => a !== '--web');
 /** An Electron that exits non-zero this soon after launch did not start. */
 const STARTUP_WINDOW_MS = 10_000;
 const STDERR_KEPT = 64 * 1024;
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt() {
-  const outputs = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((p) =>
-    path.join(root, p),
-  );
-  const built = outputs.every(existsSync);
-  if (built && Math.min(...outputs.map((p) => statSync(p).mtimeMs)) >= newestMtime(path.join(root, 'src')))
-    return;
-  console.log('Building Framewright…');
-  const result = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) {
-    console.error('The build failed; see above.');
-    process.exit(result.status ?? 1);
-  }
-}
-
-/** The Electron binary, or why there is none. Never throws. */
-function findElectron() {
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
-  }
-  if (process.env.FRAMEWRIGHT_ELECTRON_BINARY) {
-    const binary = path.resolve(process.env.FRAMEWRIGHT_ELECTRON_BINARY);
-    return existsSync(binary)
-      ? { binary }
-      : { reason: `FRAMEWRIGHT_ELECTRON_BINARY names no file (${binary})` };
-  }
-  const electronDir = path.join(root, 'node_modules', 'electron');
-  if (!existsSync(electronDir)) return { reason: 'the electron package is not installed' };
-  let binary = installedElectronBinary();
-  if (!binary) {
-    // Electron downloads its binary on first use; try once, briefly.
-    const install = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], {
-      cwd: electronDir,
-      encoding: 'utf8',
-      timeout: 180_000,
-    });
-    binary = installedElectronBinary();
-    if (!binary) {
-      const why = `${install.stderr ?? ''}${install.stdout ?? ''}`
-        .split('\n')
-        .map((l) => l.trim())
-        .find((l) => l && !l.startsWith('at '));
-      return { reason: `its binary could not be downloaded${why ? ` (${why})` : ''}` };
-    }
-  }
-  return { binary };
-}
 
 /** The data folder the app will use: --data-dir, else FRAMEWRIGHT_DATA_DIR, else the default. */
 async function dataDir() {
@@ -165,12 +106,14 @@ async function launchElectron(binary) {
   });
 }
 
-ensureBuilt();
+ensureAppBuilt();
 if (webOnly) {
   await reportKeychain(false);
   serveToBrowser();
 } else {
-  const electron = findElectron();
+  const electron = hasDisplay()
+    ? findElectronBinary()
+    : { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
   if (!electron.binary) await fallBack(electron.reason);
   else {
     const copy = ensureElectronCopy(electron.binary);
