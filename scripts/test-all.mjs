@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check Framewright has, in order — system prerequisites, typecheck, lint,
-// format, build, unit + integration tests (inside a private D-Bus session with a real Secret
-// Service), end-to-end tests in Chromium — then one plain line: "N passed, N failed".
+// format, build, unit tests, then integration and end-to-end tests (Chromium), both inside a private
+// D-Bus session with a real Secret Service — then one plain line: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,18 @@ const failures = [];
 function run(command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return result.status === 0;
+}
+
+/**
+ * Integration and end-to-end tests run against a real, throw-away Secret Service, and with
+ * FRAMEWRIGHT_KEYRING_TESTS=1 every keychain test must pass there (none falls back to its
+ * "no keychain" variant).
+ */
+function runWithKeyring(command, args, env = {}) {
+  return run('bash', [path.join(root, 'scripts', 'with-keyring.sh'), command, ...args], {
+    ...env,
+    FRAMEWRIGHT_KEYRING_TESTS: '1',
+  });
 }
 
 function check(name, ok) {
@@ -71,12 +83,8 @@ for (const project of ['unit', 'integration']) {
     '--reporter=json',
     `--outputFile=${outputFile}`,
   ];
-  const withKeyring = project === 'integration' && existsSync(path.join(root, 'scripts', 'with-keyring.sh'));
-  const ok = withKeyring
-    ? run('bash', [path.join(root, 'scripts', 'with-keyring.sh'), bin('vitest'), ...vitestArgs], {
-        FRAMEWRIGHT_KEYRING_TESTS: '1',
-      })
-    : run(bin('vitest'), vitestArgs);
+  const ok =
+    project === 'integration' ? runWithKeyring(bin('vitest'), vitestArgs) : run(bin('vitest'), vitestArgs);
   const counts = countVitest(outputFile);
   passed += counts.passed;
   failed += counts.failed;
@@ -86,7 +94,7 @@ for (const project of ['unit', 'integration']) {
 
 if (wants('e2e')) {
   const outputFile = path.join(results, 'playwright.json');
-  const ok = run(bin('playwright'), ['test', '--reporter=list,json'], {
+  const ok = runWithKeyring(bin('playwright'), ['test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
   });
   if (existsSync(outputFile)) {
