@@ -53,10 +53,11 @@ async function reportKeychain(electron) {
     const { store } = await selectSecretStore({ probeTimeoutMs: 5_000 });
     const described = store.describe();
     if (described.canStore) return;
+    const detail = described.detail.startsWith('No OS keychain')
+      ? described.detail
+      : `No OS keychain is available: ${described.detail}`;
     console.log(
-      `No OS keychain is available: ${described.detail}` +
-        (electron ? ' (Electron’s safeStorage is tried too.)' : '') +
-        ' The local simulator needs no key.',
+      `${detail}${electron ? ' (Electron’s safeStorage is tried too.)' : ''} The local simulator needs no key.`,
     );
   } catch {
     // the studio reports the keychain itself in Settings

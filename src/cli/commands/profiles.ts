@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { discoverServices } from '../../main/core/video/discovery.js';
 import { AppError } from '../../main/core/errors.js';
 import { normaliseBaseUrl } from '../../main/core/journal/profiles-repository.js';
+import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -63,14 +64,16 @@ export function registerProfileCommands(program: Command): void {
       // --profile and --base-url are the program's global options, read here as the login target
       const globals = command.optsWithGlobals<{ profile?: string; baseUrl?: string }>();
       const opts = { ...loginOptions, profile: globals.profile ?? '', baseUrl: globals.baseUrl ?? '' };
-      const secret = await readStdin().catch((error: unknown) => error as Error);
       await withCliCore(
         command,
         async (cli) => {
           if (!opts.profile || !opts.baseUrl) {
             throw new AppError('usage', 'login needs --profile NAME and --base-url URL (including /v1).');
           }
-          if (secret instanceof Error) throw secret;
+          // said before the key is read: no one types or pipes a key that cannot be kept
+          const keychain = cli.core.secrets.describe();
+          if (!keychain.canStore) throw new SecretStoreError('unavailable', keychain.detail);
+          const secret = await readStdin();
           const baseUrl = normaliseBaseUrl(opts.baseUrl);
           const kind = opts.debugTokenExpires ? 'debug' : 'personal';
           const expires = opts.debugTokenExpires ? Date.parse(opts.debugTokenExpires) : undefined;

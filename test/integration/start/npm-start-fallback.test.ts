@@ -119,6 +119,22 @@ describe('npm start where Electron cannot start', () => {
     expect(served?.launchUrl).toMatch(/\/\?code=/);
   });
 
+  it('without a keychain: says so before the studio is served, before anyone types a key', async () => {
+    const { lines, served } = await start({
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+      XDG_RUNTIME_DIR: tempDir('fw-nobus-'),
+    });
+    const said = lines.findIndex((l) => l.startsWith('No OS keychain is'));
+    expect(said).toBeGreaterThanOrEqual(0);
+    expect(lines[said]).toMatch(
+      /^No OS keychain is reachable \(.+\)\. Framewright will not store your key unprotected\..* The local simulator needs no key\.$/,
+    );
+    expect(said).toBeLessThan(lines.findIndex((l) => l.startsWith('{')));
+    expect(served).toBeDefined();
+  });
+
   it('when the Electron binary cannot be downloaded: says why and serves the studio', async () => {
     const { reasons, served } = await start({ ...display, ELECTRON_MIRROR: 'http://127.0.0.1:9/' });
     expect(reasons).toHaveLength(1);
