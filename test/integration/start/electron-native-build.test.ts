@@ -4,34 +4,20 @@
  * be made. The Electron binary is a fake that answers the version question as Electron-as-Node does.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { electronBindingPath } from '../../../src/main/core/journal/sqlite-native-binding.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { electronCopyDir, writeElectronCopy, writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SCRIPT = path.join(ROOT, 'scripts/electron-native.mjs');
 const ABI = '997';
-const copyDir = path.join(
-  ROOT,
-  'native/electron/better-sqlite3',
-  `abi${ABI}-${process.platform}-${process.arch}`,
-);
+const copyDir = electronCopyDir(ABI);
 afterAll(() => rmSync(copyDir, { recursive: true, force: true }));
 
-function fakeElectron(version: string, abi: string): string {
-  const file = path.join(tempDir('fw-fake-electron-'), 'electron');
-  writeFileSync(
-    file,
-    `#!/bin/sh
-[ "$ELECTRON_RUN_AS_NODE" = "1" ] || exit 9
-exec "${process.execPath}" -e 'process.stdout.write(JSON.stringify({ ...process.versions, electron: "${version}", modules: "${abi}" }))'
-`,
-  );
-  chmodSync(file, 0o755);
-  return file;
-}
+const fakeElectron = (version: string, abi: string) => writeFakeElectron({ version, abi });
 
 function run(args: string[], env: Record<string, string | undefined> = {}) {
   const result = spawnSync(process.execPath, [SCRIPT, ...args], {
@@ -53,21 +39,11 @@ describe('the Electron copy of better-sqlite3', () => {
 
   it('is current only when built from this better-sqlite3 for this Electron', () => {
     const binary = fakeElectron('99.1.0', ABI);
-    const betterSqlite3 = (
-      JSON.parse(readFileSync(path.join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as {
-        version: string;
-      }
-    ).version;
-    mkdirSync(copyDir, { recursive: true });
-    writeFileSync(path.join(copyDir, 'better_sqlite3.node'), '');
-    const info = (electron: string, version: string) =>
-      writeFileSync(
-        path.join(copyDir, 'build-info.json'),
-        JSON.stringify({ electron, betterSqlite3: version }),
-      );
-    info('99.1.0', betterSqlite3);
+    const info = (electron: string, betterSqlite3?: string) =>
+      writeElectronCopy(ABI, electron, betterSqlite3);
+    info('99.1.0');
     expect(run(['--check', '--electron', binary]).code).toBe(0);
-    info('99.0.0', betterSqlite3); // another Electron (same ABI)
+    info('99.0.0'); // another Electron (same ABI)
     expect(run(['--check', '--electron', binary])).toMatchObject({
       code: 1,
       lines: [`missing or stale: ${copyDir}`],

@@ -5,11 +5,12 @@
  * a real Electron does for each reason.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../support/engine-harness.js';
+import { electronCopyDir, writeElectronCopy, writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -67,43 +68,14 @@ async function start(env: Record<string, string | undefined>, dataDir = tempDir(
 const FAKE_ABI = '999';
 const FAKE_VERSION = '99.0.0';
 const fakes = tempDir('fw-fake-electron-');
-const copyDir = path.join(
-  ROOT,
-  'native/electron/better-sqlite3',
-  `abi${FAKE_ABI}-${process.platform}-${process.arch}`,
-);
+const copyDir = electronCopyDir(FAKE_ABI);
 
-/** A fake Electron: as Node (ELECTRON_RUN_AS_NODE) it reports its versions; as an app it runs `behaviour`. */
-function fakeElectron(name: string, behaviour: string, abi = FAKE_ABI): string {
-  const file = path.join(fakes, name);
-  writeFileSync(
-    file,
-    `#!/bin/sh
-if [ "$ELECTRON_RUN_AS_NODE" = "1" ]; then
-  exec "${process.execPath}" -e 'process.stdout.write(JSON.stringify({ ...process.versions, electron: "${FAKE_VERSION}", modules: "${abi}" }))'
-fi
-echo "$@" > "${file}.args"
-${behaviour}
-`,
-  );
-  chmodSync(file, 0o755);
-  return file;
-}
+/** A fake Electron that reports FAKE_VERSION and `abi` and, launched as the app, runs `behaviour`. */
+const fakeElectron = (name: string, behaviour: string, abi = FAKE_ABI) =>
+  writeFakeElectron({ version: FAKE_VERSION, abi, behaviour, file: path.join(fakes, name) });
 
-beforeAll(() => {
-  // "built" copy for the fake Electron's ABI, so start-up goes past the native build step
-  const betterSqlite3 = (
-    JSON.parse(readFileSync(path.join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
-  mkdirSync(copyDir, { recursive: true });
-  writeFileSync(path.join(copyDir, 'better_sqlite3.node'), '');
-  writeFileSync(
-    path.join(copyDir, 'build-info.json'),
-    JSON.stringify({ electron: FAKE_VERSION, modules: FAKE_ABI, betterSqlite3 }),
-  );
-});
+// a "built" copy for the fake Electron's ABI, so start-up goes past the native build step
+beforeAll(() => writeElectronCopy(FAKE_ABI, FAKE_VERSION));
 afterAll(() => rmSync(copyDir, { recursive: true, force: true }));
 
 const display = { DISPLAY: ':99', WAYLAND_DISPLAY: undefined };

@@ -3,10 +3,10 @@
  * says so in one line and exits with its own code, so a CI can tell "no Electron here" from a failure.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../support/engine-harness.js';
+import { writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -41,15 +41,7 @@ describe('npm run smoke:electron without what it needs', () => {
   });
 
   it('better-sqlite3 cannot be built for that Electron: one line and exit code 5', () => {
-    const fake = path.join(tempDir('fw-fake-electron-'), 'electron');
-    writeFileSync(
-      fake,
-      `#!/bin/sh
-[ "$ELECTRON_RUN_AS_NODE" = "1" ] || exit 9
-exec "${process.execPath}" -e 'process.stdout.write(JSON.stringify({ ...process.versions, electron: "99.3.0", modules: "994" }))'
-`,
-    );
-    chmodSync(fake, 0o755);
+    const fake = writeFakeElectron({ version: '99.3.0', abi: '994' });
     const { code, lines } = smoke({ FRAMEWRIGHT_ELECTRON_BINARY: fake, DISPLAY: ':99' });
     expect(code).toBe(5);
     expect(lines.at(-1)).toMatch(
