@@ -87,6 +87,16 @@ function runSmoke({ app, reportDir, timeoutMs = 90_000, exit = (code) => app.exi
 
 module.exports = { runSmoke, ROUND_TRIP, SHOW_CREATE };
 
-if (process.versions.electron && process.type === 'browser' && process.env.FRAMEWRIGHT_SMOKE_DIR) {
-  runSmoke({ app: require('electron').app, reportDir: process.env.FRAMEWRIGHT_SMOKE_DIR });
+if (process.versions.electron && process.env.FRAMEWRIGHT_SMOKE_DIR) {
+  // --require runs during Node's bootstrap, before Electron's own modules are set up: take `app`
+  // once the app's main script is running.
+  setImmediate(() => {
+    if (process.type !== 'browser') return;
+    const { app } = require('electron');
+    if (!app || typeof app.on !== 'function') {
+      console.error('electron-smoke-hook: the electron module has no app here');
+      process.exit(1);
+    }
+    runSmoke({ app, reportDir: process.env.FRAMEWRIGHT_SMOKE_DIR });
+  });
 }
