@@ -62,22 +62,28 @@ export function startDesktopApp(options: { processEvents?: ProcessEvents } = {})
 
   void app.whenReady().then(async () => {
     const dataDir = app.getPath('userData');
-    let appCore: AppCore;
     try {
       logger = shellLogger(dataDir);
-      appCore = await createAppCore({
+      const appCore = await createAppCore({
         dataDir,
         host: 'electron',
         launchSimulator: defaultSimulatorLauncher(dataDir),
         safeStorage,
         logger,
       });
+      core = appCore;
+      showStudio(appCore, dataDir);
     } catch (error) {
+      // whatever failed, the core (if it started) stops before the app exits
+      const started = core;
+      core = undefined;
+      await started?.close().catch(() => undefined);
       await reportStartupFailure({ app, dialog, shell }, error, dataDir, (m, f) => logger.error(m, f));
-      return;
     }
-    core = appCore;
-    const log = (message: string) => appCore.logger.warn(message);
+  });
+
+  /** Transports, window and updates over a started core. */
+  function showStudio(appCore: AppCore, dataDir: string): void {
     hardenSession(session.defaultSession, isAppUrl);
     registerAppProtocol(protocol, rendererDir, (url) => net.fetch(url));
     registerBridgeIpc(ipcMain, appCore.dispatcher, isAppUrl);
@@ -97,9 +103,9 @@ export function startDesktopApp(options: { processEvents?: ProcessEvents } = {})
       isPackaged: app.isPackaged,
       activeProfileKind: profiles.get(profiles.activeId()).kind,
       env: process.env,
-      log,
+      log: (message) => appCore.logger.warn(message),
       load: async () =>
         loadUpdater(updaterAppAdapter(app, await electronUpdaterFolders(app, process.resourcesPath))),
     });
-  });
+  }
 }

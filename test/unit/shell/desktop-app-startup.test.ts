@@ -21,6 +21,7 @@ const fake = vi.hoisted(() => ({
     openedPaths: string[];
     updaters: { adapter: { userDataPath: string; baseCachePath: string }; checks: number }[];
     cacheDir: string;
+    windowFails: boolean;
   },
 }));
 
@@ -31,6 +32,7 @@ vi.mock('electron', async () => {
     webContents = { send: () => undefined };
     constructor() {
       super();
+      if (state().windowFails) throw new Error('the GPU process could not start');
       state().windows.push(this);
     }
     loadURL = async () => undefined;
@@ -172,6 +174,7 @@ beforeEach(() => {
     openedPaths: [],
     updaters: [],
     cacheDir: tempDir(),
+    windowFails: false,
   };
 });
 afterEach(() => processEvents.removeAllListeners());
@@ -230,6 +233,20 @@ describe('the Electron app when the core cannot start', () => {
     expect(fake.state.dialogs[0]!.detail).toContain(`Data folder: ${dataDir}`);
     expect(fake.state.exitCodes).toEqual([1]);
     expect(fake.state.lockHeld).toBe(false);
+  });
+
+  it('a failure after the core started (no window): the core is closed, the dialog shown, the app exits', async () => {
+    const dataDir = tempDir();
+    fake.state.windowFails = true;
+    launch(dataDir);
+    await settled();
+
+    expect(fake.state.dialogs[0]!.message).toBe('Framewright could not start.');
+    expect(fake.state.dialogs[0]!.detail).toContain('the GPU process could not start');
+    expect(fake.state.exitCodes).toEqual([1]);
+    expect(fake.state.lockHeld).toBe(false);
+    // the journal was closed cleanly: no WAL left behind to replay
+    expect(existsSync(path.join(dataDir, 'journal.sqlite-wal'))).toBe(false);
   });
 
   it('unhandled rejections and uncaught exceptions are written to the log', async () => {
