@@ -109,11 +109,10 @@ describe('journal safety before migrations', () => {
     fresh.close();
   });
 
-  it('moves a journal that fails PRAGMA integrity_check aside', () => {
+  it('runs PRAGMA integrity_check before migrating, and moves a damaged journal aside', () => {
     const dir = folder();
     const file = path.join(dir, 'journal.sqlite');
-    const journal = openJournal({ path: file });
-    journal.close();
+    oldJournal(file);
     // damage the profiles table's root page behind SQLite's back (as a torn write or bad disk would)
     const raw = new BetterSqlite3(file);
     const root = raw
@@ -132,6 +131,8 @@ describe('journal safety before migrations', () => {
     expect((error as Error).message).toMatch(/is damaged \(.+\)\. It was moved aside, not deleted/);
     expect(existsSync((error as JournalCorruptError).movedTo)).toBe(true);
     expect(existsSync(file)).toBe(false);
+    // nothing was migrated or backed up from a damaged journal
+    expect(existsSync(path.join(dir, JOURNAL_BACKUP_DIR))).toBe(false);
   });
 
   it('refuses a journal from a newer Framewright without backing it up, moving or migrating it', () => {
