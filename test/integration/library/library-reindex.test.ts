@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFramewright } from '../../support/cli-runner.js';
+import { runFramewright, simulatorVideoArgs } from '../../support/cli-runner.js';
 import { tempDir } from '../../support/engine-harness.js';
 
 /** Every `framewright.json` below `dir`. */
@@ -25,22 +25,9 @@ interface ShownJob {
 describe('framewright library reindex', () => {
   it('rebuilds jobs and verified outputs from the sidecars after the journal is lost; idempotent; refuses tampered files', async () => {
     const dataDir = tempDir('fw-reindex-');
-    const made = await runFramewright([
-      '--data-dir',
-      dataDir,
-      '--json',
-      'video',
-      '--model',
-      'h3-video',
-      '--mode',
-      't2v',
-      '--prompt',
-      'A lighthouse in a storm, kept by its sidecar',
-      '--seconds',
-      '5',
-      '--orientation',
-      'landscape',
-    ]);
+    const made = await runFramewright(
+      simulatorVideoArgs(dataDir, 'A lighthouse in a storm, kept by its sidecar'),
+    );
     expect(made.code, made.stderr).toBe(0);
     const jobId = json(made.stdout).jobId as string;
     const shownBefore = await runFramewright(['--data-dir', dataDir, '--json', 'show', jobId]);

@@ -13,6 +13,7 @@ import {
 import { JournalTooNewError, runMigrations } from '../../../src/main/core/journal/migrator.js';
 import { migrations } from '../../../src/main/core/journal/migrations/index.js';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
+import { journalFromNewerVersion } from './helpers.js';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'fw-journal-safety-'));
 
@@ -138,10 +139,7 @@ describe('journal safety before migrations', () => {
   it('refuses a journal from a newer Framewright without backing it up, moving or migrating it', () => {
     const dir = folder();
     const file = path.join(dir, 'journal.sqlite');
-    openJournal({ path: file }).close();
-    const raw = new BetterSqlite3(file);
-    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)").run();
-    raw.close();
+    journalFromNewerVersion(file);
     const bytes = readFileSync(file);
     expect(caught(() => openJournal({ path: file }))).toBeInstanceOf(JournalTooNewError);
     expect(readFileSync(file).equals(bytes)).toBe(true);

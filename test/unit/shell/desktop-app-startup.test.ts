@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
+import { journalFromNewerVersion } from '../journal/helpers.js';
 
 // The Electron shell is started against a fake `electron` module (its binary cannot run here):
 // a fake app that records the single-instance lock, exit codes and windows, a dialog that answers
@@ -205,10 +205,7 @@ describe('the Electron app when the core cannot start', () => {
   it('a journal from a newer Framewright: refused with a clear message, not modified', async () => {
     const dataDir = tempDir();
     const file = path.join(dataDir, 'journal.sqlite');
-    openJournal({ path: file }).close();
-    const raw = new BetterSqlite3(file);
-    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)").run();
-    raw.close();
+    journalFromNewerVersion(file);
     const before = readFileSync(file);
     launch(dataDir);
     await settled();
