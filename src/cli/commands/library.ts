@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
+import { AppError } from '../../main/core/errors.js';
 import { reindexLibrary } from '../../main/core/library/reindex-library.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -21,6 +23,9 @@ export function registerLibraryCommands(program: Command): void {
       withCliCore(
         command,
         async (cli) => {
+          if (opts.library && !statSync(opts.library, { throwIfNoEntry: false })?.isDirectory()) {
+            throw new AppError('usage', `--library ${opts.library} is not a folder.`);
+          }
           const result = await reindexLibrary(cli.core.journal, {
             libraryDirs: opts.library ? [opts.library] : cli.core.libraryDirs(),
             assignToProfileId: opts.assignTo ? cli.core.profiles.find(opts.assignTo).id : undefined,

@@ -94,5 +94,16 @@ describe('framewright library reindex', () => {
     expect(listedAgain.data).toEqual(listed.data);
     const shownAgain = json((await runFramewright(['--data-dir', dataDir, '--json', 'show', jobId])).stdout);
     expect(shownAgain).toEqual(after);
+
+    const nowhere = await runFramewright([
+      '--data-dir',
+      dataDir,
+      'library',
+      'reindex',
+      '--library',
+      path.join(dataDir, 'nope'),
+    ]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('is not a folder');
   });
 });
