@@ -27,3 +27,11 @@ export function runFramewright(args: string[], env: Record<string, string> = {})
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** `framewright video` on the embedded simulator: a 5-second landscape text-to-video, as JSON. */
+export function simulatorVideoArgs(dataDir: string, prompt: string): string[] {
+  return [
+    ...['--data-dir', dataDir, '--json', 'video', '--model', 'h3-video', '--mode', 't2v'],
+    ...['--prompt', prompt, '--seconds', '5', '--orientation', 'landscape'],
+  ];
+}

@@ -10,6 +10,7 @@ import { registerRerankCommand } from './rerank.js';
 import { registerSpeakCommand } from './speak.js';
 import { registerTranscribeCommand } from './transcribe.js';
 import { registerJobCommands } from './jobs.js';
+import { registerLibraryCommands } from './library.js';
 import { registerProfileCommands } from './profiles.js';
 import { registerServeCommand } from './serve.js';
 import { registerSimulatorCommand } from './simulator.js';
@@ -23,6 +24,7 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerVideoCommand,
   registerBatchCommand,
   registerJobCommands,
+  registerLibraryCommands,
   registerChatCommand,
   registerEmbedCommand,
   registerRerankCommand,

@@ -7,10 +7,13 @@ export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set([
   'clipboard-sanitized-write',
 ]);
 
-/** True for URLs of the app itself: the built renderer (file://) or the electron-vite dev server. */
-export function createAppUrlCheck(rendererIndexUrl: string, devServerUrl?: string): (url: string) => boolean {
-  const index = new URL(rendererIndexUrl);
-  const rendererFolder = index.href.slice(0, index.href.lastIndexOf('/') + 1);
+/**
+ * True for URLs of the app itself: the built renderer on its own origin (`framewright-app://studio`,
+ * see app-protocol.ts) or, in development, the electron-vite dev server. Also accepts a bare origin
+ * (what permission checks are given).
+ */
+export function createAppUrlCheck(appOrigin: string, devServerUrl?: string): (url: string) => boolean {
+  const app = new URL(appOrigin);
   const devOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
   return (url: string) => {
     let parsed: URL;
@@ -20,13 +23,19 @@ export function createAppUrlCheck(rendererIndexUrl: string, devServerUrl?: strin
       return false;
     }
     if (devOrigin && parsed.origin === devOrigin) return true;
-    return parsed.protocol === 'file:' && parsed.href.startsWith(rendererFolder);
+    // a custom scheme's URL.origin is "null" in Node: compare scheme and host instead
+    return (
+      parsed.protocol === app.protocol &&
+      parsed.host === app.host &&
+      parsed.username === '' &&
+      parsed.password === ''
+    );
   };
 }
 
 /**
- * Locks a renderer's web contents down: no new windows, no navigation away from the app,
- * no webviews.
+ * Locks a renderer's web contents down: no new windows, no navigation away from the app (of the
+ * page or of any frame in it), no webviews.
  */
 export function hardenWebContents(
   contents: Pick<WebContents, 'setWindowOpenHandler' | 'on'>,
@@ -36,6 +45,9 @@ export function hardenWebContents(
   contents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url)) event.preventDefault();
   });
+  contents.on('will-frame-navigate', (event) => {
+    if (!isAppUrl(event.url)) event.preventDefault();
+  });
   contents.on('will-redirect', (event, url) => {
     if (!isAppUrl(url)) event.preventDefault();
   });
@@ -43,15 +55,20 @@ export function hardenWebContents(
 }
 
 /**
- * Session-wide rules: a strict CSP on every response, only the permissions the studio needs.
+ * Session-wide rules: a strict CSP on every response, only the permissions the studio needs and
+ * only for the app's own pages (the requesting URL or origin is checked, not only the name).
  */
 export function hardenSession(
   session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'webRequest'>,
+  isAppUrl: (url: string) => boolean,
 ): void {
-  session.setPermissionRequestHandler((_contents, permission, callback) => {
-    callback(ALLOWED_PERMISSIONS.has(permission));
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(ALLOWED_PERMISSIONS.has(permission) && isAppUrl(details.requestingUrl));
   });
-  session.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission));
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) =>
+      ALLOWED_PERMISSIONS.has(permission) && isAppUrl(requestingOrigin),
+  );
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {

@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,3 +25,11 @@ export function tempJournal(start = Date.UTC(2026, 0, 1)) {
 
 export const SHA_A = 'a'.repeat(64);
 export const SHA_B = 'b'.repeat(64);
+
+/** A journal at `file` as a newer Framewright would leave it: one migration this build does not know. */
+export function journalFromNewerVersion(file: string): void {
+  openJournal({ path: file }).close();
+  const raw = new BetterSqlite3(file);
+  raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)").run();
+  raw.close();
+}

@@ -37,7 +37,9 @@ const { createMainWindow } = await import('../../../src/main/shell/main-window.j
 const { createAppUrlCheck, hardenSession, hardenWebContents, ALLOWED_PERMISSIONS } =
   await import('../../../src/main/shell/security.js');
 
-const RENDERER = 'file:///opt/Framewright/resources/app.asar/out/renderer/index.html';
+const { APP_INDEX_URL, APP_ORIGIN } = await import('../../../src/main/shell/app-protocol.js');
+
+const RENDERER = APP_INDEX_URL;
 
 describe('Electron shell security', () => {
   beforeEach(() => {
@@ -66,7 +68,7 @@ describe('Electron shell security', () => {
   it('denies window.open and blocks navigation or redirects away from the app', () => {
     const contents = new EventEmitter() as EventEmitter & { setWindowOpenHandler: ReturnType<typeof vi.fn> };
     contents.setWindowOpenHandler = vi.fn();
-    hardenWebContents(contents as never, createAppUrlCheck(RENDERER));
+    hardenWebContents(contents as never, createAppUrlCheck(APP_ORIGIN));
     const openHandler = contents.setWindowOpenHandler.mock.calls[0]![0] as (d: { url: string }) => unknown;
     expect(openHandler({ url: 'https://example.com' })).toEqual({ action: 'deny' });
     expect(openHandler({ url: RENDERER })).toEqual({ action: 'deny' });
@@ -75,12 +77,29 @@ describe('Electron shell security', () => {
       const away = { preventDefault: vi.fn() };
       contents.emit(eventName, away, 'https://evil.example/phish');
       expect(away.preventDefault).toHaveBeenCalled();
-      const otherFile = { preventDefault: vi.fn() };
-      contents.emit(eventName, otherFile, 'file:///etc/passwd');
-      expect(otherFile.preventDefault).toHaveBeenCalled();
+      for (const elsewhere of [
+        'file:///etc/passwd',
+        'file:///opt/Framewright/resources/app.asar/out/renderer/index.html',
+        'framewright-app://other/index.html',
+        'framewright-media://media/x',
+      ]) {
+        const otherPlace = { preventDefault: vi.fn() };
+        contents.emit(eventName, otherPlace, elsewhere);
+        expect(otherPlace.preventDefault).toHaveBeenCalled();
+      }
       const inside = { preventDefault: vi.fn() };
       contents.emit(eventName, inside, RENDERER + '#/queue');
       expect(inside.preventDefault).not.toHaveBeenCalled();
+    }
+    // any frame of the page: a subframe must not be navigated away either
+    for (const [url, blocked] of [
+      ['https://evil.example/frame', true],
+      ['file:///etc/passwd', true],
+      [RENDERER + '#/library', false],
+    ] as const) {
+      const frameNavigation = { url, isMainFrame: false, preventDefault: vi.fn() };
+      contents.emit('will-frame-navigate', frameNavigation);
+      expect(frameNavigation.preventDefault).toHaveBeenCalledTimes(blocked ? 1 : 0);
     }
     const webview = { preventDefault: vi.fn() };
     contents.emit('will-attach-webview', webview);
@@ -88,13 +107,13 @@ describe('Electron shell security', () => {
   });
 
   it('accepts the dev server only in development', () => {
-    const dev = createAppUrlCheck(RENDERER, 'http://localhost:5173');
+    const dev = createAppUrlCheck(APP_ORIGIN, 'http://localhost:5173');
     expect(dev('http://localhost:5173/')).toBe(true);
     expect(dev('http://localhost:5174/')).toBe(false);
-    expect(createAppUrlCheck(RENDERER)('http://localhost:5173/')).toBe(false);
+    expect(createAppUrlCheck(APP_ORIGIN)('http://localhost:5173/')).toBe(false);
   });
 
-  it('grants only the permissions the studio needs and sets a strict CSP on every response', () => {
+  it('grants only the permissions the studio needs, only to its own pages, and sets a strict CSP', () => {
     let requestHandler: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | undefined;
     let checkHandler: ((c: unknown, p: string) => boolean) | undefined;
     let headersHandler:
@@ -103,20 +122,42 @@ describe('Electron shell security', () => {
           cb: (r: { responseHeaders: Record<string, string[]> }) => void,
         ) => void)
       | undefined;
-    hardenSession({
-      setPermissionRequestHandler: (h: never) => (requestHandler = h),
-      setPermissionCheckHandler: (h: never) => (checkHandler = h),
-      webRequest: { onHeadersReceived: (h: never) => (headersHandler = h) },
-    } as never);
-    for (const permission of ['media', 'geolocation', 'openExternal', 'hid', 'serial']) {
+    hardenSession(
+      {
+        setPermissionRequestHandler: (h: never) => (requestHandler = h),
+        setPermissionCheckHandler: (h: never) => (checkHandler = h),
+        webRequest: { onHeadersReceived: (h: never) => (headersHandler = h) },
+      } as never,
+      createAppUrlCheck(APP_ORIGIN),
+    );
+    const request = (permission: string, requestingUrl: string) => {
       const callback = vi.fn();
-      requestHandler!(null, permission, callback);
-      expect(callback).toHaveBeenCalledWith(false);
-      expect(checkHandler!(null, permission)).toBe(false);
+      (requestHandler as unknown as (c: unknown, p: string, cb: unknown, d: unknown) => void)(
+        null,
+        permission,
+        callback,
+        { requestingUrl },
+      );
+      return callback.mock.calls[0]?.[0] as boolean;
+    };
+    const check = (permission: string, origin: string) =>
+      (checkHandler as unknown as (c: unknown, p: string, o: string) => boolean)(null, permission, origin);
+    for (const permission of ['media', 'geolocation', 'openExternal', 'hid', 'serial']) {
+      expect(request(permission, RENDERER)).toBe(false);
+      expect(check(permission, APP_ORIGIN)).toBe(false);
     }
-    const granted = vi.fn();
-    requestHandler!(null, 'notifications', granted);
-    expect(granted).toHaveBeenCalledWith(true);
+    expect(request('notifications', RENDERER)).toBe(true);
+    expect(check('notifications', APP_ORIGIN)).toBe(true);
+    // the right permission asked by anything but the app's own origin is refused
+    for (const stranger of [
+      'https://evil.example/',
+      'file:///tmp/page.html',
+      'framewright-media://media/x',
+      '',
+    ]) {
+      expect(request('notifications', stranger)).toBe(false);
+      expect(check('notifications', stranger)).toBe(false);
+    }
     expect(ALLOWED_PERMISSIONS.has('notifications')).toBe(true);
 
     let headers: Record<string, string[]> = {};

@@ -1,6 +1,12 @@
 export { openJournal } from './open-journal.js';
 export type { Journal, OpenJournalOptions } from './open-journal.js';
 export { JournalTooNewError, JournalHistoryMismatchError } from './migrator.js';
+export {
+  JournalBackupError,
+  JournalCorruptError,
+  JOURNAL_BACKUP_DIR,
+  JOURNAL_BACKUPS_KEPT,
+} from './journal-safety.js';
 export { IdempotencyConflictError, JournalNotFoundError, JournalStateError } from './errors.js';
 export { canonicalJson } from './json.js';
 export type { Page } from './pagination.js';

@@ -7,11 +7,18 @@ import { JobsRepository } from './jobs-repository.js';
 import { LocalFilesRepository } from './local-files-repository.js';
 import { migrations as allMigrations } from './migrations/index.js';
 import type { Migration } from './migrations/index.js';
-import { runMigrations } from './migrator.js';
+import { currentSchemaVersion, runMigrations } from './migrator.js';
 import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
+import {
+  JournalCorruptError,
+  backUpJournal,
+  integrityProblems,
+  isCorruptionError,
+  moveJournalAside,
+} from './journal-safety.js';
 import { ServiceCallsRepository } from './service-calls-repository.js';
 import { SettingsRepository } from './settings-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
@@ -30,6 +37,8 @@ export interface Journal {
   readonly path: string;
   readonly schemaVersion: number;
   readonly migration: MigrationResult;
+  /** The copy taken before this open's migrations (`journal-backups/` beside the journal), if any ran. */
+  readonly backupPath: string | undefined;
   readonly profiles: ProfilesRepository;
   readonly settings: SettingsRepository;
   readonly drafts: DraftsRepository;
@@ -52,15 +61,43 @@ export interface Journal {
 }
 
 /**
- * Opens (creating if needed) the journal at `path`, applies pending migrations and returns the
- * repositories. Throws JournalTooNewError, without modifying the file, when the journal was written
- * by a newer Framewright.
+ * Opens (creating if needed) the journal at `path`, and when migrations are pending checks and
+ * backs it up first, applies them and returns the repositories.
+ *
+ * - A file SQLite reports as damaged or not a database while opening it, or one that
+ *   `PRAGMA integrity_check` (run before migrations) finds damaged, is moved aside to
+ *   `<path>.corrupt-<time>` (never deleted) and JournalCorruptError says where.
+ * - A journal written by a newer Framewright is refused with JournalTooNewError, unmodified.
+ * - Before the first pending migration of an existing journal, it is copied with `VACUUM INTO` to
+ *   `journal-backups/` beside it (the newest few kept); if that copy fails nothing is migrated.
  */
 export function openJournal(options: OpenJournalOptions): Journal {
-  const db = openDatabase(options.path);
+  const now = options.now ?? Date.now;
+  const list = options.migrations ?? allMigrations;
+  const onDisk = options.path !== ':memory:' && options.path !== '';
+  const moveAside = (reason: string): JournalCorruptError =>
+    new JournalCorruptError(options.path, moveJournalAside(options.path, now()), reason);
+
+  let db: Database;
   try {
-    const now = options.now ?? Date.now;
-    const migration = runMigrations(db, options.migrations ?? allMigrations, {
+    db = openDatabase(options.path);
+  } catch (error) {
+    if (onDisk && isCorruptionError(error)) throw moveAside((error as Error).message);
+    throw error;
+  }
+  try {
+    let backupPath: string | undefined;
+    const fromVersion = onDisk ? currentSchemaVersion(db) : 0;
+    if (fromVersion > 0 && fromVersion < list.length) {
+      // a full check costs about 1.5 s at 100,000 jobs: only before changing the schema
+      const problems = integrityProblems(db);
+      if (problems.length > 0) {
+        db.close();
+        throw moveAside(`integrity check: ${problems.slice(0, 3).join('; ')}`);
+      }
+      backupPath = backUpJournal(db, options.path, fromVersion, now());
+    }
+    const migration = runMigrations(db, list, {
       journalPath: options.path,
       now,
     });
@@ -69,6 +106,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       path: options.path,
       schemaVersion: migration.toVersion,
       migration,
+      backupPath,
       profiles: new ProfilesRepository(db, now),
       settings: new SettingsRepository(db, now),
       drafts: new DraftsRepository(db, now),
@@ -92,7 +130,8 @@ export function openJournal(options: OpenJournalOptions): Journal {
       database: db,
     };
   } catch (error) {
-    db.close();
+    if (db.open) db.close();
+    if (onDisk && isCorruptionError(error)) throw moveAside((error as Error).message);
     throw error;
   }
 }
