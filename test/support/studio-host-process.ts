@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { BrowserContext } from '@playwright/test';
 import { openJournal } from '../../src/main/core/journal/open-journal';
+import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
 
 export interface StudioHost {
   origin: string;
@@ -47,6 +49,22 @@ export async function startStudioHost(): Promise<{ host: StudioHost; stop: () =>
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * Signs every page of `context` on `host` in, as the one-time launch link does: the token in that
+ * origin's sessionStorage, where the page keeps it (set before the page's scripts, on every load).
+ */
+export async function signInContext(
+  context: BrowserContext,
+  host: { origin: string; token: string },
+): Promise<void> {
+  const [key, origin, token] = [HOST_SESSION_STORAGE_KEY, host.origin, host.token].map((v) =>
+    JSON.stringify(v),
+  );
+  await context.addInitScript({
+    content: `if (location.origin === ${origin}) sessionStorage.setItem(${key}, ${token});`,
+  });
 }
 
 /** `count` finished (failed) video jobs written straight into a host's journal (WAL: shared with the running core). */

@@ -16,7 +16,7 @@ interface ServeOptions {
 
 /**
  * `framewright serve`: the studio in a browser, on loopback, against the same core as the desktop
- * app. Prints a one-time login URL (its code is exchanged for an HttpOnly cookie).
+ * app. Prints a one-time login URL (the page exchanges its code for the per-run token, kept in memory).
  */
 export function registerServeCommand(program: Command): void {
   program
