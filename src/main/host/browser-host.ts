@@ -242,7 +242,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       throw new Refusal(
         401,
         'host.invalid_code',
-        'This login link was already used or has expired. Ask the terminal for a new one.',
+        'This login link was already used or has expired. Press Enter in the terminal that runs the studio for a new one.',
       );
     }
     sendJson(res, 200, { ok: true, result: { token } });
@@ -337,7 +337,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       throw new Refusal(
         401,
         'host.unauthorized',
-        'Missing or wrong host token. Open the login URL printed by the terminal.',
+        'Missing or wrong host token. Open a one-time link from the terminal that runs the studio (press Enter there for a new one).',
       );
     }
     if (url.pathname === '/bridge/invoke') {
