@@ -147,6 +147,16 @@ describe('the browser host survives any request', () => {
           expect: 400,
         },
         {
+          name: 'a NUL byte in the path',
+          bytes: `GET /assets/%00.js HTTP/1.1\r\nHost: ${ownHost}\r\n\r\n`,
+          expect: [400, 404],
+        },
+        {
+          name: 'a NUL byte in a media route',
+          bytes: `GET /media/staged/%00 HTTP/1.1\r\nHost: ${ownHost}\r\n\r\n`,
+          expect: [400, 404],
+        },
+        {
           name: 'bad signature encoding in a media route',
           bytes: `GET /media/library/1/1?s=%ZZ HTTP/1.1\r\nHost: ${ownHost}\r\n\r\n`,
           expect: 404,
