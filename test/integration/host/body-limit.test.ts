@@ -1,41 +1,29 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
-import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
 import {
   BATCH_FILE_MAX_CHARS,
   BRIDGE_MAX_BODY_BYTES,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
 
 /** The host's body limit and the contract's largest batch file agree: one constant, derived. */
 
-let dataDir: string;
-let core: AppCore;
+let world: HostTestWorld;
 let host: RunningBrowserHost;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-host-limit-'));
-  const rendererDir = path.join(dataDir, 'renderer');
-  mkdirSync(rendererDir, { recursive: true });
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-  core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
-    secretStore: new UnavailableSecretStore('not needed in this test'),
-    resumeOnStart: false,
+  world = await openHostTestWorld('fw-host-limit-');
+  host = await startBrowserHost({
+    dispatcher: world.core.dispatcher,
+    events: world.core.events,
+    rendererDir: world.rendererDir,
   });
-  host = await startBrowserHost({ dispatcher: core.dispatcher, events: core.events, rendererDir });
 });
 
 afterAll(async () => {
   await host?.close();
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 function post(body: string): Promise<{ status: number; body: string }> {

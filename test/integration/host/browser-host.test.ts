@@ -202,41 +202,30 @@ describe('browser host', () => {
   });
 
   it('pushes contract events over the WebSocket only to authenticated clients', async () => {
-    const refused = new WebSocket(`ws://${ownHost}/bridge/events`);
-    const refusal = await new Promise<string>((resolve) => {
-      refused.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
-      refused.on('open', () => resolve('open'));
-      refused.on('error', () => resolve('error'));
-    });
-    expect(refusal).toBe('401');
-
+    // the handshake's outcome: the refusal's status, or 'open'
+    const handshake = (socket: WebSocket) =>
+      new Promise<string>((resolve) => {
+        socket.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        socket.on('open', () => resolve('open'));
+        socket.on('error', () => resolve('error'));
+      });
+    expect(await handshake(new WebSocket(`ws://${ownHost}/bridge/events`))).toBe('401');
     const wrongProtocol = new WebSocket(`ws://${ownHost}/bridge/events`, [
       HOST_EVENTS_PROTOCOL,
       `${HOST_TOKEN_PROTOCOL_PREFIX}nope`,
     ]);
-    const wrongRefusal = await new Promise<string>((resolve) => {
-      wrongProtocol.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
-      wrongProtocol.on('open', () => resolve('open'));
-      wrongProtocol.on('error', () => resolve('error'));
-    });
-    expect(wrongRefusal).toBe('401');
+    expect(await handshake(wrongProtocol)).toBe('401');
 
     // the page's way (browsers cannot set headers on a WebSocket): the token as a subprotocol
     const socket = new WebSocket(`ws://${ownHost}/bridge/events`, [
       HOST_EVENTS_PROTOCOL,
       `${HOST_TOKEN_PROTOCOL_PREFIX}${host.token}`,
     ]);
-    await new Promise((resolve, reject) => {
-      socket.on('open', resolve);
-      socket.on('error', reject);
-    });
+    expect(await handshake(socket)).toBe('open');
     expect(socket.protocol).toBe(HOST_EVENTS_PROTOCOL);
     // and local tools' way: the Bearer header
     const tool = new WebSocket(`ws://${ownHost}/bridge/events`, { headers: bearer() });
-    await new Promise((resolve, reject) => {
-      tool.on('open', resolve);
-      tool.on('error', reject);
-    });
+    expect(await handshake(tool)).toBe('open');
     tool.close();
     const received = new Promise<unknown>((resolve) => {
       socket.on('message', (data) => {

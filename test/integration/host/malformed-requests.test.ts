@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
-import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
 
 /**
  * The raw-socket malformed-request test: requests no browser would send, written byte for byte over
@@ -51,32 +49,22 @@ function raw(
   });
 }
 
-let core: AppCore;
+let world: HostTestWorld;
 let host: RunningBrowserHost;
-let dataDir: string;
 let ownHost: string;
 let bigFile: string;
 let vanishing: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-host-raw-'));
-  const rendererDir = path.join(dataDir, 'renderer');
-  mkdirSync(rendererDir, { recursive: true });
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-  bigFile = path.join(dataDir, 'big.bin');
+  world = await openHostTestWorld('fw-host-raw-');
+  const { core } = world;
+  bigFile = path.join(world.dataDir, 'big.bin');
   writeFileSync(bigFile, randomBytes(16 * 1024 * 1024));
-  vanishing = path.join(dataDir, 'vanishing.bin');
-  core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
-    secretStore: new UnavailableSecretStore('not needed in this test'),
-    resumeOnStart: false,
-  });
+  vanishing = path.join(world.dataDir, 'vanishing.bin');
   host = await startBrowserHost({
     dispatcher: core.dispatcher,
     events: core.events,
-    rendererDir,
+    rendererDir: world.rendererDir,
     // the real resolver, plus two files that disappear: one before it is opened, one mid-stream
     media: {
       resolve: async (route, signature) => {
@@ -96,8 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close();
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const upgrade = (target: string, hostHeader: string | undefined, extra = '') =>

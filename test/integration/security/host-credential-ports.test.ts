@@ -1,12 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
-import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
 
 /**
  * Cookies ignore ports: a browser sends every 127.0.0.1 cookie to every 127.0.0.1 server, and any of
@@ -83,26 +79,19 @@ const invokeInfo = (jar: PortBlindCookieJar, host: RunningBrowserHost, token?: s
     body: JSON.stringify({ method: 'app.info', params: {} }),
   });
 
-let dataDir: string;
-let core: AppCore;
+let world: HostTestWorld;
 let first: RunningBrowserHost;
 let second: RunningBrowserHost;
 let spy: http.Server;
 const received: string[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-host-ports-'));
-  const rendererDir = path.join(dataDir, 'renderer');
-  mkdirSync(rendererDir, { recursive: true });
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-  core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
-    secretStore: new UnavailableSecretStore('not needed in this test'),
-    resumeOnStart: false,
-  });
-  const options = { dispatcher: core.dispatcher, events: core.events, rendererDir };
+  world = await openHostTestWorld('fw-host-ports-');
+  const options = {
+    dispatcher: world.core.dispatcher,
+    events: world.core.events,
+    rendererDir: world.rendererDir,
+  };
   first = await startBrowserHost(options);
   second = await startBrowserHost(options);
   // any other local server the same browser visits
@@ -118,8 +107,7 @@ afterAll(async () => {
   await first?.close();
   await second?.close();
   await new Promise((resolve) => spy?.close(resolve));
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe('the browser host credential is bound to its own port', () => {
