@@ -390,9 +390,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     });
   });
   // a socket that errors (reset, half-closed) ends only its own request
-  server.on('clientError', (_error, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     if (socket.writable && !socket.writableEnded)
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
 
