@@ -101,7 +101,7 @@ async function streamFile(
   await pipeline(bytes, res).catch(() => res.destroy());
 }
 
-/** A request the host answers with a 4xx and a bridge-shaped error, before any work is done. */
+/** A request the host answers with this status and a bridge-shaped error (and stays up). */
 class Refusal extends Error {
   constructor(
     readonly status: number,
@@ -443,6 +443,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     port,
     token,
     issueLaunchUrl() {
+      for (const [unused, expires] of codes) if (expires < Date.now()) codes.delete(unused);
       const code = randomBytes(24).toString('base64url');
       codes.set(code, Date.now() + CODE_LIFETIME_MS);
       return `${origin}/?code=${code}`;
