@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { seedFinishedJobs, startStudioHost } from '../test/support/studio-host-process.js';
+import { seedFinishedJobs, signInContext, startStudioHost } from '../test/support/studio-host-process.js';
 
 const JOBS = 10_000;
 
@@ -61,7 +61,7 @@ export async function benchQueueScroll(): Promise<{ ratio: number; detail: strin
   try {
     seedFinishedJobs(host.dataDir, JOBS);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies([{ name: 'framewright_host', value: host.token, url: host.origin }]);
+    await signInContext(context, host);
     const page = await context.newPage();
     await page.goto(host.origin + '/');
     await page.getByTestId('nav-queue').click();

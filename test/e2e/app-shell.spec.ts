@@ -12,13 +12,19 @@ test('the studio opens through the one-time link and navigates all five sections
   studio,
 }) => {
   await page.goto(studio.launchUrl);
-  // the code was exchanged for a cookie and stripped from the address
+  // the code was exchanged for the token (kept by the page, never a cookie) and stripped from the address
   await expect(page).toHaveURL(`${studio.origin}/`);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'connected');
+  expect(await page.context().cookies()).toEqual([]);
   // and it works only once
   const second = await page.context().browser()!.newContext();
-  const reused = await second.request.get(studio.launchUrl, { maxRedirects: 0 });
+  const code = new URL(studio.launchUrl).searchParams.get('code');
+  const reused = await second.request.post(`${studio.origin}/bridge/session`, { data: { code } });
   expect(reused.status()).toBe(401);
   await second.close();
+  // a reload keeps the session (this tab's sessionStorage)
+  await page.reload();
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('nav-create')).toHaveAttribute('data-state', 'active');
   for (const section of SECTIONS) {
     await page.getByTestId(`nav-${section}`).click();
@@ -73,7 +79,9 @@ test('a call without the host token is refused', async ({ studio }) => {
   });
   expect(response.status()).toBe(401);
   expect(await response.text()).not.toContain(pkg.version);
+  // the renderer itself is public code: served, but it grants nothing
   const page = await anonymous.get(`${studio.origin}/`);
-  expect(page.status()).toBe(401);
+  expect(page.status()).toBe(200);
+  expect(page.headers()['set-cookie']).toBeUndefined();
   await anonymous.dispose();
 });

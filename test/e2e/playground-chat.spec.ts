@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { signInContext } from '../support/studio-host-process';
 import { playgroundFiles, startHost } from './playground-fixtures';
 
 /** Chat at demo pacing, so a reply streams long enough to be watched and cancelled. */
@@ -13,7 +14,7 @@ const test = base.extend<{ chat: Page }, { host: { origin: string; token: string
     { scope: 'worker' },
   ],
   chat: async ({ page, host }, use) => {
-    await page.context().addCookies([{ name: 'framewright_host', value: host.token, url: host.origin }]);
+    await signInContext(page.context(), host);
     await page.goto(host.origin + '/');
     await page.getByTestId('nav-playground').click();
     await page.getByTestId('pg-tab-chat').click();

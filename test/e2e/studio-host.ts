@@ -1,15 +1,15 @@
 import { test as base, type Page } from '@playwright/test';
-import { startStudioHost, type StudioHost } from '../support/studio-host-process';
+import { signInContext, startStudioHost, type StudioHost } from '../support/studio-host-process';
 
 export type { StudioHost };
 
 /**
- * `studio` is one host per worker; `signedIn` opens a page already holding the host cookie (the
+ * `studio` is one host per worker; `signedIn` opens a page already holding the host token (the
  * one-time code of the launch URL can be exchanged only once, by the first test that wants it).
  */
 export const test = base.extend<{ signedIn: Page }, { studio: StudioHost }>({
   signedIn: async ({ page, studio }, use) => {
-    await page.context().addCookies([{ name: 'framewright_host', value: studio.token, url: studio.origin }]);
+    await signInContext(page.context(), studio);
     await page.goto(studio.origin + '/');
     await use(page);
   },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect } from './studio-host';
 import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
+import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
 
 /** Real media made with ffmpeg for the composer: PNG images, an MP4, WAVs, a .mov with audio. */
 export interface MediaFiles {
@@ -163,18 +164,26 @@ export async function openInLibrary(page: Page, rowId: string, shot: string): Pr
   await page.keyboard.press('Escape');
 }
 
+interface PageStorage {
+  sessionStorage: { getItem(key: string): string | null };
+}
+
 /** The simulator's count of creations per idempotency key (must stay 1 each). */
 export async function simulatorKeys(
   page: Page,
 ): Promise<{ idempotencyKey: string; created: number; operation: string }[]> {
-  const list = (await page.evaluate(async () => {
+  // the page's own token, where the page keeps it
+  const list = (await page.evaluate(async (tokenKey: string) => {
     const res = await fetch('/bridge/invoke', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${(globalThis as unknown as PageStorage).sessionStorage.getItem(tokenKey)}`,
+      },
       body: JSON.stringify({ method: 'profiles.list', params: {} }),
     });
     return res.json();
-  })) as { result: { profiles: { id: string; baseUrl: string | null }[] } };
+  }, HOST_SESSION_STORAGE_KEY)) as { result: { profiles: { id: string; baseUrl: string | null }[] } };
   const baseUrl = list.result.profiles.find((p) => p.id === 'simulator')!.baseUrl!;
   const res = await fetch(`${baseUrl}/_simulator/idempotency`, {
     headers: { authorization: 'Bearer fw-local-test-token' },

@@ -76,7 +76,10 @@ test('settings: the library folder can be changed; a wrong one is refused; new r
   studio,
 }) => {
   const invoke = async (method: string, params: unknown) => {
-    const response = await page.request.post(`${studio.origin}/bridge/invoke`, { data: { method, params } });
+    const response = await page.request.post(`${studio.origin}/bridge/invoke`, {
+      data: { method, params },
+      headers: { authorization: `Bearer ${studio.token}` },
+    });
     const body = (await response.json()) as { ok: boolean; result?: unknown; error?: { message: string } };
     if (!body.ok) throw new Error(`${method}: ${body.error?.message}`);
     return body.result as Record<string, unknown>;
@@ -142,9 +145,15 @@ test('settings: the library folder can be changed; a wrong one is refused; new r
 });
 
 /** Makes sure the library holds at least one verified result, through the same bridge the page uses. */
-async function ensureOneResult(page: Page, origin: string): Promise<void> {
+async function ensureOneResult(
+  page: Page,
+  { origin, token }: { origin: string; token: string },
+): Promise<void> {
   const invoke = async (method: string, params: unknown) => {
-    const response = await page.request.post(`${origin}/bridge/invoke`, { data: { method, params } });
+    const response = await page.request.post(`${origin}/bridge/invoke`, {
+      data: { method, params },
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = (await response.json()) as { ok: boolean; result?: unknown; error?: { message: string } };
     if (!body.ok) throw new Error(`${method}: ${body.error?.message}`);
     return body.result as Record<string, unknown>;
@@ -175,7 +184,7 @@ test('offline: with the service unavailable the library still browses and plays,
   signedIn: page,
   studio,
 }) => {
-  await ensureOneResult(page, studio.origin);
+  await ensureOneResult(page, studio);
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('scenario-select').selectOption('unavailable');
   try {

@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { BrowserContext } from '@playwright/test';
 import { openJournal } from '../../src/main/core/journal/open-journal';
+import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
 
 export interface StudioHost {
   origin: string;
@@ -16,7 +18,16 @@ export interface StudioHost {
   dataDir: string;
 }
 
-export async function startStudioHost(): Promise<{ host: StudioHost; stop: () => Promise<void> }> {
+export interface StartedStudioHost {
+  host: StudioHost;
+  stop: () => Promise<void>;
+  /** What the terminal would type (a new line asks for another one-time link). */
+  type: (text: string) => void;
+  /** The next line `serve` prints after the first (60 s at most). */
+  nextLine: () => Promise<string>;
+}
+
+export async function startStudioHost(options: { rendererDir?: string } = {}): Promise<StartedStudioHost> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-'));
   const root = path.resolve(import.meta.dirname, '../..');
   const child: ChildProcess = spawn(
@@ -31,22 +42,60 @@ export async function startStudioHost(): Promise<{ host: StudioHost; stop: () =>
       dataDir,
       '--simulator-time-scale',
       '0.05',
+      ...(options.rendererDir ? ['--renderer-dir', options.rendererDir] : []),
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`framewright serve exited with ${code}`)));
+  const printed: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(line);
+    else printed.push(line);
   });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      const ready = printed.shift();
+      if (ready !== undefined) return resolve(ready);
+      const timer = setTimeout(() => reject(new Error('framewright serve printed nothing')), 60_000);
+      waiting.push((line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+    });
+  const firstLine = await Promise.race([
+    nextLine(),
+    new Promise<never>((_resolve, reject) =>
+      child.once('exit', (code) => reject(new Error(`framewright serve exited with ${code}`))),
+    ),
+  ]);
   const info = JSON.parse(firstLine) as Omit<StudioHost, 'dataDir'>;
   return {
     host: { ...info, dataDir },
+    type: (text) => child.stdin!.write(text),
+    nextLine,
     stop: async () => {
+      if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * Signs every page of `context` on `host` in, as the one-time launch link does: the token in that
+ * origin's sessionStorage, where the page keeps it (set before the page's scripts, on every load).
+ */
+export async function signInContext(
+  context: BrowserContext,
+  host: { origin: string; token: string },
+): Promise<void> {
+  const [key, origin, token] = [HOST_SESSION_STORAGE_KEY, host.origin, host.token].map((v) =>
+    JSON.stringify(v),
+  );
+  await context.addInitScript({
+    content: `if (location.origin === ${origin}) sessionStorage.setItem(${key}, ${token});`,
+  });
 }
 
 /** `count` finished (failed) video jobs written straight into a host's journal (WAL: shared with the running core). */

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { createAppCore } from '../../main/core/app/app-core.js';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
@@ -16,7 +17,7 @@ interface ServeOptions {
 
 /**
  * `framewright serve`: the studio in a browser, on loopback, against the same core as the desktop
- * app. Prints a one-time login URL (its code is exchanged for an HttpOnly cookie).
+ * app. Prints a one-time login URL (the page exchanges its code for the per-run token, kept in memory).
  */
 export function registerServeCommand(program: Command): void {
   program
@@ -53,14 +54,27 @@ export function registerServeCommand(program: Command): void {
         );
       } else {
         process.stdout.write(
-          `Framewright studio is served at ${host.origin}\nOpen this one-time link: ${launchUrl}\n`,
+          `Framewright studio is served at ${host.origin}\nOpen this one-time link: ${launchUrl}\n` +
+            'Press Enter here for another one-time link (each signs in one browser tab).\n',
         );
       }
+      // the token lives in each tab's memory, so a new tab needs a new link: one per line typed
+      const lines = createInterface({ input: process.stdin });
+      lines.on('line', () => {
+        const another = host.issueLaunchUrl();
+        process.stdout.write(
+          options.json
+            ? JSON.stringify({ launchUrl: another }) + '\n'
+            : `Open this one-time link: ${another}\n`,
+        );
+      });
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      lines.close();
+      process.stdin.destroy();
       await host.close();
       await core.close();
     });

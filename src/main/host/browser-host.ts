@@ -1,12 +1,21 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  BRIDGE_MAX_BODY_BYTES,
+  HOST_EVENTS_PROTOCOL,
+  HOST_SESSION_PATH,
+  HOST_TOKEN_PROTOCOL_PREFIX,
+} from '../../shared/bridge/browser-host-protocol.js';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
 import type { EventHub } from '../core/bridge/event-hub.js';
+import { mediaResponseHeaders, mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 
 /**
@@ -15,10 +24,14 @@ import { contentSecurityPolicy } from './content-security-policy.js';
  *
  * Guards, each tested:
  *  - loopback only, random port;
- *  - a random per-run token on every call: the `framewright_host` HttpOnly cookie, obtained by
- *    exchanging the one-time code of the printed URL, or an `Authorization: Bearer` header;
+ *  - a random per-run token on every bridge call, as `Authorization: Bearer` (the page keeps it in
+ *    memory after exchanging the printed URL's one-time code at `POST /bridge/session`; local tools
+ *    are given it) or, on the events socket, as a WebSocket subprotocol. Never a cookie: a cookie
+ *    of 127.0.0.1 reaches every port, hence every other local server;
  *  - `Host` must be this server's own loopback name and port, and `Origin` (when sent) its own
- *    origin, which defeats DNS rebinding and cross-site requests.
+ *    origin, which defeats DNS rebinding and cross-site requests;
+ *  - media URLs are capabilities the core signed; media are served only as what the core sniffed;
+ *  - no request, however malformed, ends the process: every failure is a 4xx/5xx for that request.
  */
 export interface BrowserHostOptions {
   dispatcher: BridgeDispatcher;
@@ -31,7 +44,7 @@ export interface BrowserHostOptions {
    * `GET /media/<route>`: media of the library (and staged inputs) by journal ids only. The
    * resolver maps a route to a file the core wrote; a path in the URL is never read.
    */
-  media?: { resolve(route: string): Promise<{ path: string; mimeType: string } | undefined> };
+  media?: { resolve(route: string, signature: string | null): Promise<ResolvedMedia | undefined> };
   /**
    * `POST /bridge/files?name=<file name>` with an `application/octet-stream` body: a dropped
    * file's bytes, streamed into the core's staging folder; answers a bridge envelope.
@@ -50,9 +63,8 @@ export interface RunningBrowserHost {
   close(): Promise<void>;
 }
 
-export const HOST_COOKIE = 'framewright_host';
-const MAX_BODY_BYTES = 1024 * 1024;
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
+const SESSION_BODY_MAX_BYTES = 4 * 1024;
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -68,19 +80,97 @@ const MIME_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Writes the head, then the file's bytes (a range of them); a broken stream ends only this response. */
+async function streamFile(
+  res: ServerResponse,
+  handle: FileHandle,
+  o: {
+    status: number;
+    headers: Record<string, string | number>;
+    head: boolean;
+    start?: number;
+    end?: number;
+  },
+): Promise<void> {
+  res.writeHead(o.status, o.headers);
+  if (o.head) {
+    res.end();
+    return;
+  }
+  const bytes = handle.createReadStream({ start: o.start, end: o.end, autoClose: false });
+  await pipeline(bytes, res).catch(() => res.destroy());
+}
+
+/** A request the host answers with this status and a bridge-shaped error (and stays up). */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0) cookies.set(part.slice(0, index).trim(), part.slice(index + 1).trim());
+/**
+ * The request target as a URL, or a 400: only origin-form targets (`/path?query`) are accepted, and
+ * anything the WHATWG parser refuses (`//[`) is refused here instead of throwing in a handler.
+ */
+function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '';
+  if (!target.startsWith('/')) throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
+  try {
+    return new URL(`http://host.invalid${target}`);
+  } catch {
+    throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
   }
-  return cookies;
+}
+
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    throw new Refusal(400, 'host.bad_request', 'Malformed percent-encoding in the path.');
+  }
+}
+
+/** A body of at most `limit` bytes; a larger announced or received body is a 413 (nothing is kept). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const announced = Number(req.headers['content-length'] ?? '0');
+  if (announced > limit) return Promise.reject(new Refusal(413, 'host.too_large', 'Body too large.'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.pause();
+        reject(new Refusal(413, 'host.too_large', 'Body too large.'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+    req.on('aborted', () => reject(new Error('aborted')));
+  });
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const bytes = await readBody(req, limit);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Refusal(400, 'host.bad_body', 'Body is not JSON.');
+  }
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
@@ -103,11 +193,19 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const origin = req.headers.origin;
     return origin === undefined || allowedOrigins().has(origin);
   };
-  const carriesToken = (req: IncomingMessage) => {
+  /** The token from `Authorization: Bearer` (the page and local tools), or, on the events socket, a subprotocol. */
+  const carriesToken = (req: IncomingMessage, allowSubprotocol = false) => {
     const auth = req.headers.authorization;
     if (auth?.startsWith('Bearer ') && safeEqual(auth.slice(7), token)) return true;
-    const cookie = parseCookies(req.headers.cookie).get(HOST_COOKIE);
-    return cookie !== undefined && safeEqual(cookie, token);
+    if (!allowSubprotocol) return false;
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
+    return offered.some((p) => {
+      const value = p.trim();
+      return (
+        value.startsWith(HOST_TOKEN_PROTOCOL_PREFIX) &&
+        safeEqual(value.slice(HOST_TOKEN_PROTOCOL_PREFIX.length), token)
+      );
+    });
   };
 
   const securityHeaders = (res: ServerResponse) => {
@@ -118,145 +216,144 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   };
-  const sendJson = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  const sendJson = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...extra,
+    });
     res.end(JSON.stringify(body));
   };
-  const refuse = (res: ServerResponse, status: number, code: string, message: string) =>
-    sendJson(res, status, { ok: false, error: { code, message } });
-
-  const readJsonBody = (req: IncomingMessage): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new Error('too_large'));
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch {
-          reject(new Error('invalid_json'));
-        }
-      });
-      req.on('error', reject);
-    });
-
-  const exchangeCode = (url: URL, res: ServerResponse): boolean => {
-    const code = url.searchParams.get('code');
-    if (code === null) return false;
+  /** `POST /bridge/session {code}`: a one-time code of a launch URL, exchanged once for the token. */
+  const exchangeCode = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      throw new Refusal(415, 'host.content_type', 'The code is sent as JSON.');
+    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as { code?: unknown } | null;
+    const code = typeof body?.code === 'string' ? body.code : '';
     const expires = codes.get(code);
     codes.delete(code);
     if (expires === undefined || expires < Date.now()) {
-      refuse(
-        res,
+      throw new Refusal(
         401,
         'host.invalid_code',
-        'This login link was already used or has expired. Ask the terminal for a new one.',
+        'This login link was already used or has expired. Press Enter in the terminal that runs the studio for a new one.',
       );
-      return true;
     }
-    res.writeHead(303, {
-      'Set-Cookie': `${HOST_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-      Location: '/',
-      'Cache-Control': 'no-store',
-    });
-    res.end();
-    return true;
+    sendJson(res, 200, { ok: true, result: { token } });
   };
 
-  const serveStatic = (pathname: string, res: ServerResponse, head: boolean) => {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  /** The built renderer: public code, no secret, served without the token (the page then signs in). */
+  const serveStatic = async (pathname: string, res: ServerResponse, head: boolean) => {
+    const relative = pathname === '/' ? 'index.html' : decodedPath(pathname).replace(/^\/+/, '');
     const file = path.resolve(rendererDir, relative);
-    if (!file.startsWith(rendererDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-      refuse(res, 404, 'host.not_found', 'Not found.');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': MIME_TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-cache',
-    });
-    if (head) res.end();
-    else createReadStream(file).pipe(res);
-  };
-
-  /** A library file, with byte ranges (the player seeks). */
-  const serveMedia = async (req: IncomingMessage, res: ServerResponse, file: string, mimeType: string) => {
-    const size = (await stat(file)).size;
-    const headers: Record<string, string | number> = {
-      'Content-Type': mimeType,
-      'Accept-Ranges': 'bytes',
-      'Cache-Control': 'private, max-age=3600',
-    };
-    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-    let start = 0;
-    let end = size - 1;
-    if (range && (range[1] || range[2])) {
-      if (range[1]) {
-        start = Number(range[1]);
-        if (range[2]) end = Math.min(Number(range[2]), size - 1);
-      } else start = Math.max(0, size - Number(range[2]));
-      if (start > end || start >= size) {
-        res.writeHead(416, { 'Content-Range': `bytes */${size}` });
-        res.end();
-        return;
-      }
-      res.writeHead(206, {
-        ...headers,
-        'Content-Range': `bytes ${start}-${end}/${size}`,
-        'Content-Length': end - start + 1,
+    const handle = file.startsWith(rendererDir + path.sep)
+      ? await open(file, 'r').catch(() => undefined)
+      : undefined;
+    if (!handle) throw new Refusal(404, 'host.not_found', 'Not found.');
+    try {
+      if (!(await handle.stat()).isFile()) throw new Refusal(404, 'host.not_found', 'Not found.');
+      await streamFile(res, handle, {
+        status: 200,
+        headers: {
+          'Content-Type': MIME_TYPES[path.extname(file)] ?? 'application/octet-stream',
+          'Cache-Control': 'no-cache',
+        },
+        head,
       });
-    } else res.writeHead(200, { ...headers, 'Content-Length': size });
-    if (req.method === 'HEAD' || size === 0) res.end();
-    else createReadStream(file, { start, end }).pipe(res);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   };
 
-  const server = http.createServer(async (req, res) => {
-    securityHeaders(res);
+  /** A library file, with byte ranges (the player seeks), served only as what the core sniffed. */
+  const serveMedia = async (req: IncomingMessage, res: ServerResponse, media: ResolvedMedia) => {
+    let handle: FileHandle;
+    try {
+      // opened once: the file may be deleted while it streams, the open handle still reads it
+      handle = await open(media.path, 'r');
+    } catch {
+      throw new Refusal(404, 'host.not_found', 'Not found.');
+    }
+    try {
+      const size = (await handle.stat()).size;
+      const headers: Record<string, string | number> = {
+        ...mediaResponseHeaders(media),
+        'Accept-Ranges': 'bytes',
+        'Cache-Control': 'private, max-age=3600',
+      };
+      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+      let start = 0;
+      let end = size - 1;
+      let status = 200;
+      if (range && (range[1] || range[2])) {
+        if (range[1]) {
+          start = Number(range[1]);
+          if (range[2]) end = Math.min(Number(range[2]), size - 1);
+        } else start = Math.max(0, size - Number(range[2]));
+        if (start > end || start >= size) {
+          res.writeHead(416, { 'Content-Range': `bytes */${size}` });
+          res.end();
+          return;
+        }
+        status = 206;
+        headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+      }
+      headers['Content-Length'] = size === 0 ? 0 : end - start + 1;
+      const head = req.method === 'HEAD' || size === 0;
+      await streamFile(res, handle, { status, headers, head, start, end });
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostIsOurs(req))
-      return refuse(res, 421, 'host.bad_host', 'Requests must address this host by its loopback name.');
-    if (!originIsOurs(req)) return refuse(res, 403, 'host.bad_origin', 'Cross-origin requests are refused.');
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if ((req.method === 'GET' || req.method === 'HEAD') && exchangeCode(url, res)) return;
+      throw new Refusal(421, 'host.bad_host', 'Requests must address this host by its loopback name.');
+    if (!originIsOurs(req)) throw new Refusal(403, 'host.bad_origin', 'Cross-origin requests are refused.');
+    const url = requestUrl(req);
+    const head = req.method === 'HEAD';
+    if (url.pathname === HOST_SESSION_PATH) return exchangeCode(req, res);
+    if (url.pathname.startsWith('/media/') && options.media) {
+      // a media URL is a capability the core signed (or a random staging id): no token needed,
+      // which `<img>` and `<video>` could not send anyway
+      if (req.method !== 'GET' && !head) throw new Refusal(405, 'host.method', 'Use GET.');
+      const found = await options.media
+        .resolve(decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url))
+        .catch(() => undefined);
+      if (!found) throw new Refusal(404, 'host.not_found', 'Not found.');
+      return serveMedia(req, res, found);
+    }
+    if (!url.pathname.startsWith('/bridge/')) {
+      if (req.method !== 'GET' && !head) throw new Refusal(405, 'host.method', 'Method not allowed.');
+      return serveStatic(url.pathname, res, head);
+    }
     if (!carriesToken(req)) {
-      return refuse(
-        res,
+      throw new Refusal(
         401,
         'host.unauthorized',
-        'Missing or wrong host token. Open the login URL printed by the terminal.',
+        'Missing or wrong host token. Open a one-time link from the terminal that runs the studio (press Enter there for a new one).',
       );
     }
     if (url.pathname === '/bridge/invoke') {
-      if (req.method !== 'POST') return refuse(res, 405, 'host.method', 'Use POST.');
+      if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-        return refuse(res, 415, 'host.content_type', 'Bridge calls are JSON.');
+        throw new Refusal(415, 'host.content_type', 'Bridge calls are JSON.');
       }
-      let body: unknown;
-      try {
-        body = await readJsonBody(req);
-      } catch (error) {
-        const tooLarge = error instanceof Error && error.message === 'too_large';
-        return refuse(
-          res,
-          tooLarge ? 413 : 400,
-          'host.bad_body',
-          tooLarge ? 'Body too large.' : 'Body is not JSON.',
-        );
-      }
+      const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
       const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
       return sendJson(res, 200, await options.dispatcher.dispatch(method, params));
     }
     if (url.pathname === '/bridge/files' && options.files) {
-      if (req.method !== 'POST') return refuse(res, 405, 'host.method', 'Use POST.');
+      if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
       // not a "simple" content type: a cross-site form or fetch cannot send it without a preflight
       if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream')) {
-        return refuse(res, 415, 'host.content_type', 'Files are sent as application/octet-stream.');
+        throw new Refusal(415, 'host.content_type', 'Files are sent as application/octet-stream.');
       }
       const name = url.searchParams.get('name') ?? 'file';
       try {
@@ -272,25 +369,56 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
         });
       }
     }
-    if (url.pathname.startsWith('/media/') && options.media) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'host.method', 'Use GET.');
-      const found = await options.media.resolve(url.pathname.slice('/media/'.length)).catch(() => undefined);
-      if (!found) return refuse(res, 404, 'host.not_found', 'Not found.');
-      return serveMedia(req, res, found.path, found.mimeType);
-    }
-    if (req.method === 'GET' || req.method === 'HEAD')
-      return serveStatic(url.pathname, res, req.method === 'HEAD');
-    return refuse(res, 405, 'host.method', 'Method not allowed.');
+    throw new Refusal(404, 'host.not_found', 'Not found.');
+  };
+
+  const server = http.createServer((req, res) => {
+    securityHeaders(res);
+    route(req, res).catch((error: unknown) => {
+      const refusal =
+        error instanceof Refusal ? error : new Refusal(500, 'host.internal', 'The host could not answer.');
+      if (!res.headersSent) {
+        // a refused body is not read: close the connection rather than drain it
+        const close: Record<string, string> = refusal.status === 413 ? { Connection: 'close' } : {};
+        sendJson(
+          res,
+          refusal.status,
+          { ok: false, error: { code: refusal.code, message: refusal.message } },
+          close,
+        );
+      } else res.destroy();
+    });
+  });
+  // a socket that errors (reset, half-closed) ends only its own request
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable && !socket.writableEnded)
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    else socket.destroy();
   });
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/bridge/events' || !hostIsOurs(req) || !originIsOurs(req) || !carriesToken(req)) {
-      socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
-      socket.destroy();
-      return;
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const deny = (status: string) => {
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    // Host and Origin first, before the target is even parsed
+    if (!hostIsOurs(req)) return deny('421 Misdirected Request');
+    if (!originIsOurs(req)) return deny('403 Forbidden');
+    let pathname: string;
+    try {
+      pathname = requestUrl(req).pathname;
+    } catch {
+      return deny('400 Bad Request');
     }
+    if (pathname !== '/bridge/events') return deny('404 Not Found');
+    if (!carriesToken(req, true)) return deny('401 Unauthorized');
     sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => sockets.emit('connection', ws, req));
   });
   const unsubscribe = options.events.subscribe((event, payload) => {
@@ -298,8 +426,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(message);
   });
   sockets.on('connection', (ws: WebSocket) => {
-    // The events channel is one-way; anything the page sends is ignored.
+    // The events channel is one-way; anything the page sends is ignored, a broken frame ends it.
     ws.on('message', () => undefined);
+    ws.on('error', () => ws.terminate());
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -314,6 +443,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     port,
     token,
     issueLaunchUrl() {
+      for (const [unused, expires] of codes) if (expires < Date.now()) codes.delete(unused);
       const code = randomBytes(24).toString('base64url');
       codes.set(code, Date.now() + CODE_LIFETIME_MS);
       return `${origin}/?code=${code}`;

@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
 import type { StudioHostParts } from '../core/bridge/handlers/studio-handlers.js';
+import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
 
 /** The scheme the player reads library media from (declared privileged before the app is ready). */
 export const MEDIA_SCHEME = 'framewright-media';
@@ -24,11 +25,18 @@ export function registerMediaProtocol(
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== 'media') return new Response('Not found', { status: 404 });
-    const found = await parts.media.resolve(decodeURIComponent(url.pathname).replace(/^\//, ''));
+    let route: string;
+    try {
+      route = decodeURIComponent(url.pathname).replace(/^\//, '');
+    } catch {
+      return new Response('Bad request', { status: 400 });
+    }
+    const found = await parts.media.resolve(route, mediaSignatureOf(url));
     if (!found) return new Response('Not found', { status: 404 });
     const response = await fetchFile(pathToFileURL(found.path).href, { headers: request.headers });
     const headers = new Headers(response.headers);
-    headers.set('Content-Type', found.mimeType);
+    // served only as what the core sniffed, as the browser host does
+    for (const [name, value] of Object.entries(mediaResponseHeaders(found))) headers.set(name, value);
     return new Response(response.body, { status: response.status, headers });
   });
 }

@@ -7,6 +7,10 @@ import { WebSocket } from 'ws';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
+import {
+  HOST_EVENTS_PROTOCOL,
+  HOST_TOKEN_PROTOCOL_PREFIX,
+} from '../../../src/shared/bridge/browser-host-protocol.js';
 
 interface RawResponse {
   status: number;
@@ -99,14 +103,15 @@ describe('browser host', () => {
     expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: 'browser' } });
   });
 
-  it('refuses calls without the token or with a wrong one', async () => {
+  it('refuses calls without the token or with a wrong one; the public renderer needs none', async () => {
     const none = await invoke('app.info', {}, {});
     expect(none.status).toBe(401);
     expect(none.body).not.toContain('Framewright');
     const wrong = await invoke('app.info', {}, { authorization: 'Bearer nope' });
     expect(wrong.status).toBe(401);
     const page = await request(host.port, { headers: { host: ownHost } });
-    expect(page.status).toBe(401);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>studio</title>');
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin even with the token', async () => {
@@ -118,29 +123,45 @@ describe('browser host', () => {
     expect(sameOrigin.status).toBe(200);
   });
 
-  it('exchanges a one-time code for an HttpOnly cookie, once', async () => {
+  it('exchanges a one-time code for the token, once, and never sets a cookie', async () => {
     const launchUrl = new URL(host.issueLaunchUrl());
-    const first = await request(host.port, {
+    const code = launchUrl.searchParams.get('code')!;
+    // the link itself serves the page, which then exchanges the code
+    const page = await request(host.port, {
       path: launchUrl.pathname + launchUrl.search,
       headers: { host: ownHost },
     });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
-    const cookie = String(first.headers['set-cookie']);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const again = await request(host.port, {
-      path: launchUrl.pathname + launchUrl.search,
-      headers: { host: ownHost },
-    });
-    expect(again.status).toBe(401);
-
-    const cookieHeader = cookie.split(';')[0]!;
-    const page = await request(host.port, { headers: { host: ownHost, cookie: cookieHeader } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>studio</title>');
+    expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const call = await invoke('settings.get', {}, { cookie: cookieHeader });
+    const exchange = () =>
+      request(host.port, {
+        method: 'POST',
+        path: '/bridge/session',
+        headers: { host: ownHost, 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    expect(first.headers['set-cookie']).toBeUndefined();
+    expect(first.headers['cache-control']).toBe('no-store');
+    const token = (JSON.parse(first.body) as { result: { token: string } }).result.token;
+    expect(token).toBe(host.token);
+    const again = await exchange();
+    expect(again.status).toBe(401);
+    expect(again.body).not.toContain(host.token);
+    expect(JSON.parse(again.body)).toMatchObject({ ok: false, error: { code: 'host.invalid_code' } });
+    // a code from another origin's page is refused even when right
+    const crossSite = await request(host.port, {
+      method: 'POST',
+      path: '/bridge/session',
+      headers: { host: ownHost, 'content-type': 'application/json', origin: 'http://127.0.0.1:1' },
+      body: JSON.stringify({ code: new URL(host.issueLaunchUrl()).searchParams.get('code') }),
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).not.toContain(host.token);
+    const call = await invoke('settings.get', {}, { authorization: `Bearer ${token}` });
     expect(JSON.parse(call.body)).toMatchObject({ ok: true });
   });
 
@@ -181,19 +202,31 @@ describe('browser host', () => {
   });
 
   it('pushes contract events over the WebSocket only to authenticated clients', async () => {
-    const refused = new WebSocket(`ws://${ownHost}/bridge/events`);
-    const refusal = await new Promise<string>((resolve) => {
-      refused.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
-      refused.on('open', () => resolve('open'));
-      refused.on('error', () => resolve('error'));
-    });
-    expect(refusal).toBe('401');
+    // the handshake's outcome: the refusal's status, or 'open'
+    const handshake = (socket: WebSocket) =>
+      new Promise<string>((resolve) => {
+        socket.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        socket.on('open', () => resolve('open'));
+        socket.on('error', () => resolve('error'));
+      });
+    expect(await handshake(new WebSocket(`ws://${ownHost}/bridge/events`))).toBe('401');
+    const wrongProtocol = new WebSocket(`ws://${ownHost}/bridge/events`, [
+      HOST_EVENTS_PROTOCOL,
+      `${HOST_TOKEN_PROTOCOL_PREFIX}nope`,
+    ]);
+    expect(await handshake(wrongProtocol)).toBe('401');
 
-    const socket = new WebSocket(`ws://${ownHost}/bridge/events`, { headers: bearer() });
-    await new Promise((resolve, reject) => {
-      socket.on('open', resolve);
-      socket.on('error', reject);
-    });
+    // the page's way (browsers cannot set headers on a WebSocket): the token as a subprotocol
+    const socket = new WebSocket(`ws://${ownHost}/bridge/events`, [
+      HOST_EVENTS_PROTOCOL,
+      `${HOST_TOKEN_PROTOCOL_PREFIX}${host.token}`,
+    ]);
+    expect(await handshake(socket)).toBe('open');
+    expect(socket.protocol).toBe(HOST_EVENTS_PROTOCOL);
+    // and local tools' way: the Bearer header
+    const tool = new WebSocket(`ws://${ownHost}/bridge/events`, { headers: bearer() });
+    expect(await handshake(tool)).toBe('open');
+    tool.close();
     const received = new Promise<unknown>((resolve) => {
       socket.on('message', (data) => {
         const message = JSON.parse(String(data));

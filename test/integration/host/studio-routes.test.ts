@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
+import { mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { registerMediaProtocol } from '../../../src/main/shell/media-protocol.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 
@@ -145,7 +147,7 @@ describe('POST /bridge/files (file staging)', () => {
 });
 
 describe('GET /media/... (library-only media route)', () => {
-  it('serves a staged file by id, with byte ranges and a poster, only with the token', async () => {
+  it('serves a staged file by its random id, with byte ranges and a poster, sandboxed', async () => {
     const staged = JSON.parse((await stage(auth)).body.toString()) as { result: { id: string } };
     const url = `/media/staged/${staged.result.id}`;
     const full = await request(host.port, { path: url, headers: auth });
@@ -159,7 +161,106 @@ describe('GET /media/... (library-only media route)', () => {
     const poster = await request(host.port, { path: `${url}/poster`, headers: auth });
     expect(poster.status).toBe(200);
     expect(poster.headers['content-type']).toBe('image/png');
-    expect((await request(host.port, { path: url, headers: { host: auth.host! } })).status).toBe(401);
+    // the random staging id is the capability: <img> cannot send a token, and none is needed
+    const anonymous = await request(host.port, { path: url, headers: { host: auth.host! } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(anonymous.headers['x-content-type-options']).toBe('nosniff');
+    expect(anonymous.headers['content-disposition']).toBe('inline');
+    // but never from a rebound host name
+    expect(
+      (await request(host.port, { path: url, headers: { host: `evil.example:${host.port}` } })).status,
+    ).toBe(421);
+  });
+
+  /** A verified output row whose file (in the library) holds `bytes`, as a server declared it. */
+  const libraryOutput = (name: string, bytes: Buffer | string, declaredMime: string) => {
+    const { journal } = core.services;
+    const key = `media-types-${name}`;
+    journal.jobs.recordIntent({
+      idempotencyKey: key,
+      profileId: 'simulator',
+      model: 'test-model',
+      serviceKind: 'image_generation',
+      body: { prompt: name },
+    });
+    const job = journal.jobs.markAccepted(key, {
+      jobId: `job_${name}`,
+      requestId: `req_${name}`,
+      status: 'succeeded',
+    });
+    const [output] = journal.outputs.recordAnnounced(
+      job.id,
+      [{ assetId: `asset_${name}`, mimeType: declaredMime }],
+      'outputs',
+    );
+    const folder = path.join(core.services.libraryDir, 'test', name);
+    mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, name);
+    writeFileSync(file, bytes);
+    journal.outputs.markDownloading(output!.id, `${file}.part`);
+    journal.outputs.markVerified(output!.id, {
+      localPath: file,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      byteSize: Buffer.byteLength(bytes),
+      mimeType: declaredMime,
+    });
+    return `library/${job.id}/${output!.id}`;
+  };
+  const HOSTILE_SVG =
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/bridge/invoke")</script><rect width="9" height="9"/></svg>';
+  const HOSTILE_HTML = '<!doctype html><html><body><script>alert(document.cookie)</script></body></html>';
+
+  it('serves a hostile SVG or HTML from the library only as a sandboxed download, whatever was declared', async () => {
+    for (const [name, bytes, declared] of [
+      ['hostile.svg', HOSTILE_SVG, 'image/svg+xml'],
+      ['hostile.html', HOSTILE_HTML, 'text/html'],
+      ['lying.mp4', HOSTILE_HTML, 'video/mp4'],
+    ] as const) {
+      const route = libraryOutput(name, bytes, declared);
+      const res = await request(host.port, {
+        path: mediaUrl('browser', route),
+        headers: { host: auth.host! },
+      });
+      expect(res.status, name).toBe(200);
+      expect(res.headers['content-type'], name).toBe('application/octet-stream');
+      expect(res.headers['content-disposition'], name).toBe('attachment');
+      expect(res.headers['content-security-policy'], name).toBe("sandbox; default-src 'none'");
+      expect(res.headers['x-content-type-options'], name).toBe('nosniff');
+      // ffmpeg is never run on it: no poster
+      const poster = await request(host.port, {
+        path: mediaUrl('browser', `${route}/poster`),
+        headers: auth,
+      });
+      expect(poster.status, name).toBe(404);
+    }
+    // a real image is served as what its bytes are, not as what the server declared
+    const route = libraryOutput('real.png', png, 'text/html');
+    const res = await request(host.port, { path: mediaUrl('browser', route), headers: { host: auth.host! } });
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toBe('inline');
+    expect(res.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(res.body.equals(png)).toBe(true);
+  });
+
+  it('serves a library route only with the signature the core gave it', async () => {
+    const route = libraryOutput('signed.png', png, 'image/png');
+    const other = libraryOutput('other.png', png, 'image/png');
+    const signed = mediaUrl('browser', route);
+    expect(signed).toMatch(/\?s=[\w-]{32}$/);
+    expect((await request(host.port, { path: signed, headers: { host: auth.host! } })).status).toBe(200);
+    const signature = new URL(signed, 'http://x').searchParams.get('s');
+    for (const p of [
+      `/media/${route}`,
+      `/media/${route}?s=`,
+      `/media/${route}?s=${'A'.repeat(32)}`,
+      `/media/${other}?s=${signature}`,
+      `/media/${route}/poster?s=${signature}`,
+    ]) {
+      // even with the host token: the signature is what names a library file
+      const res = await request(host.port, { path: p, headers: auth });
+      expect(res.status, p).toBe(404);
+    }
   });
 
   it('never resolves a path: traversal, unknown ids and other files are 404', async () => {
@@ -194,12 +295,22 @@ describe('GET /media/... (library-only media route)', () => {
     const ok = await handler!(new Request(`framewright-media://media/staged/${staged.result.id}`));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('image/png');
+    expect(ok.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    const svg = await handler!(
+      new Request(mediaUrl('electron', libraryOutput('shell.svg', HOSTILE_SVG, 'image/svg+xml'))),
+    );
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('application/octet-stream');
+    expect(svg.headers.get('content-disposition')).toBe('attachment');
+    expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(svg.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     for (const bad of [
       'framewright-media://media/library/9/9',
       `framewright-media://other/staged/${staged.result.id}`,
       'framewright-media://media/..%2f..%2fsecret.txt',
+      'framewright-media://media/%E0%A4%A',
     ])
-      expect((await handler!(new Request(bad))).status, bad).toBe(404);
-    expect(fetched).toHaveLength(1);
+      expect([400, 404], bad).toContain((await handler!(new Request(bad))).status);
+    expect(fetched).toHaveLength(2);
   });
 });

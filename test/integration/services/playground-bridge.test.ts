@@ -1,10 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
-import { PLAYGROUND_CHUNK_BYTES } from '../../../src/shared/bridge/domains/playground.js';
+import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
+import {
+  PLAYGROUND_CHUNK_BYTES,
+  type GenerationResult,
+} from '../../../src/shared/bridge/domains/playground.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 
@@ -190,7 +194,7 @@ describe('the Playground over the bridge', () => {
     });
     expect(image.state).toBe('succeeded');
     expect(image.outputs.map((o) => o.url)).toEqual([
-      expect.stringMatching(/^\/media\/library\/\d+\/\d+$/),
+      expect.stringMatching(/^\/media\/library\/\d+\/\d+\?s=[\w-]+$/),
       expect.any(String),
     ]);
     const voices = await call<{ voiceId: string; hasPreview: boolean }[]>('playground.voices', {});
@@ -209,5 +213,53 @@ describe('the Playground over the bridge', () => {
       text: 'Hello',
     });
     expect(speech.state).toBe('succeeded');
+  });
+
+  it('returns no absolute local path across the bridge: media URLs main resolves, names inside the library', async () => {
+    const image = await call<GenerationResult>('playground.image.generate', {
+      model: 'lumen-image',
+      prompt: 'a lighthouse',
+      imageCount: 1,
+      inputFileIds: [],
+    });
+    const speech = await call<GenerationResult>('playground.audio.generate', {
+      model: 'cadence-speech',
+      voiceMode: 'custom_voice',
+      speaker: 'amber',
+      text: 'Hello again',
+    });
+    const parsed = await call<{ folder: string; files: string[] }>('playground.parse', {
+      model: 'folio-parse',
+      fileId: await put('doc.pdf', makePdf()),
+      pageRange: { start: 1, end: 1 },
+    });
+    for (const answer of [image, speech, parsed]) {
+      const text = JSON.stringify(answer);
+      expect(text).not.toContain(dir);
+      expect(text).not.toContain(core.services.libraryDir);
+      expect(text).not.toMatch(/"\/(tmp|home|root|var|Users)\//);
+    }
+    for (const result of [image, speech]) {
+      expect(result.state).toBe('succeeded');
+      for (const output of result.outputs) {
+        expect(output).not.toHaveProperty('path');
+        expect(output.fileName).toMatch(/^[^/\\]+$/);
+        // the URL is all the page needs: main resolves it to the library file of that name
+        const url = new URL(output.url!, 'http://host.invalid');
+        const media = await core.studio.media.resolve(
+          url.pathname.replace('/media/', ''),
+          mediaSignatureOf(url),
+        );
+        expect(path.basename(media!.path)).toBe(output.fileName);
+        expect(media!.path.startsWith(core.services.libraryDir)).toBe(true);
+      }
+    }
+    expect(path.isAbsolute(parsed.folder)).toBe(false);
+    expect(parsed.folder).toMatch(/^documents\//);
+    expect(parsed.files.length).toBeGreaterThan(0);
+    for (const name of parsed.files) {
+      expect(name).toMatch(/^[^/\\]+$/);
+      expect(existsSync(path.join(core.services.libraryDir, parsed.folder, name))).toBe(true);
+    }
   });
 });

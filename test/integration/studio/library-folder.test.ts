@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
+import { mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 
 let core: AppCore;
@@ -61,7 +62,15 @@ async function generate(prompt: string): Promise<string> {
     });
     return job.outputs.find((o) => o.verified)?.mediaUrl ?? undefined;
   });
-  return done.slice('/media/'.length);
+  return new URL(done, 'http://host.invalid').pathname.slice('/media/'.length);
+}
+
+/** Resolves a library route as the media URL the core signs for it. */
+function resolveMedia(route: string) {
+  return core.studio.media.resolve(
+    route,
+    mediaSignatureOf(new URL(mediaUrl('browser', route), 'http://host.invalid')),
+  );
 }
 
 beforeAll(async () => {
@@ -104,7 +113,7 @@ describe('the library folder is a setting', () => {
 
   it('new downloads go to the new folder; earlier results keep playing from the old one', async () => {
     const first = await generate('A harbour at dawn, boats leaving');
-    const old = await core.studio.media.resolve(first);
+    const old = await resolveMedia(first);
     const defaultDir = realpathSync(path.join(dataDir, 'library'));
     expect(old?.path.startsWith(defaultDir + path.sep)).toBe(true);
 
@@ -118,13 +127,13 @@ describe('the library folder is a setting', () => {
     expect(core.services.journal.settings.get('studio.libraryDir')).toBe(target);
 
     const second = await generate('A lighthouse in fog, slow pan');
-    const fresh = await core.studio.media.resolve(second);
+    const fresh = await resolveMedia(second);
     expect(fresh?.mimeType).toBe('video/mp4');
     expect(fresh?.path.startsWith(realpathSync(target) + path.sep)).toBe(true);
-    expect((await core.studio.media.resolve(`${second}/poster`))?.mimeType).toBe('image/png');
+    expect((await resolveMedia(`${second}/poster`))?.mimeType).toBe('image/png');
 
     // the earlier result still plays from the old folder
-    const again = await core.studio.media.resolve(first);
+    const again = await resolveMedia(first);
     expect(again?.path).toBe(old?.path);
 
     // still never a path outside the library folders, even from a verified row
@@ -134,8 +143,8 @@ describe('the library folder is a setting', () => {
     core.services.journal.database
       .prepare('UPDATE outputs SET local_path = ? WHERE id = ?')
       .run(outside, Number(outputId));
-    expect(await core.studio.media.resolve(`library/${jobRowId}/${outputId}`)).toBeUndefined();
+    expect(await resolveMedia(`library/${jobRowId}/${outputId}`)).toBeUndefined();
     // nor an output of another job, nor an unknown output
-    expect(await core.studio.media.resolve(`library/${jobRowId}/999999`)).toBeUndefined();
+    expect(await resolveMedia(`library/${jobRowId}/999999`)).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, DraftMedia, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
+import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 
 let core: AppCore;
@@ -121,19 +122,27 @@ describe('studio handlers over a real core and simulator', () => {
     });
     // the job finishes, is verified, and its media resolve only through the journal
     const done = await waitFor(async () => {
-      const job = await call<{ status: string; outputs: { verified: boolean; mediaUrl: string | null }[] }>(
-        'jobs.get',
-        { jobRowId: a.jobRowId },
-      );
+      const job = await call<{
+        status: string;
+        outputs: { verified: boolean; mediaUrl: string | null; posterUrl: string | null }[];
+      }>('jobs.get', { jobRowId: a.jobRowId });
       return job.outputs.some((o) => o.verified) ? job : undefined;
     });
     expect(done.status).toBe('succeeded');
     const url = done.outputs[0]!.mediaUrl!;
-    expect(url).toMatch(/^\/media\/library\/\d+\/\d+$/);
-    const media = await core.studio.media.resolve(url.slice('/media/'.length));
+    expect(url).toMatch(/^\/media\/library\/\d+\/\d+\?s=[\w-]+$/);
+    const route = new URL(url, 'http://host.invalid');
+    const media = await core.studio.media.resolve(
+      route.pathname.slice('/media/'.length),
+      mediaSignatureOf(route),
+    );
     expect(media?.mimeType).toBe('video/mp4');
     expect(media?.path.startsWith(core.services.libraryDir)).toBe(true);
-    const poster = await core.studio.media.resolve(url.slice('/media/'.length) + '/poster');
+    const posterUrl = new URL(done.outputs[0]!.posterUrl!, 'http://host.invalid');
+    const poster = await core.studio.media.resolve(
+      posterUrl.pathname.slice('/media/'.length),
+      mediaSignatureOf(posterUrl),
+    );
     expect(poster?.mimeType).toBe('image/png');
     expect(events.some((e) => e.event === 'jobs.changed')).toBe(true);
     // the library lists it and finds it by prompt

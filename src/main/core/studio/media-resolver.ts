@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fileTypeFromFile } from 'file-type';
 import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { StagedFiles } from './staged-files.js';
@@ -19,7 +21,13 @@ const run = promisify(execFile);
 
 export interface ResolvedMedia {
   path: string;
+  /** The type the core sniffed from the file's bytes (never the server's or the journal's claim). */
   mimeType: string;
+  /**
+   * `inline` only for sniffed `image/*` (never SVG), `video/*` and `audio/*`; anything else is
+   * served as an `application/octet-stream` attachment, so no library file can run as a page.
+   */
+  disposition: 'inline' | 'attachment';
 }
 
 export interface MediaResolverOptions {
@@ -35,8 +43,64 @@ export interface MediaResolverOptions {
 /** The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster]` or `staged/<uuid>[/poster]`. */
 export const MEDIA_PATH = /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36}))(\/poster)?$/;
 
+/**
+ * Library routes are numbered rows, so their URLs carry a signature: an HMAC of the route under a
+ * key this process draws at start and never shares. A URL is then a capability for that one file
+ * (the page cannot forge another, and no session credential rides on media requests, which `<img>`
+ * and `<video>` cannot give a header). Staged routes need none: their ids are random UUIDs.
+ */
+const MEDIA_URL_KEY = randomBytes(32);
+const SIGNATURE_PARAM = 's';
+
+function signatureOf(route: string): string {
+  return createHmac('sha256', MEDIA_URL_KEY).update(route).digest('base64url').slice(0, 32);
+}
+
+function signatureMatches(route: string, signature: string | null | undefined): boolean {
+  if (!route.replace(/^\//, '').startsWith('library/')) return true;
+  if (typeof signature !== 'string') return false;
+  const expected = Buffer.from(signatureOf(route.replace(/^\//, '')));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 export function mediaUrl(host: 'electron' | 'browser', route: string): string {
-  return host === 'browser' ? `/media/${route}` : `framewright-media://media/${route}`;
+  const base = host === 'browser' ? `/media/${route}` : `framewright-media://media/${route}`;
+  return route.startsWith('library/') ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
+}
+
+/** The signature a media request carries (the `s` query parameter), for `MediaResolver.resolve`. */
+export function mediaSignatureOf(url: URL): string | null {
+  return url.searchParams.get(SIGNATURE_PARAM);
+}
+
+/** The only types served for display: sniffed images (no SVG: it is a document), videos, audio. */
+export function isDisplayableMediaType(mimeType: string): boolean {
+  return /^(image|video|audio)\/[\w.+-]+$/.test(mimeType) && mimeType !== 'image/svg+xml';
+}
+
+/** What the core's own content detection (`file-type`) says the file is, and how it may be served. */
+async function sniff(file: string): Promise<Omit<ResolvedMedia, 'path'>> {
+  const detected = await fileTypeFromFile(file).catch(() => undefined);
+  return detected && isDisplayableMediaType(detected.mime)
+    ? { mimeType: detected.mime, disposition: 'inline' }
+    : { mimeType: 'application/octet-stream', disposition: 'attachment' };
+}
+
+/**
+ * The headers every media response carries, in the browser host and in the Electron protocol: the
+ * sniffed type, never sniffed again by the browser, sandboxed with nothing allowed if opened as a
+ * page, and anything not displayable as a download.
+ */
+export function mediaResponseHeaders(
+  media: Pick<ResolvedMedia, 'mimeType' | 'disposition'>,
+): Record<string, string> {
+  return {
+    'Content-Type': media.mimeType,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "sandbox; default-src 'none'",
+    'Content-Disposition': media.disposition,
+  };
 }
 
 async function inside(folder: string, file: string): Promise<string | undefined> {
@@ -52,10 +116,13 @@ export class MediaResolver {
   private readonly posters = new Map<string, Promise<string | undefined>>();
   constructor(private readonly options: MediaResolverOptions) {}
 
-  /** Resolves a media route; undefined (= 404) for anything not in the library or staging. */
-  async resolve(route: string): Promise<ResolvedMedia | undefined> {
+  /**
+   * Resolves a media route; undefined (= 404) for anything not in the library or staging, and for
+   * a library route without its signature (see `mediaUrl`).
+   */
+  async resolve(route: string, signature?: string | null): Promise<ResolvedMedia | undefined> {
     const match = MEDIA_PATH.exec(route);
-    if (!match) return undefined;
+    if (!match || !signatureMatches(route, signature)) return undefined;
     const poster = match[5] !== undefined;
     let source: ResolvedMedia | undefined;
     let posterKey: string;
@@ -75,28 +142,29 @@ export class MediaResolver {
         }
       }
       if (!found) return undefined;
-      source = { path: found.real, mimeType: output.mimeType ?? 'application/octet-stream' };
+      source = { path: found.real, ...(await sniff(found.real)) };
       posterKey = `output-${outputId}`;
       posterDir = path.join(found.root, '.posters');
     } else {
       const id = match[4]!;
       let file: string;
-      let mimeType: string;
       try {
         file = this.options.staged.pathOf(id);
-        mimeType = this.options.staged.get(id).mimeType;
+        this.options.staged.get(id);
       } catch {
         return undefined;
       }
       const real = await inside(this.options.staged.dir, file);
       if (!real) return undefined;
-      source = { path: real, mimeType };
+      source = { path: real, ...(await sniff(real)) };
       posterKey = `staged-${id}`;
       posterDir = path.join(this.options.staged.dir, '.posters');
     }
     if (!poster) return source;
+    // ffmpeg reads only what sniffed as media; a poster of anything else does not exist
+    if (source.disposition !== 'inline') return undefined;
     const made = await this.poster(source, posterKey, posterDir);
-    return made ? { path: made, mimeType: 'image/png' } : undefined;
+    return made ? { path: made, mimeType: 'image/png', disposition: 'inline' } : undefined;
   }
 
   /** A poster: the first frame of a video, the image itself, or a waveform for audio; cached. */

@@ -1,19 +1,70 @@
 import type { BridgeResponse, BridgeTransport } from '../../../shared/bridge/api';
+import {
+  HOST_EVENTS_PROTOCOL,
+  HOST_SESSION_PATH,
+  HOST_SESSION_STORAGE_KEY,
+  HOST_TOKEN_PROTOCOL_PREFIX,
+} from '../../../shared/bridge/browser-host-protocol';
 import { isEventName, methodNames, type EventName } from '../../../shared/bridge/contract';
+
+const unreachable = (error: unknown): BridgeResponse => ({
+  ok: false,
+  error: { code: 'bridge.unreachable', message: `The studio host is unreachable: ${String(error)}` },
+});
+
+/**
+ * The per-run host token: exchanged once for the launch link's `?code=` (which is then removed from
+ * the address), kept in memory and in this tab's sessionStorage (scoped to this origin and port, so
+ * a reload keeps it and no other local server ever receives it, as it would a cookie).
+ */
+async function signIn(origin: string): Promise<string | undefined> {
+  const location = new URL(window.location.href);
+  const code = location.searchParams.get('code');
+  if (code === null) return window.sessionStorage.getItem(HOST_SESSION_STORAGE_KEY) ?? undefined;
+  location.searchParams.delete('code');
+  window.history.replaceState(window.history.state, '', location.pathname + location.search + location.hash);
+  try {
+    const response = await fetch(`${origin}${HOST_SESSION_PATH}`, {
+      method: 'POST',
+      credentials: 'omit',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    const answer = (await response.json()) as BridgeResponse<{ token: string }>;
+    if (!answer.ok) return window.sessionStorage.getItem(HOST_SESSION_STORAGE_KEY) ?? undefined;
+    window.sessionStorage.setItem(HOST_SESSION_STORAGE_KEY, answer.result.token);
+    return answer.result.token;
+  } catch {
+    return window.sessionStorage.getItem(HOST_SESSION_STORAGE_KEY) ?? undefined;
+  }
+}
 
 /**
  * The browser host's transport: the same contract over `POST /bridge/invoke` and a WebSocket of
- * pushed events. The host token travels in the HttpOnly cookie set by the one-time login link,
- * so page scripts never see it.
+ * pushed events, each call carrying the host token from memory (`Authorization: Bearer`, or a
+ * subprotocol on the socket).
  */
 export function createHttpTransport(origin = window.location.origin): BridgeTransport {
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
+  const session = signIn(origin);
   let socket: WebSocket | undefined;
+  let connecting = false;
   let retryMs = 500;
+  const authorization = async (): Promise<Record<string, string>> => {
+    const token = await session;
+    return token === undefined ? {} : { authorization: `Bearer ${token}` };
+  };
 
-  const connect = () => {
+  const connect = async () => {
+    if (socket || connecting) return;
+    connecting = true;
+    const token = await session;
+    connecting = false;
+    if (listeners.size === 0) return;
     const url = origin.replace(/^http/, 'ws') + '/bridge/events';
-    socket = new WebSocket(url);
+    const protocols = [HOST_EVENTS_PROTOCOL];
+    if (token !== undefined) protocols.push(HOST_TOKEN_PROTOCOL_PREFIX + token);
+    socket = new WebSocket(url, protocols);
     socket.onopen = () => {
       retryMs = 500;
     };
@@ -28,7 +79,7 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
     socket.onclose = () => {
       socket = undefined;
       if (listeners.size > 0) {
-        setTimeout(connect, retryMs);
+        setTimeout(() => void connect(), retryMs);
         retryMs = Math.min(retryMs * 2, 10_000);
       }
     };
@@ -37,41 +88,34 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
   return {
     methods: methodNames,
     async invoke(method, params) {
-      let response: Response;
       try {
-        response = await fetch(`${origin}/bridge/invoke`, {
+        const response = await fetch(`${origin}/bridge/invoke`, {
           method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
+          credentials: 'omit',
+          headers: { 'content-type': 'application/json', ...(await authorization()) },
           body: JSON.stringify({ method, params }),
         });
+        return (await response.json()) as BridgeResponse;
       } catch (error) {
-        return {
-          ok: false,
-          error: { code: 'bridge.unreachable', message: `The studio host is unreachable: ${String(error)}` },
-        };
+        return unreachable(error);
       }
-      return (await response.json()) as BridgeResponse;
     },
     async stageFile(file) {
       try {
         const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(file.name)}`, {
           method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/octet-stream' },
+          credentials: 'omit',
+          headers: { 'content-type': 'application/octet-stream', ...(await authorization()) },
           body: file,
         });
         return (await response.json()) as BridgeResponse;
       } catch (error) {
-        return {
-          ok: false,
-          error: { code: 'bridge.unreachable', message: `The studio host is unreachable: ${String(error)}` },
-        };
+        return unreachable(error);
       }
     },
     subscribe(listener) {
       listeners.add(listener);
-      if (!socket) connect();
+      void connect();
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) socket?.close();

@@ -75,10 +75,12 @@ export const ConversationView = ConversationSummary.extend({
 });
 export type ConversationView = z.infer<typeof ConversationView>;
 
+/** A generated result: a media URL main resolves (never a local path) and the file's name. */
 export const GeneratedOutput = z.object({
   url: z.string().nullable(),
   mimeType: z.string().nullable(),
-  path: z.string().nullable(),
+  /** The name of the file in the library (no folder). */
+  fileName: z.string().nullable(),
   verified: z.boolean(),
 });
 
@@ -277,7 +279,9 @@ export const playgroundMethods = {
       pageCount: z.number(),
       markdown: z.string(),
       pages: z.array(Json),
+      /** Where the result was saved, relative to the library folder (never an absolute path). */
       folder: z.string(),
+      /** The names of the saved files in that folder. */
       files: z.array(z.string()),
     }),
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SIMULATOR_SCENARIOS } from '../../api/simulator-scenarios.js';
 import { ProfileSummary } from './app.js';
+import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
 
 /**
  * The studio: services from discovery, profiles, staged files, drafts, video submission, the
@@ -163,8 +164,8 @@ export const StudioSettings = z.object({
 export const BatchFile = z
   .object({
     name: z.string().trim().min(1).max(500),
-    /** A TXT or CSV file's text, at most 2 MB. */
-    text: z.string().max(2_000_000),
+    /** A TXT or CSV file's text, at most 2,000,000 characters (the browser host's body limit derives from it). */
+    text: z.string().max(BATCH_FILE_MAX_CHARS),
   })
   .strict();
 

@@ -73,7 +73,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
           ? mediaUrl(ctx.host, `library/${result.job.id}/${o.id}`)
           : null,
       mimeType: o.mimeType ?? o.expectedMimeType ?? null,
-      path: o.localPath ?? null,
+      fileName: o.localPath ? path.basename(o.localPath) : null,
       verified: o.downloadState === 'verified',
     })),
   });
@@ -258,12 +258,13 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.parse': async ({ model, fileId, language, pages, pageRange, preset }) => {
       const { client, service } = await resolve(SERVICE_KINDS.parse, model);
+      const libraryDir = services.libraryDir;
       const r = await parseDocument(
         services.journal,
         client,
         service,
         await files.pathOf(fileId),
-        services.libraryDir,
+        libraryDir,
         {
           language,
           pages,
@@ -276,8 +277,9 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
         pageCount: r.response.pageCount,
         markdown: r.response.markdown,
         pages: r.response.pages as Record<string, unknown>[],
-        folder: r.folder,
-        files: r.files,
+        // no absolute path crosses the bridge: the folder inside the library, the files by name
+        folder: path.relative(libraryDir, r.folder).split(path.sep).join('/'),
+        files: r.files.map((file) => path.basename(file)),
       };
     },
   };

@@ -166,7 +166,7 @@ export const en = {
       preset: 'Preset',
       drop: 'Drop or choose a document',
       summary: '{{count}} page(s) parsed',
-      saved: 'Saved to {{folder}}',
+      saved: 'Saved in the library: {{folder}}',
       markdown: 'Markdown',
       blocks: 'Structured blocks',
       page: 'Page',

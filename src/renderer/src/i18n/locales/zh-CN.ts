@@ -163,7 +163,7 @@ export const zhCN: Messages = {
       preset: '预设',
       drop: '拖入或选择文档',
       summary: '已解析 {{count}} 页',
-      saved: '已保存到 {{folder}}',
+      saved: '已保存到作品库：{{folder}}',
       markdown: 'Markdown',
       blocks: '结构化块',
       page: '页',

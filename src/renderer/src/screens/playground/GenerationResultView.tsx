@@ -31,12 +31,12 @@ export function GenerationResultView({
                   alt={t('playground.generation.output', { n: i + 1 })}
                   data-testid={`${testId}-image`}
                 />
-                <figcaption className="muted">{o.path}</figcaption>
+                <figcaption className="muted">{o.fileName}</figcaption>
               </figure>
             ) : (
               <figure key={i}>
                 <audio src={o.url} controls data-testid={`${testId}-audio`} />
-                <figcaption className="muted">{o.path}</figcaption>
+                <figcaption className="muted">{o.fileName}</figcaption>
               </figure>
             )
           ) : null,

@@ -1,0 +1,40 @@
+/**
+ * The browser host's integration tests' world: a fresh data folder with a stand-in built renderer,
+ * and the real core over it (no simulator, no keychain, nothing resumed at start).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAppCore, type AppCore } from '../../src/main/core/app/app-core.js';
+import { UnavailableSecretStore } from '../../src/main/core/secrets/unavailable-secret-store.js';
+
+export interface HostTestWorld {
+  dataDir: string;
+  /** Holds an index.html whose title is "studio". */
+  rendererDir: string;
+  core: AppCore;
+  close(): Promise<void>;
+}
+
+export async function openHostTestWorld(prefix: string): Promise<HostTestWorld> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const rendererDir = path.join(dataDir, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
+  const core = await createAppCore({
+    dataDir,
+    host: 'browser',
+    launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
+    secretStore: new UnavailableSecretStore('not needed in this test'),
+    resumeOnStart: false,
+  });
+  return {
+    dataDir,
+    rendererDir,
+    core,
+    async close() {
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
