@@ -13,7 +13,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, openTestCore, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import {
+  createdPerKey,
+  h3VideoSubmission,
+  openTestCore,
+  startTestSimulator,
+  tempDir,
+} from '../../support/engine-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CLI = path.join(ROOT, 'bin', 'framewright.js');
@@ -130,26 +136,11 @@ describe('two processes resume one data folder at once', () => {
     const core = await openTestCore(proxied, { dataDir });
     const keys = Array.from({ length: JOBS }, (_, i) => `two-proc-${i}`);
     for (const key of keys) {
-      const result = await core.engine.submit(
-        {
-          idempotencyKey: key,
-          profileId: 'simulator',
-          model: 'h3-video',
-          serviceKind: 'video_generation',
-          body: {
-            model: 'h3-video',
-            generationMode: 't2v',
-            // one render shared by every job (the simulator caches it): the machine's time goes to
-            // the two processes, not to ffmpeg
-            prompt: 'Two processes, one folder',
-            orientation: 'landscape',
-            seconds: 5,
-            resolutionTier: '768p',
-            seed: 11,
-          },
-        },
-        { noWait: true },
-      );
+      // one render shared by every job (the simulator caches it): the machine's time goes to the
+      // two processes, not to ffmpeg
+      const result = await core.engine.submit(h3VideoSubmission(key, 'Two processes, one folder'), {
+        noWait: true,
+      });
       expect(result.state).toBe('pending');
     }
     await core.close();

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreServices } from '../../../src/main/core/app/core-services.js';
 import { WORKED_ELSEWHERE_MESSAGE } from '../../../src/main/core/jobs/job-engine.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { FAST_ENGINE, openTestCore, startTestSimulator } from '../../support/engine-harness.js';
+import {
+  FAST_ENGINE,
+  h3VideoSubmission,
+  openTestCore,
+  startTestSimulator,
+} from '../../support/engine-harness.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -21,24 +26,7 @@ afterAll(async () => {
 const OTHER = { id: 'other-process', pid: 4242, host: 'elsewhere' };
 
 function submit(core: CoreServices, key: string, wait: { noWait?: boolean; waitSeconds?: number }) {
-  return core.engine.submit(
-    {
-      idempotencyKey: key,
-      profileId: 'simulator',
-      model: 'h3-video',
-      serviceKind: 'video_generation',
-      body: {
-        model: 'h3-video',
-        generationMode: 't2v',
-        prompt: `Leases (${key})`,
-        orientation: 'landscape',
-        seconds: 5,
-        resolutionTier: '768p',
-        seed: 3,
-      },
-    },
-    wait,
-  );
+  return core.engine.submit(h3VideoSubmission(key, `Leases (${key})`, 3), wait);
 }
 
 describe('job leases in the engine', () => {

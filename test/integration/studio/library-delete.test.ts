@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
+import { h3VideoSubmission } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 
 let core: AppCore;
@@ -28,24 +29,9 @@ afterAll(async () => {
 });
 
 async function generate(key: string) {
-  const result = await core.services.engine.submit(
-    {
-      idempotencyKey: key,
-      profileId: 'simulator',
-      model: 'h3-video',
-      serviceKind: 'video_generation',
-      body: {
-        model: 'h3-video',
-        generationMode: 't2v',
-        prompt: 'A lighthouse at dusk',
-        orientation: 'landscape',
-        seconds: 5,
-        resolutionTier: '768p',
-        seed: 7,
-      },
-    },
-    { waitSeconds: 120 },
-  );
+  const result = await core.services.engine.submit(h3VideoSubmission(key, 'A lighthouse at dusk', 7), {
+    waitSeconds: 120,
+  });
   expect(result.state).toBe('succeeded');
   return result.job!;
 }
