@@ -3,7 +3,6 @@
  * job leases make exactly one process work each job, the start-up sweep leaves the other's live
  * download alone, and both use the one simulator the data folder's lock names.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -13,6 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { runFramewright } from '../../support/cli-runner.js';
 import {
   createdPerKey,
   h3VideoSubmission,
@@ -21,34 +21,10 @@ import {
   tempDir,
 } from '../../support/engine-harness.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const CLI = path.join(ROOT, 'bin', 'framewright.js');
 const JOBS = 20;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function resume(dataDir: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [CLI, '--data-dir', dataDir, '--json', 'resume', '--timeout', '120'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, FRAMEWRIGHT_API_KEY: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const resume = (dataDir: string) =>
+  runFramewright(['--data-dir', dataDir, '--json', 'resume', '--timeout', '120']);
 
 /**
  * A loopback proxy in front of the simulator that counts result downloads per asset. The first
