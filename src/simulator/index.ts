@@ -15,14 +15,17 @@ import { killRunningTools } from './media/ffmpeg.js';
 import { RenderCache } from './media/render-cache.js';
 import { StateLog } from './persistence.js';
 import { parseScenario, type ScenarioName } from './scenarios.js';
+import { checkBindAddress, isLoopbackAddress, loopbackHostGuard } from './host-policy.js';
 import { createRequestHandler } from './server.js';
 
 export { FIXED_LOCAL_TEST_TOKEN } from './identities.js';
 export { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
 
 export interface SimulatorOptions {
-  /** Bind address; loopback by default. */
+  /** Bind address; loopback by default. Another address is refused unless `allowRemote`. */
   host?: string;
+  /** Allows a bind address reachable from other machines (the local test token is public). */
+  allowRemote?: boolean;
   /** 0 (default) picks a free port. */
   port?: number;
   /** Extra bearer tokens; each is its own identity besides the fixed local test token. */
@@ -55,6 +58,7 @@ function urlHost(host: string): string {
 /** Starts the simulator of the Public Model and Media API on a real HTTP server. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
+  checkBindAddress(host, options.allowRemote ?? false);
   const timeScale = options.timeScale ?? 1;
   if (!Number.isFinite(timeScale) || timeScale < 0)
     throw new Error(`timeScale must be a non-negative number (got ${timeScale}).`);
@@ -96,7 +100,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     state.log = new StateLog(path.join(root, 'state.jsonl'));
     pending.push(...state.log.restore(state));
   }
-  const server: Server = createServer(createRequestHandler(state));
+  const handler = createRequestHandler(state);
+  // on loopback, only requests that name it by a loopback address reach a route (DNS rebinding)
+  const hostIsOurs = isLoopbackAddress(host)
+    ? loopbackHostGuard(host, () => (server.address() as AddressInfo).port)
+    : () => true;
+  const server: Server = createServer((req, res) => {
+    if (hostIsOurs(req, res)) handler(req, res);
+  });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,6 +6,7 @@ import {
   type CoreServices,
   type CoreServicesOptions,
 } from '../../src/main/core/app/core-services.js';
+import type { SubmitRequest } from '../../src/main/core/jobs/job-engine.js';
 import { UnavailableSecretStore } from '../../src/main/core/secrets/unavailable-secret-store.js';
 import type { SecretStore } from '../../src/main/core/secrets/secret-store.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
@@ -57,4 +58,23 @@ export async function setScenario(baseUrl: string, token: string, scenario: stri
     body: JSON.stringify({ scenario }),
   });
   if (!response.ok) throw new Error(`setScenario ${scenario}: HTTP ${response.status}`);
+}
+
+/** An H3 text-to-video submission under the simulator profile (5 s, landscape, 768p). */
+export function h3VideoSubmission(idempotencyKey: string, prompt: string, seed = 11): SubmitRequest {
+  return {
+    idempotencyKey,
+    profileId: 'simulator',
+    model: 'h3-video',
+    serviceKind: 'video_generation',
+    body: {
+      model: 'h3-video',
+      generationMode: 't2v',
+      prompt,
+      orientation: 'landscape',
+      seconds: 5,
+      resolutionTier: '768p',
+      seed,
+    },
+  };
 }

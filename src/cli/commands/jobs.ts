@@ -6,6 +6,7 @@ import {
   type JobWithOutputs,
 } from '../../main/core/journal/jobs-repository.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
+import { WORKED_ELSEWHERE_MESSAGE } from '../../main/core/jobs/job-engine.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob } from './video.js';
 
@@ -98,6 +99,9 @@ export function registerJobCommands(program: Command): void {
           results: results.map((r) => ({
             state: r.state,
             idempotencyKey: r.intent.idempotencyKey,
+            ...(r.state === 'pending' && r.workedElsewhere
+              ? { workedElsewhere: true, reason: r.reason }
+              : {}),
             ...describeJob(r.job),
           })),
           errors: errors.map((e) => ({
@@ -108,14 +112,19 @@ export function registerJobCommands(program: Command): void {
         };
         if (cli.json) printJson(summary);
         else {
-          for (const r of summary.results)
-            process.stdout.write(`${r.state.padEnd(10)} ${r.jobId ?? r.idempotencyKey}\n`);
+          for (const r of summary.results) {
+            const state = r.workedElsewhere ? 'elsewhere' : r.state;
+            process.stdout.write(`${state.padEnd(10)} ${r.jobId ?? r.idempotencyKey}\n`);
+          }
+          if (summary.results.some((r) => r.workedElsewhere))
+            process.stdout.write(`elsewhere: ${WORKED_ELSEWHERE_MESSAGE}\n`);
           for (const e of summary.errors)
             process.stdout.write(`error      ${e.idempotencyKey}: ${e.message}\n`);
           if (results.length === 0 && errors.length === 0) process.stdout.write('Nothing unfinished.\n');
         }
         if (errors.length > 0) return ExitCode.serviceError;
-        if (results.some((r) => r.state === 'pending')) return ExitCode.waitLimit;
+        // a job another process works is not this run's to wait for
+        if (results.some((r) => r.state === 'pending' && !r.workedElsewhere)) return ExitCode.waitLimit;
         if (results.some((r) => r.state === 'failed')) return ExitCode.jobFailed;
         return ExitCode.ok;
       }),

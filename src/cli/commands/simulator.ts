@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
+import { isLoopbackAddress } from '../../simulator/host-policy.js';
 import { SCENARIO_NAMES, startSimulator } from '../../simulator/index.js';
+import { ExitCode } from '../exit-codes.js';
 
 interface SimulatorCommandOptions {
   host: string;
+  allowRemote?: boolean;
   port: string;
   token: string[];
   timeScale: string;
@@ -25,7 +28,8 @@ export function registerSimulatorCommand(program: Command): void {
   program
     .command('simulator')
     .description('run the local simulator of the model gateway (same paths and shapes, synthetic media)')
-    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--host <host>', 'address to bind (loopback by default; others need --allow-remote)', '127.0.0.1')
+    .option('--allow-remote', 'allow a --host reachable from other machines (the local test token is public)')
     .option('--port <port>', 'port (0 picks a free one)', '0')
     .option('--token <token>', 'an extra bearer token, its own identity (repeatable)', collect, [])
     .option('--time-scale <x>', 'job pacing multiplier (1 = demo pacing, tests use e.g. 0.01)', '1')
@@ -35,11 +39,19 @@ export function registerSimulatorCommand(program: Command): void {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error('--port must be an integer 0..65535.');
+      if (!isLoopbackAddress(options.host) && !options.allowRemote) {
+        process.stderr.write(
+          `framewright: --host ${options.host} is reachable from other machines and the simulator's local test token is public; pass --allow-remote to bind there on purpose.\n`,
+        );
+        process.exitCode = ExitCode.invalidInput;
+        return;
+      }
       const timeScale = Number(options.timeScale);
       if (!Number.isFinite(timeScale) || timeScale < 0)
         throw new Error('--time-scale must be a non-negative number.');
       const simulator = await startSimulator({
         host: options.host,
+        allowRemote: options.allowRemote ?? false,
         port,
         tokens: options.token,
         timeScale,

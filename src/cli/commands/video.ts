@@ -4,12 +4,14 @@ import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
 import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
+import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
+import { discoverServices } from '../../main/core/video/discovery.js';
 import { submitVideo, type LocalVideoDraft, type VideoResult } from '../../main/core/video/submit-video.js';
-import { printJson, withCliCore } from '../cli-context.js';
+import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface VideoOptions {
-  model: string;
+  model?: string;
   mode: string;
   prompt: string;
   seconds: string;
@@ -85,6 +87,20 @@ export function exitCodeForResult(
   return job ? ExitCode.waitLimit : ExitCode.serviceError;
 }
 
+/**
+ * Without `--model`: the one available video service whose contract offers the mode, said on
+ * stderr (stdout stays the result); none or several end with exit 2 and the list.
+ */
+async function modelForMode(cli: CliCore, mode: string): Promise<string> {
+  const client = await cli.core.profiles.clientFor(cli.profileId);
+  const { services } = await discoverServices(cli.core.journal, client, { serviceKind: 'video_generation' });
+  const service = chooseVideoServiceForMode(services, mode);
+  process.stderr.write(
+    `Using model ${service.modelAlias}: the one available video service that offers mode ${mode}.\n`,
+  );
+  return service.modelAlias;
+}
+
 /** `framewright video …`: validate locally, upload, create, poll, download and verify. */
 export function registerVideoCommand(program: Command): void {
   program
@@ -92,7 +108,10 @@ export function registerVideoCommand(program: Command): void {
     .description(
       'create a video: validates against the live contract first, then uploads, creates, polls, downloads and verifies',
     )
-    .requiredOption('--model <alias>', 'model alias from `framewright services --kind video_generation`')
+    .option(
+      '--model <alias>',
+      'model alias from `framewright services --kind video_generation` (default: the one available service offering --mode)',
+    )
     .requiredOption('--mode <mode>', 't2v | i2v | first_last_frame_video | universal_reference_video')
     .requiredOption('--prompt <text>', 'the prompt (never truncated)')
     .requiredOption('--seconds <n>', 'requested seconds')
@@ -123,8 +142,9 @@ export function registerVideoCommand(program: Command): void {
         for (const file of opts.refImage) refs.push(await probeInput(file));
         if (opts.refVideo) refs.push(await probeInput(opts.refVideo));
         for (const file of opts.refAudio) refs.push(await probeInput(file));
+        const model = opts.model ?? (await modelForMode(cli, opts.mode));
         const draft: LocalVideoDraft = {
-          model: opts.model,
+          model,
           generationMode: opts.mode,
           prompt: opts.prompt,
           orientation: opts.orientation,

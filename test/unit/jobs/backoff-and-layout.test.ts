@@ -6,7 +6,12 @@ import {
   backoffDelay,
   nextDelay,
 } from '../../../src/main/core/jobs/backoff.js';
-import { jobFolder, outputFileName, safeSegment } from '../../../src/main/core/jobs/library-layout.js';
+import {
+  injectiveSegment,
+  jobFolder,
+  outputFileName,
+  safeSegment,
+} from '../../../src/main/core/jobs/library-layout.js';
 import { kindForStatus, parseRetryAfter } from '../../../src/main/core/platform/api-errors.js';
 
 const noJitter = () => 0.5;
@@ -70,11 +75,55 @@ describe('library layout', () => {
     expect(safeSegment('CON')).toBe('_CON');
   });
 
-  it('puts results under <library>/<date>/<jobId>/', () => {
+  it('puts results under <library>/<date>/<profile>/<jobId>/', () => {
     const day = Date.UTC(2026, 10, 22, 13);
-    expect(jobFolder('/lib', 'job_1', day)).toBe(path.resolve('/lib/2026-11-22/job_1'));
-    expect(jobFolder('/lib', '../../escape', day).startsWith(path.resolve('/lib') + path.sep)).toBe(true);
+    expect(jobFolder('/lib', 'simulator', 'job_1', day)).toBe(
+      path.resolve('/lib/2026-11-22/simulator/job_1'),
+    );
+    expect(jobFolder('/lib', 'p', '../../escape', day).startsWith(path.resolve('/lib') + path.sep)).toBe(
+      true,
+    );
     expect(outputFileName(0, 'result_9', 'video/mp4')).toBe('1-result_9.mp4');
     expect(outputFileName(1, '../x', 'application/x-unknown')).toBe('2-_x.bin');
+  });
+
+  it('never gives two jobs one folder: profiles and ids are encoded injectively', () => {
+    const day = Date.UTC(2026, 10, 22, 13);
+    // pairs a lossy cleaning (or a case-insensitive file system) would merge
+    const ids = [
+      'a/b',
+      'a_b',
+      'a\\b',
+      'A_b',
+      'a%2Fb',
+      'a.b',
+      '.',
+      '..',
+      '',
+      'con',
+      'CON',
+      'a b',
+      'é',
+      'e\u0301',
+    ];
+    const long = ['x'.repeat(300), `${'x'.repeat(299)}y`, `${'x'.repeat(120)}`];
+    const segments = [...ids, ...long].map(injectiveSegment);
+    expect(new Set(segments.map((s) => s.toLowerCase())).size).toBe(ids.length + long.length);
+    for (const segment of segments) {
+      expect(path.basename(segment)).toBe(segment);
+      expect(['', '.', '..']).not.toContain(segment);
+      expect(segment.length).toBeLessThanOrEqual(120);
+      expect(/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(segment)).toBe(false);
+    }
+    expect(injectiveSegment('a/b')).toBe('a%2Fb');
+    expect(injectiveSegment('a_b')).toBe('a_b');
+    // the same job id under two profiles, or two profiles whose names clean alike
+    const folders = [
+      jobFolder('/lib', 'p/1', 'job', day),
+      jobFolder('/lib', 'p_1', 'job', day),
+      jobFolder('/lib', 'p_1', 'a/b', day),
+      jobFolder('/lib', 'p_1', 'a_b', day),
+    ];
+    expect(new Set(folders).size).toBe(folders.length);
   });
 });

@@ -59,7 +59,10 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     notes = selection.refused;
   }
   const credentials = new ProfileCredentials(journal.profiles, secrets);
-  const simulator = new EmbeddedSimulator(options.launchSimulator);
+  // one simulator per data folder: a second process (the CLI beside the app) uses the first's
+  const simulator = new EmbeddedSimulator(options.launchSimulator, {
+    lockFile: path.join(options.dataDir, 'simulator.lock'),
+  });
   const profiles = new ProfileDirectory(journal, credentials, simulator, options.env, options.onSecretRead);
   const defaultLibraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
   const currentLibraryDir = () => journal.settings.get<string>(LIBRARY_SETTING) ?? defaultLibraryDir;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import type { Journal } from '../journal/open-journal.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
+import { throttleProgress } from '../platform/progress-throttle.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
 import { engineStoppedError } from './engine-stopped.js';
@@ -87,16 +88,22 @@ async function readVerified(
     partialSignalled = true;
     options.afterPartialWrite();
   };
+  // throttled like upload progress: a fast download is not one bridge event per chunk
+  const progress = throttleProgress((receivedBytes: number) =>
+    options.onProgress?.({ jobRowId: job.id, outputId: output.id, receivedBytes, totalBytes }),
+  );
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       signalPartialWrite();
       hash.update(chunk);
       received += chunk.length;
-      options.onProgress?.({ jobRowId: job.id, outputId: output.id, receivedBytes: received, totalBytes });
+      // the final count is reported once, after the last byte
+      if (totalBytes === undefined || received < totalBytes) progress.report(received);
       callback(null, chunk);
     },
   });
   await pipeline(response.body, meter, file, options.signal ? { signal: options.signal } : {});
+  progress.force(received);
   signalPartialWrite();
   const sha256 = hash.digest('hex');
   if (declaredLength !== null && received !== Number(declaredLength)) {
@@ -151,9 +158,28 @@ export async function writeSidecar(journal: Journal, job: JobWithOutputs, folder
 }
 
 /**
+ * Removes what is left of a deleted job's folder once its files are gone: the sidecar only when
+ * it names this job, then the folder only when nothing else is in it. A folder another job's
+ * results share (an older layout could put two jobs in one) keeps that job's files.
+ */
+export async function removeJobFolder(
+  folder: string,
+  job: { profileId: string; jobId: string },
+): Promise<void> {
+  const sidecar = path.join(folder, SIDECAR_NAME);
+  try {
+    const named = JSON.parse(await readFile(sidecar, 'utf8')) as { profileId?: unknown; jobId?: unknown };
+    if (named.profileId === job.profileId && named.jobId === job.jobId) await rm(sidecar, { force: true });
+  } catch {
+    // no sidecar, or not one of ours: left as it is
+  }
+  await rmdir(folder).catch(() => undefined);
+}
+
+/**
  * Downloads every unverified output of a job into the library: streamed to a temporary file while
  * hashing, checked against Content-Type, length and sha256, then atomically renamed into
- * `<library>/<date>/<jobId>/`. A broken or mismatching read is re-read (the same read, never a new
+ * `<library>/<date>/<profile>/<jobId>/`. A broken or mismatching read is re-read (the same read, never a new
  * generation); nothing unverified is kept.
  */
 export async function downloadOutputs(
@@ -166,7 +192,7 @@ export async function downloadOutputs(
   const maxReads = options.maxReads ?? 4;
   const incoming = path.join(libraryDir, INCOMING_DIR);
   await mkdir(incoming, { recursive: true });
-  const folder = jobFolder(libraryDir, job.jobId, job.acceptedAt);
+  const folder = jobFolder(libraryDir, job.profileId, job.jobId, job.acceptedAt);
   for (const output of job.outputs) {
     if (output.downloadState === 'verified' || output.downloadState === 'failed') continue;
     let lastError: unknown;

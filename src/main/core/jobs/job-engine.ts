@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { isProcessOnHostAlive } from '../app/process-liveness.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
-import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
+import type { JobIntent, JobWithOutputs, LeaseOwner, LeaseOwnerAlive } from '../journal/jobs-repository.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { BackoffPolicy } from './backoff.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
@@ -35,8 +38,17 @@ export interface WaitOptions {
 export type RunResult =
   | { state: 'succeeded'; intent: JobIntent; job: JobWithOutputs }
   | { state: 'failed'; intent: JobIntent; job: JobWithOutputs }
-  /** Accepted and still running when the wait limit passed, or not yet known to be accepted. */
-  | { state: 'pending'; intent: JobIntent; job?: JobWithOutputs; reason: string };
+  /**
+   * Accepted and still running when the wait limit passed, or not yet known to be accepted; with
+   * `workedElsewhere`, another process on this data folder holds the job's lease and works it.
+   */
+  | { state: 'pending'; intent: JobIntent; job?: JobWithOutputs; reason: string; workedElsewhere?: true };
+
+/** Why a job was left alone: another process (the app, a CLI) on the same data folder works it. */
+export const WORKED_ELSEWHERE_MESSAGE =
+  'Another Framewright process on this data folder is working on this job; it finishes it there.';
+const LEASE_LOST_MESSAGE =
+  'This process lost its lease on the job (it stalled past the lease); another process continues it.';
 
 export type EngineChange =
   | { type: 'intent'; intent: JobIntent }
@@ -55,9 +67,20 @@ export interface JobEngineOptions {
   /** Default total wait limit in seconds (the caller's setting). */
   defaultWaitSeconds?: number;
   onChange?: (change: EngineChange) => void;
+  /** Job leases: one process works a job at a time (see {@link JobEngine}). */
+  lease?: {
+    /** How long a lease lasts unless renewed (default 30 s; renewed every third of it). */
+    ttlMs?: number;
+    /** This engine's identity (default: a fresh id with this pid and host). */
+    owner?: LeaseOwner;
+    /** Whether another owner still runs (default: its pid, when on this host). */
+    isOwnerAlive?: LeaseOwnerAlive;
+  };
   /** Test seams for crash tests; never set in production. */
   hooks?: { afterPoll?: (job: JobWithOutputs) => void };
 }
+
+const DEFAULT_LEASE_TTL_MS = 30_000;
 
 /**
  * The job lifecycle over the journal: an accepted job is never lost, never created twice, and a
@@ -67,8 +90,20 @@ export class JobEngine {
   private readonly inFlight = new Map<string, Promise<RunResult>>();
   /** Aborted by `stop()`: every wait ends and every running read is dropped, never half-recorded. */
   private readonly stopping = new AbortController();
+  /** Who this engine is in the journal's job leases. */
+  readonly leaseOwner: LeaseOwner;
+  private readonly leaseTtlMs: number;
+  private readonly isOwnerAlive: LeaseOwnerAlive;
 
-  constructor(private readonly options: JobEngineOptions) {}
+  constructor(private readonly options: JobEngineOptions) {
+    this.leaseOwner = options.lease?.owner ?? {
+      id: `${os.hostname()}:${process.pid}:${randomUUID()}`,
+      pid: process.pid,
+      host: os.hostname(),
+    };
+    this.leaseTtlMs = options.lease?.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.isOwnerAlive = options.lease?.isOwnerAlive ?? isProcessOnHostAlive;
+  }
 
   private get journal(): Journal {
     return this.options.journal;
@@ -117,12 +152,52 @@ export class JobEngine {
     const key = `intent:${intent.idempotencyKey}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const run = this.runIntent(intent, wait).finally(() => this.inFlight.delete(key));
+    const run = this.runLeased(intent, wait).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, run);
     return run;
   }
 
-  private async runIntent(intent: JobIntent, wait: WaitOptions): Promise<RunResult> {
+  /**
+   * Works an intent under its lease: taken atomically in the journal (or the intent is left to the
+   * live process that holds it), renewed while working, released at the end. Losing it (this
+   * process stalled past the lease and another took over) stops this run.
+   */
+  private async runLeased(listed: JobIntent, wait: WaitOptions): Promise<RunResult> {
+    const jobs = this.journal.jobs;
+    const attempt = jobs.acquireLease(listed.id, this.leaseOwner, this.leaseTtlMs, this.isOwnerAlive);
+    if (!attempt.acquired) {
+      return {
+        state: 'pending',
+        intent: jobs.getIntentById(listed.id) ?? listed,
+        job: jobs.getJobForIntent(listed.id),
+        reason: WORKED_ELSEWHERE_MESSAGE,
+        workedElsewhere: true,
+      };
+    }
+    const lost = new AbortController();
+    const renewal = setInterval(() => {
+      try {
+        if (!jobs.renewLease(listed.id, this.leaseOwner, this.leaseTtlMs)) lost.abort();
+      } catch {
+        // a busy journal: the next renewal tries again well before the lease ends
+      }
+    }, this.leaseTtlMs / 3);
+    renewal.unref();
+    try {
+      // another process may have moved the intent on since it was listed
+      const intent = jobs.getIntentById(listed.id) ?? listed;
+      return await this.runIntent(intent, wait, AbortSignal.any([this.stopping.signal, lost.signal]));
+    } finally {
+      clearInterval(renewal);
+      try {
+        jobs.releaseLease(listed.id, this.leaseOwner);
+      } catch {
+        // a closed or busy journal: the lease expires by itself
+      }
+    }
+  }
+
+  private async runIntent(intent: JobIntent, wait: WaitOptions, signal: AbortSignal): Promise<RunResult> {
     const deadline = this.deadline(wait);
     if (intent.state === 'rejected') {
       throw new AppError(
@@ -139,7 +214,7 @@ export class JobEngine {
       const outcome = await sendIntent(this.journal, client, intent, {
         ...this.options.create,
         deadline,
-        signal: this.stopping.signal,
+        signal,
       });
       if (outcome.state === 'deferred') {
         this.options.onChange?.({ type: 'intent', intent: outcome.intent });
@@ -150,17 +225,22 @@ export class JobEngine {
     }
     const accepted = this.journal.jobs.getIntent(intent.idempotencyKey)!;
     if (wait.noWait) return { state: 'pending', intent: accepted, job, reason: 'not waiting' };
-    return this.runJob(accepted, job, deadline);
+    return this.runJob(accepted, job, deadline, signal);
   }
 
-  private async runJob(intent: JobIntent, start: JobWithOutputs, deadline: number): Promise<RunResult> {
+  private async runJob(
+    intent: JobIntent,
+    start: JobWithOutputs,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<RunResult> {
     const client = await this.options.clientFor(start.profileId);
     let job = start;
     if (job.status !== 'succeeded' && job.status !== 'failed' && job.status !== 'canceled') {
       const polled = await pollJob(this.journal, client, job, {
         deadline,
         backoff: this.options.pollBackoff,
-        signal: this.stopping.signal,
+        signal,
         onUpdate: (j) => this.options.onChange?.({ type: 'job', job: j }),
         afterPoll: this.options.hooks?.afterPoll,
       });
@@ -172,14 +252,16 @@ export class JobEngine {
           job,
           reason: this.stopping.signal.aborted
             ? ENGINE_STOPPED_MESSAGE
-            : 'The wait limit passed; the job continues on the next resume.',
+            : signal.aborted
+              ? LEASE_LOST_MESSAGE
+              : 'The wait limit passed; the job continues on the next resume.',
         };
       }
     }
     if (job.status !== 'succeeded') return { state: 'failed', intent, job };
     job = await downloadOutputs(this.journal, client, job, this.libraryDir, {
       ...this.options.download,
-      signal: this.stopping.signal,
+      signal,
       onProgress: (progress) => this.options.onChange?.({ type: 'download', progress }),
     });
     this.options.onChange?.({ type: 'job', job });
@@ -233,11 +315,21 @@ export class JobEngine {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** Temporary files of downloads that died with a previous process: never kept. */
+  /**
+   * Temporary files of downloads that died with a process: never kept. A file a live row names (a
+   * download under a live lease, in this process or another) is left alone. The folder is listed
+   * before the journal is read: a download records its file before creating it.
+   */
   private async removeAbandonedDownloads(): Promise<void> {
     const incoming = path.join(this.libraryDir, INCOMING_DIR);
     const entries = await readdir(incoming).catch(() => [] as string[]);
-    if (this.inFlight.size > 0) return;
-    await Promise.all(entries.map((name) => rm(path.join(incoming, name), { force: true })));
+    if (entries.length === 0) return;
+    const live = this.journal.jobs.liveDownloadTempPaths(this.isOwnerAlive);
+    await Promise.all(
+      entries
+        .map((name) => path.join(incoming, name))
+        .filter((file) => !live.has(file))
+        .map((file) => rm(file, { force: true })),
+    );
   }
 }

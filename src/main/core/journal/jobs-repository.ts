@@ -152,6 +152,39 @@ export interface UnfinishedWork {
   readonly jobsToDownload: JobWithOutputs[];
 }
 
+/** Who holds a job lease: one id per running engine, with its process id and host name. */
+export interface LeaseOwner {
+  readonly id: string;
+  readonly pid: number;
+  readonly host: string;
+}
+
+export interface JobLease extends LeaseOwner {
+  readonly intentId: number;
+  readonly expiresAt: number;
+}
+
+/** Whether a lease's owner still runs (a dead process on this machine frees its leases at once). */
+export type LeaseOwnerAlive = (owner: LeaseOwner) => boolean;
+
+export type LeaseAttempt = { acquired: true } | { acquired: false; holder: JobLease };
+
+interface LeaseRow {
+  intent_id: number;
+  owner: string;
+  owner_pid: number;
+  owner_host: string;
+  expires_at: number;
+}
+
+const toLease = (row: LeaseRow): JobLease => ({
+  intentId: row.intent_id,
+  id: row.owner,
+  pid: row.owner_pid,
+  host: row.owner_host,
+  expiresAt: row.expires_at,
+});
+
 interface IntentRow {
   id: number;
   idempotency_key: string;
@@ -680,6 +713,74 @@ export class JobsRepository {
       jobsToPoll: this.pollableStmt.all().map(toJob),
       jobsToDownload: this.outputs.jobsWithUnverifiedOutputs().map((id) => this.getJob(id)!),
     }))();
+  }
+
+  // ---- leases --------------------------------------------------------------------------------
+
+  /**
+   * Takes the lease on an intent for `ttlMs` unless another owner holds a live one (not expired,
+   * and its process alive). Read and write happen in one IMMEDIATE transaction, so of two
+   * processes asking at once exactly one gets it. Taking a lease one already holds renews it.
+   */
+  acquireLease(intentId: number, owner: LeaseOwner, ttlMs: number, isAlive: LeaseOwnerAlive): LeaseAttempt {
+    return this.db
+      .transaction((): LeaseAttempt => {
+        const now = this.now();
+        const row = this.cached('SELECT * FROM job_leases WHERE intent_id = ?').get(intentId) as
+          LeaseRow | undefined;
+        if (row && row.owner !== owner.id && row.expires_at > now) {
+          const holder = toLease(row);
+          if (isAlive(holder)) return { acquired: false, holder };
+        }
+        this.cached(
+          `INSERT INTO job_leases (intent_id, owner, owner_pid, owner_host, acquired_at, expires_at)
+           VALUES (@intentId, @owner, @pid, @host, @now, @expiresAt)
+           ON CONFLICT (intent_id) DO UPDATE SET owner = excluded.owner, owner_pid = excluded.owner_pid,
+             owner_host = excluded.owner_host, acquired_at = excluded.acquired_at,
+             expires_at = excluded.expires_at`,
+        ).run({ intentId, owner: owner.id, pid: owner.pid, host: owner.host, now, expiresAt: now + ttlMs });
+        return { acquired: true };
+      })
+      .immediate();
+  }
+
+  /** Extends a lease this owner still holds; false when it was lost (expired and taken over). */
+  renewLease(intentId: number, owner: LeaseOwner, ttlMs: number): boolean {
+    const now = this.now();
+    return (
+      this.cached(
+        'UPDATE job_leases SET expires_at = @expiresAt WHERE intent_id = @intentId AND owner = @owner',
+      ).run({ intentId, owner: owner.id, expiresAt: now + ttlMs }).changes > 0
+    );
+  }
+
+  /** Gives a lease up (the work ended or stopped); a lease held by another owner is left alone. */
+  releaseLease(intentId: number, owner: LeaseOwner): void {
+    this.cached('DELETE FROM job_leases WHERE intent_id = @intentId AND owner = @owner').run({
+      intentId,
+      owner: owner.id,
+    });
+  }
+
+  /** The lease on an intent, if any (expired ones included). */
+  getLease(intentId: number): JobLease | undefined {
+    const row = this.cached('SELECT * FROM job_leases WHERE intent_id = ?').get(intentId) as
+      LeaseRow | undefined;
+    return row && toLease(row);
+  }
+
+  /**
+   * The temporary download files a live row names: outputs being downloaded under a lease that
+   * has not expired and whose owner is alive. Every other partial file is abandoned.
+   */
+  liveDownloadTempPaths(isAlive: LeaseOwnerAlive): Set<string> {
+    const rows = this.cached(
+      `SELECT outputs.temp_path, job_leases.*
+       FROM job_leases JOIN jobs ON jobs.intent_id = job_leases.intent_id
+       JOIN outputs ON outputs.job_row_id = jobs.id
+       WHERE outputs.temp_path IS NOT NULL AND job_leases.expires_at > @now`,
+    ).all({ now: this.now() }) as (LeaseRow & { temp_path: string })[];
+    return new Set(rows.filter((row) => isAlive(toLease(row))).map((row) => row.temp_path));
   }
 
   /** Statements built from a few filter combinations, prepared once each. */

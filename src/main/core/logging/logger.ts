@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -45,20 +45,78 @@ function appendLine(file: string, line: string): void {
   }
 }
 
+/** Size bound of the log: past `maxBytes` the file becomes `<file>.1` (older ones shift up). */
+export interface LogRotation {
+  /** Largest size of one log file, in bytes (default 5 MiB). */
+  maxBytes?: number;
+  /** How many rotated files are kept besides the current one (default 3: `.1` … `.3`). */
+  keep?: number;
+}
+
+export const DEFAULT_LOG_MAX_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_LOG_KEEP = 3;
+
+/**
+ * Keeps a log file under its size bound: the current size is tracked in memory and checked
+ * against the file before a rotation (another process on the data folder may have rotated or
+ * written meanwhile). Rotation failures are ignored like write failures: logging never fails.
+ */
+function sizeBoundedFile(file: string, rotation: LogRotation): (lineBytes: number) => void {
+  const maxBytes = rotation.maxBytes ?? DEFAULT_LOG_MAX_BYTES;
+  const keep = Math.max(1, rotation.keep ?? DEFAULT_LOG_KEEP);
+  const currentSize = () => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return 0;
+    }
+  };
+  let size = currentSize();
+  return (lineBytes) => {
+    if (size + lineBytes > maxBytes) {
+      size = currentSize();
+      if (size > 0 && size + lineBytes > maxBytes) {
+        try {
+          rmSync(`${file}.${keep}`, { force: true });
+          for (let n = keep - 1; n >= 1; n -= 1) {
+            try {
+              renameSync(`${file}.${n}`, `${file}.${n + 1}`);
+            } catch {
+              // that generation does not exist yet
+            }
+          }
+          renameSync(file, `${file}.1`);
+        } catch {
+          // another process rotated it first, or the folder is gone: the append handles it
+        }
+        size = 0;
+      }
+    }
+    size += lineBytes;
+  };
+}
+
 /**
  * JSON-lines logger for the core. Every line passes through `redact`, so a key that reached an
- * error message by accident still never reaches the log file.
+ * error message by accident still never reaches the log file. The file is size-bounded: it
+ * rotates to `<file>.1` … `<file>.<keep>` (see {@link LogRotation}).
  */
-export function createLogger(options: { file?: string; echo?: (line: string) => void } = {}): Logger {
+export function createLogger(
+  options: { file?: string; echo?: (line: string) => void; rotation?: LogRotation } = {},
+): Logger {
   const secrets = new Set<string>();
   if (options.file) mkdirSync(path.dirname(options.file), { recursive: true });
+  const beforeAppend = options.file ? sizeBoundedFile(options.file, options.rotation ?? {}) : undefined;
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level, message };
     if (fields) {
       for (const [key, value] of Object.entries(fields)) entry[key] = describeError(value);
     }
     const line = redact(JSON.stringify(entry), secrets);
-    if (options.file) appendLine(options.file, line);
+    if (options.file) {
+      beforeAppend!(Buffer.byteLength(line) + 1);
+      appendLine(options.file, line);
+    }
     options.echo?.(line);
   };
   return {

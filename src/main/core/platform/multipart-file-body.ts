@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { FormDataEncoder, type FileLike } from 'form-data-encoder';
+import { PROGRESS_REPORTS_PER_SECOND, throttleProgress } from './progress-throttle.js';
 
 /** A file on disk as the File-like `form-data-encoder` reads: streamed, never loaded whole. */
 class DiskFile implements FileLike {
@@ -46,7 +47,7 @@ class SingleFileForm {
 export type UploadProgress = (sentBytes: number, totalBytes: number) => void;
 
 /** At most this many progress reports per second (the final one is always reported). */
-export const UPLOAD_PROGRESS_PER_SECOND = 10;
+export const UPLOAD_PROGRESS_PER_SECOND = PROGRESS_REPORTS_PER_SECOND;
 
 /**
  * Counts the bytes of `chunks` as they are pulled (the request pipeline pulls with back-pressure,
@@ -56,23 +57,16 @@ async function* counted(
   chunks: AsyncIterable<Uint8Array>,
   total: number,
   onProgress: UploadProgress,
-  now: () => number = Date.now,
 ): AsyncGenerator<Uint8Array> {
-  const interval = 1000 / UPLOAD_PROGRESS_PER_SECOND;
+  const progress = throttleProgress(onProgress);
   let sent = 0;
-  let last = -Infinity;
-  onProgress(0, total);
+  progress.force(0, total);
   for await (const chunk of chunks) {
     yield chunk;
     sent += chunk.byteLength;
-    if (sent >= total) continue;
-    const t = now();
-    if (t - last >= interval) {
-      last = t;
-      onProgress(sent, total);
-    }
+    if (sent < total) progress.report(sent, total);
   }
-  onProgress(sent, total);
+  progress.force(sent, total);
 }
 
 /**

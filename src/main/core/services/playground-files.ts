@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../app/process-liveness.js';
 import { AppError } from '../errors.js';
 import { safeSegment } from '../jobs/library-layout.js';
 
@@ -12,23 +13,44 @@ interface Entry {
   complete: boolean;
 }
 
+/** `<pid>-<uuid>`: the folder of one PlaygroundFiles, named by the process that owns it. */
+const OWNER_FOLDER = /^(\d+)-[0-9a-f-]{36}$/;
+
 /**
- * Files the Playground receives from the renderer in bounded chunks: `<dataDir>/playground/<uuid>/<name>`,
+ * Files the Playground receives from the renderer in bounded chunks:
+ * `<dataDir>/playground/files/<pid>-<instance>/<uuid>/<name>`,
  * known to the renderer only by the uuid the core issued (no renderer input names a path). The
  * whole file is bounded (`maxBytes`); a chunk must continue exactly where the last one ended.
  */
 export class PlaygroundFiles {
   readonly dir: string;
+  private readonly root: string;
   private readonly entries = new Map<string, Entry>();
-  /** Files of earlier runs are unknown to this one (ids live in memory): removed before the first use. */
+  /**
+   * Files of earlier runs are unknown to this one (ids live in memory): the folders of processes
+   * that no longer run are removed before the first use. Another live process's files (the app
+   * beside `framewright serve`) are left alone.
+   */
   private readonly ready: Promise<void>;
 
   constructor(
     dataDir: string,
     private readonly maxBytes: number,
   ) {
-    this.dir = path.join(dataDir, 'playground', 'files');
-    this.ready = rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+    this.root = path.join(dataDir, 'playground', 'files');
+    this.dir = path.join(this.root, `${process.pid}-${randomUUID()}`);
+    this.ready = this.removeAbandoned().catch(() => undefined);
+  }
+
+  private async removeAbandoned(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    const abandoned = names.filter((name) => {
+      const owner = OWNER_FOLDER.exec(name);
+      return !owner || !isProcessAlive(Number(owner[1]));
+    });
+    await Promise.all(
+      abandoned.map((name) => rm(path.join(this.root, name), { recursive: true, force: true })),
+    );
   }
 
   private folderOf(id: string): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,6 +25,12 @@ import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 /** The largest file the composer accepts (above every H3 upload limit, so the rules explain the refusal). */
 export const MAX_STAGED_BYTES = 512 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/**
+ * A staged file no draft names is kept this long after it was written: it may have just been
+ * dropped, in this process or another on the data folder, before its draft was saved.
+ */
+export const UNNAMED_STAGED_GRACE_MS = 24 * 60 * 60 * 1000;
 
 interface StagedProbe {
   fileName: string;
@@ -43,6 +49,32 @@ export class StagedFiles {
     private readonly journal: Journal,
   ) {
     this.dir = path.join(dataDir, 'staging');
+  }
+
+  /**
+   * Removes staged files no draft names (every draft, submitted ones included, so "Copy to
+   * Create" and a job's details keep their references) once they are older than `graceMs`, with
+   * their journal row and poster. Returns how many were removed.
+   */
+  async removeUnnamed(graceMs = UNNAMED_STAGED_GRACE_MS, now = Date.now()): Promise<number> {
+    const entries = await readdir(this.dir).catch(() => [] as string[]);
+    const candidates = entries.filter((name) => UUID.test(name));
+    if (candidates.length === 0) return 0;
+    const named = new Set<string>();
+    for (const draft of this.journal.drafts.list(Number.MAX_SAFE_INTEGER))
+      for (const id of JSON.stringify(draft.body).match(UUIDS) ?? []) named.add(id);
+    let removed = 0;
+    for (const id of candidates) {
+      if (named.has(id)) continue;
+      const file = this.pathOf(id);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile() || now - info.mtimeMs < graceMs) continue;
+      await rm(file, { force: true });
+      await rm(path.join(this.dir, '.posters', `staged-${id}.png`), { force: true });
+      this.journal.localFiles.forget(file);
+      removed += 1;
+    }
+    return removed;
   }
 
   /** The staging path of an id the core issued; anything else is refused. */

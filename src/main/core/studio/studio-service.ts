@@ -22,6 +22,7 @@ import { frameSlot } from '../../../shared/h3/validate-draft.js';
 import type { CoreServices } from '../app/core-services.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import { AppError } from '../errors.js';
+import { removeJobFolder } from '../jobs/download-outputs.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
 import type { Job, JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
@@ -576,7 +577,7 @@ export class StudioService {
         filesRemoved += 1;
       }
     }
-    for (const folder of folders) await rm(folder, { recursive: true, force: true });
+    for (const folder of folders) await removeJobFolder(folder, job);
     return { deleted, filesRemoved };
   }
 

@@ -18,6 +18,8 @@ export interface StudioHostParts {
 export function createStudioParts(ctx: HandlerContext): StudioHostParts {
   const { services } = ctx;
   const staged = new StagedFiles(services.dataDir, services.journal);
+  // staging keeps only what drafts name (and fresh drops); a failure to clean is only logged
+  staged.removeUnnamed().catch((error: unknown) => ctx.logger.warn('staging not cleaned', { error }));
   const media = new MediaResolver({
     journal: services.journal,
     libraryDirs: () => services.libraryDirs(),
