@@ -4,6 +4,7 @@ import { migration003Jobs } from './003-jobs.js';
 import { migration004JobPromptSearch } from './004-job-prompt-search.js';
 import { migration005Conversations } from './005-conversations.js';
 import { migration006ServiceCalls } from './006-service-calls.js';
+import { migration008CredentialIdentity } from './008-credential-identity.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   migration004JobPromptSearch,
   migration005Conversations,
   migration006ServiceCalls,
+  migration008CredentialIdentity,
 ];
