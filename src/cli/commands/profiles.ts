@@ -85,12 +85,12 @@ export function registerProfileCommands(program: Command): void {
                 `The profile "${existing.name}" is a ${existing.kind} profile; credentials of different kinds are never mixed.`,
               );
             }
-            cli.core.journal.profiles.update(existing.id, { baseUrl });
-            profile = await cli.core.credentials.setSecret(
-              existing.id,
+            // the key is stored first; the base URL changes with it, or not at all
+            profile = await cli.core.credentials.replaceCredential(existing.id, {
+              baseUrl,
               secret,
-              expires ? { debugTokenExpiresAt: expires } : {},
-            );
+              ...(expires !== undefined ? { debugTokenExpiresAt: expires } : {}),
+            });
           } else {
             profile = await cli.core.credentials.createProfile({
               name: opts.profile,
