@@ -58,7 +58,10 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     secrets = selection.store;
     notes = selection.refused;
   }
-  const credentials = new ProfileCredentials(journal.profiles, secrets);
+  // a new or removed key or token: the assets uploaded under the old one belong to that identity
+  const credentials = new ProfileCredentials(journal.profiles, secrets, {
+    onSecretChanged: (profileId) => journal.uploads.forgetProfile(profileId),
+  });
   const simulator = new EmbeddedSimulator(options.launchSimulator);
   const profiles = new ProfileDirectory(journal, credentials, simulator, options.env, options.onSecretRead);
   const defaultLibraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');

@@ -22,6 +22,7 @@ import {
   apiErrorFromResponse,
   parseRetryAfter,
 } from './api-errors.js';
+import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
 
 /**
  * Who calls the service: a profile's base URL (including /v1) and its credential. The secret is
@@ -101,6 +102,14 @@ export class PublicApiClient {
 
   get profileId(): string {
     return this.identity.profileId;
+  }
+
+  /**
+   * A one-way fingerprint of the credential the next request goes with: what was obtained under
+   * one key or token (uploaded assets) is only used again under the same one.
+   */
+  async credentialFingerprint(): Promise<string> {
+    return credentialFingerprint(await this.identity.secret());
   }
 
   /** A path of the spec on this profile's base URL (no second /v1). */

@@ -5,6 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
+import { UploadCache } from '../uploads/upload-cache.js';
 import { sleep } from '../jobs/backoff.js';
 import { ApiError } from '../platform/api-errors.js';
 import { InputLimitError, SYNC_RETRY } from './service-common.js';
@@ -63,14 +64,15 @@ export async function uploadChecked(
   service: PublicService,
   file: ProbedFile,
 ): Promise<UploadedInput> {
-  const cached = journal.uploads.findReusable({
+  const key = {
     sha256: file.sha256,
-    profileId: client.profileId,
+    byteSize: file.byteSize,
     model: service.modelAlias,
-    uploadField: 'file',
-  });
-  if (cached)
-    return { assetId: cached.assetId, expiresAt: cached.expiresAt, reused: cached.reused, fromJournal: true };
+    uploadField: 'file' as const,
+  };
+  const cache = await UploadCache.for(journal, client);
+  const cached = cache.find(key);
+  if (cached) return cached;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const { asset } = await client.uploadAsset({
@@ -80,21 +82,7 @@ export async function uploadChecked(
         mimeType: file.mimeType,
         field: 'file',
       });
-      const expiresAt = Date.parse(asset.expiresAt);
-      journal.uploads.record({
-        sha256: file.sha256,
-        byteSize: file.byteSize,
-        profileId: client.profileId,
-        model: service.modelAlias,
-        uploadField: 'file',
-        assetId: asset.assetId,
-        publicationId: asset.publicationId,
-        assetKind: asset.kind,
-        mimeType: asset.mimeType,
-        reused: asset.reused,
-        expiresAt,
-      });
-      return { assetId: asset.assetId, expiresAt, reused: asset.reused, fromJournal: false };
+      return cache.record(key, asset);
     } catch (error) {
       const again =
         error instanceof ApiError &&

@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { forgettingUnknownAssets } from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from './discovery.js';
 import { optimizePrompt } from './prompt-optimization.js';
@@ -155,17 +156,24 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
     unknown
   >;
   step('create');
-  const result = await core.engine.submit(
-    {
-      profileId,
-      model: draft.model,
-      serviceKind: 'video_generation',
-      body,
-      idempotencyKey: submission.idempotencyKey,
-      draftId: submission.draftId,
-      optimizationClientRequestId,
-    },
-    submission.wait,
+  const result = await forgettingUnknownAssets(
+    core.journal,
+    client,
+    draft.model,
+    uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
+    () =>
+      core.engine.submit(
+        {
+          profileId,
+          model: draft.model,
+          serviceKind: 'video_generation',
+          body,
+          idempotencyKey: submission.idempotencyKey,
+          draftId: submission.draftId,
+          optimizationClientRequestId,
+        },
+        submission.wait,
+      ),
   );
   return { ...result, optimizedPrompt, uploads };
 }
