@@ -6,3 +6,4 @@ export * from './env-secret-store.js';
 export * from './select-secret-store.js';
 export * from './profile-credentials.js';
 export * from './credential-fingerprint.js';
+export * from './redact-value.js';
