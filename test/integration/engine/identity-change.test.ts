@@ -6,7 +6,7 @@ import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { openTestCore, startTestSimulator } from '../../support/engine-harness.js';
+import { createdPerKey, openTestCore, startTestSimulator } from '../../support/engine-harness.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -85,7 +85,7 @@ describe('changed credentials forget what belonged to the old identity', () => {
     expect(backToA.uploads[0]!.assetId).not.toBe(underB.uploads[0]!.assetId);
   });
 
-  it('forgets a cached asset the service answers 404 asset_not_found for, and uploads it again next time', async () => {
+  it('on 404 asset_not_found for a cached asset, forgets it, uploads again once and creates the job once', async () => {
     const file = await probeMedia(fx.lastPng);
     // a cached row for an asset the service does not know (lost on its side)
     core.journal.uploads.record({
@@ -101,31 +101,34 @@ describe('changed credentials forget what belonged to the old identity', () => {
       reused: false,
       expiresAt: Date.now() + 24 * 3_600_000,
     });
-    const lastFrameDraft = async (key: string) =>
-      submitVideo(core, {
-        profileId,
-        idempotencyKey: key,
-        wait: { waitSeconds: 120 },
-        draft: {
-          model: 'h3-video',
-          generationMode: 'i2v',
-          prompt: 'A kite over a hill, Image 1 sets the look',
-          orientation: 'landscape',
-          seconds: 5,
-          resolutionTier: '768p',
-          seed: 4,
-          references: [],
-          firstFrame: (await probeMedia(fx.lastPng)) as Probed,
-        },
-      });
-    await expect(lastFrameDraft('identity-lost-1')).rejects.toMatchObject({
-      status: 404,
-      apiCode: 'asset_not_found',
+    const steps: string[] = [];
+    const result = await submitVideo(core, {
+      profileId,
+      idempotencyKey: 'identity-lost-1',
+      wait: { waitSeconds: 120 },
+      onStep: (step) => steps.push(step),
+      draft: {
+        model: 'h3-video',
+        generationMode: 'i2v',
+        prompt: 'A kite over a hill, Image 1 sets the look',
+        orientation: 'landscape',
+        seconds: 5,
+        resolutionTier: '768p',
+        seed: 4,
+        references: [],
+        firstFrame: file as Probed,
+      },
     });
+    expect(result.state).toBe('succeeded');
+    expect(result.uploads).toMatchObject([{ fromJournal: false }]);
+    expect(result.uploads[0]!.assetId).not.toBe('asset-lost-on-the-service');
+    expect(steps.filter((s) => s === 'create')).toHaveLength(2);
+    expect(steps).toContain('upload again');
     expect(core.journal.uploads.get(profileId, 'h3-video', 'asset-lost-on-the-service')).toBeUndefined();
-    const next = await lastFrameDraft('identity-lost-2');
-    expect(next.state).toBe('succeeded');
-    expect(next.uploads[0]).toMatchObject({ fromJournal: false });
+    const intent = core.journal.jobs.getIntent('identity-lost-1')!;
+    expect(intent.state).toBe('accepted');
+    expect(JSON.parse(intent.canonicalBodyJson).input_image_asset_id).toBe(result.uploads[0]!.assetId);
+    expect((await createdPerKey(sim.baseUrl, KEY_A)).get('identity-lost-1')).toBe(1);
   });
 });
 
