@@ -12,6 +12,11 @@ afterEach(() => t.cleanup());
 const OLD_URL = 'https://old.example.com/v1';
 const NEW_URL = 'https://new.example.com/v1';
 
+/** The profile "Work" on OLD_URL with `secret` stored. */
+function workProfile(credentials: ProfileCredentials, secret: string) {
+  return credentials.createProfile({ name: 'Work', kind: 'personal', baseUrl: OLD_URL, secret });
+}
+
 /** An OS keychain that reads and deletes but refuses every write (locked, full, denied). */
 function keychainFailingOnWrite() {
   const entries = new Map<string, string>();
@@ -54,12 +59,7 @@ describe('a new login on an existing profile', () => {
     t = tempJournal();
     const keychain = keychainFailingOnWrite();
     const credentials = new ProfileCredentials(t.journal.profiles, keychain.store);
-    const profile = await credentials.createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'old-key-0001',
-    });
+    const profile = await workProfile(credentials, 'old-key-0001');
     keychain.failNext();
     await expect(
       credentials.replaceCredential(profile.id, { baseUrl: NEW_URL, secret: 'new-key-0002' }),
@@ -72,12 +72,7 @@ describe('a new login on an existing profile', () => {
     t = tempJournal();
     const store = new MemorySecretStore();
     const credentials = new ProfileCredentials(t.journal.profiles, store);
-    const profile = await credentials.createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'old-key-0001',
-    });
+    const profile = await workProfile(credentials, 'old-key-0001');
     vi.spyOn(t.journal.profiles, 'replaceCredential').mockImplementationOnce(() => {
       throw new Error('database is locked');
     });
@@ -95,12 +90,7 @@ describe('a new login on an existing profile', () => {
     const credentials = new ProfileCredentials(t.journal.profiles, store, {
       onSecretChanged: (id) => changed.push(id),
     });
-    const profile = await credentials.createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'old-key-0001',
-    });
+    const profile = await workProfile(credentials, 'old-key-0001');
     const updated = await credentials.replaceCredential(profile.id, {
       baseUrl: NEW_URL,
       secret: 'new-key-0002',
@@ -123,12 +113,7 @@ describe('a new login on an existing profile', () => {
       }),
     ).rejects.toThrow(/must use https for 10\.0\.0\.5/);
     expect(t.journal.profiles.getByName('Lan')).toBeUndefined();
-    const profile = await credentials.createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'old-key-0001',
-    });
+    const profile = await workProfile(credentials, 'old-key-0001');
     await expect(
       credentials.replaceCredential(profile.id, {
         baseUrl: 'http://api.example.com/v1',
@@ -160,12 +145,7 @@ describe('the key store recorded per profile', () => {
     t = tempJournal();
     const app = new OtherBackendStore('safe-storage');
     const inApp = new ProfileCredentials(t.journal.profiles, app);
-    const profile = await inApp.createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'app-key-0001',
-    });
+    const profile = await workProfile(inApp, 'app-key-0001');
     expect(t.journal.profiles.get(profile.id)?.secretBackend).toBe('safe-storage');
 
     // the CLI on the same data folder has the OS keychain, which holds a stale key for the profile
@@ -189,12 +169,7 @@ describe('the key store recorded per profile', () => {
   it('says the keychain is unreachable rather than "no key stored" when it stopped answering', async () => {
     t = tempJournal();
     const keychain = new MemorySecretStore();
-    const profile = await new ProfileCredentials(t.journal.profiles, keychain).createProfile({
-      name: 'Work',
-      kind: 'personal',
-      baseUrl: OLD_URL,
-      secret: 'key-0001',
-    });
+    const profile = await workProfile(new ProfileCredentials(t.journal.profiles, keychain), 'key-0001');
     const later = new ProfileCredentials(
       t.journal.profiles,
       new UnavailableSecretStore('Secret Service not running: no D-Bus session'),
