@@ -64,6 +64,11 @@ describe('framewright login on an existing profile', () => {
       hasSecret: true,
       secretBackend: 'keytar',
     });
+    // the listing says which key store holds the key, so a split is visible
+    const listed = await cliWithoutKeychain(['--data-dir', dataDir, '--json', 'profiles'], '');
+    expect(JSON.parse(listed.stdout).data).toContainEqual(
+      expect.objectContaining({ name: 'Work', hasSecret: true, secretBackend: 'keytar' }),
+    );
   });
 
   it('refuses plain http to another machine and changes nothing', async () => {
