@@ -5,7 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
-import { UploadCache } from '../uploads/upload-cache.js';
+import { UploadCache, isAssetNotFound } from '../uploads/upload-cache.js';
 import { sleep } from '../jobs/backoff.js';
 import { ApiError } from '../platform/api-errors.js';
 import { InputLimitError, SYNC_RETRY } from './service-common.js';
@@ -91,5 +91,28 @@ export async function uploadChecked(
       if (!again) throw error;
       await sleep(Math.min(SYNC_RETRY.maxDelayMs, Math.max(200, (error.retryAfterSeconds ?? 1) * 1000)));
     }
+  }
+}
+
+/**
+ * Uploads (or reuses) a checked file and runs the call that references it. When the asset came
+ * from the journal and the service answers 404 `asset_not_found` (nothing was processed), the
+ * cached id is forgotten, the file uploaded again and the call made once more.
+ */
+export async function withUploadedInput<T>(
+  journal: Journal,
+  client: PublicApiClient,
+  service: PublicService,
+  file: ProbedFile,
+  use: (asset: UploadedInput) => Promise<T>,
+): Promise<T> {
+  const asset = await uploadChecked(journal, client, service, file);
+  try {
+    return await use(asset);
+  } catch (error) {
+    if (!asset.fromJournal || !isAssetNotFound(error)) throw error;
+    const row = journal.uploads.get(client.profileId, service.modelAlias, asset.assetId);
+    if (row) journal.uploads.forget(row.id);
+    return use(await uploadChecked(journal, client, service, file));
   }
 }
