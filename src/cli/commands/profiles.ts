@@ -88,12 +88,12 @@ export function registerProfileCommands(program: Command): void {
                 `The profile "${existing.name}" is a ${existing.kind} profile; credentials of different kinds are never mixed.`,
               );
             }
-            cli.core.journal.profiles.update(existing.id, { baseUrl });
-            profile = await cli.core.credentials.setSecret(
-              existing.id,
+            // the key is stored first; the base URL changes with it, or not at all
+            profile = await cli.core.credentials.replaceCredential(existing.id, {
+              baseUrl,
               secret,
-              expires ? { debugTokenExpiresAt: expires } : {},
-            );
+              ...(expires !== undefined ? { debugTokenExpiresAt: expires } : {}),
+            });
           } else {
             profile = await cli.core.credentials.createProfile({
               name: opts.profile,
@@ -129,14 +129,17 @@ export function registerProfileCommands(program: Command): void {
       withCliCore(command, async (cli) => {
         if (opts.use) cli.core.profiles.setActive(cli.core.profiles.find(opts.use).id);
         const active = cli.core.profiles.activeId();
-        const list = cli.core.profiles
-          .list()
-          .map((p) => ({ ...cli.core.profiles.summary(p, null), active: p.id === active }));
+        const list = cli.core.profiles.list().map((p) => ({
+          ...cli.core.profiles.summary(p, null),
+          // which key store holds the key (recorded when it was stored; read only from there)
+          secretBackend: p.secretBackend ?? null,
+          active: p.id === active,
+        }));
         if (cli.json) printJson({ object: 'list', data: list, secretStore: cli.core.secrets.describe() });
         else {
           for (const p of list) {
             process.stdout.write(
-              `${p.active ? '*' : ' '} ${p.name.padEnd(24)} ${p.kind.padEnd(10)} ${p.baseUrl ?? '(embedded)'}${p.kind !== 'simulator' ? (p.hasSecret ? '  key stored' : '  no key') : ''}\n`,
+              `${p.active ? '*' : ' '} ${p.name.padEnd(24)} ${p.kind.padEnd(10)} ${p.baseUrl ?? '(embedded)'}${p.kind !== 'simulator' ? (p.hasSecret ? `  key stored${p.secretBackend ? ` (${p.secretBackend})` : ''}` : '  no key') : ''}\n`,
             );
           }
           process.stdout.write(`Secrets: ${cli.core.secrets.describe().detail}\n`);

@@ -152,6 +152,7 @@ describe('video lifecycle against the simulator, each H3 mode', () => {
     const mov = core.journal.uploads.findReusable({
       sha256: refs[4]!.sha256,
       profileId: 'simulator',
+      credentialFingerprint: await (await core.profiles.clientFor('simulator')).credentialFingerprint(),
       model: 'h3-video',
       uploadField: 'audio',
     });

@@ -18,6 +18,18 @@ function wavOfSize(name: string, bytes: number): string {
   return file;
 }
 
+/** The service lost `assetId`; the journal keeps it, still valid for this credential, as `lostId`. */
+function loseCachedAsset(model: string, assetId: string, lostId: string): void {
+  const row = world.core.journal.uploads.get(world.client.profileId, model, assetId)!;
+  world.core.journal.uploads.forget(row.id);
+  const { id: _id, ...kept } = row;
+  world.core.journal.uploads.record({
+    ...kept,
+    credentialFingerprint: row.credentialFingerprint!,
+    assetId: lostId,
+  });
+}
+
 describe('OCR', () => {
   it('uploads an image and returns the model JSON as it came, with its bbox boxes', async () => {
     const png = world.file('page.png', makePng(320, 200));
@@ -33,6 +45,17 @@ describe('OCR', () => {
     recorder.reset();
     await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
     expect(recorder.sent.map((c) => c.path)).toEqual(['/ocr']);
+  });
+
+  it('a cached asset the service no longer knows (404 asset_not_found) is forgotten and uploaded again once', async () => {
+    const png = world.file('lost.png', makePng(96, 64));
+    const first = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
+    loseCachedAsset('glyph-ocr', first.assetId, 'asset-lost');
+    recorder.reset();
+    const again = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
+    expect(recorder.sent.map((c) => c.path)).toEqual(['/ocr', '/assets/input', '/ocr']);
+    expect(again.assetId).not.toBe('asset-lost');
+    expect(world.core.journal.uploads.get(world.client.profileId, 'glyph-ocr', 'asset-lost')).toBeUndefined();
   });
 
   it('reads a document where the service states support, with a metering page count', async () => {
@@ -99,6 +122,20 @@ describe('document parse', () => {
     expect(saved.id).toBe(result.response.id);
     expect(readFileSync(result.files[1]!, 'utf8')).toContain('## Page 3');
     expect(existsSync(result.files[2]!)).toBe(true);
+  });
+
+  it('a cached document the service no longer knows is uploaded again once, then parsed', async () => {
+    const first = await parse({ pages: 1 });
+    loseCachedAsset('folio-parse', first.assetId, 'doc-lost');
+    recorder.reset();
+    const again = await parse({ pages: 1 });
+    expect(recorder.sent.map((c) => c.path)).toEqual([
+      '/documents/parse',
+      '/assets/input',
+      '/documents/parse',
+    ]);
+    expect(again.assetId).not.toBe('doc-lost');
+    expect(again.response.pageCount).toBe(1);
   });
 
   it('pages 1 and 500 are sent; 0 and 501 refused before uploading', async () => {

@@ -240,4 +240,38 @@ describe('studio handlers over a real core and simulator', () => {
     const removed = await call<{ removed: boolean }>('profiles.remove', { profileId: summary.id });
     expect(removed.removed).toBe(true);
   });
+
+  it('profiles.add refuses plain http to another machine, and a debug token without its expiry', async () => {
+    const before = await call<{ profiles: unknown[] }>('profiles.list', {});
+    await expect(
+      call('profiles.add', {
+        kind: 'personal',
+        name: 'Clear text',
+        baseUrl: 'http://api.example.invalid/v1',
+        secret: 'sk-test-http-0123456789',
+      }),
+    ).rejects.toMatchObject({
+      code: 'profile.invalid',
+      message: expect.stringMatching(/must use https for api\.example\.invalid/),
+    });
+    await expect(
+      call('profiles.add', {
+        kind: 'debug',
+        name: 'Runtime',
+        baseUrl: 'https://rt.example.invalid/v1',
+        secret: 'dbg-test-token-0123456789',
+      }),
+    ).rejects.toMatchObject({ code: 'profile.invalid', message: expect.stringMatching(/needs its expiry/) });
+    expect((await call<{ profiles: unknown[] }>('profiles.list', {})).profiles).toHaveLength(
+      before.profiles.length,
+    );
+    const local = await call<{ id: string; baseUrl: string }>('profiles.add', {
+      kind: 'personal',
+      name: 'This machine',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      secret: 'sk-test-local-0123456789',
+    });
+    expect(local.baseUrl).toBe('http://127.0.0.1:9/v1');
+    await call('profiles.remove', { profileId: local.id });
+  });
 });

@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { ProfileCredentials } from '../../../src/main/core/secrets/profile-credentials.js';
 import { MemorySecretStore } from '../secrets/fakes.js';
 import { tempJournal, SHA_A } from './helpers.js';
@@ -39,6 +40,7 @@ describe('the journal never contains a secret', () => {
       sha256: SHA_A,
       byteSize: 3,
       profileId: personal.id,
+      credentialFingerprint: credentialFingerprint(API_KEY),
       model: 'h3',
       uploadField: 'image',
       assetId: 'asset-1',

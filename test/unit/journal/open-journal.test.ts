@@ -17,6 +17,9 @@ afterEach(() => {
   cleanup = undefined;
 });
 
+/** The newest schema version this build knows (numbers reserved by other branches may be missing). */
+const LATEST = migrations.at(-1)!.version;
+
 describe('openJournal', () => {
   it('opens in WAL mode with foreign keys, NORMAL sync and a busy timeout, owner-only', () => {
     const t = tempJournal();
@@ -32,7 +35,7 @@ describe('openJournal', () => {
   it('applies every migration once and records them', () => {
     const t = tempJournal();
     cleanup = t.cleanup;
-    expect(t.journal.schemaVersion).toBe(migrations.length);
+    expect(t.journal.schemaVersion).toBe(LATEST);
     const rows = t.journal.database
       .prepare('SELECT version, name FROM schema_migrations ORDER BY version')
       .all();
@@ -40,7 +43,7 @@ describe('openJournal', () => {
     t.journal.close();
     const again = openJournal({ path: t.file });
     expect(again.migration.applied).toEqual([]);
-    expect(again.migration.fromVersion).toBe(migrations.length);
+    expect(again.migration.fromVersion).toBe(LATEST);
     again.close();
   });
 
@@ -81,7 +84,7 @@ describe('openJournal', () => {
     }
     expect(error).toBeInstanceOf(JournalTooNewError);
     expect((error as Error).message).toMatch(
-      new RegExp(`schema version 99.*only knows up to version ${migrations.length}.*update Framewright`, 's'),
+      new RegExp(`schema version 99.*only knows up to version ${LATEST}.*update Framewright`, 's'),
     );
     expect(statSync(t.file).mtimeMs).toBe(before);
   });
@@ -96,13 +99,39 @@ describe('openJournal', () => {
     expect(() => openJournal({ path: t.file })).toThrow(JournalHistoryMismatchError);
   });
 
+  it('applies a migration whose number was reserved by another branch when it arrives later', () => {
+    const t = tempJournal();
+    cleanup = t.cleanup;
+    t.journal.close();
+    const late = {
+      version: LATEST + 1,
+      name: 'late',
+      up(db: BetterSqlite3.Database) {
+        db.exec('CREATE TABLE late_table (x INTEGER)');
+      },
+    };
+    const newest = { version: LATEST + 2, name: 'newest', up: () => undefined };
+    openJournal({ path: t.file, migrations: [...migrations, newest] }).close();
+    const merged = openJournal({ path: t.file, migrations: [...migrations, late, newest] });
+    expect(merged.migration.applied).toEqual([LATEST + 1]);
+    expect(merged.database.prepare("SELECT name FROM sqlite_master WHERE name = 'late_table'").get()).toEqual(
+      {
+        name: 'late_table',
+      },
+    );
+    merged.close();
+    expect(() => openJournal({ path: t.file, migrations: [...migrations, newest, late] })).toThrow(
+      /increasing order/,
+    );
+  });
+
   it('rolls back a failing migration as a whole and names it', () => {
     const t = tempJournal();
     cleanup = t.cleanup;
     const broken = [
       ...migrations,
       {
-        version: migrations.length + 1,
+        version: LATEST + 1,
         name: 'broken',
         up(db: BetterSqlite3.Database) {
           db.exec('CREATE TABLE half_done (x INTEGER)');
@@ -112,12 +141,12 @@ describe('openJournal', () => {
     ];
     t.journal.close();
     expect(() => openJournal({ path: t.file, migrations: broken })).toThrow(
-      new RegExp(`Migration ${migrations.length + 1} \\("broken"\\).*rolled back`),
+      new RegExp(`Migration ${LATEST + 1} \\("broken"\\).*rolled back`),
     );
     const raw = new BetterSqlite3(t.file);
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
     expect(raw.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({
-      v: migrations.length,
+      v: LATEST,
     });
     raw.close();
   });

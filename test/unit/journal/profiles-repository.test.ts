@@ -69,6 +69,7 @@ describe('ProfilesRepository', () => {
       sha256: 'a'.repeat(64),
       byteSize: 1,
       profileId: a.id,
+      credentialFingerprint: 'f'.repeat(64),
       model: 'm',
       uploadField: 'image',
       assetId: 'asset',

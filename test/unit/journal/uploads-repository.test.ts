@@ -7,6 +7,17 @@ let t: ReturnType<typeof tempJournal>;
 afterEach(() => t.cleanup());
 
 const HOUR = 3_600_000;
+/** Fingerprints of two credentials of one profile. */
+const KEY_A = '1'.repeat(64);
+const KEY_B = '2'.repeat(64);
+/** The lookup of the `base` upload's bytes, profile, credential, model and field. */
+const QUERY = {
+  sha256: SHA_A,
+  profileId: 'p1',
+  credentialFingerprint: KEY_A,
+  model: 'h3',
+  uploadField: 'image' as const,
+};
 
 function setup() {
   t = tempJournal();
@@ -21,6 +32,7 @@ function setup() {
     sha256: SHA_A,
     byteSize: 100,
     profileId: 'p1',
+    credentialFingerprint: KEY_A,
     model: 'h3',
     uploadField: 'image',
     assetId: 'asset-1',
@@ -34,13 +46,14 @@ function setup() {
 }
 
 describe('UploadsRepository', () => {
-  it('reuses a still-valid asset only for the same bytes, profile, model and field', () => {
+  it('reuses a still-valid asset only for the same bytes, profile, credential, model and field', () => {
     const { uploads, base } = setup();
     const recorded = uploads.record(base);
     expect(recorded).toMatchObject({ assetId: 'asset-1', reused: false, uploadedAt: t.clock.now });
-    const query = { sha256: SHA_A, profileId: 'p1', model: 'h3', uploadField: 'image' as const };
+    const query = QUERY;
     expect(uploads.findReusable(query)?.assetId).toBe('asset-1');
     expect(uploads.findReusable({ ...query, profileId: 'p2' })).toBeUndefined();
+    expect(uploads.findReusable({ ...query, credentialFingerprint: KEY_B })).toBeUndefined();
     expect(uploads.findReusable({ ...query, model: 'other' })).toBeUndefined();
     expect(uploads.findReusable({ ...query, sha256: SHA_B })).toBeUndefined();
     expect(uploads.findReusable({ ...query, uploadField: 'audio' })).toBeUndefined();
@@ -49,7 +62,7 @@ describe('UploadsRepository', () => {
   it('does not reuse an asset that expired or expires within the safety margin', () => {
     const { uploads, base } = setup();
     uploads.record({ ...base, expiresAt: t.clock.now + DEFAULT_REUSE_SAFETY_MARGIN_MS + 1 });
-    const query = { sha256: SHA_A, profileId: 'p1', model: 'h3', uploadField: 'image' as const };
+    const query = QUERY;
     expect(uploads.findReusable(query)).toBeDefined();
     t.clock.now += 2;
     expect(uploads.findReusable(query)).toBeUndefined();
@@ -60,7 +73,7 @@ describe('UploadsRepository', () => {
     const { uploads, base } = setup();
     uploads.record({ ...base, assetId: 'short', expiresAt: t.clock.now + 2 * HOUR });
     uploads.record({ ...base, assetId: 'long', expiresAt: t.clock.now + 20 * HOUR });
-    const query = { sha256: SHA_A, profileId: 'p1', model: 'h3', uploadField: 'image' as const };
+    const query = QUERY;
     expect(uploads.findReusable(query)?.assetId).toBe('long');
     const again = uploads.record({
       ...base,

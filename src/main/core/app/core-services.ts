@@ -58,7 +58,10 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     secrets = selection.store;
     notes = selection.refused;
   }
-  const credentials = new ProfileCredentials(journal.profiles, secrets);
+  // a new or removed key or token: the assets uploaded under the old one belong to that identity
+  const credentials = new ProfileCredentials(journal.profiles, secrets, {
+    onSecretChanged: (profileId) => journal.uploads.forgetProfile(profileId),
+  });
   // one simulator per data folder: a second process (the CLI beside the app) uses the first's
   const simulator = new EmbeddedSimulator(options.launchSimulator, {
     lockFile: path.join(options.dataDir, 'simulator.lock'),

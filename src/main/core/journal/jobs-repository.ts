@@ -533,6 +533,22 @@ export class JobsRepository {
   }
 
   /**
+   * Forgets an intent the service refused without creating anything (e.g. 404 for an input asset
+   * it no longer knows), so that the same business intent can be sent again with corrected
+   * inputs under its key. Only a rejected intent without a job; false otherwise.
+   */
+  forgetRejectedIntent(idempotencyKey: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `DELETE FROM job_intents WHERE idempotency_key = ? AND state = 'rejected'
+             AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.intent_id = job_intents.id)`,
+        )
+        .run(idempotencyKey).changes > 0
+    );
+  }
+
+  /**
    * The service accepted the intent: in one durable transaction, the intent becomes `accepted` and
    * the job row (jobId, requestId, jobUrl, status, …) and any announced outputs are written.
    * Accepting again with the same jobId (a replay answered with the same job) returns the job.

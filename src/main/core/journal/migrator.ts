@@ -32,12 +32,16 @@ export interface MigrationResult {
   readonly applied: readonly number[];
 }
 
-/** Checks that migrations are numbered 1..N without gaps or duplicates. */
+/**
+ * Checks that migrations are numbered from 1 in increasing order without duplicates. A number may be
+ * missing while it is reserved for work on another branch; a journal that lacks it gets it later.
+ */
 export function assertMigrationSequence(list: readonly Migration[]): void {
   list.forEach((m, index) => {
-    if (m.version !== index + 1) {
+    const previous = index === 0 ? 0 : list[index - 1]!.version;
+    if (!Number.isInteger(m.version) || m.version <= previous) {
       throw new Error(
-        `Migrations must be numbered 1..N in order; found version ${m.version} ("${m.name}") at position ${index + 1}.`,
+        `Migrations must be numbered from 1 in increasing order; found version ${m.version} ("${m.name}") at position ${index + 1}.`,
       );
     }
   });
@@ -75,11 +79,11 @@ export function currentSchemaVersion(db: Database): number {
 }
 
 function checkHistory(applied: AppliedRow[], list: readonly Migration[], journalPath: string): void {
-  const known = list.length;
+  const known = list.at(-1)?.version ?? 0;
   const newest = applied.at(-1)?.version ?? 0;
   if (newest > known) throw new JournalTooNewError(newest, known, journalPath);
   for (const row of applied) {
-    const expected = list[row.version - 1];
+    const expected = list.find((m) => m.version === row.version);
     if (!expected || expected.name !== row.name) {
       throw new JournalHistoryMismatchError(
         `The journal at ${journalPath} records migration ${row.version} as "${row.name}", but this build's ` +
@@ -110,8 +114,9 @@ export function runMigrations(
   ensureMigrationsTable(db);
 
   const applied: number[] = [];
+  const before = new Set(fromVersion > 0 ? readApplied(db).map((r) => r.version) : []);
   for (const migration of list) {
-    if (migration.version <= fromVersion) continue;
+    if (before.has(migration.version)) continue;
     const step = db.transaction(() => {
       const rows = readApplied(db);
       checkHistory(rows, list, journalPath);

@@ -4,6 +4,8 @@ import { JournalNotFoundError } from './errors.js';
 import { opt } from './json.js';
 
 export type ProfileKind = 'simulator' | 'personal' | 'debug';
+/** The key stores that keep secrets (the journal records which one holds each profile's key). */
+export type StoredSecretBackend = 'keytar' | 'safe-storage';
 export const PROFILE_KINDS: readonly ProfileKind[] = ['simulator', 'personal', 'debug'];
 
 /** A profile as the journal knows it. It never holds the key or token: only whether one is set. */
@@ -17,6 +19,11 @@ export interface Profile {
   readonly hasSecret: boolean;
   /** Debug profiles: expiry of the short-lived debug token (epoch ms). */
   readonly debugTokenExpiresAt?: number;
+  /**
+   * The key store holding the secret, recorded when it was stored; absent when there is none or
+   * it was stored before the journal recorded it.
+   */
+  readonly secretBackend?: StoredSecretBackend;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -54,13 +61,22 @@ interface ProfileRow {
   base_url: string | null;
   has_secret: number;
   debug_token_expires_at: number | null;
+  secret_backend: StoredSecretBackend | null;
   created_at: number;
   updated_at: number;
 }
 
+/** localhost, 127.0.0.0/8 and ::1: the only hosts a key may be sent to over plain http. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /**
- * Checks and normalises a base URL: http(s), no user info, query or fragment (a key must never
- * hide in a URL), no trailing slash.
+ * Checks and normalises a base URL: https (plain http only to this machine: a bearer key sent in
+ * clear over a network can be read by anyone on the way), no user info, query or fragment (a key
+ * must never hide in a URL), no trailing slash.
  */
 export function normaliseBaseUrl(input: string): string {
   let url: URL;
@@ -73,6 +89,12 @@ export function normaliseBaseUrl(input: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new RangeError(`The base URL must use http or https (got ${url.protocol}).`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new RangeError(
+      `The base URL must use https for ${url.hostname}: over plain http the key would cross the network ` +
+        `readable by anyone on the way (http is accepted only for this machine: localhost, 127.0.0.1, ::1).`,
+    );
   }
   if (url.username || url.password) {
     throw new RangeError('The base URL must not contain a user name or password; keys go in the keychain.');
@@ -91,6 +113,7 @@ function toProfile(row: ProfileRow): Profile {
     baseUrl: opt(row.base_url),
     hasSecret: row.has_secret === 1,
     debugTokenExpiresAt: opt(row.debug_token_expires_at),
+    secretBackend: opt(row.secret_backend),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -124,6 +147,7 @@ export class ProfilesRepository {
   private readonly listStmt: Statement<[], ProfileRow>;
   private readonly updateStmt: Statement;
   private readonly setSecretStmt: Statement;
+  private readonly replaceCredentialStmt: Statement;
   private readonly deleteStmt: Statement<[string]>;
   private readonly inUseStmt: Statement<[string, string, string]>;
 
@@ -145,7 +169,13 @@ export class ProfilesRepository {
     this.setSecretStmt = db.prepare(
       `UPDATE profiles SET has_secret = @hasSecret,
          debug_token_expires_at = CASE WHEN @touchExpiry THEN @debugTokenExpiresAt ELSE debug_token_expires_at END,
+         secret_backend = CASE WHEN @touchBackend THEN @secretBackend ELSE secret_backend END,
          updated_at = @now
+       WHERE id = @id`,
+    );
+    this.replaceCredentialStmt = db.prepare(
+      `UPDATE profiles SET base_url = @baseUrl, has_secret = 1, debug_token_expires_at = @debugTokenExpiresAt,
+         secret_backend = @secretBackend, updated_at = @now
        WHERE id = @id`,
     );
     this.deleteStmt = db.prepare('DELETE FROM profiles WHERE id = ?');
@@ -225,17 +255,49 @@ export class ProfilesRepository {
 
   /**
    * Records whether the secret store holds a secret for the profile (called by the credentials
-   * layer after it wrote or deleted the secret). `debugTokenExpiresAt` updates the expiry too.
+   * layer after it wrote or deleted the secret). `debugTokenExpiresAt` updates the expiry too;
+   * `secretBackend` the store that holds it (null: none).
    */
-  setHasSecret(id: string, hasSecret: boolean, debugTokenExpiresAt?: number | null): Profile {
+  setHasSecret(
+    id: string,
+    hasSecret: boolean,
+    debugTokenExpiresAt?: number | null,
+    secretBackend?: StoredSecretBackend | null,
+  ): Profile {
     const result = this.setSecretStmt.run({
       id,
       hasSecret: hasSecret ? 1 : 0,
       touchExpiry: debugTokenExpiresAt === undefined ? 0 : 1,
       debugTokenExpiresAt: debugTokenExpiresAt ?? null,
+      touchBackend: secretBackend === undefined ? 0 : 1,
+      secretBackend: secretBackend ?? null,
       now: this.now(),
     });
     if (result.changes === 0) throw new JournalNotFoundError(`The profile "${id}"`);
+    return this.require(id);
+  }
+
+  /**
+   * After a new secret was stored: the base URL, the expiry (debug profiles) and the store that
+   * holds the secret change together in one statement, so the row never points the old key at a
+   * new URL.
+   */
+  replaceCredential(
+    id: string,
+    change: { baseUrl: string; debugTokenExpiresAt?: number; secretBackend: StoredSecretBackend },
+  ): Profile {
+    const current = this.require(id);
+    if (current.kind === 'simulator') throw new RangeError('The local simulator has no credential.');
+    if (change.debugTokenExpiresAt !== undefined && current.kind !== 'debug') {
+      throw new RangeError('Only debug profiles have a token expiry.');
+    }
+    this.replaceCredentialStmt.run({
+      id,
+      baseUrl: normaliseBaseUrl(change.baseUrl),
+      debugTokenExpiresAt: change.debugTokenExpiresAt ?? null,
+      secretBackend: change.secretBackend,
+      now: this.now(),
+    });
     return this.require(id);
   }
 

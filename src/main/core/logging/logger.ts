@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { redactValue } from '../secrets/redact-value.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -24,7 +25,15 @@ export function redact(text: string, secrets: Iterable<string>): string {
 }
 
 function describeError(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error) {
+    const details = (value as { details?: unknown }).details;
+    return {
+      name: value.name,
+      message: value.message,
+      stack: value.stack,
+      ...(details === undefined ? {} : { details }),
+    };
+  }
   return value;
 }
 
@@ -112,7 +121,8 @@ export function createLogger(
     if (fields) {
       for (const [key, value] of Object.entries(fields)) entry[key] = describeError(value);
     }
-    const line = redact(JSON.stringify(entry), secrets);
+    // values first (a key with `"` or `\` is escaped once serialised), then the line (bearer tokens)
+    const line = redact(JSON.stringify(redactValue(entry, secrets)), secrets);
     if (options.file) {
       beforeAppend!(Buffer.byteLength(line) + 1);
       appendLine(options.file, line);

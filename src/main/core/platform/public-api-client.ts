@@ -22,6 +22,9 @@ import {
   apiErrorFromResponse,
   parseRetryAfter,
 } from './api-errors.js';
+import { AppError } from '../errors.js';
+import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
+import { redactValue } from '../secrets/redact-value.js';
 
 /**
  * Who calls the service: a profile's base URL (including /v1) and its credential. The secret is
@@ -103,6 +106,14 @@ export class PublicApiClient {
     return this.identity.profileId;
   }
 
+  /**
+   * A one-way fingerprint of the credential the next request goes with: what was obtained under
+   * one key or token (uploaded assets) is only used again under the same one.
+   */
+  async credentialFingerprint(): Promise<string> {
+    return credentialFingerprint(await this.identity.secret());
+  }
+
   /** A path of the spec on this profile's base URL (no second /v1). */
   url(path: string, query?: Record<string, string>): string {
     const url = new URL(this.base + path);
@@ -129,12 +140,32 @@ export class PublicApiClient {
     init: RequestInit & { timeoutMs?: number; allowForeignRedirect?: boolean },
     operation: string,
   ): Promise<Response> {
-    return this.scrubbed(() => this.sendOnce(url, init, operation));
+    return this.scrubbed(async () => {
+      const response = await this.sendOnce(url, init, operation);
+      return response.ok ? response : this.withoutSecretInBody(response);
+    });
   }
 
   /**
-   * Runs `work` and removes the key from the message of any error it throws: a server that echoes
-   * the Authorization header in an error body must not carry the key into logs or the renderer.
+   * An error answer whose body no longer contains the key, as sent or JSON-escaped: every reader
+   * of it (error messages, `details`, the journal's rejection record, logs) gets the scrubbed text.
+   */
+  private async withoutSecretInBody(response: Response): Promise<Response> {
+    const secret = await this.identity.secret().catch(() => undefined);
+    if (!secret || secret.length < 4 || response.status === 204 || response.status === 304) return response;
+    const text = await response.text();
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    const scrubbed = redactValue(redactValue(text, [secret]), [escaped]);
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(scrubbed, { status: response.status, statusText: response.statusText, headers });
+  }
+
+  /**
+   * Runs `work` and removes the key from the message and details of any error it throws: a server
+   * that echoes the Authorization header in an error body must not carry the key into logs, the
+   * journal or the renderer.
    */
   private async scrubbed<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -147,8 +178,11 @@ export class PublicApiClient {
   private async redact<E>(error: E): Promise<E> {
     if (error instanceof Error) {
       const secret = await this.identity.secret().catch(() => undefined);
-      if (secret && secret.length >= 4 && error.message.includes(secret)) {
-        error.message = error.message.split(secret).join('[redacted]');
+      if (secret) {
+        error.message = redactValue(error.message, [secret]);
+        if (error instanceof AppError && error.details !== undefined) {
+          Object.defineProperty(error, 'details', { value: redactValue(error.details, [secret]) });
+        }
       }
     }
     return error;
@@ -194,8 +228,17 @@ export class PublicApiClient {
     throw new ResponseShapeError(operation, `more than ${MAX_REDIRECTS} redirects`);
   }
 
-  private json<S extends z.ZodType>(response: Response, schema: S, operation: string): Promise<z.output<S>> {
-    return readJsonBody(response, schema, operation);
+  /**
+   * A JSON answer with the key removed from every string in it (a job's `errorMessage`, free-form
+   * fields), before any of it is recorded in the journal or shown.
+   */
+  private async json<S extends z.ZodType>(
+    response: Response,
+    schema: S,
+    operation: string,
+  ): Promise<z.output<S>> {
+    const body = await readJsonBody(response, schema, operation);
+    return redactValue(body, [await this.identity.secret().catch(() => undefined)]);
   }
 
   private async call<S extends z.ZodType>(

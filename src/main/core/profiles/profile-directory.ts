@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProfileSummary } from '../../../shared/bridge/contract.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { Profile } from '../journal/profiles-repository.js';
+import { normaliseBaseUrl, type Profile } from '../journal/profiles-repository.js';
 import { apiKeyFromEnvironment, API_KEY_ENV_VARIABLE } from '../secrets/env-secret-store.js';
 import type { ProfileCredentials } from '../secrets/profile-credentials.js';
 import { PublicApiClient, type ServiceIdentity } from '../platform/public-api-client.js';
@@ -10,6 +10,21 @@ import type { EmbeddedSimulator } from './embedded-simulator.js';
 
 export const SIMULATOR_PROFILE_ID = 'simulator';
 const ACTIVE_PROFILE_SETTING = 'activeProfileId';
+
+/**
+ * A profile stored before plain http to other machines was refused is not used until its base URL
+ * is changed: the key would cross the network in clear.
+ */
+function checkStoredBaseUrl(name: string, baseUrl: string): void {
+  try {
+    normaliseBaseUrl(baseUrl);
+  } catch (error) {
+    throw new AppError(
+      'profile.insecure_base_url',
+      `The profile "${name}" cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
 
 /** The profile id used for `--base-url` with a key from the environment: one per origin+path. */
 export function environmentProfileId(baseUrl: string): string {
@@ -30,6 +45,7 @@ export class ProfileDirectory {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** Told every secret as it is read, so that logs can redact it. */
     private readonly onSecretRead: (secret: string) => void = () => undefined,
+    private readonly now: () => number = Date.now,
   ) {
     if (!journal.profiles.get(SIMULATOR_PROFILE_ID)) {
       journal.profiles.create({ id: SIMULATOR_PROFILE_ID, name: 'Local simulator', kind: 'simulator' });
@@ -103,6 +119,7 @@ export class ProfileDirectory {
     }
     if (!profile.baseUrl)
       throw new AppError('profile.no_base_url', `The profile "${profile.name}" has no base URL.`);
+    checkStoredBaseUrl(profile.name, profile.baseUrl);
     if (profile.id.startsWith('env-')) {
       return {
         profileId,
@@ -121,21 +138,14 @@ export class ProfileDirectory {
         },
       };
     }
-    if (
-      profile.kind === 'debug' &&
-      profile.debugTokenExpiresAt !== undefined &&
-      profile.debugTokenExpiresAt < Date.now()
-    ) {
-      throw new AppError(
-        'profile.debug_token_expired',
-        `The debug token of "${profile.name}" expired at ${new Date(profile.debugTokenExpiresAt).toISOString()}; store a new one.`,
-      );
-    }
+    if (profile.kind === 'debug') this.assertDebugTokenValid(profileId);
     return {
       profileId,
       kind: profile.kind,
       baseUrl: profile.baseUrl,
       secret: async () => {
+        // read before every request: a debug token past its expiry is never sent
+        if (profile.kind === 'debug') this.assertDebugTokenValid(profileId);
         const secret = await this.credentials.getSecret(profileId);
         if (!secret) {
           throw new AppError(
@@ -147,6 +157,22 @@ export class ProfileDirectory {
         return secret;
       },
     };
+  }
+
+  /**
+   * A debug token is short-lived: its expiry is required and read from the journal at each use (a
+   * new token stored meanwhile counts). Past it, the user is asked for a new token.
+   */
+  private assertDebugTokenValid(profileId: string): void {
+    const profile = this.get(profileId);
+    const expiresAt = profile.debugTokenExpiresAt;
+    if (expiresAt !== undefined && expiresAt > this.now()) return;
+    throw new AppError(
+      'profile.debug_token_expired',
+      expiresAt === undefined
+        ? `The debug token of "${profile.name}" has no recorded expiry; store a new token with its expiry (Settings, or \`framewright login --debug-token-expires …\`). Nothing was sent.`
+        : `The debug token of "${profile.name}" expired at ${new Date(expiresAt).toISOString()}; store a new one (Settings, or \`framewright login --debug-token-expires …\`). Nothing was sent.`,
+    );
   }
 
   async clientFor(profileId: string): Promise<PublicApiClient> {

@@ -5,3 +5,5 @@ export * from './safe-storage-secret-store.js';
 export * from './env-secret-store.js';
 export * from './select-secret-store.js';
 export * from './profile-credentials.js';
+export * from './credential-fingerprint.js';
+export * from './redact-value.js';

@@ -6,7 +6,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { safeSegment } from '../jobs/library-layout.js';
 import { probeMedia } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { checkProbedFile, uploadChecked } from './inputs.js';
+import { checkProbedFile, withUploadedInput } from './inputs.js';
 import { InputLimitError, postJson } from './service-common.js';
 
 export const PARSE_LANGUAGES = ['ch', 'en'] as const;
@@ -82,19 +82,28 @@ export async function parseDocument(
       `${probed.fileName} is ${probed.mimeType}; document parsing takes a document.`,
     );
   const file = checkProbedFile(service, probed, role);
-  const asset = await uploadChecked(journal, client, service, file);
-  const body: Record<string, unknown> = {
-    model: service.modelAlias,
-    input_document_asset_id: asset.assetId,
-    original_name: file.fileName,
-  };
-  if (options.language !== undefined) body.language = options.language;
-  if (options.pages !== undefined) body.pages = options.pages;
-  if (options.pageRange)
-    body.page_range = { start_page: options.pageRange.start, end_page: options.pageRange.end };
-  if (options.preset !== undefined) body.preset = options.preset;
-  const response = await postJson(client, '/documents/parse', body, DocumentParseResponse, 'Document parse', {
-    timeoutMs: 10 * 60_000,
+  const { response, body, asset } = await withUploadedInput(journal, client, service, file, async (asset) => {
+    const body: Record<string, unknown> = {
+      model: service.modelAlias,
+      input_document_asset_id: asset.assetId,
+      original_name: file.fileName,
+    };
+    if (options.language !== undefined) body.language = options.language;
+    if (options.pages !== undefined) body.pages = options.pages;
+    if (options.pageRange)
+      body.page_range = { start_page: options.pageRange.start, end_page: options.pageRange.end };
+    if (options.preset !== undefined) body.preset = options.preset;
+    const response = await postJson(
+      client,
+      '/documents/parse',
+      body,
+      DocumentParseResponse,
+      'Document parse',
+      {
+        timeoutMs: 10 * 60_000,
+      },
+    );
+    return { response, body, asset };
   });
   const day = new Date().toISOString().slice(0, 10);
   const folder = path.join(libraryDir, 'documents', day, safeSegment(response.id, 'parse'));

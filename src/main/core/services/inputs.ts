@@ -5,6 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
+import { UploadCache, isAssetNotFound } from '../uploads/upload-cache.js';
 import { sleep } from '../jobs/backoff.js';
 import { ApiError } from '../platform/api-errors.js';
 import { InputLimitError, SYNC_RETRY } from './service-common.js';
@@ -63,14 +64,15 @@ export async function uploadChecked(
   service: PublicService,
   file: ProbedFile,
 ): Promise<UploadedInput> {
-  const cached = journal.uploads.findReusable({
+  const key = {
     sha256: file.sha256,
-    profileId: client.profileId,
+    byteSize: file.byteSize,
     model: service.modelAlias,
-    uploadField: 'file',
-  });
-  if (cached)
-    return { assetId: cached.assetId, expiresAt: cached.expiresAt, reused: cached.reused, fromJournal: true };
+    uploadField: 'file' as const,
+  };
+  const cache = await UploadCache.for(journal, client);
+  const cached = cache.find(key);
+  if (cached) return cached;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const { asset } = await client.uploadAsset({
@@ -80,21 +82,7 @@ export async function uploadChecked(
         mimeType: file.mimeType,
         field: 'file',
       });
-      const expiresAt = Date.parse(asset.expiresAt);
-      journal.uploads.record({
-        sha256: file.sha256,
-        byteSize: file.byteSize,
-        profileId: client.profileId,
-        model: service.modelAlias,
-        uploadField: 'file',
-        assetId: asset.assetId,
-        publicationId: asset.publicationId,
-        assetKind: asset.kind,
-        mimeType: asset.mimeType,
-        reused: asset.reused,
-        expiresAt,
-      });
-      return { assetId: asset.assetId, expiresAt, reused: asset.reused, fromJournal: false };
+      return cache.record(key, asset);
     } catch (error) {
       const again =
         error instanceof ApiError &&
@@ -103,5 +91,28 @@ export async function uploadChecked(
       if (!again) throw error;
       await sleep(Math.min(SYNC_RETRY.maxDelayMs, Math.max(200, (error.retryAfterSeconds ?? 1) * 1000)));
     }
+  }
+}
+
+/**
+ * Uploads (or reuses) a checked file and runs the call that references it. When the asset came
+ * from the journal and the service answers 404 `asset_not_found` (nothing was processed), the
+ * cached id is forgotten, the file uploaded again and the call made once more.
+ */
+export async function withUploadedInput<T>(
+  journal: Journal,
+  client: PublicApiClient,
+  service: PublicService,
+  file: ProbedFile,
+  use: (asset: UploadedInput) => Promise<T>,
+): Promise<T> {
+  const asset = await uploadChecked(journal, client, service, file);
+  try {
+    return await use(asset);
+  } catch (error) {
+    if (!asset.fromJournal || !isAssetNotFound(error)) throw error;
+    const row = journal.uploads.get(client.profileId, service.modelAlias, asset.assetId);
+    if (row) journal.uploads.forget(row.id);
+    return use(await uploadChecked(journal, client, service, file));
   }
 }

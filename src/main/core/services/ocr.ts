@@ -3,7 +3,7 @@ import { OcrResponse } from '../../../shared/api/ocr.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { probeMedia } from '../media/probe-media.js';
-import { checkProbedFile, uploadChecked } from './inputs.js';
+import { checkProbedFile, withUploadedInput } from './inputs.js';
 import {
   InputLimitError,
   journaledCall,
@@ -87,40 +87,42 @@ export async function runOcr(
       `${probed.fileName} is ${probed.mimeType}; OCR takes an image${caps.supportsDocument ? ' or a document' : ''}.`,
     );
   const file = checkProbedFile(service, probed, isDocument ? 'input_document' : 'input_image');
-  const asset = await uploadChecked(journal, client, service, file);
   const inputField = isDocument ? 'document_asset_id' : 'input_image_asset_id';
-  const body: Record<string, unknown> = { model: service.modelAlias, [inputField]: asset.assetId };
-  if (options.task !== undefined) body.task = options.task;
-  if (options.pages !== undefined) body.pages = options.pages;
-  const raw = (await journaledCall(
-    journal,
-    client,
-    {
-      operation: 'ocr',
-      model: service.modelAlias,
-      request: {
-        [inputField]: asset.assetId,
-        mimeType: file.mimeType,
-        byteSize: file.byteSize,
-        sha256: file.sha256,
-        ...(options.task !== undefined ? { task: options.task } : {}),
-        ...(options.pages !== undefined ? { pages: options.pages } : {}),
-      },
-      summarize: (r: OcrResponse) => ({
-        response: {
-          textLength: typeof r.text === 'string' ? r.text.length : 0,
-          blockCount: r.pages?.length
-            ? r.pages.reduce((sum, p) => sum + (p.blocks?.length ?? 0), 0)
-            : (r.blocks?.length ?? 0),
-          ...(r.pages ? { pageCount: r.pages.length } : {}),
+  const { raw, assetId } = await withUploadedInput(journal, client, service, file, async (asset) => {
+    const body: Record<string, unknown> = { model: service.modelAlias, [inputField]: asset.assetId };
+    if (options.task !== undefined) body.task = options.task;
+    if (options.pages !== undefined) body.pages = options.pages;
+    const raw = (await journaledCall(
+      journal,
+      client,
+      {
+        operation: 'ocr',
+        model: service.modelAlias,
+        request: {
+          [inputField]: asset.assetId,
+          mimeType: file.mimeType,
+          byteSize: file.byteSize,
+          sha256: file.sha256,
+          ...(options.task !== undefined ? { task: options.task } : {}),
+          ...(options.pages !== undefined ? { pages: options.pages } : {}),
         },
-        ...(isRecord(r.usage) ? { usage: r.usage } : {}),
-      }),
-    },
-    () => postJsonAnswer(client, '/ocr', body, OcrResponse, 'OCR'),
-  )) as Record<string, unknown>;
+        summarize: (r: OcrResponse) => ({
+          response: {
+            textLength: typeof r.text === 'string' ? r.text.length : 0,
+            blockCount: r.pages?.length
+              ? r.pages.reduce((sum, p) => sum + (p.blocks?.length ?? 0), 0)
+              : (r.blocks?.length ?? 0),
+            ...(r.pages ? { pageCount: r.pages.length } : {}),
+          },
+          ...(isRecord(r.usage) ? { usage: r.usage } : {}),
+        }),
+      },
+      () => postJsonAnswer(client, '/ocr', body, OcrResponse, 'OCR'),
+    )) as Record<string, unknown>;
+    return { raw, assetId: asset.assetId };
+  });
   const parsed = raw as OcrResponse;
-  return { raw, text: parsed.text, boxes: boxesOf(parsed), inputField, assetId: asset.assetId };
+  return { raw, text: parsed.text, boxes: boxesOf(parsed), inputField, assetId };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -8,6 +8,7 @@ import type { UploadProgress } from '../platform/multipart-file-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
 import type { ProbedFile } from '../media/probe-media.js';
+import { UploadCache } from './upload-cache.js';
 
 export interface UploadedInput {
   assetId: string;
@@ -43,8 +44,8 @@ export interface UploadOptions {
 }
 
 /**
- * Gets an asset id for a local file under one profile and model: a still-valid asset of the same
- * bytes, profile, model and field from the journal, or a new streamed upload. 429/503 and lost
+ * Gets an asset id for a local file under one profile, credential and model: a still-valid asset
+ * of the same bytes, profile, credential, model and field from the journal, or a new streamed upload. 429/503 and lost
  * connections are retried (an upload of the same bytes is safe to repeat); 413/415/422 and identity
  * errors are not.
  */
@@ -54,17 +55,17 @@ export async function uploadInput(
   file: ProbedFile,
   options: UploadOptions,
 ): Promise<UploadedInput> {
-  const uploadField = uploadFieldFor(file, options.role);
-  const cached = journal.uploads.findReusable({
+  const key = {
     sha256: file.sha256,
-    profileId: client.profileId,
+    byteSize: file.byteSize,
     model: options.model,
-    uploadField,
-    safetyMarginMs: options.safetyMarginMs,
-  });
+    uploadField: uploadFieldFor(file, options.role),
+  };
+  const cache = await UploadCache.for(journal, client);
+  const cached = cache.find(key, options.safetyMarginMs);
   if (cached) {
     options.onProgress?.('reused');
-    return { assetId: cached.assetId, expiresAt: cached.expiresAt, reused: cached.reused, fromJournal: true };
+    return cached;
   }
   const maxAttempts = options.maxAttempts ?? 4;
   let lastError: unknown;
@@ -76,25 +77,12 @@ export async function uploadInput(
         filePath: file.path,
         fileName: file.fileName,
         mimeType: file.mimeType,
-        field: uploadField,
+        field: key.uploadField,
         ...(options.onBytes ? { onProgress: options.onBytes } : {}),
       });
-      const expiresAt = Date.parse(asset.expiresAt);
-      journal.uploads.record({
-        sha256: file.sha256,
-        byteSize: file.byteSize,
-        profileId: client.profileId,
-        model: options.model,
-        uploadField,
-        assetId: asset.assetId,
-        publicationId: asset.publicationId,
-        assetKind: asset.kind,
-        mimeType: asset.mimeType,
-        reused: asset.reused,
-        expiresAt,
-      });
+      const uploaded = cache.record(key, asset);
       options.onProgress?.('uploaded');
-      return { assetId: asset.assetId, expiresAt, reused: asset.reused, fromJournal: false };
+      return uploaded;
     } catch (error) {
       lastError = error;
       let serverSeconds: number | undefined;

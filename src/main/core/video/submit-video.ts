@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from './discovery.js';
 import { optimizePrompt } from './prompt-optimization.js';
@@ -77,27 +78,15 @@ function inputsToSend(
   return out;
 }
 
-/**
- * Creates a video from a local draft: discovery → the H3 rules of the live contract (nothing is
- * sent when they fail) → uploads (reusing still-valid assets) → optional prompt optimization →
- * the job engine (intent committed, create, poll, download and verify).
- */
-export async function submitVideo(core: CoreServices, submission: VideoSubmission): Promise<VideoResult> {
-  const { draft, profileId } = submission;
+/** Uploads what the draft's mode sends (reusing still-valid assets of this credential). */
+async function uploadInputs(
+  core: CoreServices,
+  client: PublicApiClient,
+  submission: VideoSubmission,
+  limits: EffectiveLimits,
+): Promise<{ uploaded: Map<string, string>; uploads: VideoResult['uploads'] }> {
+  const { draft } = submission;
   const step = submission.onStep ?? (() => undefined);
-  const existing = core.journal.jobs.getIntent(submission.idempotencyKey);
-  if (existing) {
-    // The same intent again (a double click, a reload, a restart): continue it, never re-create.
-    const result = await core.engine.continueIntent(existing, submission.wait);
-    return { ...result, uploads: [] };
-  }
-  const client: PublicApiClient = await core.profiles.clientFor(profileId);
-  step('discovery');
-  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
-  const service = pickService(services, draft.model, 'video_generation');
-  const limits = limitsFor(service);
-  assertDraftValid(draft, limits);
-
   const uploaded = new Map<string, string>();
   const uploads: VideoResult['uploads'] = [];
   for (const { file, role } of inputsToSend(draft, limits)) {
@@ -125,6 +114,31 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
       fromJournal: asset.fromJournal,
     });
   }
+  return { uploaded, uploads };
+}
+
+/**
+ * Creates a video from a local draft: discovery → the H3 rules of the live contract (nothing is
+ * sent when they fail) → uploads (reusing still-valid assets) → optional prompt optimization →
+ * the job engine (intent committed, create, poll, download and verify).
+ */
+export async function submitVideo(core: CoreServices, submission: VideoSubmission): Promise<VideoResult> {
+  const { draft, profileId } = submission;
+  const step = submission.onStep ?? (() => undefined);
+  const existing = core.journal.jobs.getIntent(submission.idempotencyKey);
+  if (existing) {
+    // The same intent again (a double click, a reload, a restart): continue it, never re-create.
+    const result = await core.engine.continueIntent(existing, submission.wait);
+    return { ...result, uploads: [] };
+  }
+  const client: PublicApiClient = await core.profiles.clientFor(profileId);
+  step('discovery');
+  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
+  const service = pickService(services, draft.model, 'video_generation');
+  const limits = limitsFor(service);
+  assertDraftValid(draft, limits);
+
+  let { uploaded, uploads } = await uploadInputs(core, client, submission, limits);
 
   let finalDraft: VideoDraft = draft;
   let optimizedPrompt: string | undefined;
@@ -142,30 +156,56 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
       clientRequestId: optimizationClientRequestId,
       style: submission.optimize.style,
     }) as PromptOptimizationRequest;
-    const optimization = await optimizePrompt(core.journal, client, request, {
-      clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
-      draftId: submission.draftId,
-    });
+    const optimization = await forgettingUnknownAssets(
+      core.journal,
+      client,
+      draft.model,
+      uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
+      () =>
+        optimizePrompt(core.journal, client, request, {
+          clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
+          draftId: submission.draftId,
+        }),
+    );
     optimizedPrompt = optimization.optimizedPrompt!;
     finalDraft = { ...draft, prompt: optimizedPrompt };
   }
 
-  const body = buildMediaGenerationRequest(finalDraft, uploaded, limits) as unknown as Record<
-    string,
-    unknown
-  >;
+  const create = () =>
+    forgettingUnknownAssets(
+      core.journal,
+      client,
+      draft.model,
+      uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
+      () =>
+        core.engine.submit(
+          {
+            profileId,
+            model: draft.model,
+            serviceKind: 'video_generation',
+            body: buildMediaGenerationRequest(finalDraft, uploaded, limits) as unknown as Record<
+              string,
+              unknown
+            >,
+            idempotencyKey: submission.idempotencyKey,
+            draftId: submission.draftId,
+            optimizationClientRequestId,
+          },
+          submission.wait,
+        ),
+    );
   step('create');
-  const result = await core.engine.submit(
-    {
-      profileId,
-      model: draft.model,
-      serviceKind: 'video_generation',
-      body,
-      idempotencyKey: submission.idempotencyKey,
-      draftId: submission.draftId,
-      optimizationClientRequestId,
-    },
-    submission.wait,
-  );
-  return { ...result, optimizedPrompt, uploads };
+  try {
+    return { ...(await create()), optimizedPrompt, uploads };
+  } catch (error) {
+    // An input taken from the journal is unknown to the service (lost, or another identity's):
+    // the cached ids were forgotten and nothing was created, so upload again and send once more.
+    const usedCache = uploads.some((u) => u.fromJournal);
+    if (!usedCache || !isAssetNotFound(error)) throw error;
+    if (!core.journal.jobs.forgetRejectedIntent(submission.idempotencyKey)) throw error;
+    step('upload again');
+    ({ uploaded, uploads } = await uploadInputs(core, client, submission, limits));
+    step('create');
+    return { ...(await create()), optimizedPrompt, uploads };
+  }
 }

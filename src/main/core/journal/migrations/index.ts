@@ -5,6 +5,7 @@ import { migration004JobPromptSearch } from './004-job-prompt-search.js';
 import { migration005Conversations } from './005-conversations.js';
 import { migration006ServiceCalls } from './006-service-calls.js';
 import { migration007JobLeases } from './007-job-leases.js';
+import { migration008CredentialIdentity } from './008-credential-identity.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   migration005Conversations,
   migration006ServiceCalls,
   migration007JobLeases,
+  migration008CredentialIdentity,
 ];
