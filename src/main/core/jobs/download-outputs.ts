@@ -10,6 +10,7 @@ import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { retryWaitMs } from '../platform/retry-after.js';
 import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
 import { engineStoppedError } from './engine-stopped.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
@@ -200,14 +201,16 @@ export async function downloadOutputs(
         }
         journal.outputs.markForRetry(output.id, message);
         if (options.signal?.aborted) throw engineStoppedError();
-        if (
-          read + 1 < maxReads &&
-          !(await sleepUnlessStopped(
-            options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
-            options.signal,
-          ))
-        )
-          throw engineStoppedError();
+        if (read + 1 < maxReads) {
+          // the same read again, after what the server asked (a longer ask stops here; the output
+          // stays pending for the next resume)
+          const wait = retryWaitMs({
+            serverSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
+            ownDelayMs: options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
+            operation: `Download result ${output.assetId}`,
+          });
+          if (!(await sleepUnlessStopped(wait, options.signal, client.clock))) throw engineStoppedError();
+        }
       }
     }
     if (lastError) {

@@ -1,5 +1,7 @@
 import { PublicError } from '../../../shared/api/errors.js';
 import { AppError } from '../errors.js';
+import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
+import { parseRetryAfter, retryAfterHint } from './retry-after.js';
 
 /** What a failed call means for the user, one class per row of the spec's error table. */
 export type ApiErrorKind =
@@ -115,24 +117,14 @@ export class ForeignOriginError extends AppError {
   }
 }
 
-export function parseRetryAfter(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
 /** Builds an ApiError from an error response; a body that is not a PublicError still gives a clear error. */
 export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
-  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  const text = await response.text().catch(() => '');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+  const header = parseRetryAfter(response.headers.get('retry-after'));
+  // an error body past the bound is not read further: the status still decides what happens
+  const text = await readCappedText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
+  const body = parseJsonOrUndefined(text);
+  // the header decides; a hint in the body counts only when there is no header
+  const retryAfterSeconds = header ?? retryAfterHint(body);
   const parsed = PublicError.safeParse(body);
   if (parsed.success) {
     return new ApiError({

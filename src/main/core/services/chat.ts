@@ -95,7 +95,7 @@ export async function streamChat(
           },
           'Chat',
         ),
-      { signal },
+      { signal, clock: client.clock, operation: 'Chat' },
     );
   } catch (error) {
     if (options.signal?.aborted) throw cancelled();

@@ -5,9 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
-import { sleep } from '../jobs/backoff.js';
-import { ApiError } from '../platform/api-errors.js';
-import { InputLimitError, SYNC_RETRY } from './service-common.js';
+import { InputLimitError, isRetryLater, syncRetryWait } from './service-common.js';
 
 const MiB = 1024 * 1024;
 
@@ -71,6 +69,7 @@ export async function uploadChecked(
   });
   if (cached)
     return { assetId: cached.assetId, expiresAt: cached.expiresAt, reused: cached.reused, fromJournal: true };
+  let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const { asset } = await client.uploadAsset({
@@ -96,12 +95,11 @@ export async function uploadChecked(
       });
       return { assetId: asset.assetId, expiresAt, reused: asset.reused, fromJournal: false };
     } catch (error) {
-      const again =
-        error instanceof ApiError &&
-        (error.kind === 'rate_limited' || error.kind === 'unavailable') &&
-        attempt < SYNC_RETRY.maxAttempts;
-      if (!again) throw error;
-      await sleep(Math.min(SYNC_RETRY.maxDelayMs, Math.max(200, (error.retryAfterSeconds ?? 1) * 1000)));
+      if (!isRetryLater(error)) throw error;
+      const delay = syncRetryWait(error, attempt, waited, `Upload ${file.fileName}`);
+      if (delay === undefined) throw error;
+      await client.clock.sleep(delay);
+      waited += delay;
     }
   }
 }

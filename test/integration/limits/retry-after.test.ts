@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
+import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
+import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
+import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
+import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry-after.js';
+import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
+import { uploadChecked } from '../../../src/main/core/services/inputs.js';
+import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';
+import type { PublicService } from '../../../src/shared/api/discovery.js';
+import { tempDir } from '../../support/engine-harness.js';
+import { publicError, startHostileServer } from '../../support/hostile-server.js';
+import { instantClock } from '../services/helpers.js';
+
+/**
+ * A 429 with `Retry-After: 12` (seconds or an HTTP date) on a synchronous call, on both upload
+ * paths, on a download re-read and on a poll: no request within the 12 s. The clock is virtual
+ * (each wait is recorded and returns at once), so "when" a request arrived is the virtual time.
+ */
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+function clientFor(base: string, clock: ReturnType<typeof instantClock>): PublicApiClient {
+  return new PublicApiClient(
+    { profileId: 'p', kind: 'personal', baseUrl: base, secret: async () => 'key-123456' },
+    { clock },
+  );
+}
+
+const embedService: PublicService = { modelAlias: 'embed', serviceKind: 'embeddings', available: true };
+const ASSET = {
+  assetId: 'asset_1',
+  publicationId: 'pub',
+  kind: 'image',
+  mimeType: 'image/png',
+  byteSize: 4,
+  status: 'available',
+  createdAt: '2026-01-01T00:00:00Z',
+  lastUploadedAt: '2026-01-01T00:00:00Z',
+  expiresAt: '2099-01-01T00:00:00Z',
+  reused: false,
+};
+
+/** Answers the first request 429 with the given Retry-After, the next ones with `ok`. */
+async function rateLimitedOnce(retryAfter: string, ok: (res: ServerResponse) => void) {
+  const clock = instantClock();
+  const server = await startHostileServer((_req, res, seen) => {
+    if (seen.length === 1) publicError(res, 429, 'rate_limited', { 'retry-after': retryAfter });
+    else ok(res);
+  }, clock.now);
+  servers.push(server);
+  return { clock, server, client: clientFor(server.base, clock) };
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_ok' });
+  res.end(JSON.stringify(body));
+}
+
+/** A journal that knows profile "p" (rows of calls and uploads belong to a profile). */
+function journalFor(): Journal {
+  const journal = openJournal({ path: ':memory:' });
+  journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: 'http://127.0.0.1:1/v1' });
+  return journal;
+}
+
+function gap(seen: { at: number }[]): number {
+  return seen[1]!.at - seen[0]!.at;
+}
+
+function tinyFile(): ProbedFile {
+  const dir = tempDir('fw-ra-');
+  const file = path.join(dir, 'a.png');
+  const bytes = Buffer.from([1, 2, 3, 4]);
+  writeFileSync(file, bytes);
+  return {
+    id: 'f',
+    path: file,
+    fileName: 'a.png',
+    mimeType: 'image/png',
+    byteSize: 4,
+    kind: 'image',
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    width: 1,
+    height: 1,
+  };
+}
+
+const embeddings = (res: ServerResponse) =>
+  json(res, 200, {
+    object: 'list',
+    model: 'embed',
+    data: [{ object: 'embedding', index: 0, embedding: [1, 0] }],
+    usage: {},
+  });
+
+describe('Retry-After: one rule everywhere', () => {
+  it('embeddings: a 429 with Retry-After: 12 is tried again only after 12 s', async () => {
+    const { clock, server, client } = await rateLimitedOnce('12', embeddings);
+    const journal = journalFor();
+    const result = await createEmbeddings(journal, client, embedService, ['hello']);
+    expect(result.vectors).toEqual([[1, 0]]);
+    expect(server.seen).toHaveLength(2);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+    expect(clock.waits).toEqual([12_000]);
+  });
+
+  it('embeddings: Retry-After as an HTTP date is honoured the same way', async () => {
+    const { server, client } = await rateLimitedOnce(new Date(Date.now() + 12_000).toUTCString(), embeddings);
+    await createEmbeddings(journalFor(), client, embedService, ['hello']);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('embeddings: a Retry-After past the limit stops at once with "the service asked to wait N s"', async () => {
+    const { server, client } = await rateLimitedOnce('900', embeddings);
+    const error = await createEmbeddings(journalFor(), client, embedService, ['x']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryAfterTooLongError);
+    expect((error as Error).message).toContain('the service asked to wait 900 s');
+    expect(server.seen).toHaveLength(1); // never retried early
+  });
+
+  it('upload (job inputs): a 429 with Retry-After: 12 is sent again only after 12 s', async () => {
+    const { server, client } = await rateLimitedOnce('12', (res) => json(res, 201, { asset: ASSET }));
+    const uploaded = await uploadInput(journalFor(), client, tinyFile(), {
+      model: 'm',
+      backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 },
+    });
+    expect(uploaded.assetId).toBe('asset_1');
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+
+  it('upload (playground inputs): a 429 with Retry-After: 12 is sent again only after 12 s', async () => {
+    const { server, client } = await rateLimitedOnce('12', (res) => json(res, 201, { asset: ASSET }));
+    const service: PublicService = { modelAlias: 'ocr', serviceKind: 'ocr', available: true };
+    const uploaded = await uploadChecked(journalFor(), client, service, tinyFile());
+    expect(uploaded.assetId).toBe('asset_1');
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+
+  it('download re-read: a 429 with Retry-After: 12 is read again only after 12 s', async () => {
+    const bytes = Buffer.from('result bytes');
+    const { server, client } = await rateLimitedOnce('12', (res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes.length) });
+      res.end(bytes);
+    });
+    const journal = journalFor();
+    const job = acceptedJob(journal, server.base, {
+      assetId: 'res_1',
+      contentUrl: `${server.base}/assets/res_1/content?model=m`,
+      byteSize: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      mimeType: 'video/mp4',
+    });
+    // a 1 ms own back-off: only the server's Retry-After can make the wait 12 s
+    const done = await downloadOutputs(journal, client, job, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    expect(done.outputs[0]!.downloadState).toBe('verified');
+    expect(server.seen).toHaveLength(2);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+
+  it('poll: the Retry-After header of a poll answer wins over a shorter body hint', async () => {
+    const clock = instantClock();
+    const server = await startHostileServer((req, res, seen) => {
+      const status = seen.length === 1 ? 'running' : 'succeeded';
+      const jobId = /\/jobs\/([^?]+)/.exec(req.url ?? '')![1];
+      res.writeHead(200, { 'content-type': 'application/json', 'retry-after': '12' });
+      res.end(JSON.stringify({ jobId, requestId: 'req_1', status, refreshAfterSeconds: 1, outputs: [] }));
+    }, clock.now);
+    servers.push(server);
+    const journal = journalFor();
+    const job = acceptedJob(journal, server.base, undefined, 'running');
+    const outcome = await pollJob(journal, clientFor(server.base, clock), job, {
+      deadline: clock.now() + 60_000,
+      backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 },
+    });
+    expect(outcome.state).toBe('terminal');
+    expect(server.seen).toHaveLength(2);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+});
+
+let counter = 0;
+function acceptedJob(
+  journal: Journal,
+  base: string,
+  output?: { assetId: string; contentUrl?: string; byteSize?: number; sha256?: string; mimeType?: string },
+  status: 'succeeded' | 'running' = 'succeeded',
+) {
+  counter += 1;
+  const key = `ra-${counter}`;
+  if (!journal.profiles.get('p'))
+    journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: base });
+  journal.jobs.recordIntent({
+    idempotencyKey: key,
+    profileId: 'p',
+    model: 'm',
+    serviceKind: 'video_generation',
+    body: { n: counter },
+  });
+  return journal.jobs.markAccepted(key, {
+    jobId: `job_${counter}`,
+    requestId: 'req',
+    jobUrl: `${base}/jobs/job_${counter}?model=m`,
+    status,
+    ...(output ? { outputs: [output], outputsSource: 'outputs' as const } : {}),
+  });
+}
