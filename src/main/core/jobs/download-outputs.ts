@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
-import { ApiError } from '../platform/api-errors.js';
+import { ApiError, ForeignOriginError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { retryWaitMs } from '../platform/retry-after.js';
 import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
@@ -191,10 +191,12 @@ export async function downloadOutputs(
         lastError = error;
         await rm(tempFile, { force: true });
         const message = error instanceof Error ? error.message : String(error);
-        // Identity and not-found answers will not change by re-reading.
+        // Identity and not-found answers, and a content URL on another origin, will not change by
+        // re-reading.
         if (
-          error instanceof ApiError &&
-          !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind)
+          error instanceof ForeignOriginError ||
+          (error instanceof ApiError &&
+            !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind))
         ) {
           journal.outputs.markFailed(output.id, message);
           throw error;

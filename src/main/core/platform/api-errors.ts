@@ -106,12 +106,17 @@ export class ResponseShapeError extends AppError {
   }
 }
 
-/** A URL the service returned points to another origin; the key is never sent there. */
+/** A URL points to another origin than the profile's; the key is never sent there. */
 export class ForeignOriginError extends AppError {
-  constructor(url: string, expectedOrigin: string) {
+  /** `returned`: a `jobUrl`/`contentUrl` the service gave; else a request or redirect target. */
+  constructor(url: string, expectedOrigin: string, source: 'request' | 'returned' = 'request') {
+    const origin = new URL(url).origin;
     super(
       'api.foreign_origin',
-      `Refused to send credentials to ${new URL(url).origin}: only ${expectedOrigin} (the profile's origin) receives the key.`,
+      source === 'returned'
+        ? `The service returned a URL on ${origin}, which is not the profile's origin ${expectedOrigin}: Framewright never sends the profile's key to another origin, so it was not read. Check the profile's base URL.`
+        : `Refused to send credentials to ${origin}: only ${expectedOrigin} (the profile's origin) receives the key.`,
+      { origin, profileOrigin: expectedOrigin },
     );
     this.name = 'ForeignOriginError';
   }

@@ -296,7 +296,7 @@ export class PublicApiClient {
     if (this.identity.kind === 'simulator' && isLoopback(url.hostname)) {
       return new URL(url.pathname + url.search, this.origin).toString();
     }
-    throw new ForeignOriginError(returned, this.origin);
+    throw new ForeignOriginError(returned, this.origin, 'returned');
   }
 
   /** Reads one job at its `jobUrl` as returned (legacy answers: `/jobs/{jobId}?model=`), with its Retry-After. */
