@@ -67,6 +67,20 @@ function isDiskFull(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC';
 }
 
+/**
+ * What a stored result's check proved: `verified` when the job announced both `sha256` and
+ * `byteSize` and the bytes matched them; `not_verifiable` when it announced less (the bytes were
+ * stored, but nothing proves they are the result); null while the result is not stored.
+ */
+export type Verification = 'verified' | 'not_verifiable';
+
+export function verificationOf(
+  output: Pick<Output, 'downloadState' | 'expectedSha256' | 'expectedByteSize'>,
+): Verification | null {
+  if (output.downloadState !== 'verified') return null;
+  return output.expectedSha256 && output.expectedByteSize !== undefined ? 'verified' : 'not_verifiable';
+}
+
 export interface DownloadProgress {
   jobRowId: number;
   outputId: number;
@@ -235,6 +249,7 @@ export async function writeSidecar(journal: Journal, job: JobWithOutputs, folder
         sha256: o.sha256,
         byteSize: o.byteSize,
         mimeType: o.mimeType,
+        verification: verificationOf(o) === 'verified' ? 'verified' : 'not verifiable',
         verifiedAt: o.verifiedAt ? new Date(o.verifiedAt).toISOString() : undefined,
       })),
   };
