@@ -7,11 +7,11 @@ import {
   VerificationError,
   downloadOutputs,
 } from '../../../src/main/core/jobs/download-outputs.js';
-import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { AppError } from '../../../src/main/core/errors.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 
 /**
@@ -47,20 +47,8 @@ async function world(handler: (res: ServerResponse) => void, output: Partial<Ann
   sent.bytes = 0;
   const server = await startHostileServer((_req, res) => handler(res));
   servers.push(server);
-  const journal = openJournal({ path: ':memory:' });
-  journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: server.base });
-  journal.jobs.recordIntent({
-    idempotencyKey: 'k',
-    profileId: 'p',
-    model: 'm',
-    serviceKind: 'video_generation',
-    body: {},
-  });
-  const job = journal.jobs.markAccepted('k', {
-    jobId: 'job_h',
-    requestId: 'req',
-    status: 'succeeded',
-    outputsSource: 'outputs',
+  const journal = journalWithProfile(server.base);
+  const job = acceptedJobRow(journal, {
     outputs: [{ assetId: 'res_h', contentUrl: `${server.base}/assets/res_h/content?model=m`, ...output }],
   });
   const client = new PublicApiClient({

@@ -2,11 +2,11 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { probeMedia, readMediaFacts, runMediaTool } from '../../../src/main/core/media/probe-media.js';
 import { MediaResolver } from '../../../src/main/core/studio/media-resolver.js';
 import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 
 /**
@@ -56,22 +56,8 @@ describe('media tools on downloaded bytes', () => {
     const dataDir = tempDir('fw-data-');
     const libraryDir = path.join(dataDir, 'library');
     mkdirSync(libraryDir, { recursive: true });
-    const journal = openJournal({ path: ':memory:' });
-    journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: 'http://127.0.0.1:1/v1' });
-    journal.jobs.recordIntent({
-      idempotencyKey: 'k',
-      profileId: 'p',
-      model: 'm',
-      serviceKind: 'video_generation',
-      body: {},
-    });
-    const job = journal.jobs.markAccepted('k', {
-      jobId: 'job_p',
-      requestId: 'r',
-      status: 'succeeded',
-      outputsSource: 'outputs',
-      outputs: [{ assetId: 'hostile' }, { assetId: 'real' }],
-    });
+    const journal = journalWithProfile('http://127.0.0.1:1/v1');
+    const job = acceptedJobRow(journal, { outputs: [{ assetId: 'hostile' }, { assetId: 'real' }] });
     const [hostile, real] = job.outputs;
     const place = (source: string, name: string) => {
       const target = path.join(libraryDir, name);

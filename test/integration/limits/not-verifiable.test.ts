@@ -9,6 +9,7 @@ import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { acceptedJobRow } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 
@@ -46,18 +47,7 @@ let n = 0;
 async function downloaded(announced: Partial<AnnouncedOutput>) {
   n += 1;
   const journal = core.services.journal;
-  journal.jobs.recordIntent({
-    idempotencyKey: `nv-${n}`,
-    profileId: 'p',
-    model: 'm',
-    serviceKind: 'video_generation',
-    body: { prompt: `p${n}` },
-  });
-  const job = journal.jobs.markAccepted(`nv-${n}`, {
-    jobId: `job_nv_${n}`,
-    requestId: 'r',
-    status: 'succeeded',
-    outputsSource: 'outputs',
+  const job = acceptedJobRow(journal, {
     outputs: [{ assetId: `a${n}`, mimeType: 'video/mp4', ...announced }],
   });
   const client = new PublicApiClient({

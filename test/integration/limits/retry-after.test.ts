@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
-import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry-after.js';
@@ -14,6 +13,7 @@ import { uploadChecked } from '../../../src/main/core/services/inputs.js';
 import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';
 import type { PublicService } from '../../../src/shared/api/discovery.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { publicError, startHostileServer } from '../../support/hostile-server.js';
 import { instantClock } from '../services/helpers.js';
 
@@ -65,13 +65,6 @@ function json(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-/** A journal that knows profile "p" (rows of calls and uploads belong to a profile). */
-function journalFor(): Journal {
-  const journal = openJournal({ path: ':memory:' });
-  journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: 'http://127.0.0.1:1/v1' });
-  return journal;
-}
-
 function gap(seen: { at: number }[]): number {
   return seen[1]!.at - seen[0]!.at;
 }
@@ -105,7 +98,7 @@ const embeddings = (res: ServerResponse) =>
 describe('Retry-After: one rule everywhere', () => {
   it('embeddings: a 429 with Retry-After: 12 is tried again only after 12 s', async () => {
     const { clock, server, client } = await rateLimitedOnce('12', embeddings);
-    const journal = journalFor();
+    const journal = journalWithProfile('http://127.0.0.1:1/v1');
     const result = await createEmbeddings(journal, client, embedService, ['hello']);
     expect(result.vectors).toEqual([[1, 0]]);
     expect(server.seen).toHaveLength(2);
@@ -115,13 +108,15 @@ describe('Retry-After: one rule everywhere', () => {
 
   it('embeddings: Retry-After as an HTTP date is honoured the same way', async () => {
     const { server, client } = await rateLimitedOnce(new Date(Date.now() + 12_000).toUTCString(), embeddings);
-    await createEmbeddings(journalFor(), client, embedService, ['hello']);
+    await createEmbeddings(journalWithProfile('http://127.0.0.1:1/v1'), client, embedService, ['hello']);
     expect(gap(server.seen)).toBeGreaterThanOrEqual(10_000);
   });
 
   it('embeddings: a Retry-After past the limit stops at once with "the service asked to wait N s"', async () => {
     const { server, client } = await rateLimitedOnce('900', embeddings);
-    const error = await createEmbeddings(journalFor(), client, embedService, ['x']).catch((e: unknown) => e);
+    const error = await createEmbeddings(journalWithProfile('http://127.0.0.1:1/v1'), client, embedService, [
+      'x',
+    ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryAfterTooLongError);
     expect((error as Error).message).toContain('the service asked to wait 900 s');
     expect(server.seen).toHaveLength(1); // never retried early
@@ -129,7 +124,7 @@ describe('Retry-After: one rule everywhere', () => {
 
   it('upload (job inputs): a 429 with Retry-After: 12 is sent again only after 12 s', async () => {
     const { server, client } = await rateLimitedOnce('12', (res) => json(res, 201, { asset: ASSET }));
-    const uploaded = await uploadInput(journalFor(), client, tinyFile(), {
+    const uploaded = await uploadInput(journalWithProfile('http://127.0.0.1:1/v1'), client, tinyFile(), {
       model: 'm',
       backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 },
     });
@@ -141,7 +136,12 @@ describe('Retry-After: one rule everywhere', () => {
   it('upload (playground inputs): a 429 with Retry-After: 12 is sent again only after 12 s', async () => {
     const { server, client } = await rateLimitedOnce('12', (res) => json(res, 201, { asset: ASSET }));
     const service: PublicService = { modelAlias: 'ocr', serviceKind: 'ocr', available: true };
-    const uploaded = await uploadChecked(journalFor(), client, service, tinyFile());
+    const uploaded = await uploadChecked(
+      journalWithProfile('http://127.0.0.1:1/v1'),
+      client,
+      service,
+      tinyFile(),
+    );
     expect(uploaded.assetId).toBe('asset_1');
     expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
   });
@@ -152,13 +152,17 @@ describe('Retry-After: one rule everywhere', () => {
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes.length) });
       res.end(bytes);
     });
-    const journal = journalFor();
-    const job = acceptedJob(journal, server.base, {
-      assetId: 'res_1',
-      contentUrl: `${server.base}/assets/res_1/content?model=m`,
-      byteSize: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      mimeType: 'video/mp4',
+    const journal = journalWithProfile('http://127.0.0.1:1/v1');
+    const job = acceptedJobRow(journal, {
+      outputs: [
+        {
+          assetId: 'res_1',
+          contentUrl: `${server.base}/assets/res_1/content?model=m`,
+          byteSize: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          mimeType: 'video/mp4',
+        },
+      ],
     });
     // a 1 ms own back-off: only the server's Retry-After can make the wait 12 s
     const done = await downloadOutputs(journal, client, job, tempDir('fw-lib-'), { retryDelayMs: 1 });
@@ -176,8 +180,8 @@ describe('Retry-After: one rule everywhere', () => {
       res.end(JSON.stringify({ jobId, requestId: 'req_1', status, refreshAfterSeconds: 1, outputs: [] }));
     }, clock.now);
     servers.push(server);
-    const journal = journalFor();
-    const job = acceptedJob(journal, server.base, undefined, 'running');
+    const journal = journalWithProfile('http://127.0.0.1:1/v1');
+    const job = acceptedJobRow(journal, { status: 'running' });
     const outcome = await pollJob(journal, clientFor(server.base, clock), job, {
       deadline: clock.now() + 60_000,
       backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 },
@@ -187,30 +191,3 @@ describe('Retry-After: one rule everywhere', () => {
     expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
   });
 });
-
-let counter = 0;
-function acceptedJob(
-  journal: Journal,
-  base: string,
-  output?: { assetId: string; contentUrl?: string; byteSize?: number; sha256?: string; mimeType?: string },
-  status: 'succeeded' | 'running' = 'succeeded',
-) {
-  counter += 1;
-  const key = `ra-${counter}`;
-  if (!journal.profiles.get('p'))
-    journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: base });
-  journal.jobs.recordIntent({
-    idempotencyKey: key,
-    profileId: 'p',
-    model: 'm',
-    serviceKind: 'video_generation',
-    body: { n: counter },
-  });
-  return journal.jobs.markAccepted(key, {
-    jobId: `job_${counter}`,
-    requestId: 'req',
-    jobUrl: `${base}/jobs/job_${counter}?model=m`,
-    status,
-    ...(output ? { outputs: [output], outputsSource: 'outputs' as const } : {}),
-  });
-}
