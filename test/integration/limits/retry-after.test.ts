@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sendIntent } from '../../../src/main/core/jobs/create-job.js';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
 import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
@@ -188,6 +189,38 @@ describe('Retry-After: one rule everywhere', () => {
     });
     expect(outcome.state).toBe('terminal');
     expect(server.seen).toHaveLength(2);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+
+  it('create: the 202 Retry-After header (not the shorter body hint) sets the wait before the first poll', async () => {
+    const clock = instantClock();
+    const server = await startHostileServer((req, res) => {
+      if (req.method === 'POST') {
+        res.writeHead(202, { 'content-type': 'application/json', 'retry-after': '12' });
+        res.end(JSON.stringify({ jobId: 'job_202', requestId: 'r', status: 'queued', retryAfterSeconds: 1 }));
+        return;
+      }
+      json(res, 200, { jobId: 'job_202', requestId: 'r', status: 'succeeded', outputs: [] });
+    }, clock.now);
+    servers.push(server);
+    const journal = journalWithProfile(server.base);
+    const client = clientFor(server.base, clock);
+    const intent = journal.jobs.recordIntent({
+      idempotencyKey: 'k202',
+      profileId: 'p',
+      model: 'm',
+      serviceKind: 'video_generation',
+      body: { model: 'm', prompt: 'x' },
+    });
+    const created = await sendIntent(journal, client, intent);
+    expect(created.state).toBe('accepted');
+    const job = created.state === 'accepted' ? created.job : undefined;
+    const outcome = await pollJob(journal, client, job!, {
+      deadline: clock.now() + 60_000,
+      backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 },
+    });
+    expect(outcome.state).toBe('terminal');
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'GET']);
     expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
   });
 });
