@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendIntent } from '../../../src/main/core/jobs/create-job.js';
+import { optimizePrompt } from '../../../src/main/core/video/prompt-optimization.js';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
 import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
@@ -221,6 +222,40 @@ describe('Retry-After: one rule everywhere', () => {
     });
     expect(outcome.state).toBe('terminal');
     expect(server.seen.map((r) => r.method)).toEqual(['POST', 'GET']);
+    expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
+  });
+
+  it('prompt optimization: a 429 with Retry-After: 12 is replayed (same key) only after 12 s', async () => {
+    const { server, client } = await rateLimitedOnce('12', (res) =>
+      json(res, 201, {
+        requestId: 'r',
+        optimization: {
+          optimizationId: 'o1',
+          serviceKind: 'video_generation',
+          generationMode: 't2v',
+          originalPrompt: 'a cat',
+          optimizedPrompt: 'a cat, golden light',
+          status: 'succeeded',
+          createdAt: '2026-01-01T00:00:00Z',
+          expiresAt: '2099-01-01T00:00:00Z',
+        },
+      }),
+    );
+    const result = await optimizePrompt(
+      journalWithProfile(server.base),
+      client,
+      {
+        clientRequestId: 'opt-12345678',
+        model: 'm',
+        generationMode: 't2v',
+        originalPrompt: 'a cat',
+        mediaSpec: {},
+        referenceInputs: [],
+      },
+      { clientTimeoutSeconds: 30, backoff: { initialMs: 1, maxMs: 1, factor: 1, jitter: 0 } },
+    );
+    expect(result.optimizedPrompt).toBe('a cat, golden light');
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'POST']);
     expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);
   });
 });
