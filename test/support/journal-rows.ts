@@ -11,6 +11,17 @@ export function journalWithProfile(baseUrl: string, kind: ProfileKind = 'persona
 
 let counter = 0;
 
+/** A committed video intent of profile "p" (model "m"), before its create request leaves. */
+export function videoIntentRow(journal: Journal, idempotencyKey: string, prompt = 'a cat') {
+  return journal.jobs.recordIntent({
+    idempotencyKey,
+    profileId: 'p',
+    model: 'm',
+    serviceKind: 'video_generation',
+    body: { model: 'm', prompt },
+  });
+}
+
 /** An accepted video job of profile "p" (model "m"), as the engine records it after creation. */
 export function acceptedJobRow(
   journal: Journal,
@@ -22,13 +33,7 @@ export function acceptedJobRow(
 ) {
   counter += 1;
   const key = `row-${counter}`;
-  journal.jobs.recordIntent({
-    idempotencyKey: key,
-    profileId: 'p',
-    model: 'm',
-    serviceKind: 'video_generation',
-    body: { prompt: `row ${counter}` },
-  });
+  videoIntentRow(journal, key, `row ${counter}`);
   return journal.jobs.markAccepted(key, {
     jobId: `job_${counter}`,
     requestId: 'req',

@@ -4,12 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sendIntent } from '../../../src/main/core/jobs/create-job.js';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
-import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
+import type { Journal } from '../../../src/main/core/journal/open-journal.js';
 import { ForeignOriginError } from '../../../src/main/core/platform/api-errors.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import type { ProfileKind } from '../../../src/shared/bridge/contract.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { startHostileServer } from '../../support/hostile-server.js';
+import { journalWithProfile, videoIntentRow } from '../../support/journal-rows.js';
 
 /**
  * The spec's minimum creation and poll answers parse, legacy `assets[]` items with only `assetId`
@@ -35,21 +36,14 @@ async function server(handler: Parameters<typeof startHostileServer>[0]) {
 }
 
 function setup(base: string, kind: ProfileKind = 'personal') {
-  const journal = openJournal({ path: ':memory:' });
-  journal.profiles.create({ id: 'p', name: 'P', kind, baseUrl: base });
+  const journal = journalWithProfile(base, kind);
   const client = new PublicApiClient({
     profileId: 'p',
     kind,
     baseUrl: base,
     secret: async () => 'sk-legacy-123',
   });
-  const intent = journal.jobs.recordIntent({
-    idempotencyKey: 'key-1',
-    profileId: 'p',
-    model: 'm',
-    serviceKind: 'video_generation',
-    body: { model: 'm', prompt: 'a cat' },
-  });
+  const intent = videoIntentRow(journal, 'key-1');
   return { journal, client, intent };
 }
 

@@ -15,7 +15,7 @@ import { uploadChecked } from '../../../src/main/core/services/inputs.js';
 import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';
 import type { PublicService } from '../../../src/shared/api/discovery.js';
 import { tempDir } from '../../support/engine-harness.js';
-import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
+import { acceptedJobRow, journalWithProfile, videoIntentRow } from '../../support/journal-rows.js';
 import { publicError, startHostileServer } from '../../support/hostile-server.js';
 import { instantClock } from '../services/helpers.js';
 
@@ -206,13 +206,7 @@ describe('Retry-After: one rule everywhere', () => {
     servers.push(server);
     const journal = journalWithProfile(server.base);
     const client = clientFor(server.base, clock);
-    const intent = journal.jobs.recordIntent({
-      idempotencyKey: 'k202',
-      profileId: 'p',
-      model: 'm',
-      serviceKind: 'video_generation',
-      body: { model: 'm', prompt: 'x' },
-    });
+    const intent = videoIntentRow(journal, 'k202');
     const created = await sendIntent(journal, client, intent);
     expect(created.state).toBe('accepted');
     const job = created.state === 'accepted' ? created.job : undefined;
