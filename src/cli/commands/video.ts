@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
+import { verificationOf } from '../../main/core/jobs/download-outputs.js';
 import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
@@ -72,6 +73,8 @@ export function describeJob(job: JobWithOutputs | undefined) {
       byteSize: o.byteSize ?? o.expectedByteSize ?? null,
       mimeType: o.mimeType ?? o.expectedMimeType ?? null,
       verified: o.downloadState === 'verified',
+      /** `not_verifiable`: stored, but the job announced no sha256 or byteSize to check. */
+      verification: verificationOf(o),
     })),
   };
 }
@@ -179,7 +182,7 @@ export function registerVideoCommand(program: Command): void {
           );
           for (const o of summary.outputs ?? [])
             process.stdout.write(
-              `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verified ? '  verified' : ''}\n`,
+              `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verification ? `  ${o.verification.replace('_', ' ')}` : ''}\n`,
             );
           if (result.state === 'failed')
             process.stdout.write(

@@ -45,6 +45,13 @@ export const MediaResultAsset = z
   .loose();
 export type MediaResultAsset = z.infer<typeof MediaResultAsset>;
 
+/**
+ * A result item as a client reads it: the spec's minimum, so a legacy `assets[]` item with only
+ * `assetId` parses (its content URL is then built from the documented path).
+ */
+export const MediaResultAssetAnswer = MediaResultAsset.extend({ contentUrl: z.url().optional() });
+export type MediaResultAssetAnswer = z.infer<typeof MediaResultAssetAnswer>;
+
 const BinaryPart = z.string().meta({ format: 'binary' });
 
 /** OpenAPI shape of the upload body: exactly one file, in `file` (general) or `image`, `video`, `audio`. */

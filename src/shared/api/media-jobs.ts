@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MediaResultAsset } from './assets.js';
+import { MediaResultAsset, MediaResultAssetAnswer } from './assets.js';
 import { DateTime } from './common.js';
 
 export const H3_GENERATION_MODES = [
@@ -114,3 +114,16 @@ export const MediaJob = z
   })
   .loose();
 export type MediaJob = z.infer<typeof MediaJob>;
+
+/**
+ * A creation or poll answer as a client reads it: the spec's minimum (`jobId`, `status`,
+ * `requestId`; `jobUrl` when present) and legacy result items with only `assetId`. A client builds
+ * `/jobs/{jobId}?model=` and `/assets/{assetId}/content?model=` only for answers that lack the URL.
+ */
+export const MediaJobAnswer = MediaJob.extend({
+  jobUrl: z.url().optional(),
+  outputs: z.array(MediaResultAssetAnswer).optional(),
+  /** @deprecated use `outputs`. */
+  assets: z.array(MediaResultAssetAnswer).optional(),
+});
+export type MediaJobAnswer = z.infer<typeof MediaJobAnswer>;

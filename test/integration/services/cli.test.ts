@@ -12,6 +12,7 @@ let dir: string;
 let sim: RunningSimulator;
 let proxy: Server;
 let proxyBase: string;
+let proxyOrigin: string;
 /** Requests that reached the service through the recording proxy (method and path). */
 const seen: string[] = [];
 
@@ -82,15 +83,32 @@ beforeAll(async () => {
         headers: { ...req.headers, host: target.host },
       },
       (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
+        // a reverse proxy that answers with its own origin in jobUrl/contentUrl and Location, as a
+        // gateway does (Framewright never sends the key to a URL on another origin)
+        const headers = { ...answer.headers };
+        if (headers.location) headers.location = headers.location.replace(target.origin, proxyOrigin);
+        if (!String(headers['content-type']).includes('application/json')) {
+          res.writeHead(answer.statusCode!, headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.from(
+            Buffer.concat(chunks).toString('utf8').split(target.origin).join(proxyOrigin),
+          );
+          res.writeHead(answer.statusCode!, { ...headers, 'content-length': String(body.length) });
+          res.end(body);
+        });
       },
     );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const port = (proxy.address() as { port: number }).port;
-  proxyBase = `http://127.0.0.1:${port}/v1`;
+  proxyOrigin = `http://127.0.0.1:${port}`;
+  proxyBase = `${proxyOrigin}/v1`;
 });
 afterAll(async () => {
   await new Promise((resolve) => proxy.close(resolve));

@@ -11,7 +11,7 @@ import { SYNC_RETRY } from '../../../src/main/core/services/service-common.js';
 import { transcribeFile } from '../../../src/main/core/services/transcription.js';
 import type { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
-import { clientWithToken, FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
+import { clientWithToken, FetchRecorder, instantClock, openWorld, type ServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
 const recorder = new FetchRecorder();
@@ -25,7 +25,6 @@ beforeAll(async () => {
   png = world.file('e.png', makePng(40, 30));
   pdf = world.file('e.pdf', makePdf());
   wav = world.file('e.wav', makeWav(1));
-  SYNC_RETRY.maxDelayMs = 50;
 });
 afterAll(async () => {
   recorder.uninstall();
@@ -81,10 +80,15 @@ describe('the spec error table, for every synchronous operation', () => {
       ] as const) {
         world.sim.setScenario(scenario);
         recorder.reset();
-        const error = await apiErrorOf(() => run(world.client));
+        const clock = instantClock();
+        const client = clientWithToken(world.sim, world.sim.token, world.profileId, { clock });
+        const error = await apiErrorOf(() => run(client));
         expect([error.status, error.kind]).toEqual([status, kind]);
         expect(error.retryAfterSeconds).toBeGreaterThan(0);
         expect(recorder.calls.filter((c) => c.method === 'POST')).toHaveLength(SYNC_RETRY.maxAttempts);
+        // each retry waited what the server asked
+        expect(clock.waits.length).toBeGreaterThan(0);
+        for (const ms of clock.waits) expect(ms).toBeGreaterThanOrEqual(error.retryAfterSeconds! * 1000);
       }
     });
 

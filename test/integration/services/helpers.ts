@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import type { RetryClock } from '../../../src/main/core/platform/retry-after.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { PublicService } from '../../../src/shared/api/discovery.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
@@ -134,13 +135,29 @@ export function clientWithToken(
   sim: RunningSimulator,
   token: string,
   profileId = 'simulator',
+  options: ConstructorParameters<typeof PublicApiClient>[1] = {},
 ): PublicApiClient {
-  return new PublicApiClient({
-    profileId,
-    kind: 'simulator',
-    baseUrl: sim.baseUrl,
-    secret: async () => token,
-  });
+  return new PublicApiClient(
+    {
+      profileId,
+      kind: 'simulator',
+      baseUrl: sim.baseUrl,
+      secret: async () => token,
+    },
+    options,
+  );
+}
+
+/** A clock whose waits return at once and are recorded: Retry-After is checked without waiting. */
+export function instantClock(): RetryClock & { waits: number[] } {
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => Date.now() + waits.reduce((a, b) => a + b, 0),
+    sleep: async (ms: number) => {
+      waits.push(ms);
+    },
+  };
 }
 
 /** A string of exactly `n` code points, 2 UTF-16 units each (so code points, not units, are counted). */

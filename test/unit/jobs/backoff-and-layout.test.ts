@@ -1,18 +1,19 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_POLL_BACKOFF,
-  MAX_HONOURED_RETRY_AFTER_MS,
-  backoffDelay,
-  nextDelay,
-} from '../../../src/main/core/jobs/backoff.js';
+import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../../src/main/core/jobs/backoff.js';
 import {
   injectiveSegment,
   jobFolder,
   outputFileName,
   safeSegment,
 } from '../../../src/main/core/jobs/library-layout.js';
-import { kindForStatus, parseRetryAfter } from '../../../src/main/core/platform/api-errors.js';
+import { kindForStatus } from '../../../src/main/core/platform/api-errors.js';
+import {
+  MAX_RETRY_AFTER_SECONDS,
+  RetryAfterTooLongError,
+  parseRetryAfter,
+  retryWaitMs,
+} from '../../../src/main/core/platform/retry-after.js';
 
 const noJitter = () => 0.5;
 
@@ -24,12 +25,29 @@ describe('back-off', () => {
     expect(Math.max(...steps)).toBe(10_000);
   });
 
-  it('never waits less than the server asked, and stays bounded', () => {
-    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 7, noJitter)).toBeGreaterThanOrEqual(7000);
-    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 0.5, noJitter)).toBe(2000);
-    expect(nextDelay(DEFAULT_POLL_BACKOFF, 0, 10_000, () => 1)).toBeLessThanOrEqual(
-      MAX_HONOURED_RETRY_AFTER_MS * 1.1,
+  it('never waits less than the server asked; longer than the bound or the limit stops with the asked wait', () => {
+    const own = backoffDelay(DEFAULT_POLL_BACKOFF, 0, noJitter);
+    const op = 'Test';
+    expect(retryWaitMs({ serverSeconds: 7, ownDelayMs: own, operation: op })).toBe(7000);
+    expect(retryWaitMs({ serverSeconds: 0.5, ownDelayMs: own, operation: op })).toBe(2000);
+    expect(retryWaitMs({ serverSeconds: undefined, ownDelayMs: own, operation: op })).toBe(2000);
+    expect(retryWaitMs({ serverSeconds: MAX_RETRY_AFTER_SECONDS, ownDelayMs: own, operation: op })).toBe(
+      MAX_RETRY_AFTER_SECONDS * 1000,
     );
+    // past the documented maximum: not shortened, refused with what the server asked
+    expect(() =>
+      retryWaitMs({ serverSeconds: MAX_RETRY_AFTER_SECONDS + 1, ownDelayMs: own, operation: op }),
+    ).toThrow(RetryAfterTooLongError);
+    // past the caller's remaining total wait limit
+    const tooLong = (() => {
+      try {
+        retryWaitMs({ serverSeconds: 12, ownDelayMs: own, remainingMs: 10_000, operation: 'Embeddings' });
+      } catch (error) {
+        return error as RetryAfterTooLongError;
+      }
+    })();
+    expect(tooLong).toBeInstanceOf(RetryAfterTooLongError);
+    expect(tooLong!.message).toContain('Embeddings: the service asked to wait 12 s');
   });
 
   it('jitter spreads the delay within its fraction', () => {
@@ -43,6 +61,8 @@ describe('back-off', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
     const inTen = new Date(Date.now() + 10_000).toUTCString();
     expect(parseRetryAfter(inTen)).toBeGreaterThan(8);
+    expect(parseRetryAfter(new Date(Date.now() - 10_000).toUTCString())).toBe(0);
+    expect(parseRetryAfter('-3')).toBeUndefined();
   });
 
   it('maps each status of the error table to its own kind', () => {

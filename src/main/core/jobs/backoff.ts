@@ -1,4 +1,9 @@
-/** Bounded, jittered waiting: every loop in the job lifecycle waits through these. */
+import type { RetryClock } from '../platform/retry-after.js';
+
+/**
+ * Bounded, jittered waiting: every loop in the job lifecycle waits through these. What a server
+ * asks (`Retry-After`, hints) is applied by the one rule of platform/retry-after.ts.
+ */
 
 export interface BackoffPolicy {
   initialMs: number;
@@ -22,8 +27,6 @@ export const DEFAULT_RETRY_BACKOFF: BackoffPolicy = {
   factor: 2,
   jitter: 0.2,
 };
-/** A Retry-After larger than this is capped: the client stays bounded whatever the server says. */
-export const MAX_HONOURED_RETRY_AFTER_MS = 5 * 60_000;
 
 export function backoffDelay(
   policy: BackoffPolicy,
@@ -33,23 +36,6 @@ export function backoffDelay(
   const base = Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, attempt));
   const spread = base * policy.jitter * (random() * 2 - 1);
   return Math.max(0, Math.round(base + spread));
-}
-
-/**
- * The wait before the next try: at least what the server asked (`Retry-After` or a hint, in
- * seconds), at least our own back-off step, never more than the cap. A server's Retry-After is
- * honoured exactly (jitter only ever adds).
- */
-export function nextDelay(
-  policy: BackoffPolicy,
-  attempt: number,
-  serverSeconds: number | undefined,
-  random: () => number = Math.random,
-): number {
-  const own = backoffDelay(policy, attempt, random);
-  if (serverSeconds === undefined) return own;
-  const server = Math.min(MAX_HONOURED_RETRY_AFTER_MS, serverSeconds * 1000);
-  return Math.max(own, Math.round(server + server * policy.jitter * random()));
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -68,10 +54,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Waits `ms` unless `signal` is aborted first; says whether the full wait happened. */
-export async function sleepUnlessStopped(ms: number, signal?: AbortSignal): Promise<boolean> {
+export async function sleepUnlessStopped(
+  ms: number,
+  signal?: AbortSignal,
+  clock: Pick<RetryClock, 'sleep'> = { sleep },
+): Promise<boolean> {
   if (signal?.aborted) return false;
   try {
-    await sleep(ms, signal);
+    await clock.sleep(ms, signal);
     return true;
   } catch (error) {
     if (signal?.aborted) return false;

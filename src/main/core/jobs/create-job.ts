@@ -3,7 +3,8 @@ import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, nextDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
+import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry-after.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
 import { acceptanceOf } from './job-snapshot.js';
 
 /** Where each asynchronous service kind is created. */
@@ -87,7 +88,10 @@ export async function sendIntent(
     let serverSeconds: number | undefined;
     try {
       const accepted = await client.createJob(path, body, intent.idempotencyKey);
-      const job = journal.jobs.markAccepted(intent.idempotencyKey, acceptanceOf(accepted.job));
+      const job = journal.jobs.markAccepted(
+        intent.idempotencyKey,
+        acceptanceOf(accepted.job, accepted.retryAfterSeconds),
+      );
       return { state: 'accepted', job };
     } catch (error) {
       if (error instanceof ApiError && RETRY_LATER.has(error.kind)) {
@@ -122,10 +126,22 @@ export async function sendIntent(
       }
     }
     if (attempt + 1 >= maxAttempts) break;
-    const delayMs = nextDelay(backoff, attempt, serverSeconds);
-    if (options.deadline !== undefined && Date.now() + delayMs > options.deadline) break;
+    let delayMs: number;
+    try {
+      delayMs = retryWaitMs({
+        serverSeconds,
+        ownDelayMs: backoffDelay(backoff, attempt),
+        remainingMs: options.deadline !== undefined ? options.deadline - client.clock.now() : undefined,
+        operation: 'Create job',
+      });
+    } catch (error) {
+      if (!(error instanceof RetryAfterTooLongError)) throw error;
+      lastError = error; // the service asked for longer than we wait: stop, the intent stays for resume
+      break;
+    }
+    if (options.deadline !== undefined && client.clock.now() + delayMs > options.deadline) break;
     options.onRetry?.({ attempt: attempt + 1, delayMs, reason: lastError?.message ?? '' });
-    if (!(await sleepUnlessStopped(delayMs, options.signal))) break;
+    if (!(await sleepUnlessStopped(delayMs, options.signal, client.clock))) break;
   }
   return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
 }

@@ -2,15 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
-import { ApiError } from '../platform/api-errors.js';
+import { ApiError, ForeignOriginError } from '../platform/api-errors.js';
 import { throttleProgress } from '../platform/progress-throttle.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { retryWaitMs } from '../platform/retry-after.js';
 import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
 import { engineStoppedError } from './engine-stopped.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
@@ -20,6 +21,65 @@ export class VerificationError extends AppError {
     super('download.verification_failed', message);
     this.name = 'VerificationError';
   }
+}
+
+/** A result larger than Framewright ever stores for its kind: refused for good, not read again. */
+export class ResultTooLargeError extends AppError {
+  constructor(message: string) {
+    super('download.too_large', message);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
+/**
+ * The most bytes one result may have, by kind, whatever the server announces: a download stops as
+ * soon as it receives more than the smallest of the announced `byteSize`, the `Content-Length` and
+ * this cap (so a result with nothing announced is still bounded).
+ */
+export const MAX_RESULT_BYTES = {
+  video: 4 * 1024 ** 3,
+  audio: 1024 ** 3,
+  image: 256 * 1024 ** 2,
+  other: 256 * 1024 ** 2,
+} as const;
+export type ResultKind = keyof typeof MAX_RESULT_BYTES;
+
+/**
+ * Reads of one result across every run (each resume included) after which it is given up and
+ * shown as failed with its last error: a full disk or a server that never delivers does not make
+ * every start read it again forever.
+ */
+export const MAX_LIFETIME_READS = 12;
+
+/** The kind whose cap applies: the announced kind or MIME type, else the job's service kind. */
+export function resultKindOf(
+  output: Pick<Output, 'kind' | 'expectedMimeType'>,
+  serviceKind: string,
+): ResultKind {
+  const named = (output.kind ?? output.expectedMimeType?.split('/')[0] ?? '').toLowerCase();
+  if (named === 'video' || named === 'audio' || named === 'image') return named;
+  if (serviceKind === 'video_generation') return 'video';
+  if (serviceKind === 'audio_generation') return 'audio';
+  if (serviceKind === 'image_generation') return 'image';
+  return 'other';
+}
+
+function isDiskFull(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC';
+}
+
+/**
+ * What a stored result's check proved: `verified` when the job announced both `sha256` and
+ * `byteSize` and the bytes matched them; `not_verifiable` when it announced less (the bytes were
+ * stored, but nothing proves they are the result); null while the result is not stored.
+ */
+export type Verification = 'verified' | 'not_verifiable';
+
+export function verificationOf(
+  output: Pick<Output, 'downloadState' | 'expectedSha256' | 'expectedByteSize'>,
+): Verification | null {
+  if (output.downloadState !== 'verified') return null;
+  return output.expectedSha256 && output.expectedByteSize !== undefined ? 'verified' : 'not_verifiable';
 }
 
 export interface DownloadProgress {
@@ -39,6 +99,12 @@ export interface DownloadOptions {
   afterPartialWrite?: () => void;
   /** The engine is stopping: the read is dropped and the output stays pending for resume. */
   signal?: AbortSignal;
+  /** Caps by kind (default {@link MAX_RESULT_BYTES}; tests use small ones). */
+  maxResultBytes?: Partial<Record<ResultKind, number>>;
+  /** Reads across runs before a result is given up (default {@link MAX_LIFETIME_READS}). */
+  maxLifetimeReads?: number;
+  /** Test seam: where the temporary file's bytes are written (e.g. /dev/full for a full disk). */
+  openTempFile?: (tempFile: string) => Writable;
 }
 
 const baseMime = (value: string | null | undefined) =>
@@ -75,16 +141,44 @@ async function readVerified(
     );
   }
   const declaredLength = response.contentLength ?? null;
+  const kind = resultKindOf(output, job.serviceKind);
+  const cap = options.maxResultBytes?.[kind] ?? MAX_RESULT_BYTES[kind];
+  if (declaredLength !== null) {
+    const length = Number(declaredLength);
+    // refused before reading a byte
+    if (output.expectedByteSize !== undefined && length > output.expectedByteSize) {
+      response.body.destroy();
+      throw new VerificationError(
+        `Content-Length ${length} is larger than the ${output.expectedByteSize} bytes the job announced; refused before reading.`,
+      );
+    }
+    if (length > cap) {
+      response.body.destroy();
+      throw new ResultTooLargeError(
+        `The result is ${length} bytes, more than Framewright stores for one ${kind} result (${cap} bytes); refused before reading.`,
+      );
+    }
+  }
+  const limit = Math.min(
+    cap,
+    output.expectedByteSize ?? Infinity,
+    declaredLength !== null ? Number(declaredLength) : Infinity,
+  );
   const totalBytes = declaredLength !== null ? Number(declaredLength) : output.expectedByteSize;
   const hash = createHash('sha256');
   let received = 0;
-  const file = createWriteStream(tempFile, { mode: 0o644 });
+  const file = options.openTempFile?.(tempFile) ?? createWriteStream(tempFile, { mode: 0o644 });
   // The test seam fires once bytes are on disk in the temporary file (the write stream counts
   // them when a write completes), at the latest when the whole body is written, always before
   // verification.
   let partialSignalled = false;
   const signalPartialWrite = () => {
-    if (partialSignalled || !options.afterPartialWrite || file.bytesWritten === 0) return;
+    if (
+      partialSignalled ||
+      !options.afterPartialWrite ||
+      (file as { bytesWritten?: number }).bytesWritten === 0
+    )
+      return;
     partialSignalled = true;
     options.afterPartialWrite();
   };
@@ -95,8 +189,21 @@ async function readVerified(
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       signalPartialWrite();
-      hash.update(chunk);
       received += chunk.length;
+      if (received > limit) {
+        // stop at once: never more than announced (re-read) or than the cap (refused for good)
+        callback(
+          limit === cap
+            ? new ResultTooLargeError(
+                `The service sent more than ${cap} bytes, the most Framewright stores for one ${kind} result; the download was stopped.`,
+              )
+            : new VerificationError(
+                `The service sent more than the ${limit} bytes announced; the download was stopped.`,
+              ),
+        );
+        return;
+      }
+      hash.update(chunk);
       // the final count is reported once, after the last byte
       if (totalBytes === undefined || received < totalBytes) progress.report(received);
       callback(null, chunk);
@@ -149,6 +256,7 @@ export async function writeSidecar(journal: Journal, job: JobWithOutputs, folder
         sha256: o.sha256,
         byteSize: o.byteSize,
         mimeType: o.mimeType,
+        verification: verificationOf(o) === 'verified' ? 'verified' : 'not verifiable',
         verifiedAt: o.verifiedAt ? new Date(o.verifiedAt).toISOString() : undefined,
       })),
   };
@@ -193,11 +301,19 @@ export async function downloadOutputs(
   const incoming = path.join(libraryDir, INCOMING_DIR);
   await mkdir(incoming, { recursive: true });
   const folder = jobFolder(libraryDir, job.profileId, job.jobId, job.acceptedAt);
+  const maxLifetime = options.maxLifetimeReads ?? MAX_LIFETIME_READS;
   for (const output of job.outputs) {
     if (output.downloadState === 'verified' || output.downloadState === 'failed') continue;
     let lastError: unknown;
     for (let read = 0; read < maxReads; read += 1) {
       if (output.tempPath) await rm(output.tempPath, { force: true });
+      const attemptsSoFar = journal.outputs.get(output.id)?.attemptCount ?? output.attemptCount;
+      if (attemptsSoFar >= maxLifetime) {
+        const last = journal.outputs.get(output.id)?.lastError ?? 'no answer';
+        const message = `Gave up on result ${output.assetId} after ${attemptsSoFar} reads: ${last}`;
+        journal.outputs.markFailed(output.id, message);
+        throw new AppError('download.gave_up', message);
+      }
       const tempFile = path.join(incoming, `${randomUUID()}.part`);
       journal.outputs.markDownloading(output.id, tempFile);
       try {
@@ -212,34 +328,47 @@ export async function downloadOutputs(
         journal.outputs.markVerified(output.id, { localPath: finalPath, ...verified });
         lastError = undefined;
         break;
-      } catch (error) {
-        lastError = error;
+      } catch (caught) {
         await rm(tempFile, { force: true });
+        const error = isDiskFull(caught)
+          ? new AppError(
+              'download.disk_full',
+              `The disk is full: result ${output.assetId} could not be written under ${libraryDir}. Free some space; Framewright reads it again at the next start (read ${attemptsSoFar + 1} of at most ${maxLifetime}).`,
+            )
+          : caught;
+        lastError = error;
         const message = error instanceof Error ? error.message : String(error);
-        // Identity and not-found answers will not change by re-reading.
+        // Identity and not-found answers, a content URL on another origin and a result larger
+        // than the cap will not change by re-reading.
         if (
-          error instanceof ApiError &&
-          !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind)
+          error instanceof ForeignOriginError ||
+          error instanceof ResultTooLargeError ||
+          (error instanceof ApiError &&
+            !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind))
         ) {
           journal.outputs.markFailed(output.id, message);
           throw error;
         }
         journal.outputs.markForRetry(output.id, message);
         if (options.signal?.aborted) throw engineStoppedError();
-        if (
-          read + 1 < maxReads &&
-          !(await sleepUnlessStopped(
-            options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
-            options.signal,
-          ))
-        )
-          throw engineStoppedError();
+        // a full disk stays full for now: stop this run, the output stays pending (bounded reads)
+        if (isDiskFull(caught)) throw error;
+        if (read + 1 < maxReads) {
+          // the same read again, after what the server asked (a longer ask stops here; the output
+          // stays pending for the next resume)
+          const wait = retryWaitMs({
+            serverSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
+            ownDelayMs: options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
+            operation: `Download result ${output.assetId}`,
+          });
+          if (!(await sleepUnlessStopped(wait, options.signal, client.clock))) throw engineStoppedError();
+        }
       }
     }
     if (lastError) {
       const message = lastError instanceof Error ? lastError.message : String(lastError);
       // Bytes that keep failing verification are refused for good; a network failure stays
-      // pending so that the next resume reads it again.
+      // pending so that the next resume reads it again (until the lifetime bound).
       if (lastError instanceof VerificationError) journal.outputs.markFailed(output.id, message);
       throw lastError instanceof AppError
         ? lastError

@@ -1,4 +1,4 @@
-import type { MediaJob } from '../../../shared/api/media-jobs.js';
+import type { MediaJobAnswer as MediaJob } from '../../../shared/api/media-jobs.js';
 import type { Acceptance, JobSnapshot } from '../journal/jobs-repository.js';
 import type { AnnouncedOutput } from '../journal/outputs-repository.js';
 
@@ -29,8 +29,12 @@ export function announcedOutputs(job: MediaJob): {
   };
 }
 
-/** What the journal keeps of a creation or poll response. Status decides; HTTP status and stage do not. */
-export function snapshotOf(job: MediaJob): JobSnapshot {
+/**
+ * What the journal keeps of a creation or poll response. Status decides; HTTP status and stage do
+ * not. The answer's `Retry-After` header, when given, is the poll interval the server asked for
+ * (it wins over the body's hint).
+ */
+export function snapshotOf(job: MediaJob, retryAfterHeaderSeconds?: number): JobSnapshot {
   return {
     status: job.status,
     stage: job.stage,
@@ -42,7 +46,8 @@ export function snapshotOf(job: MediaJob): JobSnapshot {
     queuedSeconds: job.queuedSeconds,
     runningSeconds: job.runningSeconds,
     refreshAfterSeconds: job.refreshAfterSeconds,
-    retryAfterSeconds: job.retryAfterSeconds,
+    retryAfterSeconds:
+      retryAfterHeaderSeconds !== undefined ? Math.ceil(retryAfterHeaderSeconds) : job.retryAfterSeconds,
     effectiveSpec: job.effectiveMediaSpec,
     errorCode: job.errorCode,
     errorMessage: job.errorMessage,
@@ -53,6 +58,11 @@ export function snapshotOf(job: MediaJob): JobSnapshot {
   };
 }
 
-export function acceptanceOf(job: MediaJob): Acceptance {
-  return { ...snapshotOf(job), jobId: job.jobId, requestId: job.requestId, jobUrl: job.jobUrl };
+export function acceptanceOf(job: MediaJob, retryAfterHeaderSeconds?: number): Acceptance {
+  return {
+    ...snapshotOf(job, retryAfterHeaderSeconds),
+    jobId: job.jobId,
+    requestId: job.requestId,
+    jobUrl: job.jobUrl,
+  };
 }

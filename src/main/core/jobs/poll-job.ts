@@ -3,7 +3,8 @@ import type { Journal } from '../journal/open-journal.js';
 import { isTerminalStatus, type JobWithOutputs } from '../journal/jobs-repository.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_POLL_BACKOFF, nextDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
+import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry-after.js';
+import { DEFAULT_POLL_BACKOFF, backoffDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
 import { snapshotOf } from './job-snapshot.js';
 
 export interface PollOptions {
@@ -24,8 +25,10 @@ const TRANSIENT = new Set(['rate_limited', 'unavailable', 'gateway_timeout']);
 
 /**
  * Polls one accepted job by its `jobUrl` until `status` is terminal or the wait limit passes.
- * Decides by `status` only (never HTTP status or `stage`), honours `refreshAfterSeconds` /
- * `retryAfterSeconds` and `Retry-After`, backs off from 2 s up to 10 s, and never resubmits.
+ * Decides by `status` only (never HTTP status or `stage`), honours `Retry-After` (header first,
+ * else `refreshAfterSeconds` / `retryAfterSeconds`) by the one rule of platform/retry-after.ts,
+ * backs off from 2 s up to 10 s, and never resubmits. A wait the server asks for beyond the wait
+ * limit is not shortened: the job stays pending, its next poll scheduled when the server said.
  */
 export async function pollJob(
   journal: Journal,
@@ -34,22 +37,43 @@ export async function pollJob(
   options: PollOptions,
 ): Promise<PollOutcome> {
   const backoff = options.backoff ?? DEFAULT_POLL_BACKOFF;
+  const clock = client.clock;
+  /** The wait before the next poll, or undefined when the server asked for longer than the limit. */
+  const waitBefore = (attempt: number, serverSeconds: number | undefined): number | undefined => {
+    try {
+      return retryWaitMs({
+        serverSeconds,
+        ownDelayMs: backoffDelay(backoff, attempt),
+        remainingMs: options.deadline - clock.now(),
+        operation: 'Poll job',
+      });
+    } catch (error) {
+      if (error instanceof RetryAfterTooLongError) return undefined;
+      throw error;
+    }
+  };
+  const stayPending = (serverSeconds: number | undefined): PollOutcome => {
+    if (serverSeconds !== undefined) journal.jobs.schedulePoll(job.id, clock.now() + serverSeconds * 1000);
+    return { state: 'pending', job: journal.jobs.getJob(job.id)! };
+  };
   let job = start;
   let attempt = 0;
   while (!isTerminalStatus(job.status)) {
-    let serverSeconds = job.refreshAfterSeconds ?? job.retryAfterSeconds;
-    const wait = attempt === 0 && job.pollCount === 0 ? nextDelay(backoff, 0, serverSeconds) : undefined;
-    if (wait !== undefined) {
-      if (Date.now() + wait > options.deadline) return { state: 'pending', job };
-      if (!(await sleepUnlessStopped(wait, options.signal))) return { state: 'pending', job };
+    let serverSeconds = job.retryAfterSeconds ?? job.refreshAfterSeconds;
+    if (attempt === 0 && job.pollCount === 0) {
+      const wait = waitBefore(0, serverSeconds);
+      if (wait === undefined) return stayPending(serverSeconds);
+      if (clock.now() + wait > options.deadline) return { state: 'pending', job };
+      if (!(await sleepUnlessStopped(wait, options.signal, clock))) return { state: 'pending', job };
     }
     try {
-      const read = await client.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
+      const polled = await client.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
+      const read = polled.job;
       if (read.jobId !== job.jobId) {
         throw new AppError('job.mismatch', `Polling ${job.jobId} answered job ${read.jobId}.`);
       }
-      job = journal.jobs.recordPoll(job.id, snapshotOf(read));
-      serverSeconds = read.refreshAfterSeconds ?? read.retryAfterSeconds;
+      job = journal.jobs.recordPoll(job.id, snapshotOf(read, polled.retryAfterSeconds));
+      serverSeconds = polled.retryAfterSeconds ?? read.refreshAfterSeconds ?? read.retryAfterSeconds;
       options.onUpdate?.(job);
       options.afterPoll?.(job);
     } catch (error) {
@@ -58,11 +82,12 @@ export async function pollJob(
     }
     if (isTerminalStatus(job.status)) break;
     attempt += 1;
-    const delay = nextDelay(backoff, attempt, serverSeconds);
-    const nextPollAt = Date.now() + delay;
+    const delay = waitBefore(attempt, serverSeconds);
+    if (delay === undefined) return stayPending(serverSeconds);
+    const nextPollAt = clock.now() + delay;
     journal.jobs.schedulePoll(job.id, nextPollAt);
     if (nextPollAt > options.deadline) return { state: 'pending', job: journal.jobs.getJob(job.id)! };
-    if (!(await sleepUnlessStopped(delay, options.signal)))
+    if (!(await sleepUnlessStopped(delay, options.signal, clock)))
       return { state: 'pending', job: journal.jobs.getJob(job.id)! };
   }
   return { state: 'terminal', job };

@@ -31,14 +31,55 @@ interface FfprobeOutput {
   format?: { duration?: string };
 }
 
-/** Width, height, duration and tracks as ffprobe reads them from the content. */
+/**
+ * ffmpeg and ffprobe may open local files and pipes only: a playlist (HLS, DASH, concat) among
+ * the bytes a server sent cannot make them open URLs or other protocols.
+ */
+export const MEDIA_TOOL_PROTOCOLS = ['-protocol_whitelist', 'file,pipe'] as const;
+
+/** The image, video or audio type sniffed from a file's content; undefined for anything else. */
+export async function sniffedMediaType(file: string): Promise<string | undefined> {
+  const detected = await fileTypeFromFile(file).catch(() => undefined);
+  const mime = detected?.mime ? normalizeMimeType(detected.mime) : undefined;
+  return mime && /^(image|video|audio)\//.test(mime) ? mime : undefined;
+}
+
+/**
+ * The only way the core runs ffmpeg or ffprobe on a file: its content is sniffed first (image,
+ * video or audio, else refused without running the tool), and the tool may open only local files
+ * and pipes ({@link MEDIA_TOOL_PROTOCOLS}, given before `-i`). `args` holds `{input}` where the
+ * file goes.
+ */
+export async function runMediaTool(
+  tool: 'ffmpeg' | 'ffprobe',
+  file: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; maxBuffer?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  if (!(await sniffedMediaType(file)))
+    throw new AppError(
+      'file.not_media',
+      `${path.basename(file)}: the content is not a recognised image, video or audio file; it was not opened.`,
+    );
+  const binary = locateMediaTools()[tool];
+  const input = args.indexOf('{input}');
+  if (input < 1 || args[input - 1] !== '-i') throw new Error('runMediaTool: args need "-i {input}".');
+  const full = [...args.slice(0, input - 1), ...MEDIA_TOOL_PROTOCOLS, '-i', file, ...args.slice(input + 1)];
+  return run(binary, full, { timeout: options.timeoutMs, maxBuffer: options.maxBuffer ?? 8 * 1024 * 1024 });
+}
+
+/** Width, height, duration and tracks as ffprobe reads them from the (sniffed) content. */
 export async function readMediaFacts(file: string): Promise<MediaFacts> {
-  const { ffprobe } = locateMediaTools();
-  const { stdout } = await run(
-    ffprobe,
-    ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file],
-    { maxBuffer: 8 * 1024 * 1024 },
-  );
+  const { stdout } = await runMediaTool('ffprobe', file, [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_streams',
+    '-show_format',
+    '-i',
+    '{input}',
+  ]);
   const data = JSON.parse(stdout) as FfprobeOutput;
   const streams = data.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);

@@ -1,5 +1,7 @@
 import { PublicError } from '../../../shared/api/errors.js';
 import { AppError } from '../errors.js';
+import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
+import { parseRetryAfter, retryAfterHint } from './retry-after.js';
 
 /** What a failed call means for the user, one class per row of the spec's error table. */
 export type ApiErrorKind =
@@ -104,35 +106,30 @@ export class ResponseShapeError extends AppError {
   }
 }
 
-/** A URL the service returned points to another origin; the key is never sent there. */
+/** A URL points to another origin than the profile's; the key is never sent there. */
 export class ForeignOriginError extends AppError {
-  constructor(url: string, expectedOrigin: string) {
+  /** `returned`: a `jobUrl`/`contentUrl` the service gave; else a request or redirect target. */
+  constructor(url: string, expectedOrigin: string, source: 'request' | 'returned' = 'request') {
+    const origin = new URL(url).origin;
     super(
       'api.foreign_origin',
-      `Refused to send credentials to ${new URL(url).origin}: only ${expectedOrigin} (the profile's origin) receives the key.`,
+      source === 'returned'
+        ? `The service returned a URL on ${origin}, which is not the profile's origin ${expectedOrigin}: Framewright never sends the profile's key to another origin, so it was not read. Check the profile's base URL.`
+        : `Refused to send credentials to ${origin}: only ${expectedOrigin} (the profile's origin) receives the key.`,
+      { origin, profileOrigin: expectedOrigin },
     );
     this.name = 'ForeignOriginError';
   }
 }
 
-export function parseRetryAfter(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
 /** Builds an ApiError from an error response; a body that is not a PublicError still gives a clear error. */
 export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
-  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  const text = await response.text().catch(() => '');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+  const header = parseRetryAfter(response.headers.get('retry-after'));
+  // an error body past the bound is not read further: the status still decides what happens
+  const text = await readCappedText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
+  const body = parseJsonOrUndefined(text);
+  // the header decides; a hint in the body counts only when there is no header
+  const retryAfterSeconds = header ?? retryAfterHint(body);
   const parsed = PublicError.safeParse(body);
   if (parsed.success) {
     return new ApiError({

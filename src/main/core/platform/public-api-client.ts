@@ -2,7 +2,11 @@ import type { z } from 'zod';
 import { UploadResponse } from '../../../shared/api/assets.js';
 import { AdmissionPreviewResponse } from '../../../shared/api/admission.js';
 import { PublicServiceList } from '../../../shared/api/discovery.js';
-import { MediaJob } from '../../../shared/api/media-jobs.js';
+import {
+  MediaJobAnswer,
+  TERMINAL_JOB_STATUSES,
+  type MediaJobAnswer as MediaJob,
+} from '../../../shared/api/media-jobs.js';
 import {
   PromptOptimizationResponse,
   type PromptOptimizationRequest,
@@ -20,11 +24,12 @@ import {
   OutcomeUnknownError,
   ResponseShapeError,
   apiErrorFromResponse,
-  parseRetryAfter,
 } from './api-errors.js';
 import { AppError } from '../errors.js';
 import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
 import { redactValue } from '../secrets/redact-value.js';
+import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
+import { parseRetryAfter, systemClock, type RetryClock } from './retry-after.js';
 
 /**
  * Who calls the service: a profile's base URL (including /v1) and its credential. The secret is
@@ -41,6 +46,13 @@ export interface ServiceIdentity {
 export interface AcceptedJob {
   /** 202 on first acceptance; 200 (or the stored status) when an idempotent replay returns the stored job. */
   httpStatus: number;
+  job: MediaJob;
+  /** The answer's `Retry-After` header (the suggested poll interval), in seconds. */
+  retryAfterSeconds: number | undefined;
+}
+
+/** One poll: the job and the answer's `Retry-After` header, in seconds. */
+export interface PolledJob {
   job: MediaJob;
   retryAfterSeconds: number | undefined;
 }
@@ -76,6 +88,10 @@ function toWebResponse(res: IncomingMessage): Response {
   return new Response(Readable.toWeb(res) as ReadableStream, { status: res.statusCode ?? 500, headers });
 }
 
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
@@ -92,14 +108,21 @@ function describeNetworkError(error: unknown): string {
  */
 export class PublicApiClient {
   readonly origin: string;
+  /** The time every retry loop of this client waits by (injectable for tests). */
+  readonly clock: RetryClock;
   private readonly base: string;
 
   constructor(
     private readonly identity: ServiceIdentity,
-    private readonly options: { requestTimeoutMs?: number; fetchImpl?: typeof fetch } = {},
+    private readonly options: {
+      requestTimeoutMs?: number;
+      fetchImpl?: typeof fetch;
+      clock?: RetryClock;
+    } = {},
   ) {
     this.base = identity.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.base).origin;
+    this.clock = options.clock ?? systemClock;
   }
 
   get profileId(): string {
@@ -271,36 +294,73 @@ export class PublicApiClient {
       'idempotency-key': idempotencyKey,
     };
     if (options.clientRequestId) headers['x-client-request-id'] = options.clientRequestId;
-    const { body: job, response } = await this.call(
-      'Create job',
-      this.url(path),
-      { method: 'POST', headers, body: JSON.stringify(body), timeoutMs: options.timeoutMs },
-      MediaJob,
-    );
-    return {
-      httpStatus: response.status,
-      job,
-      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
-    };
+    return this.scrubbed(async () => {
+      const response = await this.send(
+        this.url(path),
+        { method: 'POST', headers, body: JSON.stringify(body), timeoutMs: options.timeoutMs },
+        'Create job',
+      );
+      const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+      if (response.ok) {
+        const job = await this.json(response, MediaJobAnswer, 'Create job');
+        return { httpStatus: response.status, job, retryAfterSeconds };
+      }
+      // A terminal replay may answer with the matching failure status and the job's body: it is
+      // the job (its jobId and requestId are kept), not an error without one.
+      const text = await readCappedText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
+      const replay = MediaJobAnswer.safeParse(parseJsonOrUndefined(text));
+      if (replay.success && TERMINAL_JOB_STATUSES.includes(replay.data.status)) {
+        return { httpStatus: response.status, job: replay.data, retryAfterSeconds };
+      }
+      throw await apiErrorFromResponse(
+        new Response(text, { status: response.status, headers: response.headers }),
+      );
+    });
   }
 
   /**
-   * Reads one job: its `jobUrl` exactly as returned when it is on this origin; otherwise (or for
-   * legacy responses without one) `/jobs/{jobId}?model=` on the profile's origin.
+   * The URL the service returned, exactly as returned, when it is on this profile's origin; a legacy
+   * answer without one gets the documented path built by `legacy`. A URL on another origin is
+   * refused (the key never leaves its origin), except for the embedded simulator profile, whose
+   * port changes at each start: its loopback URLs are moved onto the running simulator's origin.
    */
-  async getJob(ref: { jobId: string; model: string; jobUrl?: string | null }): Promise<MediaJob> {
-    const url =
-      ref.jobUrl && this.isOwnOrigin(ref.jobUrl)
-        ? ref.jobUrl
-        : this.url(`/jobs/${encodeURIComponent(ref.jobId)}`, { model: ref.model });
-    return (await this.call('Poll job', url, { method: 'GET', timeoutMs: 30_000 }, MediaJob)).body;
+  private returnedUrl(returned: string | null | undefined, legacy: () => string): string {
+    if (!returned) return legacy();
+    if (this.isOwnOrigin(returned)) return returned;
+    let url: URL;
+    try {
+      url = new URL(returned);
+    } catch {
+      throw new ResponseShapeError(
+        'Read result',
+        `the service returned a URL that is not absolute: ${returned}`,
+      );
+    }
+    if (this.identity.kind === 'simulator' && isLoopback(url.hostname)) {
+      return new URL(url.pathname + url.search, this.origin).toString();
+    }
+    throw new ForeignOriginError(returned, this.origin, 'returned');
   }
 
-  /** The content URL of one result, on this origin: `contentUrl` when it is ours, else the documented path. */
+  /** Reads one job at its `jobUrl` as returned (legacy answers: `/jobs/{jobId}?model=`), with its Retry-After. */
+  async getJob(ref: { jobId: string; model: string; jobUrl?: string | null }): Promise<PolledJob> {
+    const url = this.returnedUrl(ref.jobUrl, () =>
+      this.url(`/jobs/${encodeURIComponent(ref.jobId)}`, { model: ref.model }),
+    );
+    const { body, response } = await this.call(
+      'Poll job',
+      url,
+      { method: 'GET', timeoutMs: 30_000 },
+      MediaJobAnswer,
+    );
+    return { job: body, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
+  }
+
+  /** The content URL of one result: `contentUrl` as returned, or for legacy answers the documented path. */
   contentUrl(ref: { assetId: string; model: string; contentUrl?: string | null }): string {
-    return ref.contentUrl && this.isOwnOrigin(ref.contentUrl)
-      ? ref.contentUrl
-      : this.url(`/assets/${encodeURIComponent(ref.assetId)}/content`, { model: ref.model });
+    return this.returnedUrl(ref.contentUrl, () =>
+      this.url(`/assets/${encodeURIComponent(ref.assetId)}/content`, { model: ref.model }),
+    );
   }
 
   /** Opens a result's bytes as a stream (the caller verifies and stores them). */

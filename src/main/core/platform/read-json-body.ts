@@ -1,16 +1,18 @@
 import type { z } from 'zod';
 import { ResponseShapeError } from './api-errors.js';
+import { MAX_JSON_BODY_BYTES, readCappedText } from './capped-body.js';
 
 /**
  * Reads a JSON answer and validates it against a shared schema of src/shared/api: a changed
- * server fails loudly and precisely (which field, what is wrong), not later and vaguely.
+ * server fails loudly and precisely (which field, what is wrong), not later and vaguely. At most
+ * {@link MAX_JSON_BODY_BYTES} are read (after decompression); a larger answer is refused.
  */
 export async function readJsonBody<S extends z.ZodType>(
   response: Response,
   schema: S,
   operation: string,
 ): Promise<z.output<S>> {
-  const text = await response.text();
+  const text = await readCappedText(response, MAX_JSON_BODY_BYTES, operation);
   let body: unknown;
   try {
     body = JSON.parse(text);

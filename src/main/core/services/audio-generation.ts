@@ -134,8 +134,9 @@ export function buildAudioBody(service: PublicService, draft: AudioDraft): Recor
 
 /** `GET /audio/voices`. */
 export async function listVoices(client: PublicApiClient): Promise<CatalogVoice[]> {
-  const response = await sendWithRetry(() =>
-    client.send(client.url('/audio/voices'), { method: 'GET' }, 'List voices'),
+  const response = await sendWithRetry(
+    () => client.send(client.url('/audio/voices'), { method: 'GET' }, 'List voices'),
+    { clock: client.clock, operation: 'List voices' },
   );
   return (await readJson(response, CatalogVoiceList, 'List voices')).data;
 }
@@ -145,8 +146,9 @@ export async function getVoice(
   client: PublicApiClient,
   voiceId: string,
 ): Promise<VoiceDetail & Record<string, unknown>> {
-  const response = await sendWithRetry(() =>
-    client.send(client.url(`/audio/voices/${encodeURIComponent(voiceId)}`), { method: 'GET' }, 'Voice'),
+  const response = await sendWithRetry(
+    () => client.send(client.url(`/audio/voices/${encodeURIComponent(voiceId)}`), { method: 'GET' }, 'Voice'),
+    { clock: client.clock, operation: 'Voice' },
   );
   return (await readJson(response, VoiceDetail, 'Voice')) as VoiceDetail & Record<string, unknown>;
 }

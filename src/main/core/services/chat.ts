@@ -12,6 +12,7 @@ import type { Conversation, ConversationMessage } from '../journal/conversations
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia } from '../media/probe-media.js';
 import { ResponseShapeError } from '../platform/api-errors.js';
+import { BodyTooLargeError, MAX_JSON_BODY_BYTES, MAX_SSE_EVENT_BYTES } from '../platform/capped-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile, uploadChecked } from './inputs.js';
 import { InputLimitError, readJson, sendWithRetry, stringList, usageContract } from './service-common.js';
@@ -73,7 +74,8 @@ export function textOfContent(content: ChatMessage['content']): string {
 /**
  * `POST /chat/completions` with `stream: true` (unless the body says false): server-sent events parsed by eventsource-parser;
  * `onToken` gets each piece as it arrives. The reply is returned only when the stream finished
- * (a finish_reason or `[DONE]`); an abort throws `chat.cancelled`, a broken stream `chat.stream_broken`.
+ * (a finish_reason or `[DONE]`); an abort throws `chat.cancelled`, a broken stream `chat.stream_broken`,
+ * an event over 1 MiB or a reply stream over 16 MiB (decompressed) `api.body_too_large`.
  */
 export async function streamChat(
   client: PublicApiClient,
@@ -95,7 +97,7 @@ export async function streamChat(
           },
           'Chat',
         ),
-      { signal },
+      { signal, clock: client.clock, operation: 'Chat' },
     );
   } catch (error) {
     if (options.signal?.aborted) throw cancelled();
@@ -120,8 +122,12 @@ export async function streamChat(
   let usage: Record<string, unknown> | undefined;
   let done = false;
   let problem: Error | undefined;
+  /** Bytes received since the last complete event: one event may not exceed MAX_SSE_EVENT_BYTES. */
+  let eventBytes = 0;
+  let totalBytes = 0;
   const parser = createParser({
     onEvent(event) {
+      eventBytes = 0;
       // nothing is delivered after a cancel, even from events already received in the same read
       if (done || problem || options.signal?.aborted) return;
       if (event.data === '[DONE]') {
@@ -156,8 +162,15 @@ export async function streamChat(
   const decoder = new TextDecoder();
   try {
     for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      eventBytes += bytes.byteLength;
+      totalBytes += bytes.byteLength;
       parser.feed(decoder.decode(bytes, { stream: true }));
       if (problem) throw problem;
+      // checked after decompression; the stream is cancelled, not read further
+      if (eventBytes > MAX_SSE_EVENT_BYTES)
+        throw new BodyTooLargeError('Chat stream', MAX_SSE_EVENT_BYTES, 'event');
+      if (totalBytes > MAX_JSON_BODY_BYTES)
+        throw new BodyTooLargeError('Chat stream', MAX_JSON_BODY_BYTES, 'reply stream');
       if (done) break;
     }
   } catch (error) {

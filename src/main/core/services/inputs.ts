@@ -6,9 +6,7 @@ import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
 import { UploadCache, isAssetNotFound } from '../uploads/upload-cache.js';
-import { sleep } from '../jobs/backoff.js';
-import { ApiError } from '../platform/api-errors.js';
-import { InputLimitError, SYNC_RETRY } from './service-common.js';
+import { InputLimitError, isRetryLater, syncRetryWait } from './service-common.js';
 
 const MiB = 1024 * 1024;
 
@@ -73,6 +71,7 @@ export async function uploadChecked(
   const cache = await UploadCache.for(journal, client);
   const cached = cache.find(key);
   if (cached) return cached;
+  let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const { asset } = await client.uploadAsset({
@@ -84,12 +83,11 @@ export async function uploadChecked(
       });
       return cache.record(key, asset);
     } catch (error) {
-      const again =
-        error instanceof ApiError &&
-        (error.kind === 'rate_limited' || error.kind === 'unavailable') &&
-        attempt < SYNC_RETRY.maxAttempts;
-      if (!again) throw error;
-      await sleep(Math.min(SYNC_RETRY.maxDelayMs, Math.max(200, (error.retryAfterSeconds ?? 1) * 1000)));
+      if (!isRetryLater(error)) throw error;
+      const delay = syncRetryWait(error, attempt, waited, `Upload ${file.fileName}`);
+      if (delay === undefined) throw error;
+      await client.clock.sleep(delay);
+      waited += delay;
     }
   }
 }

@@ -6,7 +6,7 @@ import type { ServiceCallOperation } from '../journal/service-calls-repository.j
 import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { readJsonBody } from '../platform/read-json-body.js';
-import { sleep } from '../jobs/backoff.js';
+import { retryWaitMs, systemClock, type RetryClock } from '../platform/retry-after.js';
 
 /**
  * A request that breaks a documented or published limit, found before anything was sent. Its code
@@ -93,24 +93,52 @@ export async function readJson<S extends z.ZodType>(
 
 /**
  * Synchronous calls answered 429 or 503 were not processed: they are tried again after the
- * server's `Retry-After` (capped at `maxDelayMs`), at most `maxAttempts` times in all.
+ * server's `Retry-After` (the one rule of platform/retry-after.ts), at most `maxAttempts` times in
+ * all and waiting at most `maxTotalWaitMs` in all; a server asking for longer stops the call with
+ * "the service asked to wait N s". Without a `Retry-After`, `ownDelayMs` is waited.
  */
-export const SYNC_RETRY = { maxAttempts: 3, maxDelayMs: 8_000 };
+export const SYNC_RETRY = { maxAttempts: 3, maxTotalWaitMs: 120_000, ownDelayMs: 1_000 };
+
+/** Whether a synchronous call's error answer may be sent again (it was not processed). */
+export function isRetryLater(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.kind === 'rate_limited' || error.kind === 'unavailable');
+}
+
+/**
+ * The wait before the next try of a synchronous call, or the error to throw instead: the attempts
+ * are used up, or the server asks for longer than what is left of the total wait limit.
+ */
+export function syncRetryWait(
+  error: ApiError,
+  attempt: number,
+  waitedMs: number,
+  operation: string,
+): number | undefined {
+  if (attempt >= SYNC_RETRY.maxAttempts) return undefined;
+  return retryWaitMs({
+    serverSeconds: error.retryAfterSeconds,
+    ownDelayMs: SYNC_RETRY.ownDelayMs,
+    remainingMs: SYNC_RETRY.maxTotalWaitMs - waitedMs,
+    operation,
+  });
+}
 
 /** Sends (again on 429/503, bounded) and returns the first non-retryable answer; errors become ApiError. */
 export async function sendWithRetry(
   send: () => Promise<Response>,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; clock?: RetryClock; operation?: string } = {},
 ): Promise<Response> {
+  const clock = options.clock ?? systemClock;
+  let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
     const response = await send();
     if (response.ok) return response;
     const error = await apiErrorFromResponse(response);
-    const retry =
-      (error.kind === 'rate_limited' || error.kind === 'unavailable') && attempt < SYNC_RETRY.maxAttempts;
-    if (!retry || options.signal?.aborted) throw error;
-    const delay = Math.min(SYNC_RETRY.maxDelayMs, Math.max(200, (error.retryAfterSeconds ?? 1) * 1000));
-    await sleep(delay);
+    if (!isRetryLater(error) || options.signal?.aborted) throw error;
+    const delay = syncRetryWait(error, attempt, waited, options.operation ?? 'Call');
+    if (delay === undefined) throw error;
+    await clock.sleep(delay, options.signal);
+    waited += delay;
   }
 }
 
@@ -209,18 +237,20 @@ export async function postJsonAnswer<S extends z.ZodType>(
   operation: string,
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<Answer<z.output<S>>> {
-  const response = await sendWithRetry(() =>
-    client.send(
-      client.url(path),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-      },
-      operation,
-    ),
+  const response = await sendWithRetry(
+    () =>
+      client.send(
+        client.url(path),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: options.signal,
+          timeoutMs: options.timeoutMs,
+        },
+        operation,
+      ),
+    { clock: client.clock, operation },
   );
   return readAnswer(response, schema, operation);
 }

@@ -173,12 +173,14 @@ export async function transcribeFile(
     },
     async () => {
       // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
-      const response = await sendWithRetry(() =>
-        client.send(
-          client.url('/audio/transcriptions'),
-          { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
-          'Transcription',
-        ),
+      const response = await sendWithRetry(
+        () =>
+          client.send(
+            client.url('/audio/transcriptions'),
+            { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
+            'Transcription',
+          ),
+        { clock: client.clock, operation: 'Transcription' },
       );
       return readAnswer(response, TranscriptionResponse, 'Transcription');
     },

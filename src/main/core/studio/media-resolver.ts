@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { fileTypeFromFile } from 'file-type';
-import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import type { Journal } from '../journal/open-journal.js';
+import { runMediaTool } from '../media/probe-media.js';
 import type { StagedFiles } from './staged-files.js';
-
-const run = promisify(execFile);
 
 /**
  * The only way media reach the player: a request names a journal row (job row id + output id, or
@@ -181,37 +177,20 @@ export class MediaResolver {
 }
 
 async function makePoster(source: ResolvedMedia, target: string, dir: string): Promise<string | undefined> {
-  const { ffmpeg } = locateMediaTools();
   await mkdir(dir, { recursive: true });
   const temp = `${target}.${process.pid}.tmp.png`;
   const audio = source.mimeType.startsWith('audio/') || source.mimeType === 'video/quicktime';
-  const args = audio
-    ? [
-        '-v',
-        'error',
-        '-y',
-        '-i',
-        source.path,
-        '-filter_complex',
-        'showwavespic=s=320x120:colors=#6d8bff',
-        '-frames:v',
-        '1',
-        temp,
-      ]
-    : ['-v', 'error', '-y', '-i', source.path, '-vf', 'scale=320:-2', '-frames:v', '1', temp];
+  const frame = ['-v', 'error', '-y', '-i', '{input}', '-vf', 'scale=320:-2', '-frames:v', '1', temp];
+  const wave = ['-filter_complex', 'showwavespic=s=320x120:colors=#6d8bff', '-frames:v', '1', temp];
+  const args = audio ? ['-v', 'error', '-y', '-i', '{input}', ...wave] : frame;
+  // runMediaTool sniffs the content first and lets ffmpeg open local files only
   try {
-    await run(ffmpeg, args, { timeout: 30_000 });
+    await runMediaTool('ffmpeg', source.path, args, { timeoutMs: 30_000 });
     // a .mov may carry only video: fall back to its first frame
   } catch {
     if (!audio) return undefined;
     try {
-      await run(
-        ffmpeg,
-        ['-v', 'error', '-y', '-i', source.path, '-vf', 'scale=320:-2', '-frames:v', '1', temp],
-        {
-          timeout: 30_000,
-        },
-      );
+      await runMediaTool('ffmpeg', source.path, frame, { timeoutMs: 30_000 });
     } catch {
       await rm(temp, { force: true });
       return undefined;

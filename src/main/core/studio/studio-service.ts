@@ -24,6 +24,7 @@ import type { EventHub } from '../bridge/event-hub.js';
 import { AppError } from '../errors.js';
 import { removeJobFolder } from '../jobs/download-outputs.js';
 import type { EngineChange } from '../jobs/job-engine.js';
+import { verificationOf } from '../jobs/download-outputs.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
 import type { Job, JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
@@ -436,6 +437,7 @@ export class StudioService {
       byteSize: nul(output.byteSize ?? output.expectedByteSize),
       sha256: nul(output.sha256),
       verified,
+      verification: verificationOf(output),
       mediaUrl: verified ? mediaUrl(this.o.host, route) : null,
       posterUrl: verified ? mediaUrl(this.o.host, `${route}/poster`) : null,
     };

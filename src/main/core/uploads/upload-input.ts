@@ -6,7 +6,8 @@ import type { UploadField } from '../journal/uploads-repository.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { UploadProgress } from '../platform/multipart-file-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
+import { retryWaitMs } from '../platform/retry-after.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { UploadCache } from './upload-cache.js';
 
@@ -96,8 +97,15 @@ export async function uploadInput(
           ? new AppError(error.code, `${file.fileName}: ${error.message}`, error.details)
           : error;
       }
-      if (attempt + 1 < maxAttempts)
-        await sleep(nextDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt, serverSeconds));
+      if (attempt + 1 < maxAttempts) {
+        // a Retry-After beyond the bound stops here with "the service asked to wait N s"
+        const wait = retryWaitMs({
+          serverSeconds,
+          ownDelayMs: backoffDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt),
+          operation: `Upload ${file.fileName}`,
+        });
+        await client.clock.sleep(wait);
+      }
     }
   }
   throw lastError;

@@ -3,7 +3,8 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PromptOptimization } from '../journal/prompt-optimizations-repository.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
-import { DEFAULT_RETRY_BACKOFF, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
+import { retryWaitMs } from '../platform/retry-after.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 
@@ -93,8 +94,14 @@ export async function optimizePrompt(
         throw error;
       }
     }
-    if (attempt + 1 < maxAttempts)
-      await sleep(nextDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt, serverSeconds));
+    if (attempt + 1 < maxAttempts) {
+      const wait = retryWaitMs({
+        serverSeconds,
+        ownDelayMs: backoffDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt),
+        operation: 'Optimize prompt',
+      });
+      await client.clock.sleep(wait);
+    }
   }
   throw lastError;
 }

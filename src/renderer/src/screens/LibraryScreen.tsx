@@ -110,9 +110,17 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                 <dt>{t('studio.library.sha256')}</dt>
                 <dd>
                   <code className="hash">{output.sha256}</code>{' '}
-                  {output.verified ? (
+                  {output.verification === 'verified' ? (
                     <span className="ok-text" data-testid="detail-verified">
                       ✓ {t('studio.library.verified')}
+                    </span>
+                  ) : output.verification === 'not_verifiable' ? (
+                    <span
+                      className="muted small"
+                      data-testid="detail-not-verifiable"
+                      title={t('studio.library.notVerifiableHint')}
+                    >
+                      {t('studio.library.notVerifiable')}
                     </span>
                   ) : null}
                 </dd>

@@ -84,7 +84,13 @@ function JobRow({ job, now }: { job: JobView; now: number }) {
       ) : null}
       {output?.verified ? (
         <span className="ok-text small" data-testid="job-verified">
-          ✓ {t('studio.queue.verified')}{' '}
+          {output.verification === 'not_verifiable' ? (
+            <span title={t('studio.library.notVerifiableHint')} data-testid="job-not-verifiable">
+              {t('studio.queue.notVerifiable')}
+            </span>
+          ) : (
+            <>✓ {t('studio.queue.verified')}</>
+          )}{' '}
           <button type="button" className="link-button" onClick={() => setSection('library')}>
             {t('studio.queue.openLibrary')}
           </button>

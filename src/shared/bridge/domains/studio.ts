@@ -91,6 +91,11 @@ export const OutputView = z.object({
   byteSize: z.number().nullable(),
   sha256: z.string().nullable(),
   verified: z.boolean(),
+  /**
+   * `verified`: the announced sha256 and byteSize matched; `not_verifiable`: stored, but the job
+   * announced no sha256 or byteSize to check; null until stored.
+   */
+  verification: z.enum(['verified', 'not_verifiable']).nullable(),
   /** Served only for verified outputs, through the library-only media route. */
   mediaUrl: z.string().nullable(),
   posterUrl: z.string().nullable(),

@@ -136,6 +136,7 @@ export const studioEn = {
       nextPoll: 'next check in {{s}} s',
       download: 'Downloading',
       verified: 'Verified',
+      notVerifiable: 'Downloaded · not verifiable',
       errorCode: 'Code',
       requestId: 'Request',
       adviceRetryable: 'The service says this may work if tried again.',
@@ -168,6 +169,9 @@ export const studioEn = {
       references: 'References used',
       sha256: 'SHA-256',
       verified: 'Verified',
+      notVerifiable: 'Not verifiable',
+      notVerifiableHint:
+        'The service announced no checksum or size for this result, so Framewright could not check that these are the bytes it made.',
       timings: 'Timings',
       reveal: 'Reveal in folder',
       revealed: 'Folder: {{folder}}',
