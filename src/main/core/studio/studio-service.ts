@@ -4,6 +4,7 @@ import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
+import { isCallable, serviceAvailability } from '../../../shared/api/service-availability.js';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
 import {
   DraftForm,
@@ -621,7 +622,8 @@ function toStudioService(s: PublicService): StudioServiceView {
   return {
     modelAlias: s.modelAlias,
     serviceKind: s.serviceKind,
-    available: s.available !== false,
+    available: isCallable(s),
+    availability: serviceAvailability(s),
     displayName: s.serviceDisplayName ?? s.modelAlias,
     mediaSpecContract: obj(s.mediaSpecContract),
     apiUsageContract: obj(s.apiUsageContract),
