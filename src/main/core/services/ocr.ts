@@ -1,16 +1,11 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { OcrResponse } from '../../../shared/api/ocr.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { probeMedia } from '../media/probe-media.js';
 import { checkProbedFile, uploadChecked } from './inputs.js';
-import {
-  InputLimitError,
-  journaledCall,
-  postJsonAnswer,
-  stringList,
-  usageContract,
-} from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
 
 export interface OcrOptions {
   task?: string;
@@ -36,8 +31,8 @@ export interface OcrResult {
 }
 
 export function ocrCapabilities(service: PublicService): { tasks?: string[]; supportsDocument: boolean } {
-  const usage = usageContract(service);
-  return { tasks: stringList(usage.tasks), supportsDocument: usage.supportsDocumentAsset === true };
+  const usage = readApiUsage(service.apiUsageContract);
+  return { tasks: usage.ocrTasks, supportsDocument: usage.supportsDocumentAsset };
 }
 
 export function boxesOf(body: OcrResponse): OcrBox[] {

@@ -22,14 +22,6 @@ export class InputLimitError extends AppError {
   }
 }
 
-/** The service's free-form `apiUsageContract`, read tolerantly. */
-export function usageContract(service: PublicService): Record<string, unknown> {
-  return (service.apiUsageContract ?? {}) as Record<string, unknown>;
-}
-
-export function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
-}
 
 /**
  * The service named `model` among `kinds` (the spec names some kinds; embeddings, rerank and OCR are
