@@ -22,7 +22,6 @@ export class InputLimitError extends AppError {
   }
 }
 
-
 /**
  * The service named `model` among `kinds` (the spec names some kinds; embeddings, rerank and OCR are
  * picked by their own aliases), or the first callable one of those kinds when no model is given.
