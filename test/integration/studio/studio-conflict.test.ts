@@ -1,29 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
-import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
-import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
 
-let core: AppCore;
-let dataDir: string;
-
-async function call<T = unknown>(method: string, params: unknown): Promise<T> {
-  const response = await core.dispatcher.dispatch(method, params);
-  if (!response.ok) throw Object.assign(new Error(response.error.message), response.error);
-  return response.result as T;
-}
-
-async function createdOnServer(): Promise<Map<string, number>> {
-  const running = await core.services.simulator.get();
-  const res = await fetch(`${running.baseUrl}/_simulator/idempotency`, {
-    headers: { authorization: `Bearer ${running.token}` },
-  });
-  const body = (await res.json()) as { data: { idempotencyKey: string; created: number }[] };
-  return new Map(body.data.map((d) => [d.idempotencyKey, d.created]));
-}
+let studio: StudioCore;
+const call = <T = unknown>(method: string, params: unknown) => studio.call<T>(method, params);
 
 async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -34,19 +14,10 @@ async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-conflict-'));
-  core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
-    secretStore: new MemorySecretStore(),
-    resumeOnStart: false,
-  });
+  studio = await openStudioCore('fw-studio-conflict-');
 });
-
 afterAll(async () => {
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await studio?.close();
 });
 
 describe('409 by its code', () => {
@@ -64,7 +35,7 @@ describe('409 by its code', () => {
       references: [],
     };
     const draft = await call<{ id: string; idempotencyKey: string }>('drafts.create', { form });
-    const intent = () => core.services.journal.jobs.getIntent(draft.idempotencyKey);
+    const intent = () => studio.core.services.journal.jobs.getIntent(draft.idempotencyKey);
 
     // the service creates the job, then the connection drops: the outcome is unknown …
     await call('simulator.setScenario', { name: 'dropped_connection' });
@@ -88,7 +59,7 @@ describe('409 by its code', () => {
     await expect(call('video.submit', { draftId: draft.id })).resolves.toMatchObject({
       idempotencyKey: draft.idempotencyKey,
     });
-    const created = await createdOnServer();
+    const created = new Map((await studio.serverKeys()).map((d) => [d.idempotencyKey, d.created]));
     expect(created.get(draft.idempotencyKey)).toBe(1);
     expect([...created.keys()].filter((k) => k.startsWith(`draft-${draft.id}`))).toEqual([
       draft.idempotencyKey,

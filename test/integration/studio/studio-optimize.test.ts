@@ -1,33 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
-import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
-import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
 
-let core: AppCore;
-let dataDir: string;
-
-async function call<T = unknown>(method: string, params: unknown): Promise<T> {
-  const response = await core.dispatcher.dispatch(method, params);
-  if (!response.ok) throw Object.assign(new Error(response.error.message), response.error);
-  return response.result as T;
-}
+let studio: StudioCore;
+const call = <T = unknown>(method: string, params: unknown) => studio.call<T>(method, params);
 
 /** The simulator's own record of prompt optimizations: key → created (must stay 1) and replays. */
-async function optimizationsOnServer(): Promise<
-  { idempotencyKey: string; created: number; replays: number }[]
-> {
-  const running = await core.services.simulator.get();
-  const res = await fetch(`${running.baseUrl}/_simulator/idempotency`, {
-    headers: { authorization: `Bearer ${running.token}` },
-  });
-  const body = (await res.json()) as {
-    data: { operation: string; idempotencyKey: string; created: number; replays: number }[];
-  };
-  return body.data.filter((d) => d.operation === 'prompt.optimization');
+async function optimizationsOnServer() {
+  return (await studio.serverKeys())
+    .filter((d) => d.operation === 'prompt.optimization')
+    .map(({ idempotencyKey, created, replays }) => ({ idempotencyKey, created, replays }));
 }
 
 async function draftWith(prompt: string): Promise<string> {
@@ -54,19 +36,10 @@ const optimize = (draftId: string, style?: string) =>
   call<Optimized>('video.optimize', { draftId, ...(style ? { style } : {}) });
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-optimize-'));
-  core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
-    secretStore: new MemorySecretStore(),
-    resumeOnStart: false,
-  });
+  studio = await openStudioCore('fw-studio-optimize-');
 });
-
 afterAll(async () => {
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await studio?.close();
 });
 
 describe('Optimize: one optimization per draft inputs, never billed twice', () => {
@@ -101,14 +74,14 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     await call('simulator.setScenario', { name: 'dropped_connection' });
     await expect(optimize(draftId)).rejects.toThrow();
     await call('simulator.setScenario', { name: null });
-    const left = core.services.journal.optimizations.listUnfinished();
+    const left = studio.core.services.journal.optimizations.listUnfinished();
     expect(left.map((o) => o.state)).toEqual(['unknown']);
 
-    const { optimizations } = await core.services.engine.resume({ waitSeconds: 5 });
+    const { optimizations } = await studio.core.services.engine.resume({ waitSeconds: 5 });
     expect(optimizations).toEqual([
       expect.objectContaining({ clientRequestId: left[0]!.clientRequestId, state: 'succeeded', draftId }),
     ]);
-    expect(core.services.journal.optimizations.listUnfinished()).toEqual([]);
+    expect(studio.core.services.journal.optimizations.listUnfinished()).toEqual([]);
     const pressed = await optimize(draftId);
     expect(pressed.clientRequestId).toBe(left[0]!.clientRequestId);
     const created = (await optimizationsOnServer()).filter((o) => !before.has(o.idempotencyKey));
@@ -124,6 +97,8 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     await call('simulator.setScenario', { name: null });
     const done = await optimize(draftId);
     expect(done.clientRequestId).toMatch(/^opt-[0-9a-f]{40}\.2$/);
-    expect(core.services.journal.optimizations.get(done.clientRequestId.slice(0, -2))!.statusCode).toBe(402);
+    expect(
+      studio.core.services.journal.optimizations.get(done.clientRequestId.slice(0, -2))!.statusCode,
+    ).toBe(402);
   }, 60_000);
 });
