@@ -3,7 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAppCore, type AppCore } from '../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../src/main/core/app/default-simulator-launcher.js';
+import type { DraftForm } from '../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../unit/secrets/fakes.js';
+
+/** A valid text-to-video draft form of the simulator profile. */
+export function t2vForm(model: string, prompt: string, seed: number): DraftForm {
+  return {
+    profileId: 'simulator',
+    model,
+    generationMode: 't2v',
+    prompt,
+    orientation: 'landscape',
+    seconds: 5,
+    resolutionTier: '768p',
+    seed,
+    references: [],
+  };
+}
 
 export interface StudioCore {
   core: AppCore;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
-import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
+import type { ServicesList } from '../../../src/shared/bridge/contract.js';
+import { openStudioCore, t2vForm, type StudioCore } from '../../support/studio-core.js';
 
 let studio: StudioCore;
 const call = <T = unknown>(method: string, params: unknown) => studio.call<T>(method, params);
@@ -23,17 +23,8 @@ afterAll(async () => {
 describe('409 by its code', () => {
   it('a replay after an unknown outcome answered 409 is not a rejection: the draft keeps its key, nothing is created again', async () => {
     const list = await call<ServicesList>('services.list', { serviceKind: 'video_generation' });
-    const form: DraftForm = {
-      profileId: 'simulator',
-      model: list.services.find((s) => s.available)!.modelAlias,
-      generationMode: 't2v',
-      prompt: 'A windmill turning slowly over a tulip field',
-      orientation: 'landscape',
-      seconds: 5,
-      resolutionTier: '768p',
-      seed: 3,
-      references: [],
-    };
+    const model = list.services.find((s) => s.available)!.modelAlias;
+    const form = t2vForm(model, 'A windmill turning slowly over a tulip field', 3);
     const draft = await call<{ id: string; idempotencyKey: string }>('drafts.create', { form });
     const intent = () => studio.core.services.journal.jobs.getIntent(draft.idempotencyKey);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
-import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
+import type { ServicesList } from '../../../src/shared/bridge/contract.js';
+import { openStudioCore, t2vForm, type StudioCore } from '../../support/studio-core.js';
 
 let studio: StudioCore;
 const call = <T = unknown>(method: string, params: unknown) => studio.call<T>(method, params);
@@ -17,17 +17,7 @@ async function draftWith(prompt: string): Promise<string> {
   const service = list.services.find(
     (s) => s.available && (s.promptOptimization as { available?: boolean } | null)?.available,
   )!;
-  const form: DraftForm = {
-    profileId: 'simulator',
-    model: service.modelAlias,
-    generationMode: 't2v',
-    prompt,
-    orientation: 'landscape',
-    seconds: 5,
-    resolutionTier: '768p',
-    seed: 7,
-    references: [],
-  };
+  const form = t2vForm(service.modelAlias, prompt, 7);
   return (await call<{ id: string }>('drafts.create', { form })).id;
 }
 

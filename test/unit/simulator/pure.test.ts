@@ -15,6 +15,7 @@ import { RenderCache } from '../../../src/simulator/media/render-cache.js';
 import { wrapText } from '../../../src/simulator/media/text-card.js';
 import { optimizePrompt } from '../../../src/simulator/routes/prompt-optimization.js';
 import {
+  EVERY_ROUTE_SCENARIOS,
   parseScenario,
   ROUTE_SCOPED_SCENARIOS,
   scenarioError,
@@ -184,20 +185,10 @@ describe('helpers', () => {
     for (const name of ROUTE_SCOPED_SCENARIOS)
       expect(scenarioError(name, post('/media/prompt-optimizations'))).toBeDefined();
     // the documented list of each route follows the table and the scenario order
-    expect(scenariosOnRoute(post('/media/prompt-optimizations'))).toEqual([
-      'invalid_request',
-      'insufficient_balance',
-      'idempotency_conflict',
-      'rate_limited',
-      'unavailable',
-      'gateway_timeout',
-      'dropped_connection',
-    ]);
-    expect(scenariosOnRoute({ method: 'GET', path: '/jobs/{jobId}' })).toEqual([
-      'rate_limited',
-      'unavailable',
-      'gateway_timeout',
-    ]);
+    expect(scenariosOnRoute(post('/media/prompt-optimizations'))).toEqual(
+      SCENARIO_NAMES.filter((name) => !name.startsWith('job_failed')),
+    );
+    expect(scenariosOnRoute({ method: 'GET', path: '/jobs/{jobId}' })).toEqual([...EVERY_ROUTE_SCENARIOS]);
   });
 });
 
