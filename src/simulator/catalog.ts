@@ -678,6 +678,7 @@ export const SERVICES: CatalogService[] = [
       operations: { chat: { method: 'POST', path: '/chat/completions', stream: true } },
       contentPartTypes: ['text', 'image_url', 'video_url'],
       mediaUrls: 'platform asset content URLs of this identity and model; images may be inline data: URLs',
+      inlineImages: true,
       samplingFields: ['temperature', 'max_tokens'],
       platformManagedFields: PLATFORM_MANAGED_SAMPLING.concat([
         'top_p',

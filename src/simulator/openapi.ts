@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as api from '../shared/api/index.js';
 import { APP_VERSION } from '../shared/app-version.js';
 import type { RouteDef, RouteDoc } from './context.js';
+import { scenariosOnRoute } from './scenarios.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -140,6 +141,8 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
       tags: doc.tags,
       parameters,
       responses,
+      // The simulator's fault scenarios that change this operation's answer (see its README).
+      'x-simulator-scenarios': scenariosOnRoute(route),
     };
     if (doc.requestBody) {
       operation.requestBody = {
@@ -174,7 +177,11 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
       title: 'Public Model and Media API (Framewright local simulator)',
       description:
         'Local simulation of the hosted model gateway: same paths, request and response shapes, stable synthetic outputs, no credits. ' +
-        'Scenario switch: X-Simulator-Scenario header or POST /_simulator/scenario.',
+        'Scenario switch: X-Simulator-Scenario header or POST /_simulator/scenario. ' +
+        'Each operation lists the scenarios that change its answer in x-simulator-scenarios: ' +
+        'rate_limited, unavailable and gateway_timeout touch every operation; idempotency_conflict only ' +
+        'operations with an Idempotency-Key; insufficient_balance only billed calls; invalid_request ' +
+        'billed calls and the admission preview.',
       version: `1.0.0+framewright.${APP_VERSION}`,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

@@ -103,7 +103,7 @@ export function createRequestHandler(
     if (headerText !== undefined && headerText !== '') scenario = parseScenario(headerText);
     const { route } = hit.c;
     if (route.routeClass !== 'admin' && scenario) {
-      const error = scenarioError(scenario, route.routeClass === 'read' ? 'read' : 'write');
+      const error = scenarioError(scenario, route);
       if (error) {
         req.resume();
         if (scenario === 'gateway_timeout')

@@ -94,7 +94,9 @@ export function registerJobCommands(program: Command): void {
     .option('--timeout <seconds>', 'total wait limit', '1800')
     .action(async (opts: { timeout: string }, command: Command) =>
       withCliCore(command, async (cli) => {
-        const { results, errors } = await cli.core.engine.resume({ waitSeconds: Number(opts.timeout) });
+        const { results, errors, optimizations } = await cli.core.engine.resume({
+          waitSeconds: Number(opts.timeout),
+        });
         const summary = {
           results: results.map((r) => ({
             state: r.state,
@@ -109,6 +111,7 @@ export function registerJobCommands(program: Command): void {
             code: e.error.code,
             message: e.error.message,
           })),
+          optimizations,
         };
         if (cli.json) printJson(summary);
         else {
@@ -120,9 +123,15 @@ export function registerJobCommands(program: Command): void {
             process.stdout.write(`elsewhere: ${WORKED_ELSEWHERE_MESSAGE}\n`);
           for (const e of summary.errors)
             process.stdout.write(`error      ${e.idempotencyKey}: ${e.message}\n`);
-          if (results.length === 0 && errors.length === 0) process.stdout.write('Nothing unfinished.\n');
+          for (const o of optimizations)
+            process.stdout.write(
+              `optimization ${o.state.padEnd(10)} ${o.clientRequestId}${o.message ? `: ${o.message}` : ''}\n`,
+            );
+          if (results.length === 0 && errors.length === 0 && optimizations.length === 0)
+            process.stdout.write('Nothing unfinished.\n');
         }
-        if (errors.length > 0) return ExitCode.serviceError;
+        if (errors.length > 0 || optimizations.some((o) => o.state !== 'succeeded'))
+          return ExitCode.serviceError;
         // a job another process works is not this run's to wait for
         if (results.some((r) => r.state === 'pending' && !r.workedElsewhere)) return ExitCode.waitLimit;
         if (results.some((r) => r.state === 'failed')) return ExitCode.jobFailed;

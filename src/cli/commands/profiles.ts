@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isCallable, notCallableReason } from '../../shared/api/service-availability.js';
 import { discoverServices } from '../../main/core/video/discovery.js';
 import { AppError } from '../../main/core/errors.js';
 import { normaliseBaseUrl } from '../../main/core/journal/profiles-repository.js';
@@ -42,7 +43,7 @@ export function registerProfileCommands(program: Command): void {
             );
           for (const s of found.services) {
             process.stdout.write(
-              `${s.available === false ? '✗' : '✓'} ${s.modelAlias.padEnd(28)} ${s.serviceKind}${s.serviceDisplayName ? `  ${s.serviceDisplayName}` : ''}\n`,
+              `${isCallable(s) ? '✓' : '✗'} ${s.modelAlias.padEnd(28)} ${s.serviceKind}${s.serviceDisplayName ? `  ${s.serviceDisplayName}` : ''}${isCallable(s) ? '' : `  (not available: ${notCallableReason(s)})`}\n`,
             );
           }
         }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { VoiceMode } from '../../shared/api/audio-generation.js';
+import { isCallable } from '../../shared/api/service-availability.js';
 import {
   audioProfile,
   listVoices,
@@ -81,7 +82,7 @@ export function registerSpeakCommand(program: Command): void {
             serviceKind: 'audio_generation',
           });
           const want = opts.video ? 'foley' : text === undefined && opts.prompt ? 'music' : 'speech';
-          model = services.find((s) => s.available !== false && audioProfile(s) === want)?.modelAlias;
+          model = services.find((s) => isCallable(s) && audioProfile(s) === want)?.modelAlias;
         }
         const { service } = await resolveFor(cli, SERVICE_KINDS.audio, model);
         buildAudioBody(service, draft);

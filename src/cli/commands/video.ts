@@ -25,6 +25,7 @@ interface VideoOptions {
   refVideo?: string;
   refAudio: string[];
   optimize?: boolean;
+  optimizationId?: string;
   style?: string;
   timeout: string;
   wait: boolean;
@@ -128,6 +129,10 @@ export function registerVideoCommand(program: Command): void {
     .option('--ref-audio <file>', 'reference audio (or a .mov with sound), repeatable', collect, [])
     .option('--optimize', 'rewrite the prompt with the prompt optimizer first (a separate, billed call)')
     .option('--style <style>', 'style preference for --optimize')
+    .option(
+      '--optimization-id <id>',
+      "the optimization's clientRequestId (default: derived from the profile, prompt, mode, references, spec and style, so the same command never bills it twice)",
+    )
     .option('--timeout <seconds>', 'total wait limit; past it the job stays pending and resumable', '1800')
     .option('--no-wait', 'return once the job is accepted')
     .option(
@@ -141,6 +146,8 @@ export function registerVideoCommand(program: Command): void {
         const timeout = integer(opts.timeout, '--timeout');
         if (opts.style && !opts.optimize)
           throw new AppError('usage', '--style applies only with --optimize.');
+        if (opts.optimizationId && !opts.optimize)
+          throw new AppError('usage', '--optimization-id applies only with --optimize.');
         const refs: (ProbedFile & ProbedMedia)[] = [];
         for (const file of opts.refImage) refs.push(await probeInput(file));
         if (opts.refVideo) refs.push(await probeInput(opts.refVideo));
@@ -163,7 +170,7 @@ export function registerVideoCommand(program: Command): void {
           profileId: cli.profileId,
           draft,
           idempotencyKey,
-          optimize: opts.optimize ? { style: opts.style } : undefined,
+          optimize: opts.optimize ? { style: opts.style, clientRequestId: opts.optimizationId } : undefined,
           wait: { waitSeconds: timeout, noWait: !opts.wait },
           onStep: cli.json ? undefined : (step) => process.stderr.write(`… ${step}\n`),
         });

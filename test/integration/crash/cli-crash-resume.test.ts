@@ -174,3 +174,51 @@ describe('killed with SIGKILL at each dangerous point, then resumed', () => {
     await assertExactlyOneVerifiedJob(dataDir, 'crash-download');
   });
 });
+
+function optimizationStates(dataDir: string): string[] {
+  const file = path.join(dataDir, 'journal.sqlite');
+  if (!existsSync(file)) return [];
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT state FROM prompt_optimizations').all() as { state: string }[]).map(
+      (r) => r.state,
+    );
+  } catch {
+    return []; // the journal is still being created
+  } finally {
+    db.close();
+  }
+}
+
+describe('killed during a prompt optimization the service accepted, then resumed', () => {
+  it('resume replays it under the same key; the same command again bills no second optimization', async () => {
+    const dataDir = tempDir('fw-crash-');
+    const args = [...videoArgs(dataDir, 'crash-optimize'), '--optimize'];
+    const crashed = await runCli(
+      args,
+      { FRAMEWRIGHT_SIMULATOR_SCENARIO: 'dropped_connection' },
+      () => optimizationStates(dataDir)[0] === 'unknown',
+    );
+    expect(crashed.signal).toBe('SIGKILL');
+    expect(optimizationStates(dataDir)).toEqual(['unknown']);
+
+    const resumed = await runCli(['--data-dir', dataDir, '--json', 'resume', '--timeout', '60']);
+    expect(resumed.code).toBe(0);
+    const summary = JSON.parse(resumed.stdout.trim().split('\n').pop()!);
+    expect(summary.optimizations).toEqual([expect.objectContaining({ state: 'succeeded' })]);
+    const key = summary.optimizations[0].clientRequestId as string;
+
+    const again = await runCli(args);
+    expect(again.code).toBe(0);
+    expect(optimizationStates(dataDir)).toEqual(['succeeded']);
+
+    const sim = await startSimulator({ port: 0, timeScale: 0.05, dataDir: path.join(dataDir, 'simulator') });
+    try {
+      const created = await createdPerKey(sim.baseUrl, sim.token);
+      expect([...created].filter(([k]) => k.startsWith('opt-'))).toEqual([[key, 1]]);
+      expect(created.get('crash-optimize')).toBe(1);
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+});

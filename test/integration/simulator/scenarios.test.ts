@@ -44,6 +44,46 @@ describe('scenario header', () => {
     expect((await client.get('/_simulator/idempotency')).data.data).toEqual([]);
   });
 
+  it('each scenario answers only where the spec gives it meaning: no 409 on chat or preview, no 402 on preview or uploads', async () => {
+    const chat = { model: 'atlas-chat', messages: [{ role: 'user', content: 'hi' }] };
+    const ok = await client.post('/chat/completions', chat, scenario('idempotency_conflict'));
+    expect(ok.status).toBe(200);
+    expectError(await client.post('/chat/completions', chat, scenario('insufficient_balance')), 402);
+    const preview = { model: 'h3-video', request: H3_BASE };
+    expect((await client.post('/admission/preview', preview, scenario('idempotency_conflict'))).status).toBe(
+      200,
+    );
+    expect((await client.post('/admission/preview', preview, scenario('insufficient_balance'))).status).toBe(
+      200,
+    );
+    expectError(await client.post('/admission/preview', preview, scenario('invalid_request')), 400);
+    expectError(
+      await client.post(
+        '/media/prompt-optimizations',
+        { clientRequestId: 'scoped-409-1', model: 'h3-video' },
+        { ...scenario('idempotency_conflict'), 'Idempotency-Key': 'scoped-409-1' },
+      ),
+      409,
+      'idempotency_conflict',
+    );
+  });
+
+  it('/openapi.json lists, per operation, the scenarios that change its answer', async () => {
+    const doc = (await client.get('/openapi.json')).data;
+    const of = (path: string, method: string) => doc.paths[path][method]['x-simulator-scenarios'] as string[];
+    expect(of('/chat/completions', 'post')).toEqual([
+      'invalid_request',
+      'insufficient_balance',
+      'rate_limited',
+      'unavailable',
+      'gateway_timeout',
+    ]);
+    expect(of('/admission/preview', 'post')).not.toContain('insufficient_balance');
+    expect(of('/admission/preview', 'post')).not.toContain('idempotency_conflict');
+    expect(of('/media/generations', 'post')).toEqual([...SCENARIO_NAMES]);
+    expect(of('/services', 'get')).toEqual(['rate_limited', 'unavailable', 'gateway_timeout']);
+  });
+
   it('rate_limited 429 and unavailable 503 carry Retry-After and retryable, on reads and writes', async () => {
     const limited = await client.post('/media/generations', H3_BASE, scenario('rate_limited'));
     expectError(limited, 429, 'rate_limited');

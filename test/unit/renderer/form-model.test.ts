@@ -13,6 +13,7 @@ const service = (contract: Record<string, unknown>, alias = 'any-video'): Studio
   modelAlias: alias,
   serviceKind: 'video_generation',
   available: true,
+  availability: 'available',
   displayName: alias,
   mediaSpecContract: contract,
   apiUsageContract: null,

@@ -12,6 +12,8 @@ import { similarityMatrix, validateEmbeddingInputs } from '../../../src/main/cor
 import { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
 import { documentsFromFile, parseCsv, validateRerank } from '../../../src/main/core/services/rerank.js';
 import { chooseService, InputLimitError } from '../../../src/main/core/services/service-common.js';
+import { pickService } from '../../../src/main/core/video/discovery.js';
+import { isCallable, serviceAvailability } from '../../../src/shared/api/service-availability.js';
 import {
   transcriptExports,
   validateTranscriptionOptions,
@@ -119,6 +121,20 @@ describe('local limits (pure, nothing to send)', () => {
     expect(chooseService(all, ['text_chat']).modelAlias).toBe('atlas-chat');
     expect(() => chooseService(all, ['text_chat'], 'atlas-chat-large')).toThrow(/not available/);
     expect(() => chooseService(all, ['rerank'], 'atlas-chat')).toThrow(/No rerank service/);
+  });
+
+  it('a service without `available` is listed, never picked: only available: true is callable', () => {
+    const unstated = (alias: string) => {
+      const { available: _dropped, ...rest } = service(alias);
+      return rest as PublicService;
+    };
+    const list = [unstated('atlas-chat'), service('atlas-vision'), unstated('h3-video')];
+    expect(chooseService(list, ['text_chat', 'vision_chat']).modelAlias).toBe('atlas-vision');
+    expect(() => chooseService(list, ['text_chat'], 'atlas-chat')).toThrow(/does not say it is available/);
+    expect(() => pickService(list, 'h3-video', 'video_generation')).toThrow(/does not say it is available/);
+    expect(serviceAvailability(list[0]!)).toBe('not_stated');
+    expect(serviceAvailability(service('atlas-chat-large'))).toBe('not_available');
+    expect(isCallable({ available: 'true' })).toBe(false);
   });
 });
 

@@ -14,7 +14,14 @@ import { IdentityRegistry, FIXED_LOCAL_TEST_TOKEN } from '../../../src/simulator
 import { RenderCache } from '../../../src/simulator/media/render-cache.js';
 import { wrapText } from '../../../src/simulator/media/text-card.js';
 import { optimizePrompt } from '../../../src/simulator/routes/prompt-optimization.js';
-import { parseScenario, scenarioError, SCENARIO_NAMES } from '../../../src/simulator/scenarios.js';
+import {
+  EVERY_ROUTE_SCENARIOS,
+  parseScenario,
+  ROUTE_SCOPED_SCENARIOS,
+  scenarioError,
+  scenariosOnRoute,
+  SCENARIO_NAMES,
+} from '../../../src/simulator/scenarios.js';
 
 describe('code points', () => {
   it('counts astral characters once', () => {
@@ -146,17 +153,42 @@ describe('helpers', () => {
   });
 
   it('scenarios: known names, unknown is 400 listing them, which routes each affects', () => {
+    const create = { method: 'POST', path: '/media/generations' };
+    const services = { method: 'GET', path: '/services' };
+    const upload = { method: 'POST', path: '/assets/input' };
     expect(SCENARIO_NAMES).toHaveLength(9);
     expect(() => parseScenario('x')).toThrow(/Known: invalid_request/);
-    expect(scenarioError('rate_limited', 'read')!.status).toBe(429);
-    expect(scenarioError('unavailable', 'write')!.headers['Retry-After']).toBeDefined();
-    expect(scenarioError('insufficient_balance', 'read')).toBeUndefined();
-    expect(scenarioError('insufficient_balance', 'write')!.status).toBe(402);
-    expect(scenarioError('invalid_request', 'write')!.status).toBe(400);
-    expect(scenarioError('idempotency_conflict', 'write')!.status).toBe(409);
-    expect(scenarioError('gateway_timeout', 'read')!.status).toBe(504);
-    expect(scenarioError('job_failed', 'write')).toBeUndefined();
-    expect(scenarioError('dropped_connection', 'write')).toBeUndefined();
+    expect(scenarioError('rate_limited', services)!.status).toBe(429);
+    expect(scenarioError('unavailable', upload)!.headers['Retry-After']).toBeDefined();
+    expect(scenarioError('gateway_timeout', services)!.status).toBe(504);
+    expect(scenarioError('insufficient_balance', services)).toBeUndefined();
+    expect(scenarioError('insufficient_balance', create)!.status).toBe(402);
+    expect(scenarioError('invalid_request', create)!.status).toBe(400);
+    expect(scenarioError('idempotency_conflict', create)!.status).toBe(409);
+    expect(scenarioError('job_failed', create)).toBeUndefined();
+    expect(scenarioError('dropped_connection', create)).toBeUndefined();
+  });
+
+  it('409 only where an Idempotency-Key applies, 402 only on billed calls, 400 where fields are checked', () => {
+    const post = (path: string) => ({ method: 'POST', path });
+    // chat is billed but takes no Idempotency-Key: 402 and 400, never 409
+    expect(scenarioError('idempotency_conflict', post('/chat/completions'))).toBeUndefined();
+    expect(scenarioError('insufficient_balance', post('/chat/completions'))!.status).toBe(402);
+    // the admission preview is not billed and takes no key: only 400
+    expect(scenarioError('idempotency_conflict', post('/admission/preview'))).toBeUndefined();
+    expect(scenarioError('insufficient_balance', post('/admission/preview'))).toBeUndefined();
+    expect(scenarioError('invalid_request', post('/admission/preview'))!.status).toBe(400);
+    // uploads are not billed and refuse files with 413/415/422, not 400
+    for (const name of ROUTE_SCOPED_SCENARIOS)
+      expect(scenarioError(name, post('/assets/input'))).toBeUndefined();
+    // prompt optimization: billed and keyed
+    for (const name of ROUTE_SCOPED_SCENARIOS)
+      expect(scenarioError(name, post('/media/prompt-optimizations'))).toBeDefined();
+    // the documented list of each route follows the table and the scenario order
+    expect(scenariosOnRoute(post('/media/prompt-optimizations'))).toEqual(
+      SCENARIO_NAMES.filter((name) => !name.startsWith('job_failed')),
+    );
+    expect(scenariosOnRoute({ method: 'GET', path: '/jobs/{jobId}' })).toEqual([...EVERY_ROUTE_SCENARIOS]);
   });
 });
 

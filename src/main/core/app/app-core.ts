@@ -83,9 +83,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   void connection.check();
   if (options.resumeOnStart !== false) {
     void services.engine.resume().then(
-      ({ errors }) => {
+      ({ errors, optimizations }) => {
         for (const { key, error } of errors)
           logger.warn('resume: work left unfinished', { key, error: error.message });
+        for (const o of optimizations)
+          logger.info('resume: prompt optimization replayed', { key: o.clientRequestId, state: o.state });
       },
       (error: unknown) => logger.error('resume failed', { error }),
     );

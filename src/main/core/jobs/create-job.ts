@@ -1,3 +1,4 @@
+import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
@@ -53,7 +54,8 @@ const RETRY_LATER = new Set(['rate_limited', 'unavailable']);
  * - timeout, 504 or a broken connection: the outcome is unknown, so the same key and body are
  *   replayed (bounded) — never a new key, never a query for an unknown id;
  * - 400/422, 401/403, 402, 404, 409, 413, 415: the intent is rejected with the service's reason,
- *   and nothing is retried.
+ *   and nothing is retried — except a 409 answering a replay, which is not final (a job may exist
+ *   under the key): see {@link conflictOnReplay}.
  */
 export async function sendIntent(
   journal: Journal,
@@ -83,6 +85,8 @@ export async function sendIntent(
         error: lastError ?? new AppError('job.abandoned', abandoned.errorMessage ?? 'Abandoned.'),
       };
     }
+    // a send after one whose answer was never read (a dropped connection, a crash): a replay
+    const replay = current.state === 'unknown' || current.attemptCount > 0;
     journal.jobs.markAttempt(intent.idempotencyKey);
     options.beforeSend?.(current);
     let serverSeconds: number | undefined;
@@ -104,6 +108,8 @@ export async function sendIntent(
         lastError = error;
         serverSeconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
         journal.jobs.markUnknown(intent.idempotencyKey, error.message);
+      } else if (error instanceof ApiError && error.status === 409 && replay) {
+        return conflictOnReplay(journal, current, error);
       } else if (error instanceof ApiError) {
         journal.jobs.markRejected(intent.idempotencyKey, {
           statusCode: error.status,
@@ -144,4 +150,24 @@ export async function sendIntent(
     if (!(await sleepUnlessStopped(delayMs, options.signal, client.clock))) break;
   }
   return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
+}
+
+/**
+ * A 409 answering a replay after an unknown outcome is not a final rejection: the first send may
+ * have created a job under this key (spec, "Errors": inspect `code`). The journal decides first —
+ * a job it recorded is the answer. Otherwise the spec forbids asking the service for an unknown id,
+ * so the intent is set aside (abandoned, not rejected) with the service's code and request id: it
+ * leaves the resume list, and its key is never replaced by a new one, so a draft is not reopened
+ * to create a second job.
+ */
+function conflictOnReplay(journal: Journal, intent: JobIntent, error: ApiError): CreateOutcome {
+  const recorded = journal.jobs.getJobForIntent(intent.id);
+  if (recorded) return { state: 'accepted', job: recorded };
+  const meaning = conflictMeaning(error.apiCode);
+  const reason =
+    meaning === 'service_not_available'
+      ? `The service answered that it is not available (409 ${error.apiCode}, request ${error.requestId ?? 'unknown'}) to a replay after an unknown outcome; a job may already exist under this key, so it is not sent under a new one.`
+      : `The service answered 409 ${error.apiCode} (request ${error.requestId ?? 'unknown'}) to a replay after an unknown outcome: a job may already exist under this key. It is not sent again under a new key; check the queue before generating this again.`;
+  journal.jobs.markAbandoned(intent.idempotencyKey, reason);
+  throw new AppError('job.conflict_after_unknown', reason);
 }

@@ -14,6 +14,7 @@ import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js'
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
 import { INCOMING_DIR } from './library-layout.js';
 import { pollJob } from './poll-job.js';
+import { resumeOptimizations, type ResumedOptimization } from '../video/resume-optimizations.js';
 
 export interface SubmitRequest {
   profileId: string;
@@ -268,11 +269,21 @@ export class JobEngine {
     return { state: 'succeeded', intent, job };
   }
 
-  /** Finishes everything unfinished, as at app start: unknown creations, running jobs, downloads. */
-  async resume(
-    wait: WaitOptions = {},
-  ): Promise<{ results: RunResult[]; errors: { key: string; error: AppError }[] }> {
+  /**
+   * Finishes everything unfinished, as at app start: optimizations of unknown outcome (replayed
+   * under their key), unknown creations, running jobs, downloads.
+   */
+  async resume(wait: WaitOptions = {}): Promise<{
+    results: RunResult[];
+    errors: { key: string; error: AppError }[];
+    optimizations: ResumedOptimization[];
+  }> {
     await this.removeAbandonedDownloads();
+    const optimizations = await resumeOptimizations(this.journal, {
+      clientFor: (profileId) => this.options.clientFor(profileId),
+      backoff: this.options.create?.backoff,
+      signal: this.stopping.signal,
+    });
     const work = this.journal.jobs.listUnfinished();
     const results: RunResult[] = [];
     const errors: { key: string; error: AppError }[] = [];
@@ -302,7 +313,7 @@ export class JobEngine {
       const intent = this.journal.jobs.getIntentById(job.intentId)!;
       await run(intent.idempotencyKey, () => this.continueIntent(intent, wait));
     }
-    return { results, errors };
+    return { results, errors, optimizations };
   }
 
   /**

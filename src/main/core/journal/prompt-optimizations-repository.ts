@@ -115,6 +115,7 @@ export class PromptOptimizationsRepository {
   private readonly successStmt: Statement;
   private readonly failureStmt: Statement;
   private readonly unfinishedStmt: Statement<[], Row>;
+  private readonly reopenStmt: Statement;
   private readonly listStmts = new Map<string, Statement>();
 
   constructor(
@@ -146,6 +147,10 @@ export class PromptOptimizationsRepository {
       `UPDATE prompt_optimizations SET state = 'failed', status_code = @statusCode, error_code = @errorCode,
          error_message = @errorMessage, request_id = @requestId, updated_at = @now
        WHERE client_request_id = @id AND ${OPEN}`,
+    );
+    this.reopenStmt = db.prepare(
+      `UPDATE prompt_optimizations SET state = 'unknown', updated_at = @now
+       WHERE client_request_id = @id AND state = 'abandoned'`,
     );
     this.unfinishedStmt = db.prepare(
       `SELECT ${cols} FROM prompt_optimizations WHERE ${OPEN} ORDER BY created_at`,
@@ -215,6 +220,17 @@ export class PromptOptimizationsRepository {
       now: this.now(),
     }).changes;
     return this.changed(clientRequestId, changes);
+  }
+
+  /**
+   * An abandoned optimization asked for again (the same inputs): its outcome is still unknown, so it
+   * is open again and replayed under the same key — never a new one.
+   */
+  reopen(clientRequestId: string): PromptOptimization {
+    return this.changed(
+      clientRequestId,
+      this.reopenStmt.run({ id: clientRequestId, now: this.now() }).changes,
+    );
   }
 
   /** Committed durably the moment the response is read. */

@@ -1,4 +1,5 @@
 import { PublicError } from '../../../shared/api/errors.js';
+import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
 import { AppError } from '../errors.js';
 import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
 import { parseRetryAfter, retryAfterHint } from './retry-after.js';
@@ -45,6 +46,18 @@ const ADVICE: Record<ApiErrorKind, string> = {
     'The service did not answer in time; the outcome is unknown and the same request is replayed.',
 };
 
+/** A 409 is advised by its `code` (spec, "Errors": a different action per code). */
+const CONFLICT_ADVICE = {
+  idempotency_conflict:
+    'This request key was already used with a different body; a new request needs a new key (Framewright never does that while a job may exist under the old one).',
+  service_not_available: 'This service is not available right now; choose a service that is available.',
+  unrecognised: ADVICE.conflict,
+} as const;
+
+function adviceFor(kind: ApiErrorKind, apiCode: string): string {
+  return kind === 'conflict' ? CONFLICT_ADVICE[conflictMeaning(apiCode)] : ADVICE[kind];
+}
+
 /** An HTTP error answer of the service, parsed from its PublicError body. */
 export class ApiError extends AppError {
   readonly status: number;
@@ -66,7 +79,7 @@ export class ApiError extends AppError {
     const kind = kindForStatus(init.status);
     super(
       `api.${kind}`,
-      `${init.message} (HTTP ${init.status}, code ${init.apiCode}${init.requestId ? `, request ${init.requestId}` : ''}). ${ADVICE[kind]}`,
+      `${init.message} (HTTP ${init.status}, code ${init.apiCode}${init.requestId ? `, request ${init.requestId}` : ''}). ${adviceFor(kind, init.apiCode)}`,
       init.details,
     );
     this.name = 'ApiError';

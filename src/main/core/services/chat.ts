@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import { readFile } from 'node:fs/promises';
 import { createParser } from 'eventsource-parser';
 import {
@@ -15,7 +16,7 @@ import { ResponseShapeError } from '../platform/api-errors.js';
 import { BodyTooLargeError, MAX_JSON_BODY_BYTES, MAX_SSE_EVENT_BYTES } from '../platform/capped-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile, uploadChecked } from './inputs.js';
-import { InputLimitError, readJson, sendWithRetry, stringList, usageContract } from './service-common.js';
+import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
 
 export type SamplingValue = number | string | string[];
 
@@ -30,16 +31,12 @@ export interface ChatCapabilities {
 }
 
 export function chatCapabilities(service: PublicService): ChatCapabilities {
-  const usage = usageContract(service);
-  const chatOp = (usage.operations as { chat?: { stream?: boolean } } | undefined)?.chat;
-  const mediaUrls = typeof usage.mediaUrls === 'string' ? usage.mediaUrls : '';
-  const partTypes = stringList(usage.contentPartTypes) ?? ['text'];
+  const usage = readApiUsage(service.apiUsageContract);
   return {
-    partTypes,
-    samplingFields: stringList(usage.samplingFields) ?? [],
-    inlineImages:
-      partTypes.includes('image_url') && (usage.inlineImages === true || /inline/i.test(mediaUrls)),
-    streaming: chatOp?.stream !== false,
+    partTypes: usage.contentPartTypes,
+    samplingFields: usage.samplingFields,
+    inlineImages: usage.inlineImages,
+    streaming: usage.chatStreams,
   };
 }
 

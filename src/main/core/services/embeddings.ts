@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { codePointLength } from '../../../shared/api/common.js';
 import {
@@ -7,7 +8,7 @@ import {
 } from '../../../shared/api/embeddings.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, postJsonAnswer, usageContract } from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
 
 export interface EmbeddingsResult {
   model: string;
@@ -22,8 +23,8 @@ export interface EmbeddingsResult {
 
 /** The limits that apply: the document's, tightened by the service's published ones. */
 function limitsOf(service: PublicService): { maxItems: number; maxChars: number } {
-  const usage = usageContract(service);
-  const n = (v: unknown, d: number) => (typeof v === 'number' && v > 0 ? Math.min(v, d) : d);
+  const usage = readApiUsage(service.apiUsageContract);
+  const n = (v: number | undefined, d: number) => (v === undefined ? d : Math.min(v, d));
   return {
     maxItems: n(usage.maxItems, EMBEDDING_MAX_ITEMS),
     maxChars: n(usage.maxCharactersPerItem, EMBEDDING_MAX_CODE_POINTS),

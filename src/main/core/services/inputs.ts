@@ -1,3 +1,4 @@
+import { readUploadLimits } from '../../../shared/api/contract-vocabulary.js';
 import path from 'node:path';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { RoleUploadLimit } from '../../../shared/api/media-spec-contract.js';
@@ -20,9 +21,7 @@ export const GENERAL_LIMITS: Record<string, RoleUploadLimit> = {
 
 /** The upload rule of one input role: the service's `mediaSpecContract.uploadLimits`, else the general one. */
 export function uploadLimitFor(service: PublicService, role: string): RoleUploadLimit | undefined {
-  const limits = (service.mediaSpecContract as { uploadLimits?: Record<string, RoleUploadLimit> } | undefined)
-    ?.uploadLimits;
-  return limits?.[role] ?? GENERAL_LIMITS[role];
+  return readUploadLimits(service.mediaSpecContract)[role] ?? GENERAL_LIMITS[role];
 }
 
 /** Probes a local file and checks it against the role's published format and size, before any upload. */

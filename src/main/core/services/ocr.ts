@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { OcrResponse } from '../../../shared/api/ocr.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -36,8 +37,8 @@ export interface OcrResult {
 }
 
 export function ocrCapabilities(service: PublicService): { tasks?: string[]; supportsDocument: boolean } {
-  const usage = usageContract(service);
-  return { tasks: stringList(usage.tasks), supportsDocument: usage.supportsDocumentAsset === true };
+  const usage = readApiUsage(service.apiUsageContract);
+  return { tasks: usage.ocrTasks, supportsDocument: usage.supportsDocumentAsset };
 }
 
 export function boxesOf(body: OcrResponse): OcrBox[] {

@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import { codePointLength } from '../../../shared/api/common.js';
 import {
@@ -9,7 +10,7 @@ import {
 } from '../../../shared/api/rerank.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, postJsonAnswer, usageContract } from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
 
 export interface RerankInput {
   query: string;
@@ -32,7 +33,7 @@ export interface RerankResult {
 
 /** Whether the model takes `top_n` (its contract says `supportsTopN`). */
 export function supportsTopN(service: PublicService): boolean {
-  return usageContract(service).supportsTopN === true;
+  return readApiUsage(service.apiUsageContract).supportsTopN;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
+import { isCallable, notCallableReason } from '../../../shared/api/service-availability.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { ServiceCallOperation } from '../journal/service-calls-repository.js';
@@ -21,46 +22,39 @@ export class InputLimitError extends AppError {
   }
 }
 
-/** The service's free-form `apiUsageContract`, read tolerantly. */
-export function usageContract(service: PublicService): Record<string, unknown> {
-  return (service.apiUsageContract ?? {}) as Record<string, unknown>;
-}
-
-export function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
-}
-
 /**
  * The service named `model` among `kinds` (the spec names some kinds; embeddings, rerank and OCR are
- * picked by their own aliases), or the first available one of those kinds when no model is given.
+ * picked by their own aliases), or the first callable one of those kinds when no model is given.
+ * Only `available: true` is callable; a service that says `false` or does not say is refused with
+ * its reason.
  */
 export function chooseService(
   services: readonly PublicService[],
   kinds: readonly string[],
   model?: string,
 ): PublicService {
+  const callable = services.filter((s) => kinds.includes(s.serviceKind) && isCallable(s));
   if (model) {
     const named = services.filter((s) => s.modelAlias === model);
     const match =
       named.find((s) => kinds.includes(s.serviceKind)) ?? (kinds.length === 0 ? named[0] : undefined);
     if (!match) {
-      const offered = services
-        .filter((s) => kinds.includes(s.serviceKind) && s.available !== false)
-        .map((s) => s.modelAlias);
+      const offered = callable.map((s) => s.modelAlias);
       throw new AppError(
         'service.not_found',
         `No ${kinds.join(' or ')} service "${model}" is visible to this profile.${offered.length ? ` Available: ${offered.join(', ')}.` : ''}`,
       );
     }
-    if (match.available === false) {
+    const reason = notCallableReason(match);
+    if (reason) {
       throw new AppError(
         'service.unavailable',
-        `The service "${model}" is listed but not available right now; choose another.`,
+        `The service "${model}" is listed but not callable: ${reason}; choose another.`,
       );
     }
     return match;
   }
-  const first = services.find((s) => kinds.includes(s.serviceKind) && s.available !== false);
+  const first = callable[0];
   if (!first)
     throw new AppError(
       'service.not_found',

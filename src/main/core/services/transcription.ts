@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,14 +14,7 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { sha256OfFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import {
-  InputLimitError,
-  journaledCall,
-  readAnswer,
-  sendWithRetry,
-  stringList,
-  usageContract,
-} from './service-common.js';
+import { InputLimitError, journaledCall, readAnswer, sendWithRetry } from './service-common.js';
 
 export interface TranscriptionOptions {
   language?: string;
@@ -41,16 +35,12 @@ export function transcriptionCapabilities(service: PublicService): {
   responseFormats: string[];
   maxBytes: number;
 } {
-  const usage = usageContract(service);
-  const maxBytes =
-    typeof usage.maxFileBytes === 'number' && usage.maxFileBytes > 0
-      ? Math.min(usage.maxFileBytes, TRANSCRIPTION_MAX_BYTES)
-      : TRANSCRIPTION_MAX_BYTES;
+  const usage = readApiUsage(service.apiUsageContract);
   return {
-    supportsLanguage: usage.supportsLanguage === true,
-    languages: stringList(usage.languages),
-    responseFormats: stringList(usage.responseFormats) ?? [],
-    maxBytes,
+    supportsLanguage: usage.supportsLanguage,
+    languages: usage.languages,
+    responseFormats: usage.responseFormats,
+    maxBytes: Math.min(usage.maxFileBytes ?? TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MAX_BYTES),
   };
 }
 

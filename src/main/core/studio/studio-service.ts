@@ -4,6 +4,7 @@ import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PublicService } from '../../../shared/api/discovery.js';
+import { isCallable, serviceAvailability } from '../../../shared/api/service-availability.js';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
 import {
   DraftForm,
@@ -33,7 +34,7 @@ import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { uploadInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from '../video/discovery.js';
-import { optimizePrompt } from '../video/prompt-optimization.js';
+import { optimizationKey, optimizePrompt } from '../video/prompt-optimization.js';
 import {
   assertDraftValid,
   limitsFor,
@@ -248,7 +249,11 @@ export class StudioService {
 
   // ---------------------------------------------------------------- optimize, admission, submit
 
-  /** A separate, billed call; the draft's prompt is not changed (the creator accepts or not). */
+  /**
+   * A separate, billed call; the draft's prompt is not changed (the creator accepts or not). The
+   * optimization's key belongs to the draft's current inputs: pressing Optimize again for the same
+   * prompt, mode, references, spec and style returns the recorded result or replays the same key.
+   */
   async optimize(draftId: string, style: string | undefined) {
     const { stored, client, limits, draft } = await this.prepared(draftId);
     if (!limits.optimization.available)
@@ -257,11 +262,16 @@ export class StudioService {
         `The service "${draft.model}" does not offer prompt optimization.`,
       );
     const uploaded = await this.upload(draftId, client, draft, limits);
-    const clientRequestId = `opt-${randomUUID()}`;
-    const request = buildOptimizationRequest(draft, uploaded, limits, {
-      clientRequestId,
+    const inputs = buildOptimizationRequest(draft, uploaded, limits, {
+      clientRequestId: 'derived-below',
       style: style?.trim() ? style : undefined,
     }) as PromptOptimizationRequest;
+    const clientRequestId = optimizationKey(this.core.journal, {
+      profileId: client.profileId,
+      scope: `studio-draft:${draftId}`,
+      request: inputs,
+    });
+    const request = { ...inputs, clientRequestId };
     const result = await optimizePrompt(this.core.journal, client, request, {
       clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
       draftId,
@@ -624,7 +634,8 @@ function toStudioService(s: PublicService): StudioServiceView {
   return {
     modelAlias: s.modelAlias,
     serviceKind: s.serviceKind,
-    available: s.available !== false,
+    available: isCallable(s),
+    availability: serviceAvailability(s),
     displayName: s.serviceDisplayName ?? s.modelAlias,
     mediaSpecContract: obj(s.mediaSpecContract),
     apiUsageContract: obj(s.apiUsageContract),

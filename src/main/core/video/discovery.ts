@@ -1,8 +1,8 @@
 import type { PublicService } from '../../../shared/api/discovery.js';
-import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { chooseService } from '../services/service-common.js';
 
 export interface DiscoveredServices {
   services: PublicService[];
@@ -38,24 +38,7 @@ export async function discoverServices(
   }
 }
 
-/** The service of `model` and `serviceKind`, callable now; a clear error otherwise. */
+/** The service of `model` and `serviceKind`, callable now (`available: true`); a clear error otherwise. */
 export function pickService(services: PublicService[], model: string, serviceKind: string): PublicService {
-  const matches = services.filter((s) => s.modelAlias === model);
-  const service = matches.find((s) => s.serviceKind === serviceKind);
-  if (!service) {
-    const offered = services
-      .filter((s) => s.serviceKind === serviceKind && s.available !== false)
-      .map((s) => s.modelAlias);
-    throw new AppError(
-      'service.not_found',
-      `No ${serviceKind} service "${model}" is visible to this profile.${offered.length ? ` Available: ${offered.join(', ')}.` : ''}`,
-    );
-  }
-  if (service.available === false) {
-    throw new AppError(
-      'service.unavailable',
-      `The service "${model}" is listed but not available right now; choose another.`,
-    );
-  }
-  return service;
+  return chooseService(services, [serviceKind], model);
 }

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PromptOptimization } from '../journal/prompt-optimizations-repository.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
+import { canonicalJson } from '../journal/json.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, nextDelay, sleep, type BackoffPolicy } from '../jobs/backoff.js';
 import { retryWaitMs } from '../platform/retry-after.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
@@ -16,11 +18,42 @@ export interface OptimizeOptions {
   backoff?: BackoffPolicy;
 }
 
+/** Sends of one optimization per call (the first and its replays). */
+export const OPTIMIZATION_ATTEMPTS_PER_CALL = 4;
+
+/** Refusals after which the service created nothing: the next press may use the next attempt key. */
+const NOTHING_CREATED = new Set([401, 402, 403]);
+
+/**
+ * The `clientRequestId` (and `Idempotency-Key`) of one business optimization: `opt-` + the sha256
+ * of the profile, the scope (the studio's draft, or the CLI) and the request without its id — the
+ * prompt, mode, references, spec and style. The same inputs always give the same key, so pressing
+ * Optimize again (or running the same command again) returns the recorded result or replays the
+ * same key; changed inputs make a new optimization. Only when the service refused it for identity
+ * or balance (nothing was created) does the next try use `<key>.2`, `<key>.3`, ….
+ */
+export function optimizationKey(
+  journal: Journal,
+  input: { profileId: string; scope: string; request: Omit<PromptOptimizationRequest, 'clientRequestId'> },
+): string {
+  const { clientRequestId: _ignored, ...request } = input.request as PromptOptimizationRequest;
+  const digest = createHash('sha256')
+    .update(canonicalJson({ profileId: input.profileId, scope: input.scope, request }))
+    .digest('hex');
+  const base = `opt-${digest.slice(0, 40)}`;
+  for (let attempt = 1; ; attempt += 1) {
+    const key = attempt === 1 ? base : `${base}.${attempt}`;
+    const found = journal.optimizations.get(key);
+    if (!found || found.state !== 'failed' || !NOTHING_CREATED.has(found.statusCode ?? 0)) return key;
+  }
+}
+
 /**
  * Prompt optimization: a separate, billed call that never starts generation. The request is
  * committed to the journal first; `Idempotency-Key` equals `clientRequestId`; an unknown outcome
  * (timeout, broken connection, 504) is replayed with the same key and body (bounded); a finished
- * optimization is returned from the journal without a second call. On failure the original prompt
+ * optimization is returned from the journal without a second call, and one given up after its
+ * replays is replayed again under the same key (never a new one). On failure the original prompt
  * stays as it was.
  */
 export async function optimizePrompt(
@@ -55,15 +88,32 @@ export async function optimizePrompt(
       `This optimization failed earlier: ${recorded.errorMessage ?? recorded.errorCode}`,
     );
   }
+  if (recorded.state === 'abandoned') journal.optimizations.reopen(request.clientRequestId);
+  return replayOptimization(journal, client, request.clientRequestId, options);
+}
+
+/**
+ * Sends the journaled body of an open optimization under its own key until the outcome is known,
+ * at most `maxAttempts` times: 201 is recorded at once; 429/503 wait as the service says; a
+ * timeout, broken connection or 504 is an unknown outcome and is replayed; any other refusal is
+ * final and recorded.
+ */
+export async function replayOptimization(
+  journal: Journal,
+  client: PublicApiClient,
+  clientRequestId: string,
+  options: Omit<OptimizeOptions, 'draftId'>,
+): Promise<PromptOptimization> {
+  const recorded = journal.optimizations.get(clientRequestId)!;
   const body = JSON.parse(recorded.canonicalBodyJson) as PromptOptimizationRequest;
-  const maxAttempts = options.maxAttempts ?? 4;
+  const maxAttempts = options.maxAttempts ?? OPTIMIZATION_ATTEMPTS_PER_CALL;
   let lastError: unknown;
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-    journal.optimizations.markAttempt(request.clientRequestId);
+    journal.optimizations.markAttempt(clientRequestId);
     let serverSeconds: number | undefined;
     try {
       const response = await client.optimizePrompt(body, options.clientTimeoutSeconds);
-      return journal.optimizations.markSucceeded(request.clientRequestId, {
+      return journal.optimizations.markSucceeded(clientRequestId, {
         requestId: response.requestId,
         optimizationId: response.optimization.optimizationId,
         optimizedPrompt: response.optimization.optimizedPrompt,
@@ -76,14 +126,14 @@ export async function optimizePrompt(
         error instanceof OutcomeUnknownError ||
         (error instanceof ApiError && error.kind === 'gateway_timeout')
       ) {
-        journal.optimizations.markUnknown(request.clientRequestId, error.message);
+        journal.optimizations.markUnknown(clientRequestId, error.message);
       } else if (
         error instanceof ApiError &&
         (error.kind === 'rate_limited' || error.kind === 'unavailable')
       ) {
         serverSeconds = error.retryAfterSeconds;
       } else if (error instanceof ApiError) {
-        journal.optimizations.markFailed(request.clientRequestId, {
+        journal.optimizations.markFailed(clientRequestId, {
           statusCode: error.status,
           errorCode: error.apiCode,
           errorMessage: error.serviceMessage,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
 import type { InputRole, ProbedMedia, VideoDraft } from '../../../shared/h3/draft.js';
@@ -15,7 +14,7 @@ import type { PublicApiClient } from '../platform/public-api-client.js';
 import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from './discovery.js';
-import { optimizePrompt } from './prompt-optimization.js';
+import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
 
 /** A video draft whose media are local files that were probed (content type, size, duration, tracks). */
 export interface LocalVideoDraft extends Omit<VideoDraft, 'firstFrame' | 'lastFrame' | 'references'> {
@@ -150,12 +149,17 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
         `The service "${draft.model}" does not offer prompt optimization.`,
       );
     }
-    optimizationClientRequestId = submission.optimize.clientRequestId ?? `opt-${randomUUID()}`;
     step('optimize prompt');
-    const request = buildOptimizationRequest(draft, uploaded, limits, {
-      clientRequestId: optimizationClientRequestId,
+    const inputs = buildOptimizationRequest(draft, uploaded, limits, {
+      clientRequestId: submission.optimize.clientRequestId ?? 'derived-below',
       style: submission.optimize.style,
     }) as PromptOptimizationRequest;
+    // One key per business optimization: an explicit one, else derived from the inputs, so the
+    // same command again returns the recorded optimization or replays it (never bills a new one).
+    optimizationClientRequestId =
+      submission.optimize.clientRequestId ??
+      optimizationKey(core.journal, { profileId, scope: 'video', request: inputs });
+    const request = { ...inputs, clientRequestId: optimizationClientRequestId };
     const optimization = await forgettingUnknownAssets(
       core.journal,
       client,

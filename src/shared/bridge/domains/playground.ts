@@ -20,7 +20,10 @@ export const PlaygroundService = z.object({
   modelAlias: z.string(),
   serviceKind: z.string(),
   displayName: z.string(),
+  /** Callable: only a service that says `available: true`. */
   available: z.boolean(),
+  /** Why a service is not callable: it says `available: false`, or does not say. */
+  availability: z.enum(['available', 'not_available', 'not_stated']),
   apiUsageContract: Json.nullable(),
   mediaSpecContract: Json.nullable(),
 });

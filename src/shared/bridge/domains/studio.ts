@@ -17,7 +17,10 @@ export const StagedFileId = z.uuid();
 export const StudioService = z.object({
   modelAlias: z.string(),
   serviceKind: z.string(),
+  /** Callable: only a service that says `available: true`. */
   available: z.boolean(),
+  /** Why a service is not callable: it says `available: false`, or does not say. */
+  availability: z.enum(['available', 'not_available', 'not_stated']),
   displayName: z.string(),
   /** The live contracts, passed through as published (the renderer builds the form from them). */
   mediaSpecContract: z.record(z.string(), z.unknown()).nullable(),

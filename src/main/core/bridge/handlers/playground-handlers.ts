@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { isCallable, serviceAvailability } from '../../../../shared/api/service-availability.js';
 import type {
   ConversationView,
   GenerationResult,
@@ -88,7 +89,8 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
           modelAlias: s.modelAlias,
           serviceKind: s.serviceKind,
           displayName: s.serviceDisplayName ?? s.modelAlias,
-          available: s.available !== false,
+          available: isCallable(s),
+          availability: serviceAvailability(s),
           apiUsageContract: s.apiUsageContract ?? null,
           mediaSpecContract: s.mediaSpecContract ?? null,
         }));

@@ -56,6 +56,7 @@ export const en = {
     common: {
       model: 'Model',
       unavailable: 'not available',
+      availabilityNotStated: 'not available (discovery does not say it is)',
       default: 'Service default',
       working: 'Working…',
       seed: 'Seed',

@@ -6,6 +6,8 @@ export const studioEn = {
       service: 'Video service',
       serviceUnavailable: '{{name}} — not available right now',
       serviceUnavailableWhy: 'The service is listed by discovery but says it is not available; pick another.',
+      serviceAvailabilityNotStated:
+        'The service is listed by discovery without saying it is available; only available services are called. Pick another.',
       servicesOffline: 'Offline: showing the last known contracts from {{time}}.',
       noServices: 'This profile offers no video service.',
       loading: 'Loading the live contract…',

@@ -13,6 +13,8 @@ export const studioZhCN: typeof studioEn = {
       service: '视频服务',
       serviceUnavailable: '{{name}} — 暂不可用',
       serviceUnavailableWhy: '服务发现列出了该服务，但它表示当前不可用；请选择其他服务。',
+      serviceAvailabilityNotStated:
+        '服务发现列出了该服务，但未表明其可用；只调用可用的服务。请选择其他服务。',
       servicesOffline: '离线：显示 {{time}} 时最后一次获取的契约。',
       noServices: '此配置没有可用的视频服务。',
       loading: '正在读取实时契约…',

@@ -53,6 +53,7 @@ export const zhCN: Messages = {
     common: {
       model: '模型',
       unavailable: '不可用',
+      availabilityNotStated: '不可用（服务发现未表明其可用）',
       default: '服务默认',
       working: '处理中…',
       seed: '种子',

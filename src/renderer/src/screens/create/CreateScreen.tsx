@@ -1,7 +1,7 @@
 import { Progress, Select } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DraftForm } from '../../../../shared/bridge/contract';
+import type { DraftForm, StudioService } from '../../../../shared/bridge/contract';
 import {
   countPromptCodePoints,
   findStaleLabels,
@@ -214,7 +214,7 @@ export function CreateScreen() {
                     disabled={!s.available}
                     className="select-item"
                     data-testid={`service-${s.modelAlias}`}
-                    title={s.available ? undefined : t('studio.create.serviceUnavailableWhy')}
+                    title={s.available ? undefined : t(whyNotCallable(s))}
                   >
                     <Select.ItemText>
                       {s.available
@@ -233,8 +233,7 @@ export function CreateScreen() {
               .filter((s) => !s.available)
               .map((s) => (
                 <li key={s.modelAlias}>
-                  {t('studio.create.serviceUnavailable', { name: s.displayName })}.{' '}
-                  {t('studio.create.serviceUnavailableWhy')}
+                  {t('studio.create.serviceUnavailable', { name: s.displayName })}. {t(whyNotCallable(s))}
                 </li>
               ))}
           </ul>
@@ -443,4 +442,11 @@ export function CreateScreen() {
       ) : null}
     </section>
   );
+}
+
+/** The reason shown for a service that is not callable: it says it is not available, or does not say. */
+function whyNotCallable(s: StudioService): string {
+  return s.availability === 'not_stated'
+    ? 'studio.create.serviceAvailabilityNotStated'
+    : 'studio.create.serviceUnavailableWhy';
 }

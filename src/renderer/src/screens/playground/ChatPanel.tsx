@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PlaygroundFile } from '../../../../shared/bridge/contract';
@@ -16,20 +17,16 @@ import {
 
 const CHAT_KINDS = ['text_chat', 'vision_chat'];
 
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
 export function ChatPanel() {
   const { t } = useTranslation();
   const services = useServicesOf(CHAT_KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const usage = (service?.apiUsageContract ?? {}) as Record<string, unknown>;
-  const partTypes = strings(usage.contentPartTypes).length ? strings(usage.contentPartTypes) : ['text'];
-  const samplingFields = strings(usage.samplingFields);
+  const usage = readApiUsage(service?.apiUsageContract);
+  const partTypes = usage.contentPartTypes;
+  const samplingFields = usage.samplingFields;
   const takesMedia = partTypes.includes('image_url') || partTypes.includes('video_url');
-  const inlineAllowed = partTypes.includes('image_url') && /inline/i.test(String(usage.mediaUrls ?? ''));
+  const inlineAllowed = usage.inlineImages;
 
   const s = usePlayground();
   const [system, setSystem] = useState('');

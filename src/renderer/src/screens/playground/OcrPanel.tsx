@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
@@ -23,7 +24,7 @@ export function OcrPanel() {
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const usage = (service?.apiUsageContract ?? {}) as { tasks?: string[]; supportsDocumentAsset?: boolean };
+  const usage = readApiUsage(service?.apiUsageContract);
   const [task, setTask] = useState('');
   const [pages, setPages] = useState('');
   const [file, setFile] = useState<{ name: string; isImage: boolean; url: string | null } | null>(null);
@@ -73,12 +74,12 @@ export function OcrPanel() {
     >
       <div className="pg-row">
         <ModelSelect id="ocr-model" services={services} value={model} onChange={setModel} />
-        {usage.tasks?.length ? (
+        {usage.ocrTasks?.length ? (
           <label className="pg-field">
             <span className="field-label">{t('playground.ocr.task')}</span>
             <select data-testid="ocr-task" value={task} onChange={(e) => setTask(e.target.value)}>
               <option value="">{t('playground.common.default')}</option>
-              {usage.tasks.map((x) => (
+              {usage.ocrTasks.map((x) => (
                 <option key={x} value={x}>
                   {x}
                 </option>

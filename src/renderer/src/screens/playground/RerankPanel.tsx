@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../../bridge';
@@ -25,8 +26,7 @@ export function RerankPanel() {
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const supportsTopN =
-    (service?.apiUsageContract as { supportsTopN?: boolean } | null)?.supportsTopN === true;
+  const supportsTopN = readApiUsage(service?.apiUsageContract).supportsTopN;
   const [query, setQuery] = useState('');
   const [pasted, setPasted] = useState('');
   const [loaded, setLoaded] = useState<{ name: string; documents: string[] } | null>(null);

@@ -1,3 +1,4 @@
+import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
@@ -29,11 +30,7 @@ export function TranscriptionPanel() {
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const usage = (service?.apiUsageContract ?? {}) as {
-    supportsLanguage?: boolean;
-    languages?: string[];
-    responseFormats?: string[];
-  };
+  const usage = readApiUsage(service?.apiUsageContract);
   const [language, setLanguage] = useState('');
   const [format, setFormat] = useState('');
   const [audioUrl, setAudioUrl] = useState<string | null>(null);

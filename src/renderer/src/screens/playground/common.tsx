@@ -81,7 +81,10 @@ export function ModelSelect(props: {
       >
         {props.services.map((s) => (
           <option key={s.modelAlias} value={s.modelAlias} disabled={!s.available}>
-            {s.displayName} ({s.modelAlias}){s.available ? '' : ` — ${t('playground.common.unavailable')}`}
+            {s.displayName} ({s.modelAlias})
+            {s.available
+              ? ''
+              : ` — ${t(s.availability === 'not_stated' ? 'playground.common.availabilityNotStated' : 'playground.common.unavailable')}`}
           </option>
         ))}
       </select>
