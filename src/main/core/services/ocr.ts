@@ -5,13 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { probeMedia } from '../media/probe-media.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
-import {
-  InputLimitError,
-  journaledCall,
-  postJsonAnswer,
-  stringList,
-  usageContract,
-} from './service-common.js';
+import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
 
 export interface OcrOptions {
   task?: string;
