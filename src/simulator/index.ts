@@ -14,11 +14,14 @@ import { executeRenderTask } from './jobs/render-tasks.js';
 import { killRunningTools } from './media/ffmpeg.js';
 import { RenderCache } from './media/render-cache.js';
 import { StateLog } from './persistence.js';
+import { platformInfo, type PlatformInfo } from './platform/info.js';
+import { createPlatformState } from './platform/state.js';
 import { parseScenario, type ScenarioName } from './scenarios.js';
 import { createRequestHandler } from './server.js';
 
 export { FIXED_LOCAL_TEST_TOKEN } from './identities.js';
 export { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
+export type { PlatformInfo } from './platform/info.js';
 
 export interface SimulatorOptions {
   /** Bind address; loopback by default. */
@@ -40,6 +43,8 @@ export interface RunningSimulator {
   baseUrl: string;
   /** The fixed local test token. */
   token: string;
+  /** The Application Platform surfaces on the same port (the `platform` object of `--json`). */
+  platform: PlatformInfo;
   close(): Promise<void>;
   /** Sets (or clears with null) the scenario; throws for an unknown name. */
   setScenario(name: string | null): void;
@@ -89,6 +94,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     renders: new RenderCache(dirs.outputs),
     dirs,
     scenario: initialScenario,
+    platform: createPlatformState(clock, ownsDir ? undefined : root),
   };
   // A given data folder keeps the state across restarts; a temporary one lives as long as the process.
   const pending: StoredJob[] = [];
@@ -117,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   return {
     baseUrl: state.baseUrl,
     token: FIXED_LOCAL_TEST_TOKEN,
+    platform: platformInfo(state.baseUrl),
     setScenario(name: string | null) {
       state.scenario = name === null ? null : (parseScenario(name) as ScenarioName);
     },

@@ -1,0 +1,6 @@
+import { directoryRoutes } from './directory-routes.js';
+import type { PlatformRoute } from './router.js';
+import { sessionRoutes } from './session-routes.js';
+
+/** Every platform route (the platform OpenAPI document is built from the same list). */
+export const PLATFORM_ROUTES: readonly PlatformRoute[] = [...sessionRoutes, ...directoryRoutes];
