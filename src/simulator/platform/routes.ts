@@ -1,6 +1,13 @@
 import { directoryRoutes } from './directory-routes.js';
 import type { PlatformRoute } from './router.js';
+import { runtimeJobRoutes } from './runtime-job-routes.js';
+import { servicesRoutes } from './services-route.js';
 import { sessionRoutes } from './session-routes.js';
 
 /** Every platform route (the platform OpenAPI document is built from the same list). */
-export const PLATFORM_ROUTES: readonly PlatformRoute[] = [...sessionRoutes, ...directoryRoutes];
+export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
+  ...sessionRoutes,
+  ...directoryRoutes,
+  ...servicesRoutes,
+  ...runtimeJobRoutes,
+];

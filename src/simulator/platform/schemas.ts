@@ -98,6 +98,179 @@ export const DirectoryMemberPage = z
   })
   .strict();
 
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase 64 hex');
+
+export const RuntimeInputRole = z.enum([
+  'first_frame',
+  'last_frame',
+  'reference_image',
+  'reference_video',
+  'reference_audio',
+]);
+
+/** `inputs[]` item of a runtime job (no `mediaType`, no `purpose`, no asset id). */
+export const RuntimeJobInput = z
+  .object({
+    readUrl: z.string().min(1),
+    role: RuntimeInputRole,
+    mimeType: z.string().min(1).optional(),
+    sha256: Sha256Hex.optional(),
+    byteSize: z.number().int().nonnegative().optional(),
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+
+export const ResourceAttribution = z
+  .object({ resourceType: z.string().min(1), resourceId: z.string().min(1).max(255) })
+  .strict();
+
+/** `POST /media/jobs` and `:dry-run` body (the prompt lives in `params`, never at top level). */
+export const RuntimeJobRequest = z
+  .object({
+    clientTaskId: z.string().min(1).max(255),
+    model: z.string().min(1).optional(),
+    serviceKind: z.string().min(1).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    mediaSpec: z.record(z.string(), z.unknown()).optional(),
+    inputs: z.array(RuntimeJobInput).max(14).optional(),
+    resourceAttribution: ResourceAttribution.optional(),
+    idempotencyKey: z.string().min(1).max(255).optional(),
+  })
+  .strict();
+
+export const RuntimeJobResult = z
+  .object({
+    resultId: z.string(),
+    resultDownloadUrl: z.string(),
+    mimeType: z.string().optional(),
+    byteSize: z.number().int().nonnegative().optional(),
+    sha256: z.string().optional(),
+  })
+  .strict();
+
+export const RuntimeJobSchema = z
+  .object({
+    platformJobId: z.string(),
+    clientTaskId: z.string(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancel_requested', 'canceled']),
+    stage: z.string(),
+    model: z.string().optional(),
+    serviceKind: z.string().optional(),
+    jobRecoveryRef: z.string().optional(),
+    results: z.array(RuntimeJobResult).optional(),
+    errorCode: z.string().optional(),
+    errorMessage: z.string().optional(),
+    retryable: z.boolean().optional(),
+    createdAt: z.iso.datetime().optional(),
+    updatedAt: z.iso.datetime().optional(),
+  })
+  .strict();
+
+export const BatchGetRequest = z
+  .object({ platformJobIds: z.array(z.string().min(1)).min(1).max(100) })
+  .strict();
+
+export const BatchGetResponse = z
+  .object({ items: z.array(RuntimeJobSchema), missing: z.array(z.string()) })
+  .strict();
+
+export const DryRunBlocker = z
+  .object({
+    code: z.string(),
+    phase: z.string(),
+    message: z.string(),
+    retryable: z.boolean(),
+    httpStatus: z.number().int().optional(),
+    details: FreeForm.optional(),
+  })
+  .strict();
+
+export const ReadUrlCheck = z
+  .object({
+    index: z.number().int().nonnegative(),
+    role: z.string(),
+    ok: z.boolean(),
+    mimeType: z.string().optional(),
+    byteSize: z.number().int().nonnegative().optional(),
+    sha256: z.string().optional(),
+    durationSeconds: z.number().optional(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    hasAudio: z.boolean().optional(),
+    code: z.string().optional(),
+  })
+  .strict();
+
+export const DryRunResult = z
+  .object({
+    accepted: z.boolean(),
+    clientTaskId: z.string(),
+    appContext: z
+      .object({
+        appKey: z.string(),
+        appVersionId: z.string(),
+        resourceAttribution: ResourceAttribution.optional(),
+      })
+      .strict(),
+    serviceKind: z.string().optional(),
+    model: z.string().optional(),
+    normalizedSpec: FreeForm.optional(),
+    estimatedCost: z
+      .object({
+        resourceType: z.string(),
+        usage: z.number(),
+        unit: z.string(),
+        estimatedAmount: z.number(),
+        amountScale: z.number().int(),
+        currency: z.string(),
+      })
+      .strict()
+      .optional(),
+    admission: z
+      .object({ decision: z.enum(['admit', 'reject']), reason: z.string().optional() })
+      .strict()
+      .optional(),
+    blockers: z.array(DryRunBlocker),
+    readUrlChecks: z.array(ReadUrlCheck),
+    traceId: z.string(),
+  })
+  .strict();
+
+export const AvailableServicesQuery = z
+  .object({
+    serviceKind: z.string().min(1).optional(),
+    page: z.coerce.number().int().min(1).optional(),
+    pageSize: z.coerce.number().int().min(1).max(200).optional(),
+    includeUnavailable: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+
+export const RuntimeService = z
+  .object({
+    model: z.string(),
+    displayName: z.string(),
+    serviceKind: z.string(),
+    status: z.enum(['available', 'unavailable']),
+    mediaSpecContract: FreeForm.optional(),
+    apiUsageContract: FreeForm.optional(),
+    promptOptimization: FreeForm.optional(),
+  })
+  .strict();
+
+export const RuntimeServiceList = z
+  .object({
+    object: z.literal('list'),
+    items: z.array(RuntimeService),
+    page: z.number().int().positive(),
+    pageSize: z.number().int().positive(),
+    total: z.number().int().nonnegative(),
+    filters: z
+      .object({ serviceKind: z.string().optional(), includeUnavailable: z.boolean() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 /** Simulator-only: what the application center does when a person opens an application. */
 export const LaunchBody = z.object({ appKey: z.string().min(1), user: z.string().min(1) }).strict();
 
@@ -135,4 +308,16 @@ export const PLATFORM_SCHEMAS = {
   OrganizationGroupList: DirectoryGroupList,
   OrganizationMember: DirectoryMemberSchema,
   OrganizationMemberPage: DirectoryMemberPage,
+  RuntimeJobInput,
+  ResourceAttribution,
+  RuntimeJobRequest,
+  RuntimeJobResult,
+  RuntimeJob: RuntimeJobSchema,
+  RuntimeJobBatchGetRequest: BatchGetRequest,
+  RuntimeJobBatchGetResponse: BatchGetResponse,
+  DryRunBlocker,
+  ReadUrlCheck,
+  DryRunResult,
+  RuntimeService,
+  RuntimeServiceList,
 } as const;

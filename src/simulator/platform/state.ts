@@ -1,11 +1,13 @@
 import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import { PlatformLog } from './platform-log.js';
+import { RuntimeJobStore } from './runtime-job-store.js';
 import { SessionStore } from './session-store.js';
 
-/** The platform surfaces' state: sessions (and, with a data folder, its log). */
+/** The platform surfaces' state: sessions, runtime jobs (and, with a data folder, its log). */
 export interface PlatformState {
   sessions: SessionStore;
+  runtimeJobs: RuntimeJobStore;
   log?: PlatformLog;
 }
 
@@ -16,9 +18,12 @@ export const PLATFORM_STATE_FILE = 'platform-state.jsonl';
 export function createPlatformState(clock: SimClock, dataDir: string | undefined): PlatformState {
   const log = dataDir ? new PlatformLog(path.join(dataDir, PLATFORM_STATE_FILE)) : undefined;
   const sessions = new SessionStore(clock, log);
+  const runtimeJobs = new RuntimeJobStore(log);
   if (log) {
-    sessions.restore(log.read());
-    log.compact(sessions.snapshot());
+    const records = log.read();
+    sessions.restore(records);
+    runtimeJobs.restore(records);
+    log.compact([...sessions.snapshot(), ...runtimeJobs.snapshot()]);
   }
-  return { sessions, log };
+  return { sessions, runtimeJobs, log };
 }

@@ -136,3 +136,21 @@ export function expectPlatformError(res: PlatformResponse, status: number, code:
   expect(res.data).toMatchObject({ code, message: expect.any(String), requestId: expect.any(String) });
   expect(typeof res.data.traceId).toBe('string');
 }
+
+/** A runtime call as `app` for a session (or with other headers, e.g. a recovery reference). */
+export function runtimeCall(
+  client: PlatformClient,
+  app: PlatformApp,
+  method: string,
+  suffix: string,
+  options: { sessionId?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<PlatformResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.sessionId) headers['X-Platform-Runtime-Session-Id'] = options.sessionId;
+  return client.request(method, client.platform.runtimeBaseUrl + suffix, {
+    credential: app.appCredential,
+    json: options.json,
+    body: options.body,
+    headers,
+  });
+}
