@@ -2,6 +2,7 @@ import { directoryRoutes } from './directory-routes.js';
 import type { PlatformRoute } from './router.js';
 import { runtimeJobRoutes } from './runtime-job-routes.js';
 import { servicesRoutes } from './services-route.js';
+import { usageRoutes } from './usage-route.js';
 import { sessionRoutes } from './session-routes.js';
 
 /** Every platform route (the platform OpenAPI document is built from the same list). */
@@ -10,4 +11,5 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...directoryRoutes,
   ...servicesRoutes,
   ...runtimeJobRoutes,
+  ...usageRoutes,
 ];

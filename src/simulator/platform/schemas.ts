@@ -271,6 +271,40 @@ export const RuntimeServiceList = z
   })
   .strict();
 
+export const UsageGroupKey = z.enum(['accountId', 'serviceKind', 'day']);
+
+export const ResourceUsageRequest = z
+  .object({
+    resourceType: z.string().min(1),
+    resourceIds: z.array(z.string().min(1)).min(1).max(200),
+    groupBy: z.array(UsageGroupKey).max(3).optional(),
+  })
+  .strict();
+
+export const ResourceUsageItem = z
+  .object({
+    resourceId: z.string(),
+    accountId: z.string().optional(),
+    serviceKind: z.string().optional(),
+    day: z.string().optional(),
+    ledgerSettledCredits: z.number().int(),
+    reservedCredits: z.number().int(),
+    releasedCredits: z.number().int(),
+    failedCredits: z.number().int(),
+    pendingCredits: z.number().int(),
+    requestCount: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export const ResourceUsageResponse = z
+  .object({
+    items: z.array(ResourceUsageItem),
+    amountScale: z.number().int().nonnegative(),
+    asOf: z.iso.datetime(),
+    freshness: z.string(),
+  })
+  .strict();
+
 /** Simulator-only: what the application center does when a person opens an application. */
 export const LaunchBody = z.object({ appKey: z.string().min(1), user: z.string().min(1) }).strict();
 
@@ -320,4 +354,7 @@ export const PLATFORM_SCHEMAS = {
   DryRunResult,
   RuntimeService,
   RuntimeServiceList,
+  ResourceUsageRequest,
+  ResourceUsageItem,
+  ResourceUsageResponse,
 } as const;
