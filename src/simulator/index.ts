@@ -79,7 +79,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const clock = new SimClock();
   const hooks: JobRunnerHooks = {
     execute: (job) => executeRenderTask(state, job, job.task),
-    changed: (job) => state.log?.job(job),
+    changed: (job) => {
+      state.log?.job(job);
+      state.platform.jobChanged(job);
+    },
   };
   const state: SimulatorState = {
     baseUrl: '',

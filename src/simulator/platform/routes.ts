@@ -1,4 +1,5 @@
 import { directoryRoutes } from './directory-routes.js';
+import { eventsRoutes } from './events-route.js';
 import type { PlatformRoute } from './router.js';
 import { runtimeJobRoutes } from './runtime-job-routes.js';
 import { servicesRoutes } from './services-route.js';
@@ -12,4 +13,5 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...servicesRoutes,
   ...runtimeJobRoutes,
   ...usageRoutes,
+  ...eventsRoutes,
 ];

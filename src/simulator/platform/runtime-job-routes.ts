@@ -214,6 +214,7 @@ async function createJob(pc: PlatformContext): Promise<void> {
     createdAtMs: job.createdAtMs,
   };
   store.add(record);
+  pc.state.platform.jobChanged(job);
   pc.state.runner.run(job);
   if (pc.scenario === 'dropped_connection') {
     pc.req.socket.destroy();

@@ -1,14 +1,19 @@
 import path from 'node:path';
 import type { SimClock } from '../clock.js';
+import type { StoredJob } from '../jobs/job-store.js';
+import { EventStore } from './event-store.js';
 import { PlatformLog } from './platform-log.js';
 import { RuntimeJobStore } from './runtime-job-store.js';
 import { SessionStore } from './session-store.js';
 
-/** The platform surfaces' state: sessions, runtime jobs (and, with a data folder, its log). */
+/** The platform surfaces' state: sessions, runtime jobs, their events (and, with a data folder, its log). */
 export interface PlatformState {
   sessions: SessionStore;
   runtimeJobs: RuntimeJobStore;
+  events: EventStore;
   log?: PlatformLog;
+  /** Called on every change of a simulator job: a runtime job's change becomes an event. */
+  jobChanged(job: StoredJob): void;
 }
 
 /** File of the platform state under `--data-dir`. */
@@ -19,11 +24,17 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const log = dataDir ? new PlatformLog(path.join(dataDir, PLATFORM_STATE_FILE)) : undefined;
   const sessions = new SessionStore(clock, log);
   const runtimeJobs = new RuntimeJobStore(log);
+  const events = new EventStore(log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
     runtimeJobs.restore(records);
-    log.compact([...sessions.snapshot(), ...runtimeJobs.snapshot()]);
+    events.restore(records);
+    log.compact([...sessions.snapshot(), ...runtimeJobs.snapshot(), ...events.snapshot()]);
   }
-  return { sessions, runtimeJobs, log };
+  const jobChanged = (job: StoredJob) => {
+    const runtime = runtimeJobs.get(job.jobId);
+    if (runtime) events.record(runtime, job, clock.nowMs());
+  };
+  return { sessions, runtimeJobs, events, log, jobChanged };
 }
