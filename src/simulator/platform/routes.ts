@@ -1,5 +1,6 @@
 import { directoryRoutes } from './directory-routes.js';
 import { eventsRoutes } from './events-route.js';
+import { exportRoutes } from './exports-route.js';
 import type { PlatformRoute } from './router.js';
 import { runtimeJobRoutes } from './runtime-job-routes.js';
 import { servicesRoutes } from './services-route.js';
@@ -14,4 +15,5 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...runtimeJobRoutes,
   ...usageRoutes,
   ...eventsRoutes,
+  ...exportRoutes,
 ];

@@ -305,6 +305,46 @@ export const ResourceUsageResponse = z
   })
   .strict();
 
+export const EXPORT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'video/mp4'] as const;
+
+export const ExportRequest = z
+  .object({
+    source: z
+      .object({
+        readUrl: z.string().min(1),
+        mimeType: z.enum(EXPORT_MIME_TYPES),
+        sha256: Sha256Hex.optional(),
+        appAssetRef: z.string().min(1).max(255).optional(),
+        byteSize: z.number().int().nonnegative().optional(),
+        filename: z.string().min(1).max(255).optional(),
+        expiresAt: z.iso.datetime({ offset: true }).optional(),
+      })
+      .strict()
+      .refine((s) => s.sha256 !== undefined || s.appAssetRef !== undefined, {
+        message: 'at least one of sha256 and appAssetRef is required',
+      }),
+    idempotencyKey: z.string().min(1).max(255).optional(),
+    intent: z.literal('download').optional(),
+    deliveryMode: z.literal('marked').optional(),
+  })
+  .strict();
+
+export const MarkedExport = z
+  .object({
+    exportId: z.string(),
+    status: z.enum(['preparing', 'ready', 'failed']),
+    statusUrl: z.string(),
+    contentUrl: z.string().optional(),
+    mimeType: z.string().optional(),
+    byteSize: z.number().int().nonnegative().optional(),
+    errorCode: z.string().optional(),
+    retryAfterSeconds: z.number().int().nonnegative().optional(),
+    expiresAt: z.iso.datetime().optional(),
+    deliveryMode: z.literal('marked'),
+    intent: z.literal('download'),
+  })
+  .strict();
+
 /** Simulator-only: what the application center does when a person opens an application. */
 export const LaunchBody = z.object({ appKey: z.string().min(1), user: z.string().min(1) }).strict();
 
@@ -357,4 +397,6 @@ export const PLATFORM_SCHEMAS = {
   ResourceUsageRequest,
   ResourceUsageItem,
   ResourceUsageResponse,
+  ExportRequest,
+  MarkedExport,
 } as const;

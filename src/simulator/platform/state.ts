@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
 import { EventStore } from './event-store.js';
+import { ExportStore } from './export-store.js';
 import { PlatformLog } from './platform-log.js';
 import { RuntimeJobStore } from './runtime-job-store.js';
 import { SessionStore } from './session-store.js';
@@ -11,6 +12,7 @@ export interface PlatformState {
   sessions: SessionStore;
   runtimeJobs: RuntimeJobStore;
   events: EventStore;
+  exports: ExportStore;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -25,16 +27,23 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const sessions = new SessionStore(clock, log);
   const runtimeJobs = new RuntimeJobStore(log);
   const events = new EventStore(log);
+  const exports = new ExportStore(log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
     runtimeJobs.restore(records);
     events.restore(records);
-    log.compact([...sessions.snapshot(), ...runtimeJobs.snapshot(), ...events.snapshot()]);
+    exports.restore(records);
+    log.compact([
+      ...sessions.snapshot(),
+      ...runtimeJobs.snapshot(),
+      ...events.snapshot(),
+      ...exports.snapshot(),
+    ]);
   }
   const jobChanged = (job: StoredJob) => {
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, log, jobChanged };
 }
