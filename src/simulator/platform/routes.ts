@@ -1,6 +1,7 @@
 import { directoryRoutes } from './directory-routes.js';
 import { eventsRoutes } from './events-route.js';
 import { exportRoutes } from './exports-route.js';
+import { grantRoutes } from './grant-routes.js';
 import type { PlatformRoute } from './router.js';
 import { runtimeJobRoutes } from './runtime-job-routes.js';
 import { servicesRoutes } from './services-route.js';
@@ -11,6 +12,7 @@ import { sessionRoutes } from './session-routes.js';
 export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...sessionRoutes,
   ...directoryRoutes,
+  ...grantRoutes,
   ...servicesRoutes,
   ...runtimeJobRoutes,
   ...usageRoutes,

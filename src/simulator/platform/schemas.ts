@@ -345,6 +345,47 @@ export const MarkedExport = z
   })
   .strict();
 
+const RequestDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256: followed by 64 lowercase hex');
+const GrantScope = z
+  .string()
+  .regex(/^[a-z][\s\S]{1,127}$/u, '2..128 characters starting with a lowercase letter');
+
+export const GrantIssueRequest = z
+  .object({
+    runtimeSessionId: z.string().min(1),
+    calleeAppKey: z.string().min(1),
+    scope: GrantScope,
+    idempotencyKey: z.string().min(1).max(255),
+    requestDigest: RequestDigest,
+    apiVersion: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const IssuedGrant = z.object({ grant: z.string(), expiresAt: z.iso.datetime() }).strict();
+
+export const GrantUseRequest = z
+  .object({ grant: z.string().min(1), scope: GrantScope, requestDigest: RequestDigest })
+  .strict();
+
+export const ResolvedGrant = z
+  .object({
+    grantId: z.string(),
+    callerAppKey: z.string(),
+    callerAppVersionId: z.string(),
+    calleeAppKey: z.string(),
+    calleeAppVersionId: z.string(),
+    apiVersion: z.string(),
+    subject: SubjectSchema,
+    callerAppRoles: z.array(z.string()),
+    scope: z.string(),
+    idempotencyKey: z.string(),
+    requestDigest: z.string(),
+    expiresAt: z.iso.datetime(),
+  })
+  .strict();
+
+export const GrantLaunch = z.object({ launchCode: z.string(), expiresAt: z.iso.datetime() }).strict();
+
 /** Simulator-only: what the application center does when a person opens an application. */
 export const LaunchBody = z.object({ appKey: z.string().min(1), user: z.string().min(1) }).strict();
 
@@ -399,4 +440,9 @@ export const PLATFORM_SCHEMAS = {
   ResourceUsageResponse,
   ExportRequest,
   MarkedExport,
+  AppGrantIssueRequest: GrantIssueRequest,
+  AppGrantIssued: IssuedGrant,
+  AppGrantUseRequest: GrantUseRequest,
+  AppGrantResolved: ResolvedGrant,
+  AppGrantLaunch: GrantLaunch,
 } as const;

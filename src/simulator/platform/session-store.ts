@@ -116,14 +116,18 @@ export class SessionStore {
     this.log?.append('session', session.sessionId, session);
   }
 
-  /** What the application center does when a person opens an application. */
-  issueLaunchCode(app: FixtureApp, user: FixtureUser): LaunchCodeRecord {
+  /** What the application center (or a grant launch) does when a person opens an application. */
+  issueLaunchCode(
+    app: FixtureApp,
+    user: FixtureUser,
+    lifetimeSeconds = LAUNCH_CODE_LIFETIME_SECONDS,
+  ): LaunchCodeRecord {
     const code: LaunchCodeRecord = {
       launchCode: secret('lc'),
       appKey: app.appKey,
       appVersionId: app.appVersionId,
       user,
-      expiresAtMs: this.clock.nowMs() + LAUNCH_CODE_LIFETIME_SECONDS * 1000,
+      expiresAtMs: this.clock.nowMs() + lifetimeSeconds * 1000,
       consumed: false,
     };
     this.saveCode(code);

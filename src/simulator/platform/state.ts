@@ -3,6 +3,7 @@ import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
 import { EventStore } from './event-store.js';
 import { ExportStore } from './export-store.js';
+import { GrantStore } from './grant-store.js';
 import { PlatformLog } from './platform-log.js';
 import { RuntimeJobStore } from './runtime-job-store.js';
 import { SessionStore } from './session-store.js';
@@ -13,6 +14,7 @@ export interface PlatformState {
   runtimeJobs: RuntimeJobStore;
   events: EventStore;
   exports: ExportStore;
+  grants: GrantStore;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -28,13 +30,16 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const runtimeJobs = new RuntimeJobStore(log);
   const events = new EventStore(log);
   const exports = new ExportStore(log);
+  const grants = new GrantStore(log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
     runtimeJobs.restore(records);
     events.restore(records);
     exports.restore(records);
+    grants.restore(records);
     log.compact([
+      ...grants.snapshot(),
       ...sessions.snapshot(),
       ...runtimeJobs.snapshot(),
       ...events.snapshot(),
@@ -45,5 +50,5 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, exports, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, grants, log, jobChanged };
 }
