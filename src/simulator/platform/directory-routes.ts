@@ -4,13 +4,7 @@ import { listGroups, listMembers } from './directory.js';
 import { PlatformError, sessionNotFound } from './errors.js';
 import { isOrganizationManager, ORGANIZATION_ID } from './fixtures.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
-import {
-  DirectoryGroupList,
-  DirectoryMemberPage,
-  EmptyBody,
-  MembersListBody,
-  PlatformErrorSchema,
-} from './schemas.js';
+import { DirectoryGroupList, DirectoryMemberPage, EmptyBody, errorDoc, MembersListBody } from './schemas.js';
 
 /** The manager session the directory may be read with: 404 when it does not resolve, 403 when not a manager. */
 function managerSession(pc: PlatformContext): void {
@@ -40,15 +34,14 @@ async function members(pc: PlatformContext): Promise<void> {
   });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
 const DIRECTORY_ERRORS = {
-  400: err('INVALID_REQUEST: unknown field, invalid JSON, negative page/pageSize, pageSize > 100'),
-  401: err('Application credential missing or unknown'),
-  403: err('ORGANIZATION_MANAGER_REQUIRED, or credential mismatch'),
-  404: err('Session does not resolve (RUNTIME_SESSION_NOT_FOUND), or unknown groupId'),
-  429: err('Rate limited (Retry-After)'),
-  503: err('ORGANIZATION_DIRECTORY_UNAVAILABLE (Retry-After)'),
-  504: err('Gateway timeout'),
+  400: errorDoc('INVALID_REQUEST: unknown field, invalid JSON, negative page/pageSize, pageSize > 100'),
+  401: errorDoc('Application credential missing or unknown'),
+  403: errorDoc('ORGANIZATION_MANAGER_REQUIRED, or credential mismatch'),
+  404: errorDoc('Session does not resolve (RUNTIME_SESSION_NOT_FOUND), or unknown groupId'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  503: errorDoc('ORGANIZATION_DIRECTORY_UNAVAILABLE (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
 };
 
 export const directoryRoutes: PlatformRoute[] = [

@@ -2,7 +2,7 @@ import { PlatformError } from './errors.js';
 import type { JobEvent } from './event-store.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
-import { PlatformErrorSchema } from './schemas.js';
+import { errorDoc } from './schemas.js';
 import { z } from 'zod';
 
 export const EVENTS_DEFAULT_LIMIT = 50;
@@ -133,8 +133,6 @@ function toPayload(event: JobEvent): Record<string, unknown> {
   };
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
-
 export const eventsRoutes: PlatformRoute[] = [
   {
     method: 'GET',
@@ -159,12 +157,12 @@ export const eventsRoutes: PlatformRoute[] = [
           description: 'text/event-stream; each data line is JSON carrying its numeric cursor',
           contentType: 'text/event-stream',
         },
-        400: err('Invalid cursor, Last-Event-ID (e.g. a job id), once or limit (1..200)'),
-        401: err('Credential or session missing or invalid'),
-        403: err('A recovery reference cannot read events'),
-        429: err('Rate limited (Retry-After)'),
-        503: err('Unavailable (Retry-After)'),
-        504: err('Gateway timeout'),
+        400: errorDoc('Invalid cursor, Last-Event-ID (e.g. a job id), once or limit (1..200)'),
+        401: errorDoc('Credential or session missing or invalid'),
+        403: errorDoc('A recovery reference cannot read events'),
+        429: errorDoc('Rate limited (Retry-After)'),
+        503: errorDoc('Unavailable (Retry-After)'),
+        504: errorDoc('Gateway timeout'),
       },
     },
   },

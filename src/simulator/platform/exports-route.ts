@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SimulatorState } from '../context.js';
-import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
+import { bodyHash } from '../idempotency.js';
 import { newId, parseWith, readJsonObject, sendJson } from '../http.js';
 import { digestFile } from '../jobs/outputs.js';
 import { iso } from '../clock.js';
@@ -13,7 +13,8 @@ import { EXPORT_LIFETIME_SECONDS, EXPORT_RETRY_AFTER_SECONDS, type ExportRecord 
 import { checkReadUrlAddress, checkReadUrlFacts, fetchReadUrl } from './read-url.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
-import { ExportRequest, MarkedExport, PlatformErrorSchema } from './schemas.js';
+import { idempotencyKeyOf } from './runtime-job-routes.js';
+import { errorDoc, ExportRequest, MarkedExport } from './schemas.js';
 
 /** Time a marked copy takes to prepare at time scale 1 (a ready copy is never instant). */
 export const EXPORT_PREPARE_SECONDS = 3;
@@ -92,18 +93,7 @@ type ExportBody = z.infer<typeof ExportRequest>;
 async function createExport(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
   const body: ExportBody = parseWith(ExportRequest, await readJsonObject(pc.req));
-  const header = pc.req.headers['idempotency-key'];
-  const headerKey = checkIdempotencyKey(Array.isArray(header) ? header[0] : header);
-  if (headerKey !== undefined && body.idempotencyKey !== undefined && headerKey !== body.idempotencyKey)
-    throw new PlatformError(
-      400,
-      'idempotency_key_mismatch',
-      'The Idempotency-Key header and body idempotencyKey differ.',
-      {
-        phase: 'input_validation',
-      },
-    );
-  const key = headerKey ?? body.idempotencyKey;
+  const key = idempotencyKeyOf(pc, body.idempotencyKey);
   const { idempotencyKey: _k, ...business } = body;
   const hash = bodyHash(business);
   const store = pc.state.platform.exports;
@@ -219,18 +209,17 @@ async function downloadExport(pc: PlatformContext): Promise<void> {
   });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
 const SESSION_DOC = {
   name: 'X-Platform-Runtime-Session-Id',
   required: true,
   description: "the person's RuntimeSession",
 };
 const COMMON = {
-  401: err('Credential or session missing or invalid'),
-  403: err('A recovery reference cannot authorize exports'),
-  429: err('Rate limited (Retry-After)'),
-  503: err('Unavailable (Retry-After)'),
-  504: err('Gateway timeout'),
+  401: errorDoc('Credential or session missing or invalid'),
+  403: errorDoc('A recovery reference cannot authorize exports'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  503: errorDoc('Unavailable (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
 };
 
 export const exportRoutes: PlatformRoute[] = [
@@ -255,12 +244,12 @@ export const exportRoutes: PlatformRoute[] = [
       responses: {
         200: { description: 'A ready copy of this content exists', schema: MarkedExport },
         202: { description: 'In preparation', schema: MarkedExport, headers: ['Retry-After'] },
-        400: err('Invalid body or refused source address'),
-        402: err('Insufficient balance'),
-        409: err('Idempotency conflict'),
-        413: err('Body too large'),
-        415: err('Not JSON'),
-        422: err('Source unreadable or not matching sha256, byteSize or mimeType'),
+        400: errorDoc('Invalid body or refused source address'),
+        402: errorDoc('Insufficient balance'),
+        409: errorDoc('Idempotency conflict'),
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
+        422: errorDoc('Source unreadable or not matching sha256, byteSize or mimeType'),
         ...COMMON,
       },
     },
@@ -277,8 +266,8 @@ export const exportRoutes: PlatformRoute[] = [
       headers: [SESSION_DOC],
       responses: {
         200: { description: 'Export', schema: MarkedExport },
-        400: err('Both session and recovery headers'),
-        404: err('Unknown or not owned'),
+        400: errorDoc('Both session and recovery headers'),
+        404: errorDoc('Unknown or not owned'),
         ...COMMON,
       },
     },
@@ -299,9 +288,9 @@ export const exportRoutes: PlatformRoute[] = [
           contentType: 'application/octet-stream',
           headers: ['Content-Disposition', 'X-Platform-Asset-Variant'],
         },
-        400: err('Both session and recovery headers'),
-        404: err('Unknown or not owned'),
-        409: err('export_not_ready (Retry-After: 5) or export_failed'),
+        400: errorDoc('Both session and recovery headers'),
+        404: errorDoc('Unknown or not owned'),
+        409: errorDoc('export_not_ready (Retry-After: 5) or export_failed'),
         ...COMMON,
       },
     },

@@ -15,11 +15,11 @@ import {
 } from './grant-store.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import {
+  errorDoc,
   GrantIssueRequest,
   GrantLaunch,
   GrantUseRequest,
   IssuedGrant,
-  PlatformErrorSchema,
   ResolvedGrant,
 } from './schemas.js';
 
@@ -144,11 +144,10 @@ async function launch(pc: PlatformContext): Promise<void> {
   sendJson(pc.res, 200, { launchCode: code.launchCode, expiresAt: iso(code.expiresAtMs) });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
 const COMMON = {
-  401: err('Application credential missing or unknown'),
-  429: err('Rate limited (Retry-After)'),
-  504: err('Gateway timeout'),
+  401: errorDoc('Application credential missing or unknown'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
 };
 
 export const grantRoutes: PlatformRoute[] = [
@@ -165,11 +164,11 @@ export const grantRoutes: PlatformRoute[] = [
       requestBody: { schema: GrantIssueRequest, required: true },
       responses: {
         200: { description: 'Issued grant (the plaintext appears here only)', schema: IssuedGrant },
-        400: err('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request (digest, scope, fields)'),
-        403: err('APP_CAPABILITY_NOT_DECLARED, or credential mismatch'),
-        404: err('APP_GRANT_PRECONDITION_NOT_FOUND: session or callee missing'),
-        409: err('APP_GRANT_IDEMPOTENCY_CONFLICT'),
-        503: err('APP_GRANT_SERVICE_UNAVAILABLE (Retry-After)'),
+        400: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request (digest, scope, fields)'),
+        403: errorDoc('APP_CAPABILITY_NOT_DECLARED, or credential mismatch'),
+        404: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: session or callee missing'),
+        409: errorDoc('APP_GRANT_IDEMPOTENCY_CONFLICT'),
+        503: errorDoc('APP_GRANT_SERVICE_UNAVAILABLE (Retry-After)'),
         ...COMMON,
       },
     },
@@ -187,10 +186,10 @@ export const grantRoutes: PlatformRoute[] = [
       requestBody: { schema: GrantUseRequest, required: true },
       responses: {
         200: { description: 'Resolved grant', schema: ResolvedGrant },
-        400: err('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request'),
-        403: err('Credential mismatch'),
-        404: err('APP_GRANT_NOT_FOUND: invalid, expired, wrong callee, scope or digest'),
-        503: err('APP_GRANT_SERVICE_UNAVAILABLE (Retry-After)'),
+        400: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request'),
+        403: errorDoc('Credential mismatch'),
+        404: errorDoc('APP_GRANT_NOT_FOUND: invalid, expired, wrong callee, scope or digest'),
+        503: errorDoc('APP_GRANT_SERVICE_UNAVAILABLE (Retry-After)'),
         ...COMMON,
       },
     },
@@ -208,10 +207,10 @@ export const grantRoutes: PlatformRoute[] = [
       requestBody: { schema: GrantUseRequest, required: true },
       responses: {
         200: { description: 'Launch code', schema: GrantLaunch },
-        400: err('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request'),
-        403: err('Credential mismatch'),
-        404: err('APP_GRANT_NOT_FOUND'),
-        503: err('APP_HANDOFF_UNAVAILABLE (Retry-After)'),
+        400: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request'),
+        403: errorDoc('Credential mismatch'),
+        404: errorDoc('APP_GRANT_NOT_FOUND'),
+        503: errorDoc('APP_HANDOFF_UNAVAILABLE (Retry-After)'),
         ...COMMON,
       },
     },

@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { APP_VERSION } from '../../shared/app-version.js';
+import { stripRootKeywords } from '../openapi.js';
 import type { PlatformRoute } from './router.js';
 import { PLATFORM_SCHEMAS } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
 const REF = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-function stripRootKeywords(schema: JsonSchema): JsonSchema {
-  const { $schema: _s, $id: _i, ...rest } = schema;
-  return rest;
-}
 
 /**
  * The OpenAPI 3.1 document of the platform surfaces the simulator serves (runtime, session

@@ -22,7 +22,7 @@ import {
   BatchGetRequest,
   BatchGetResponse,
   DryRunResult,
-  PlatformErrorSchema,
+  errorDoc,
   RuntimeJobRequest,
   RuntimeJobSchema,
 } from './schemas.js';
@@ -133,10 +133,11 @@ async function prepare(pc: PlatformContext, session: SessionRecord, body: JobReq
   return { service, raw, identityId, inputs };
 }
 
-function idempotencyKeyOf(pc: PlatformContext, body: JobRequest): string | undefined {
+/** The key of an idempotent runtime write: the `Idempotency-Key` header or the body's `idempotencyKey`, which must agree. */
+export function idempotencyKeyOf(pc: PlatformContext, bodyKey: string | undefined): string | undefined {
   const header = pc.req.headers['idempotency-key'];
   const fromHeader = checkIdempotencyKey(Array.isArray(header) ? header[0] : header);
-  if (fromHeader !== undefined && body.idempotencyKey !== undefined && fromHeader !== body.idempotencyKey)
+  if (fromHeader !== undefined && bodyKey !== undefined && fromHeader !== bodyKey)
     throw new PlatformError(
       400,
       'idempotency_key_mismatch',
@@ -146,7 +147,7 @@ function idempotencyKeyOf(pc: PlatformContext, body: JobRequest): string | undef
         details: { field: 'idempotencyKey' },
       },
     );
-  return fromHeader ?? body.idempotencyKey;
+  return fromHeader ?? bodyKey;
 }
 
 function answerJob(
@@ -166,7 +167,7 @@ function answerJob(
 async function createJob(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
   const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
-  const key = idempotencyKeyOf(pc, body);
+  const key = idempotencyKeyOf(pc, body.idempotencyKey);
   const { idempotencyKey: _key, ...business } = body;
   const hash = bodyHash(business);
   const store = pc.state.platform.runtimeJobs;
@@ -238,7 +239,7 @@ function blockerOf(error: ApiError, phase: string) {
 async function dryRun(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
   const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
-  idempotencyKeyOf(pc, body);
+  idempotencyKeyOf(pc, body.idempotencyKey);
   const blockers: ReturnType<typeof blockerOf>[] = [];
   let readUrlChecks: ReadUrlCheck[] = [];
   let service: CatalogService | undefined;
@@ -352,7 +353,6 @@ async function batchGet(pc: PlatformContext): Promise<void> {
   sendJson(pc.res, 200, { items, missing });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
 const SESSION_HEADER_DOC = {
   name: 'X-Platform-Runtime-Session-Id',
   required: false,
@@ -369,21 +369,21 @@ const IDEMPOTENCY_DOC = {
   description: 'equal to body idempotencyKey when both are sent',
 };
 const RUNTIME_ERRORS = {
-  400: err('Invalid field (or both session and recovery headers)'),
-  401: err('Credential or session missing or invalid'),
-  403: err('A recovery reference cannot authorize this call'),
-  429: err('Rate limited (Retry-After)'),
-  503: err('Unavailable (Retry-After)'),
-  504: err('Gateway timeout'),
+  400: errorDoc('Invalid field (or both session and recovery headers)'),
+  401: errorDoc('Credential or session missing or invalid'),
+  403: errorDoc('A recovery reference cannot authorize this call'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  503: errorDoc('Unavailable (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
 };
 const WRITE_ERRORS = {
   ...RUNTIME_ERRORS,
-  402: err('Insufficient balance'),
-  404: err('Model unknown'),
-  409: err('Idempotency conflict, or service not available'),
-  413: err('Body too large'),
-  415: err('Not JSON'),
-  422: err('readUrl content rejected (size, checksum, media, H3 rules)'),
+  402: errorDoc('Insufficient balance'),
+  404: errorDoc('Model unknown'),
+  409: errorDoc('Idempotency conflict, or service not available'),
+  413: errorDoc('Body too large'),
+  415: errorDoc('Not JSON'),
+  422: errorDoc('readUrl content rejected (size, checksum, media, H3 rules)'),
 };
 
 export const runtimeJobRoutes: PlatformRoute[] = [
@@ -434,8 +434,8 @@ export const runtimeJobRoutes: PlatformRoute[] = [
       responses: {
         200: { description: '{items, missing}', schema: BatchGetResponse },
         ...RUNTIME_ERRORS,
-        413: err('Body too large'),
-        415: err('Not JSON'),
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
       },
     },
   },
@@ -451,7 +451,7 @@ export const runtimeJobRoutes: PlatformRoute[] = [
       headers: [SESSION_HEADER_DOC, RECOVERY_HEADER_DOC],
       responses: {
         200: { description: 'RuntimeJob', schema: RuntimeJobSchema },
-        404: err('Unknown or not readable by this caller'),
+        404: errorDoc('Unknown or not readable by this caller'),
         ...RUNTIME_ERRORS,
       },
     },
@@ -468,7 +468,7 @@ export const runtimeJobRoutes: PlatformRoute[] = [
       headers: [SESSION_HEADER_DOC, RECOVERY_HEADER_DOC],
       responses: {
         200: { description: 'The result bytes', contentType: 'application/octet-stream' },
-        404: err('Unknown or not readable by this caller'),
+        404: errorDoc('Unknown or not readable by this caller'),
         ...RUNTIME_ERRORS,
       },
     },

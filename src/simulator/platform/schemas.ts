@@ -21,6 +21,9 @@ export const PlatformErrorSchema = z
   })
   .strict();
 
+/** An error response of a route's OpenAPI description. */
+export const errorDoc = (description: string) => ({ description, schema: PlatformErrorSchema });
+
 export const SubjectSchema = z
   .object({
     tenantId: z.string(),

@@ -3,7 +3,7 @@ import { parseWith, sendJson } from '../http.js';
 import { PlatformError } from './errors.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
-import { AvailableServicesQuery, PlatformErrorSchema, RuntimeServiceList } from './schemas.js';
+import { AvailableServicesQuery, errorDoc, RuntimeServiceList } from './schemas.js';
 
 export const SERVICES_DEFAULT_PAGE_SIZE = 100;
 
@@ -42,8 +42,6 @@ async function listServices(pc: PlatformContext): Promise<void> {
   });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
-
 export const servicesRoutes: PlatformRoute[] = [
   {
     method: 'GET',
@@ -60,12 +58,12 @@ export const servicesRoutes: PlatformRoute[] = [
       query: AvailableServicesQuery,
       responses: {
         200: { description: 'Service list', schema: RuntimeServiceList },
-        400: err('Invalid query (pageSize above 200, page below 1)'),
-        401: err('Credential or session missing or invalid'),
-        403: err('A recovery reference cannot list services'),
-        429: err('Rate limited (Retry-After)'),
-        503: err('Unavailable (Retry-After)'),
-        504: err('Gateway timeout'),
+        400: errorDoc('Invalid query (pageSize above 200, page below 1)'),
+        401: errorDoc('Credential or session missing or invalid'),
+        403: errorDoc('A recovery reference cannot list services'),
+        429: errorDoc('Rate limited (Retry-After)'),
+        503: errorDoc('Unavailable (Retry-After)'),
+        504: errorDoc('Gateway timeout'),
       },
     },
   },

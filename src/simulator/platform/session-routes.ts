@@ -2,7 +2,7 @@ import { sendJson } from '../http.js';
 import { readSessionBody } from './body.js';
 import { PlatformError, sessionNotFound } from './errors.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
-import { EmptyBody, ExchangeBody, PlatformErrorSchema, RuntimeSessionSchema } from './schemas.js';
+import { EmptyBody, errorDoc, ExchangeBody, RuntimeSessionSchema } from './schemas.js';
 import { toRuntimeSession } from './session-store.js';
 
 /** `POST /apps/{appKey}/runtime-sessions:exchange`: consumes the launch code once. */
@@ -58,13 +58,12 @@ async function renew(pc: PlatformContext): Promise<void> {
 }
 
 const SESSION_PATH_DOC = { description: 'RuntimeSession', schema: RuntimeSessionSchema };
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
 const COMMON_SESSION_ERRORS = {
-  401: err('Application credential missing or unknown'),
-  403: err('The credential does not match the application in the path'),
-  429: err('Rate limited (Retry-After)'),
-  503: err('Dependency unavailable (Retry-After)'),
-  504: err('Gateway timeout'),
+  401: errorDoc('Application credential missing or unknown'),
+  403: errorDoc('The credential does not match the application in the path'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  503: errorDoc('Dependency unavailable (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
 };
 
 export const sessionRoutes: PlatformRoute[] = [
@@ -81,8 +80,8 @@ export const sessionRoutes: PlatformRoute[] = [
       requestBody: { schema: ExchangeBody, required: true },
       responses: {
         200: SESSION_PATH_DOC,
-        400: err('Invalid body'),
-        404: err('Launch code unknown, used, expired or of another application (not consumed)'),
+        400: errorDoc('Invalid body'),
+        404: errorDoc('Launch code unknown, used, expired or of another application (not consumed)'),
         ...COMMON_SESSION_ERRORS,
       },
     },
@@ -99,7 +98,7 @@ export const sessionRoutes: PlatformRoute[] = [
       tags: ['session'],
       responses: {
         200: SESSION_PATH_DOC,
-        404: err('Nonexistent, expired, revoked or cross-application session (uniform)'),
+        404: errorDoc('Nonexistent, expired, revoked or cross-application session (uniform)'),
         ...COMMON_SESSION_ERRORS,
       },
     },
@@ -117,13 +116,15 @@ export const sessionRoutes: PlatformRoute[] = [
       requestBody: { schema: EmptyBody, required: false },
       responses: {
         200: { description: 'The new RuntimeSession', schema: RuntimeSessionSchema },
-        400: err('Body other than absent or {}'),
-        404: err('RUNTIME_SESSION_NOT_FOUND'),
-        409: err('RUNTIME_SESSION_RENEWAL_BLOCKED'),
+        400: errorDoc('Body other than absent or {}'),
+        404: errorDoc('RUNTIME_SESSION_NOT_FOUND'),
+        409: errorDoc('RUNTIME_SESSION_RENEWAL_BLOCKED'),
         ...COMMON_SESSION_ERRORS,
-        401: err('RUNTIME_SESSION_REAUTHENTICATION_REQUIRED (7-day window passed) or credential missing'),
-        403: err('RUNTIME_SESSION_ACCESS_REVOKED or credential mismatch'),
-        503: err('RUNTIME_SESSION_RENEWAL_UNAVAILABLE (Retry-After)'),
+        401: errorDoc(
+          'RUNTIME_SESSION_REAUTHENTICATION_REQUIRED (7-day window passed) or credential missing',
+        ),
+        403: errorDoc('RUNTIME_SESSION_ACCESS_REVOKED or credential mismatch'),
+        503: errorDoc('RUNTIME_SESSION_RENEWAL_UNAVAILABLE (Retry-After)'),
       },
     },
   },

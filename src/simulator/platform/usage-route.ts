@@ -6,7 +6,7 @@ import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { CREDIT_AMOUNT_SCALE, VIDEO_CREDITS_PER_SECOND } from './runtime-job-routes.js';
 import type { RuntimeJobRecord } from './runtime-job-store.js';
-import { PlatformErrorSchema, ResourceUsageRequest, ResourceUsageResponse } from './schemas.js';
+import { errorDoc, ResourceUsageRequest, ResourceUsageResponse } from './schemas.js';
 
 type GroupKey = 'accountId' | 'serviceKind' | 'day';
 
@@ -110,8 +110,6 @@ async function aggregate(pc: PlatformContext): Promise<void> {
   });
 }
 
-const err = (description: string) => ({ description, schema: PlatformErrorSchema });
-
 export const usageRoutes: PlatformRoute[] = [
   {
     method: 'POST',
@@ -128,14 +126,14 @@ export const usageRoutes: PlatformRoute[] = [
       requestBody: { schema: ResourceUsageRequest, required: true },
       responses: {
         200: { description: 'Usage', schema: ResourceUsageResponse },
-        400: err('Invalid body (resourceIds 1..200, groupBy of accountId, serviceKind, day)'),
-        401: err('Credential or session missing or invalid'),
-        403: err('Not an organization session, or a recovery reference'),
-        413: err('Body too large'),
-        415: err('Not JSON'),
-        429: err('Rate limited (Retry-After)'),
-        503: err('Unavailable (Retry-After)'),
-        504: err('Gateway timeout'),
+        400: errorDoc('Invalid body (resourceIds 1..200, groupBy of accountId, serviceKind, day)'),
+        401: errorDoc('Credential or session missing or invalid'),
+        403: errorDoc('Not an organization session, or a recovery reference'),
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
+        429: errorDoc('Rate limited (Retry-After)'),
+        503: errorDoc('Unavailable (Retry-After)'),
+        504: errorDoc('Gateway timeout'),
       },
     },
   },
