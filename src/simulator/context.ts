@@ -7,6 +7,7 @@ import type { JobRunner } from './jobs/job-runner.js';
 import type { JobStore } from './jobs/job-store.js';
 import type { RenderCache } from './media/render-cache.js';
 import type { StateLog } from './persistence.js';
+import type { PlatformState } from './platform/state.js';
 import type { PromptOptimizationResponse } from '../shared/api/prompt-optimization.js';
 import type { RouteClass, ScenarioName } from './scenarios.js';
 import type { z } from 'zod';
@@ -30,6 +31,8 @@ export interface SimulatorState {
   log?: StateLog;
   /** Scenario set at start or through the admin route; a request header overrides it. */
   scenario: ScenarioName | null;
+  /** The Application Platform surfaces (runtime, session service), see platform/README section. */
+  platform: PlatformState;
 }
 
 export interface RequestContext {

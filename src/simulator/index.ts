@@ -14,12 +14,15 @@ import { executeRenderTask } from './jobs/render-tasks.js';
 import { killRunningTools } from './media/ffmpeg.js';
 import { RenderCache } from './media/render-cache.js';
 import { StateLog } from './persistence.js';
+import { platformInfo, type PlatformInfo } from './platform/info.js';
+import { createPlatformState } from './platform/state.js';
 import { parseScenario, type ScenarioName } from './scenarios.js';
 import { checkBindAddress, isLoopbackAddress, loopbackHostGuard } from './host-policy.js';
 import { createRequestHandler } from './server.js';
 
 export { FIXED_LOCAL_TEST_TOKEN } from './identities.js';
 export { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
+export type { PlatformInfo } from './platform/info.js';
 
 export interface SimulatorOptions {
   /** Bind address; loopback by default. Another address is refused unless `allowRemote`. */
@@ -43,6 +46,8 @@ export interface RunningSimulator {
   baseUrl: string;
   /** The fixed local test token. */
   token: string;
+  /** The Application Platform surfaces on the same port (the `platform` object of `--json`). */
+  platform: PlatformInfo;
   close(): Promise<void>;
   /** Sets (or clears with null) the scenario; throws for an unknown name. */
   setScenario(name: string | null): void;
@@ -78,7 +83,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const clock = new SimClock();
   const hooks: JobRunnerHooks = {
     execute: (job) => executeRenderTask(state, job, job.task),
-    changed: (job) => state.log?.job(job),
+    changed: (job) => {
+      state.log?.job(job);
+      state.platform.jobChanged(job);
+    },
   };
   const state: SimulatorState = {
     baseUrl: '',
@@ -93,6 +101,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     renders: new RenderCache(dirs.outputs),
     dirs,
     scenario: initialScenario,
+    platform: createPlatformState(clock, ownsDir ? undefined : root),
   };
   // A given data folder keeps the state across restarts; a temporary one lives as long as the process.
   const pending: StoredJob[] = [];
@@ -128,6 +137,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   return {
     baseUrl: state.baseUrl,
     token: FIXED_LOCAL_TEST_TOKEN,
+    platform: platformInfo(state.baseUrl),
     setScenario(name: string | null) {
       state.scenario = name === null ? null : (parseScenario(name) as ScenarioName);
     },

@@ -39,7 +39,8 @@ function buildRegistry(): { registry: z.core.$ZodRegistry<{ id: string }>; names
   return { registry, names };
 }
 
-function stripRootKeywords(schema: JsonSchema): JsonSchema {
+/** A generated JSON Schema without the root-only `$schema` and `$id` (for embedding in OpenAPI). */
+export function stripRootKeywords(schema: JsonSchema): JsonSchema {
   const { $schema: _s, $id: _i, ...rest } = schema;
   return rest;
 }

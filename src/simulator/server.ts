@@ -3,6 +3,7 @@ import type { RequestContext, RouteDef, SimulatorState } from './context.js';
 import { ApiError } from './errors.js';
 import { newRequestId, sendError, sendJson, sleep } from './http.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { mountPlatform } from './platform/mount.js';
 import { ROUTES } from './routes/index.js';
 import {
   GATEWAY_TIMEOUT_DELAY_SECONDS,
@@ -39,6 +40,7 @@ export function createRequestHandler(
   state: SimulatorState,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   let openApi: Record<string, unknown> | undefined;
+  const platform = mountPlatform(state);
   return (req, res) => {
     const requestId = newRequestId();
     res.setHeader('X-Request-Id', requestId);
@@ -61,6 +63,7 @@ export function createRequestHandler(
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.local');
     const pathname = url.pathname;
+    if (platform.owns(pathname)) return platform.handle(req, res, requestId);
     if (pathname !== '/v1' && !pathname.startsWith('/v1/')) {
       throw new ApiError(404, 'route_not_found', 'Every path is under /v1.');
     }
@@ -80,7 +83,7 @@ export function createRequestHandler(
     if (relative === '/openapi.json') {
       if (method !== 'GET')
         throw new ApiError(405, 'method_not_allowed', 'Use GET.', { headers: { Allow: 'GET' } });
-      openApi ??= buildOpenApiDocument(ROUTES, state.baseUrl);
+      openApi ??= { ...buildOpenApiDocument(ROUTES, state.baseUrl), ...platform.openApiLink() };
       sendJson(res, 200, openApi);
       return;
     }

@@ -22,7 +22,8 @@ function collect(value: string, previous: string[]): string[] {
 /**
  * `framewright simulator`: the local simulator of the Public Model and Media API in the
  * foreground, on loopback unless told otherwise. With --json the first stdout line is
- * `{"baseUrl":"http://127.0.0.1:PORT/v1","token":"..."}`.
+ * `{"baseUrl":"http://127.0.0.1:PORT/v1","token":"...","platform":{...}}` (the platform object:
+ * runtime and session base URLs, the launch URL, the fixture applications and people).
  */
 export function registerSimulatorCommand(program: Command): void {
   program
@@ -59,7 +60,13 @@ export function registerSimulatorCommand(program: Command): void {
         dataDir: options.dataDir,
       });
       if (options.json) {
-        process.stdout.write(JSON.stringify({ baseUrl: simulator.baseUrl, token: simulator.token }) + '\n');
+        process.stdout.write(
+          JSON.stringify({
+            baseUrl: simulator.baseUrl,
+            token: simulator.token,
+            platform: simulator.platform,
+          }) + '\n',
+        );
       } else {
         process.stdout.write(
           `Framewright simulator listening at ${simulator.baseUrl}\n` +

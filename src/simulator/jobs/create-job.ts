@@ -1,6 +1,7 @@
 import type { EffectiveMediaSpec } from '../../shared/api/media-jobs.js';
 import type { CatalogService } from '../catalog.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext, SimulatorState } from '../context.js';
+import type { ScenarioName } from '../scenarios.js';
 import { bodyHash, checkIdempotencyKey, type IdempotentOperation } from '../idempotency.js';
 import { newId, sendJson } from '../http.js';
 import { checkClientRequestIdHeader, headerValue } from '../headers.js';
@@ -56,6 +57,46 @@ export function answerOrDrop(
 }
 
 /**
+ * A new queued job of the identity, stored (and logged) but not yet run; a job scenario
+ * (job_failed, job_failed_retryable) scripts its failure.
+ */
+export function storeNewJob(
+  state: SimulatorState,
+  identityId: string,
+  requestId: string,
+  spec: NewJobSpec,
+  scenario: ScenarioName | null,
+  clientRequestId?: string,
+): StoredJob {
+  const job: StoredJob = {
+    jobId: newId('job'),
+    identityId,
+    model: spec.service.modelAlias,
+    serviceKind: spec.service.serviceKind,
+    object: spec.object ?? 'media.generation.job',
+    requestId,
+    clientRequestId,
+    status: 'queued',
+    stage: 'queued',
+    stageMessage: 'Waiting for a worker',
+    createdAtMs: state.clock.nowMs(),
+    effectiveMediaSpec: spec.effectiveMediaSpec,
+    outputs: [],
+    pollSeconds: state.runner.pollSeconds(spec.pacing),
+    pacing: spec.pacing,
+    task: spec.task,
+    stages: spec.stages,
+    scriptedFailure:
+      scenario === 'job_failed' || scenario === 'job_failed_retryable'
+        ? SCENARIO_FAILURES[scenario]
+        : undefined,
+  };
+  state.jobs.add(job);
+  state.log?.job(job);
+  return job;
+}
+
+/**
  * Idempotent job creation: a replay of the same key and body answers the stored job (200);
  * the same key with another body is 409 (thrown by the store); a new key (or none) validates
  * the body with `prepare` and creates one job, answered 202 with `Location` and `Retry-After`.
@@ -84,31 +125,7 @@ export function createIdempotentJob(
   }
   const spec = prepare();
   const runner = state.runner;
-  const job: StoredJob = {
-    jobId: newId('job'),
-    identityId: identity.id,
-    model: spec.service.modelAlias,
-    serviceKind: spec.service.serviceKind,
-    object: spec.object ?? 'media.generation.job',
-    requestId: rc.requestId,
-    clientRequestId,
-    status: 'queued',
-    stage: 'queued',
-    stageMessage: 'Waiting for a worker',
-    createdAtMs: state.clock.nowMs(),
-    effectiveMediaSpec: spec.effectiveMediaSpec,
-    outputs: [],
-    pollSeconds: runner.pollSeconds(spec.pacing),
-    pacing: spec.pacing,
-    task: spec.task,
-    stages: spec.stages,
-    scriptedFailure:
-      rc.scenario === 'job_failed' || rc.scenario === 'job_failed_retryable'
-        ? SCENARIO_FAILURES[rc.scenario]
-        : undefined,
-  };
-  state.jobs.add(job);
-  state.log?.job(job);
+  const job = storeNewJob(state, identity.id, rc.requestId, spec, rc.scenario, clientRequestId);
   if (key !== undefined) {
     const record = state.idempotency.remember({
       identityId: identity.id,

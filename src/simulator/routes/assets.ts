@@ -27,7 +27,7 @@ import { newId, sendJson } from '../http.js';
 import { probeMedia } from '../media/probe.js';
 import { resolveModel, resolveScopeModel } from '../models.js';
 
-const EXTENSIONS: Record<string, string> = {
+export const EXTENSIONS: Record<string, string> = {
   'image/png': '.png',
   'image/jpeg': '.jpg',
   'image/webp': '.webp',

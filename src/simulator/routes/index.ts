@@ -9,6 +9,7 @@ import { documentRoutes } from './documents.js';
 import { imageRoutes } from './images.js';
 import { mediaRoutes } from './media.js';
 import { ocrRoutes } from './ocr.js';
+import { platformAdminRoutes } from '../platform/admin-routes.js';
 import { promptOptimizationRoutes } from './prompt-optimization.js';
 import { retrievalRoutes } from './retrieval.js';
 import { transcriptionRoutes } from './transcription.js';
@@ -28,4 +29,5 @@ export const ROUTES: readonly RouteDef[] = [
   ...assetRoutes,
   ...admissionRoutes,
   ...adminRoutes,
+  ...platformAdminRoutes,
 ];

@@ -2,10 +2,12 @@ import { ModelScopeQuery } from '../../shared/api/assets.js';
 import { PublicError } from '../../shared/api/errors.js';
 import { MediaGenerationRequest, MediaJob } from '../../shared/api/media-jobs.js';
 import { mediaSpecContractOf } from '../catalog.js';
-import type { RequestContext, RouteDef } from '../context.js';
+import type { CatalogService } from '../catalog.js';
+import type { RequestContext, RouteDef, SimulatorState } from '../context.js';
+import type { Identity } from '../identities.js';
 import { ApiError, notFound } from '../errors.js';
 import { readJsonObject, sendJson } from '../http.js';
-import { createIdempotentJob } from '../jobs/create-job.js';
+import { createIdempotentJob, type NewJobSpec } from '../jobs/create-job.js';
 import { toMediaJob } from '../jobs/job-store.js';
 import { RenderCache } from '../media/render-cache.js';
 import type { VideoRenderPlan } from '../media/render-video.js';
@@ -32,60 +34,74 @@ async function createVideo(rc: RequestContext): Promise<void> {
         details: { field: 'model' },
       });
     }
-    const v = validateH3Request(raw, service, rc.state, rc.identity);
-    const visuals: VideoRenderPlan['visuals'] = [];
-    if (v.firstFrame) visuals.push({ path: v.firstFrame.path, kind: 'image', label: 'first' });
-    if (v.lastFrame) visuals.push({ path: v.lastFrame.path, kind: 'image', label: 'last' });
-    for (const ref of v.references) {
-      if (ref.asset.kind === 'image' || ref.asset.kind === 'video') {
-        visuals.push({ path: ref.asset.path, kind: ref.asset.kind, label: ref.item.role });
-      }
-    }
-    const audios = v.references
-      .filter((ref) => ref.asset.kind === 'audio')
-      .map((ref) => ({ path: ref.asset.path }));
-    const plan: VideoRenderPlan = {
-      width: v.width,
-      height: v.height,
-      fps: v.fps,
-      frames: v.frames,
-      seed: v.seed,
-      generationMode: v.generationMode,
-      prompt: v.prompt,
-      title: `${service.modelAlias} · simulated · ${v.resolutionTier} ${v.orientation} · ${v.seconds} s`,
-      visuals,
-      audios,
-    };
-    const inputShas = [v.firstFrame, v.lastFrame, ...v.references.map((r) => r.asset)].map(
-      (a) => a?.sha256 ?? null,
-    );
-    const key = RenderCache.keyOf({
-      renderer: 'h3-video/1',
-      ...plan,
-      visuals: visuals.map((x) => x.kind),
-      audios: audios.length,
-      inputShas,
-    });
-    return {
-      service,
-      pacing: 'video',
-      stages: VIDEO_STAGES,
-      effectiveMediaSpec: {
-        fps: v.fps,
-        generationMode: v.generationMode,
-        height: v.height,
-        orientation: v.orientation,
-        resolutionTier: v.resolutionTier,
-        seconds: v.seconds,
-        width: v.width,
-        frameCount: v.frames,
-        durationSeconds: v.frames / v.fps,
-        seed: v.seed,
-        audio: { channels: 2, codec: 'aac' },
-      },
-      task: { type: 'video', key, plan },
-    };
+    return prepareH3VideoJob(raw, service, rc.state, rc.identity);
   });
+}
+
+/**
+ * Validates an H3 video body (public shape, inputs already resolved to owned input assets) and
+ * plans its render: the job spec of both the public `/media/generations` and the platform
+ * runtime's `/media/jobs`.
+ */
+export function prepareH3VideoJob(
+  raw: Record<string, unknown>,
+  service: CatalogService,
+  state: SimulatorState,
+  identity: Identity,
+): NewJobSpec {
+  const v = validateH3Request(raw, service, state, identity);
+  const visuals: VideoRenderPlan['visuals'] = [];
+  if (v.firstFrame) visuals.push({ path: v.firstFrame.path, kind: 'image', label: 'first' });
+  if (v.lastFrame) visuals.push({ path: v.lastFrame.path, kind: 'image', label: 'last' });
+  for (const ref of v.references) {
+    if (ref.asset.kind === 'image' || ref.asset.kind === 'video') {
+      visuals.push({ path: ref.asset.path, kind: ref.asset.kind, label: ref.item.role });
+    }
+  }
+  const audios = v.references
+    .filter((ref) => ref.asset.kind === 'audio')
+    .map((ref) => ({ path: ref.asset.path }));
+  const plan: VideoRenderPlan = {
+    width: v.width,
+    height: v.height,
+    fps: v.fps,
+    frames: v.frames,
+    seed: v.seed,
+    generationMode: v.generationMode,
+    prompt: v.prompt,
+    title: `${service.modelAlias} · simulated · ${v.resolutionTier} ${v.orientation} · ${v.seconds} s`,
+    visuals,
+    audios,
+  };
+  const inputShas = [v.firstFrame, v.lastFrame, ...v.references.map((r) => r.asset)].map(
+    (a) => a?.sha256 ?? null,
+  );
+  const key = RenderCache.keyOf({
+    renderer: 'h3-video/1',
+    ...plan,
+    visuals: visuals.map((x) => x.kind),
+    audios: audios.length,
+    inputShas,
+  });
+  return {
+    service,
+    pacing: 'video',
+    stages: VIDEO_STAGES,
+    effectiveMediaSpec: {
+      fps: v.fps,
+      generationMode: v.generationMode,
+      height: v.height,
+      orientation: v.orientation,
+      resolutionTier: v.resolutionTier,
+      seconds: v.seconds,
+      width: v.width,
+      frameCount: v.frames,
+      durationSeconds: v.frames / v.fps,
+      seed: v.seed,
+      audio: { channels: 2, codec: 'aac' },
+    },
+    task: { type: 'video', key, plan },
+  };
 }
 
 async function getJob(rc: RequestContext): Promise<void> {

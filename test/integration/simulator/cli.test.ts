@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import type { PlatformInfo } from '../../../src/simulator/index.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -32,14 +33,28 @@ describe('framewright simulator (CLI)', () => {
         rl.once('line', resolve);
         child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
       });
-      const info = JSON.parse(line) as { baseUrl: string; token: string };
+      const info = JSON.parse(line) as { baseUrl: string; token: string; platform: PlatformInfo };
       const firstAnswer = await fetch(info.baseUrl + '/services', {
         headers: { Authorization: `Bearer ${info.token}` },
       });
       expect(firstAnswer.status).toBe(200);
       // process start (tsx loader included) to first answer; about 0.5 s alone, bounded loosely for a loaded CI
       expect(performance.now() - started).toBeLessThan(3000);
-      expect(Object.keys(info).sort()).toEqual(['baseUrl', 'token']);
+      expect(Object.keys(info).sort()).toEqual(['baseUrl', 'platform', 'token']);
+      const origin = new URL(info.baseUrl).origin;
+      expect(info.platform).toMatchObject({
+        runtimeBaseUrl: expect.stringMatching(new RegExp(`^${origin}/`)),
+        sessionBaseUrl: expect.stringMatching(new RegExp(`^${origin}/`)),
+        launchUrl: expect.stringMatching(new RegExp(`^${origin}/`)),
+        users: ['manager', 'member', 'personal'],
+      });
+      expect(info.platform.apps.map((app) => app.dependencies.length)).toEqual([1, 0]);
+      const opened = await fetch(info.platform.launchUrl, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${info.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: info.platform.apps[0]!.appKey, user: 'member' }),
+      });
+      expect(opened.status).toBe(200);
       expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       for (const token of [info.token, 'cli-extra']) {
         const res = await fetch(info.baseUrl + '/services', {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../src/simulator/index.js';
+import { startSimulator, type PlatformInfo } from '../../../src/simulator/index.js';
 import { H3_BASE, TestClient } from './client.js';
 import { makePng } from './fixtures.js';
 
@@ -29,7 +29,7 @@ async function spawnSimulator(timeScale: string) {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
   });
-  return { child, ...(JSON.parse(line) as { baseUrl: string; token: string }) };
+  return { child, ...(JSON.parse(line) as { baseUrl: string; token: string; platform: PlatformInfo }) };
 }
 
 describe('state under --data-dir', () => {
@@ -49,7 +49,13 @@ describe('state under --data-dir', () => {
     };
     try {
       const client = new TestClient(
-        { baseUrl: first.baseUrl, token: first.token, close: async () => {}, setScenario: () => {} },
+        {
+          baseUrl: first.baseUrl,
+          token: first.token,
+          platform: first.platform,
+          close: async () => {},
+          setScenario: () => {},
+        },
         first.token,
       );
       assetId = await client.uploadId('h3-video', makePng(30, 20, [10, 120, 200]));

@@ -1,0 +1,476 @@
+import { createReadStream } from 'node:fs';
+import { SERVICES, mediaSpecContractOf, type CatalogService } from '../catalog.js';
+import { ApiError } from '../errors.js';
+import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
+import { parseWith, readJsonObject, sendJson } from '../http.js';
+import { storeNewJob } from '../jobs/create-job.js';
+import type { StoredJob } from '../jobs/job-store.js';
+import { resolveModel } from '../models.js';
+import { prepareH3VideoJob } from '../routes/media.js';
+import { PlatformError, traceIdOf } from './errors.js';
+import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
+import { runtimeCaller, sessionCaller } from './runtime-auth.js';
+import { resolveRuntimeInputs, type ReadUrlCheck } from './runtime-inputs.js';
+import {
+  newRecoveryRef,
+  RuntimeJobStore,
+  runtimeIdentityId,
+  toRuntimeJob,
+  type RuntimeJobRecord,
+} from './runtime-job-store.js';
+import {
+  BatchGetRequest,
+  BatchGetResponse,
+  DryRunResult,
+  errorDoc,
+  RuntimeJobRequest,
+  RuntimeJobSchema,
+} from './schemas.js';
+import type { SessionRecord } from './session-store.js';
+import type { z } from 'zod';
+
+type JobRequest = z.infer<typeof RuntimeJobRequest>;
+
+/** Simulated price of generated video, in credits per second (scaled by `CREDIT_AMOUNT_SCALE`). */
+export const VIDEO_CREDITS_PER_SECOND = 150;
+/** Amounts are integers; divide by 10^scale for credits. */
+export const CREDIT_AMOUNT_SCALE = 2;
+
+const runtimeBaseUrl = (pc: PlatformContext) => new URL(pc.state.baseUrl).origin + RUNTIME_PATH;
+
+/** The job's service: `model` when given, else the first available service of `serviceKind` (an H3 video model). */
+function serviceOf(body: JobRequest): CatalogService {
+  const kind = body.serviceKind ?? 'video_generation';
+  if (kind !== 'video_generation')
+    throw new PlatformError(
+      400,
+      'service_kind_not_supported',
+      `The simulator's runtime serves video_generation jobs (got ${kind}).`,
+      {
+        phase: 'input_validation',
+        details: { field: 'serviceKind', supported: ['video_generation'] },
+      },
+    );
+  const alias =
+    body.model ??
+    SERVICES.find((s) => s.serviceKind === kind && s.available && mediaSpecContractOf(s)?.profile === 'h3')
+      ?.modelAlias;
+  if (!alias) throw new PlatformError(409, 'service_not_available', 'No available service of this kind.');
+  const service = resolveModel(alias, [kind]);
+  if (mediaSpecContractOf(service)?.profile !== 'h3')
+    throw new PlatformError(
+      400,
+      'model_not_supported',
+      `Model "${alias}" has no video profile served here.`,
+      {
+        phase: 'input_validation',
+        details: { field: 'model' },
+      },
+    );
+  return service;
+}
+
+/** The business content must be in `params`, the spec in `mediaSpec`, with no field in both. */
+function publicBody(body: JobRequest, service: CatalogService): Record<string, unknown> {
+  const params = body.params ?? {};
+  const spec = body.mediaSpec ?? {};
+  const both = Object.keys(params).filter((k) => k in spec);
+  if (both.length > 0)
+    throw new PlatformError(
+      400,
+      'duplicated_field',
+      `Fields in both params and mediaSpec: ${both.join(', ')}.`,
+      {
+        phase: 'input_validation',
+        details: { fields: both },
+      },
+    );
+  if (typeof params.prompt !== 'string')
+    throw new PlatformError(400, 'missing_field', 'params.prompt is required (a string).', {
+      phase: 'input_validation',
+      details: { field: 'params.prompt' },
+    });
+  return { ...spec, ...params, model: service.modelAlias };
+}
+
+/** Adds the read inputs as the public body's frame fields and references. */
+function withInputs(
+  raw: Record<string, unknown>,
+  assets: { asset: { assetId: string }; input: { role: string } }[],
+): Record<string, unknown> {
+  const out = { ...raw };
+  const refs: { role: string; assetId: string }[] = [];
+  for (const { asset, input } of assets) {
+    if (input.role === 'first_frame') out.input_image_asset_id = asset.assetId;
+    else if (input.role === 'last_frame') out.end_image_asset_id = asset.assetId;
+    else refs.push({ role: input.role, assetId: asset.assetId });
+  }
+  if (refs.length > 0) out.referenceInputs = refs;
+  return out;
+}
+
+function checkAttribution(pc: PlatformContext, body: JobRequest): void {
+  const type = body.resourceAttribution?.resourceType;
+  if (type !== undefined && !pc.app.resourceTypes.includes(type))
+    throw new PlatformError(
+      400,
+      'resource_type_not_declared',
+      `resourceType "${type}" is not declared by ${pc.app.appKey}.`,
+      {
+        phase: 'input_validation',
+        details: { field: 'resourceAttribution.resourceType', declared: [...pc.app.resourceTypes] },
+      },
+    );
+}
+
+/** Validates the whole body and reads its inputs: the job spec, or the first problem. */
+async function prepare(pc: PlatformContext, session: SessionRecord, body: JobRequest) {
+  checkAttribution(pc, body);
+  const service = serviceOf(body);
+  const raw = publicBody(body, service);
+  const identityId = runtimeIdentityId(pc.app.appKey, session.subject.userId);
+  const inputs = await resolveRuntimeInputs(pc.state, identityId, service, body.inputs ?? []);
+  return { service, raw, identityId, inputs };
+}
+
+/** The key of an idempotent runtime write: the `Idempotency-Key` header or the body's `idempotencyKey`, which must agree. */
+export function idempotencyKeyOf(pc: PlatformContext, bodyKey: string | undefined): string | undefined {
+  const header = pc.req.headers['idempotency-key'];
+  const fromHeader = checkIdempotencyKey(Array.isArray(header) ? header[0] : header);
+  if (fromHeader !== undefined && bodyKey !== undefined && fromHeader !== bodyKey)
+    throw new PlatformError(
+      400,
+      'idempotency_key_mismatch',
+      'The Idempotency-Key header and body idempotencyKey differ.',
+      {
+        phase: 'input_validation',
+        details: { field: 'idempotencyKey' },
+      },
+    );
+  return fromHeader ?? bodyKey;
+}
+
+function answerJob(
+  pc: PlatformContext,
+  status: number,
+  record: RuntimeJobRecord,
+  job: StoredJob,
+  withRecoveryRef: boolean,
+  headers: Record<string, string> = {},
+): void {
+  if (job.status === 'queued' || job.status === 'running')
+    headers['Retry-After'] = String(Math.max(1, job.pollSeconds));
+  sendJson(pc.res, status, toRuntimeJob(record, job, runtimeBaseUrl(pc), withRecoveryRef), headers);
+}
+
+/** `POST /media/jobs`: 202 RuntimeJob with `jobRecoveryRef`; a replay of the same business answers the same job. */
+async function createJob(pc: PlatformContext): Promise<void> {
+  const session = sessionCaller(pc);
+  const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
+  const key = idempotencyKeyOf(pc, body.idempotencyKey);
+  const { idempotencyKey: _key, ...business } = body;
+  const hash = bodyHash(business);
+  const store = pc.state.platform.runtimeJobs;
+  const scope = RuntimeJobStore.scope(pc.app.appKey, session.subject.userId, body.clientTaskId, key);
+  const existing = store.inScope(scope);
+  if (existing) {
+    if (existing.bodyHash !== hash)
+      throw new PlatformError(
+        409,
+        'idempotency_conflict',
+        'This clientTaskId and key were used with another body; a changed request needs a new business key.',
+        {
+          phase: 'idempotency',
+          details: { platformJobId: existing.platformJobId },
+        },
+      );
+    const job = pc.state.jobs.get(existing.platformJobId)!;
+    answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
+    return;
+  }
+  const { service, raw, identityId, inputs } = await prepare(pc, session, body);
+  if (inputs.errors[0]) throw inputs.errors[0];
+  const spec = prepareH3VideoJob(
+    withInputs(
+      raw,
+      inputs.assets.filter((a) => a !== undefined),
+    ),
+    service,
+    pc.state,
+    { id: identityId, label: `${pc.app.appKey}/${session.user}` },
+  );
+  const job = storeNewJob(pc.state, identityId, pc.requestId, spec, pc.scenario);
+  const record: RuntimeJobRecord = {
+    platformJobId: job.jobId,
+    appKey: pc.app.appKey,
+    appVersionId: pc.app.appVersionId,
+    userId: session.subject.userId,
+    accountId: session.subject.accountId,
+    organizationId: session.subject.organizationId,
+    clientTaskId: body.clientTaskId,
+    idempotencyKey: key,
+    bodyHash: hash,
+    jobRecoveryRef: newRecoveryRef(),
+    resourceAttribution: body.resourceAttribution,
+    createdAtMs: job.createdAtMs,
+  };
+  store.add(record);
+  pc.state.platform.jobChanged(job);
+  pc.state.runner.run(job);
+  if (pc.scenario === 'dropped_connection') {
+    pc.req.socket.destroy();
+    return;
+  }
+  answerJob(pc, 202, record, job, true);
+}
+
+function blockerOf(error: ApiError, phase: string) {
+  return {
+    code: error.code,
+    phase: error instanceof PlatformError && error.phase ? error.phase : phase,
+    message: error.message,
+    retryable: error.retryable,
+    httpStatus: error.status,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}
+
+/** `POST /media/jobs:dry-run`: the same checks as creation, reported as blockers; nothing is created, charged or locked. */
+async function dryRun(pc: PlatformContext): Promise<void> {
+  const session = sessionCaller(pc);
+  const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
+  idempotencyKeyOf(pc, body.idempotencyKey);
+  const blockers: ReturnType<typeof blockerOf>[] = [];
+  let readUrlChecks: ReadUrlCheck[] = [];
+  let service: CatalogService | undefined;
+  let spec: ReturnType<typeof prepareH3VideoJob> | undefined;
+  try {
+    const prepared = await prepare(pc, session, body);
+    service = prepared.service;
+    readUrlChecks = prepared.inputs.checks;
+    for (const error of prepared.inputs.errors) blockers.push(blockerOf(error, 'input_fetch'));
+    if (blockers.length === 0)
+      spec = prepareH3VideoJob(
+        withInputs(
+          prepared.raw,
+          prepared.inputs.assets.filter((a) => a !== undefined),
+        ),
+        prepared.service,
+        pc.state,
+        { id: prepared.identityId, label: `${pc.app.appKey}/${session.user}` },
+      );
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    blockers.push(blockerOf(error, 'input_validation'));
+  }
+  const effective = spec?.effectiveMediaSpec;
+  const result: Record<string, unknown> = {
+    accepted: blockers.length === 0,
+    clientTaskId: body.clientTaskId,
+    appContext: {
+      appKey: pc.app.appKey,
+      appVersionId: pc.app.appVersionId,
+      ...(body.resourceAttribution ? { resourceAttribution: body.resourceAttribution } : {}),
+    },
+    blockers,
+    readUrlChecks,
+    traceId: traceIdOf(pc.requestId),
+  };
+  if (service) {
+    result.serviceKind = service.serviceKind;
+    result.model = service.modelAlias;
+  }
+  if (effective) {
+    const { seed: _seed, ...normalized } = effective;
+    result.normalizedSpec = normalized;
+    const seconds = effective.seconds ?? 0;
+    result.estimatedCost = {
+      resourceType: service!.serviceKind,
+      usage: seconds,
+      unit: 'second',
+      estimatedAmount: seconds * VIDEO_CREDITS_PER_SECOND,
+      amountScale: CREDIT_AMOUNT_SCALE,
+      currency: 'CREDIT',
+    };
+  }
+  result.admission =
+    blockers.length === 0 ? { decision: 'admit' } : { decision: 'reject', reason: blockers[0]!.code };
+  sendJson(pc.res, 200, result);
+}
+
+/** The job a caller may read: the session's own job, or the one job its recovery reference is bound to; else a uniform 404. */
+function readableJob(pc: PlatformContext): { record: RuntimeJobRecord; job: StoredJob } {
+  const caller = runtimeCaller(pc, { recovery: true });
+  const id = pc.params.jobId ?? '';
+  const record = pc.state.platform.runtimeJobs.get(id);
+  const allowed =
+    record &&
+    record.appKey === pc.app.appKey &&
+    (caller.kind === 'session'
+      ? record.userId === caller.session.subject.userId
+      : record.jobRecoveryRef === caller.recoveryRef);
+  const job = allowed ? pc.state.jobs.get(id) : undefined;
+  if (!record || !job)
+    throw new PlatformError(404, 'job_not_found', 'No job with this id is available to this caller.');
+  return { record, job };
+}
+
+async function readJob(pc: PlatformContext): Promise<void> {
+  const { record, job } = readableJob(pc);
+  answerJob(pc, 200, record, job, false);
+}
+
+async function downloadResult(pc: PlatformContext): Promise<void> {
+  const { job } = readableJob(pc);
+  const asset = job.outputs.find((a) => a.assetId === pc.params.resultId);
+  if (job.status !== 'succeeded' || !asset)
+    throw new PlatformError(404, 'result_not_found', 'No result with this id is available to this caller.');
+  pc.res.writeHead(200, {
+    'Content-Type': asset.mimeType,
+    'Content-Length': String(asset.byteSize),
+    'Cache-Control': 'no-store',
+    'X-Content-Sha256': asset.sha256,
+  });
+  await new Promise<void>((resolve, reject) => {
+    createReadStream(asset.path).on('error', reject).pipe(pc.res).on('finish', resolve).on('close', resolve);
+  });
+}
+
+/** `POST /media/jobs:batch-get`: the session's own jobs; unknown and not owned ids alike are `missing`. */
+async function batchGet(pc: PlatformContext): Promise<void> {
+  const session = sessionCaller(pc);
+  const body = parseWith(BatchGetRequest, await readJsonObject(pc.req));
+  const ids = [...new Set(body.platformJobIds)];
+  const items: Record<string, unknown>[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const record = pc.state.platform.runtimeJobs.get(id);
+    const job = pc.state.jobs.get(id);
+    if (record && job && record.appKey === pc.app.appKey && record.userId === session.subject.userId)
+      items.push(toRuntimeJob(record, job, runtimeBaseUrl(pc), false));
+    else missing.push(id);
+  }
+  sendJson(pc.res, 200, { items, missing });
+}
+
+const SESSION_HEADER_DOC = {
+  name: 'X-Platform-Runtime-Session-Id',
+  required: false,
+  description: "the person's RuntimeSession (required except for recovery reads)",
+};
+const RECOVERY_HEADER_DOC = {
+  name: 'X-Platform-Job-Recovery-Ref',
+  required: false,
+  description: 'recovery reference of this one job, with the credential and without the session header',
+};
+const IDEMPOTENCY_DOC = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'equal to body idempotencyKey when both are sent',
+};
+const RUNTIME_ERRORS = {
+  400: errorDoc('Invalid field (or both session and recovery headers)'),
+  401: errorDoc('Credential or session missing or invalid'),
+  403: errorDoc('A recovery reference cannot authorize this call'),
+  429: errorDoc('Rate limited (Retry-After)'),
+  503: errorDoc('Unavailable (Retry-After)'),
+  504: errorDoc('Gateway timeout'),
+};
+const WRITE_ERRORS = {
+  ...RUNTIME_ERRORS,
+  402: errorDoc('Insufficient balance'),
+  404: errorDoc('Model unknown'),
+  409: errorDoc('Idempotency conflict, or service not available'),
+  413: errorDoc('Body too large'),
+  415: errorDoc('Not JSON'),
+  422: errorDoc('readUrl content rejected (size, checksum, media, H3 rules)'),
+};
+
+export const runtimeJobRoutes: PlatformRoute[] = [
+  {
+    method: 'POST',
+    path: '/runtime/media/jobs',
+    surface: 'runtime_write',
+    handler: createJob,
+    doc: {
+      operationId: 'createRuntimeJob',
+      summary: 'Create an asynchronous media job (202 with jobRecoveryRef; a replay answers the same job)',
+      tags: ['runtime'],
+      headers: [SESSION_HEADER_DOC, IDEMPOTENCY_DOC],
+      requestBody: { schema: RuntimeJobRequest, required: true },
+      responses: {
+        200: { description: 'Replay of the same business: the existing job', schema: RuntimeJobSchema },
+        202: { description: 'Accepted', schema: RuntimeJobSchema, headers: ['Retry-After'] },
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/runtime/media/jobs:dry-run',
+    surface: 'runtime_write',
+    handler: dryRun,
+    doc: {
+      operationId: 'dryRunRuntimeJob',
+      summary:
+        'Check a job-creation body without creating, charging or locking anything (accepted:false is a 200)',
+      tags: ['runtime'],
+      headers: [SESSION_HEADER_DOC],
+      requestBody: { schema: RuntimeJobRequest, required: true },
+      responses: { 200: { description: 'Dry-run result', schema: DryRunResult }, ...WRITE_ERRORS },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/runtime/media/jobs:batch-get',
+    surface: 'runtime_read',
+    handler: batchGet,
+    doc: {
+      operationId: 'batchGetRuntimeJobs',
+      summary: "The session's own jobs by id (1..100, de-duplicated); others are missing",
+      tags: ['runtime'],
+      headers: [SESSION_HEADER_DOC],
+      requestBody: { schema: BatchGetRequest, required: true },
+      responses: {
+        200: { description: '{items, missing}', schema: BatchGetResponse },
+        ...RUNTIME_ERRORS,
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/runtime/media/jobs/{jobId}',
+    surface: 'runtime_read',
+    handler: readJob,
+    doc: {
+      operationId: 'getRuntimeJob',
+      summary: 'Read one job (200 even when failed); session or its recovery reference',
+      tags: ['runtime'],
+      headers: [SESSION_HEADER_DOC, RECOVERY_HEADER_DOC],
+      responses: {
+        200: { description: 'RuntimeJob', schema: RuntimeJobSchema },
+        404: errorDoc('Unknown or not readable by this caller'),
+        ...RUNTIME_ERRORS,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/runtime/media/jobs/{jobId}/results/{resultId}/download',
+    surface: 'runtime_read',
+    handler: downloadResult,
+    doc: {
+      operationId: 'downloadRuntimeJobResult',
+      summary: 'Raw bytes of one result (auth as the single-job read)',
+      tags: ['runtime'],
+      headers: [SESSION_HEADER_DOC, RECOVERY_HEADER_DOC],
+      responses: {
+        200: { description: 'The result bytes', contentType: 'application/octet-stream' },
+        404: errorDoc('Unknown or not readable by this caller'),
+        ...RUNTIME_ERRORS,
+      },
+    },
+  },
+];

@@ -1,0 +1,128 @@
+import {
+  GATEWAY_TIMEOUT_DELAY_SECONDS,
+  SCENARIO_RETRY_AFTER_SECONDS,
+  type ScenarioName,
+} from '../scenarios.js';
+import { PlatformError } from './errors.js';
+
+/**
+ * Which platform surface a route is, deciding what each scenario means there (a status only
+ * where it has a meaning for that surface) and which named code its 503 carries.
+ */
+export type PlatformSurface =
+  | 'session' // exchange, resolve
+  | 'session_renew'
+  | 'directory'
+  | 'grant'
+  | 'grant_launch'
+  | 'runtime_read'
+  | 'runtime_write';
+
+/** The named 503 code of each surface's dependency (the spec's where it names one). */
+export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
+  session: 'RUNTIME_SESSION_SERVICE_UNAVAILABLE',
+  session_renew: 'RUNTIME_SESSION_RENEWAL_UNAVAILABLE',
+  directory: 'ORGANIZATION_DIRECTORY_UNAVAILABLE',
+  grant: 'APP_GRANT_SERVICE_UNAVAILABLE',
+  grant_launch: 'APP_HANDOFF_UNAVAILABLE',
+  runtime_read: 'service_unavailable',
+  runtime_write: 'service_unavailable',
+};
+
+const isRuntime = (surface: PlatformSurface) => surface === 'runtime_read' || surface === 'runtime_write';
+
+export { GATEWAY_TIMEOUT_DELAY_SECONDS };
+
+/**
+ * The error a scenario answers on a platform route before it runs, or undefined (the route
+ * runs; job scenarios act inside job creation).
+ *
+ * - `rate_limited` 429 and `unavailable` 503 (with `Retry-After`), `gateway_timeout` 504: every surface.
+ * - `invalid_request` 400: every POST.
+ * - `insufficient_balance` 402: runtime writes only (the session service bills nothing).
+ * - `idempotency_conflict` 409: runtime writes and grant issue (the idempotent writes).
+ */
+export function platformScenarioError(
+  scenario: ScenarioName,
+  surface: PlatformSurface,
+  method: string,
+): PlatformError | undefined {
+  const runtime = isRuntime(surface);
+  const details = { scenario };
+  switch (scenario) {
+    case 'rate_limited':
+      return new PlatformError(
+        429,
+        runtime ? 'rate_limited' : 'RATE_LIMITED',
+        'Too many requests (simulated).',
+        {
+          retryable: true,
+          headers: { 'Retry-After': String(SCENARIO_RETRY_AFTER_SECONDS.rate_limited) },
+          details,
+        },
+      );
+    case 'unavailable':
+      return new PlatformError(
+        503,
+        UNAVAILABLE_CODES[surface],
+        'A dependency is temporarily unavailable (simulated).',
+        {
+          retryable: true,
+          headers: { 'Retry-After': String(SCENARIO_RETRY_AFTER_SECONDS.unavailable) },
+          details,
+        },
+      );
+    case 'gateway_timeout':
+      return new PlatformError(
+        504,
+        runtime ? 'gateway_timeout' : 'GATEWAY_TIMEOUT',
+        'The gateway timed out (simulated).',
+        {
+          retryable: true,
+          details,
+        },
+      );
+    case 'invalid_request':
+      if (method !== 'POST') return undefined;
+      return new PlatformError(
+        400,
+        runtime ? 'invalid_request' : 'INVALID_REQUEST',
+        'The request was rejected as invalid (simulated).',
+        {
+          details,
+        },
+      );
+    case 'insufficient_balance':
+      if (surface !== 'runtime_write') return undefined;
+      return new PlatformError(
+        402,
+        'insufficient_balance',
+        'The account balance is insufficient (simulated).',
+        {
+          details,
+        },
+      );
+    case 'idempotency_conflict':
+      if (surface === 'runtime_write')
+        return new PlatformError(
+          409,
+          'idempotency_conflict',
+          'This idempotency key was used with another body (simulated).',
+          {
+            details,
+          },
+        );
+      if (surface === 'grant')
+        return new PlatformError(
+          409,
+          'APP_GRANT_IDEMPOTENCY_CONFLICT',
+          'This idempotency key was used with another request (simulated).',
+          {
+            details,
+          },
+        );
+      return undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { SimClock } from '../clock.js';
+import type { StoredJob } from '../jobs/job-store.js';
+import { EventStore } from './event-store.js';
+import { ExportStore } from './export-store.js';
+import { GrantStore } from './grant-store.js';
+import { PlatformLog } from './platform-log.js';
+import { RuntimeJobStore } from './runtime-job-store.js';
+import { SessionStore } from './session-store.js';
+
+/** The platform surfaces' state: sessions, runtime jobs, their events (and, with a data folder, its log). */
+export interface PlatformState {
+  sessions: SessionStore;
+  runtimeJobs: RuntimeJobStore;
+  events: EventStore;
+  exports: ExportStore;
+  grants: GrantStore;
+  log?: PlatformLog;
+  /** Called on every change of a simulator job: a runtime job's change becomes an event. */
+  jobChanged(job: StoredJob): void;
+}
+
+/** File of the platform state under `--data-dir`. */
+export const PLATFORM_STATE_FILE = 'platform-state.jsonl';
+
+/** Creates the platform state, restored from `dataDir` (and the log compacted) when one is given. */
+export function createPlatformState(clock: SimClock, dataDir: string | undefined): PlatformState {
+  const log = dataDir ? new PlatformLog(path.join(dataDir, PLATFORM_STATE_FILE)) : undefined;
+  const sessions = new SessionStore(clock, log);
+  const runtimeJobs = new RuntimeJobStore(log);
+  const events = new EventStore(log);
+  const exports = new ExportStore(log);
+  const grants = new GrantStore(log);
+  if (log) {
+    const records = log.read();
+    sessions.restore(records);
+    runtimeJobs.restore(records);
+    events.restore(records);
+    exports.restore(records);
+    grants.restore(records);
+    log.compact([
+      ...grants.snapshot(),
+      ...sessions.snapshot(),
+      ...runtimeJobs.snapshot(),
+      ...events.snapshot(),
+      ...exports.snapshot(),
+    ]);
+  }
+  const jobChanged = (job: StoredJob) => {
+    const runtime = runtimeJobs.get(job.jobId);
+    if (runtime) events.record(runtime, job, clock.nowMs());
+  };
+  return { sessions, runtimeJobs, events, exports, grants, log, jobChanged };
+}

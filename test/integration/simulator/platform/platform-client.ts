@@ -1,0 +1,156 @@
+import { expect } from 'vitest';
+import {
+  startSimulator,
+  type RunningSimulator,
+  type SimulatorOptions,
+} from '../../../../src/simulator/index.js';
+import type { Json } from '../client.js';
+import { OpenApiResponses } from '../openapi-validator.js';
+
+export type PlatformApp = RunningSimulator['platform']['apps'][number];
+
+export interface PlatformResponse {
+  status: number;
+  headers: Headers;
+  data: Json;
+  text: string;
+}
+
+/**
+ * A plain HTTP client of the platform surfaces, as an application written only from the spec
+ * would call them; every JSON answer is validated against the platform OpenAPI document.
+ */
+export class PlatformClient {
+  constructor(
+    readonly sim: RunningSimulator,
+    readonly openapi: OpenApiResponses,
+  ) {}
+
+  get platform() {
+    return this.sim.platform;
+  }
+
+  app(index: number): PlatformApp {
+    return this.sim.platform.apps[index]!;
+  }
+
+  async request(
+    method: string,
+    url: string,
+    options: { credential?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+  ): Promise<PlatformResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.credential !== undefined) headers.Authorization = `Bearer ${options.credential}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let data: Json = undefined;
+    if ((res.headers.get('content-type') ?? '').includes('application/json') && text) data = JSON.parse(text);
+    if (data !== undefined) this.openapi.check(method, url, res.status, data);
+    return { status: res.status, headers: res.headers, data, text };
+  }
+
+  /** A session-service call as `app` (its own credential unless another is given). */
+  session(
+    app: PlatformApp,
+    method: string,
+    suffix: string,
+    options: { json?: unknown; body?: string; credential?: string; headers?: Record<string, string> } = {},
+  ): Promise<PlatformResponse> {
+    return this.request(method, `${this.platform.sessionBaseUrl}/apps/${app.appKey}${suffix}`, {
+      credential: app.appCredential,
+      ...options,
+    });
+  }
+
+  /** Opens the application for a fixture person (the application center), returning the launch code. */
+  async launch(app: PlatformApp, user: string): Promise<string> {
+    const res = await fetch(this.platform.launchUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ appKey: app.appKey, user }),
+    });
+    const data = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(data)).toBe(200);
+    return data.runtime.launchCode as string;
+  }
+
+  /** Opens the application and exchanges the code: a RuntimeSession of `user`. */
+  async openSession(app: PlatformApp, user: string): Promise<Json> {
+    const launchCode = await this.launch(app, user);
+    const res = await this.session(app, 'POST', '/runtime-sessions:exchange', { json: { launchCode } });
+    expect(res.status, JSON.stringify(res.data)).toBe(200);
+    return res.data;
+  }
+
+  /** Moves the simulator clock forward. */
+  async advanceClock(seconds: number): Promise<void> {
+    const res = await fetch(this.sim.baseUrl + '/_simulator/clock', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advanceSeconds: seconds }),
+    });
+    expect(res.status).toBe(200);
+  }
+
+  /** Changes a person's access to an application (simulator switch). */
+  async setAccess(
+    app: PlatformApp,
+    user: string,
+    access: 'granted' | 'revoked' | 'renewal_blocked',
+  ): Promise<void> {
+    const res = await fetch(this.sim.baseUrl + '/_simulator/platform/access', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ appKey: app.appKey, user, access }),
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
+/** Fetches the platform OpenAPI document the way a developer would: through the link in `/v1/openapi.json`. */
+export async function platformDocument(sim: RunningSimulator): Promise<Json> {
+  const main = (await (
+    await fetch(sim.baseUrl + '/openapi.json', { headers: { Authorization: `Bearer ${sim.token}` } })
+  ).json()) as Json;
+  const res = await fetch(main['x-platform-openapi'] as string);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+export async function startPlatformSimulator(
+  options: SimulatorOptions = {},
+): Promise<{ sim: RunningSimulator; client: PlatformClient }> {
+  const sim = await startSimulator({ timeScale: 0.01, ...options });
+  const openapi = new OpenApiResponses(await platformDocument(sim));
+  return { sim, client: new PlatformClient(sim, openapi) };
+}
+
+/** Asserts a platform error body: code, message, request and trace ids, nothing secret. */
+export function expectPlatformError(res: PlatformResponse, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.data)).toBe(status);
+  expect(res.data).toMatchObject({ code, message: expect.any(String), requestId: expect.any(String) });
+  expect(typeof res.data.traceId).toBe('string');
+}
+
+/** A runtime call as `app` for a session (or with other headers, e.g. a recovery reference). */
+export function runtimeCall(
+  client: PlatformClient,
+  app: PlatformApp,
+  method: string,
+  suffix: string,
+  options: { sessionId?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<PlatformResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.sessionId) headers['X-Platform-Runtime-Session-Id'] = options.sessionId;
+  return client.request(method, client.platform.runtimeBaseUrl + suffix, {
+    credential: app.appCredential,
+    json: options.json,
+    body: options.body,
+    headers,
+  });
+}

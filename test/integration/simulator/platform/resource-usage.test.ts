@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import type { Json } from '../client.js';
+import {
+  expectPlatformError,
+  runtimeCall,
+  startPlatformSimulator,
+  type PlatformApp,
+  type PlatformClient,
+} from './platform-client.js';
+
+let sim: RunningSimulator;
+let client: PlatformClient;
+let studio: PlatformApp;
+let member: Json;
+let manager: Json;
+const RESOURCE_TYPE = 'framewright.project';
+
+beforeAll(async () => {
+  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
+  studio = client.app(0);
+  member = await client.openSession(studio, 'member');
+  manager = await client.openSession(studio, 'manager');
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+const job = (clientTaskId: string, resourceId: string, seconds: number) => ({
+  clientTaskId,
+  model: 'h3-video',
+  params: { prompt: 'The same storyboard frame', seed: 7 },
+  mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'landscape', seconds },
+  resourceAttribution: { resourceType: RESOURCE_TYPE, resourceId },
+});
+
+async function create(sessionId: string, body: Json, scenario?: string): Promise<string> {
+  const res = await runtimeCall(client, studio, 'POST', '/media/jobs', {
+    sessionId,
+    json: body,
+    headers: scenario ? { 'X-Simulator-Scenario': scenario } : {},
+  });
+  expect(res.status, res.text).toBe(202);
+  return res.data.platformJobId;
+}
+
+async function settle(sessionId: string, ids: string[]): Promise<Json[]> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const res = await runtimeCall(client, studio, 'POST', '/media/jobs:batch-get', {
+      sessionId,
+      json: { platformJobIds: ids },
+    });
+    if (res.data.items.every((j: Json) => j.status === 'succeeded' || j.status === 'failed'))
+      return res.data.items;
+    if (Date.now() > deadline) throw new Error('jobs did not settle');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const aggregate = (sessionId: string, json: unknown) =>
+  runtimeCall(client, studio, 'POST', '/resource-usage:aggregate', { sessionId, json });
+
+describe('POST /resource-usage:aggregate', () => {
+  it('sums the credits of the jobs really run with each resourceAttribution, per group', async () => {
+    const memberJobs = [
+      await create(member.sessionId, job('u-1', 'proj-a', 5)),
+      await create(member.sessionId, job('u-2', 'proj-a', 10)),
+      await create(member.sessionId, job('u-3', 'proj-a', 5), 'job_failed'),
+    ];
+    const managerJobs = [await create(manager.sessionId, job('u-4', 'proj-b', 5))];
+    await settle(member.sessionId, memberJobs);
+    await settle(manager.sessionId, managerJobs);
+
+    const dry = await runtimeCall(client, studio, 'POST', '/media/jobs:dry-run', {
+      sessionId: member.sessionId,
+      json: job('u-price', 'proj-a', 5),
+    });
+    const fiveSeconds = dry.data.estimatedCost.estimatedAmount as number;
+    expect(fiveSeconds).toBeGreaterThan(0);
+
+    const res = await aggregate(member.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-a', 'proj-b', 'proj-none'],
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.amountScale).toBe(dry.data.estimatedCost.amountScale);
+    expect(typeof res.data.asOf).toBe('string');
+    expect(typeof res.data.freshness).toBe('string');
+    const byId = Object.fromEntries(res.data.items.map((i: Json) => [i.resourceId, i]));
+    expect(byId['proj-a']).toMatchObject({
+      requestCount: 3,
+      ledgerSettledCredits: fiveSeconds * 3, // 5 s + 10 s succeeded
+      failedCredits: fiveSeconds,
+      releasedCredits: fiveSeconds,
+      reservedCredits: 0,
+      pendingCredits: 0,
+    });
+    expect(byId['proj-b']).toMatchObject({ requestCount: 1, ledgerSettledCredits: fiveSeconds });
+    expect(byId['proj-none']).toMatchObject({ requestCount: 0, ledgerSettledCredits: 0 });
+
+    const grouped = await aggregate(manager.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-a', 'proj-b'],
+      groupBy: ['accountId', 'serviceKind', 'day'],
+    });
+    expect(grouped.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(grouped.data.items).toHaveLength(2);
+    expect(grouped.data.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          resourceId: 'proj-a',
+          accountId: member.subject.accountId,
+          serviceKind: 'video_generation',
+          day: today,
+          requestCount: 3,
+        }),
+        expect.objectContaining({
+          resourceId: 'proj-b',
+          accountId: manager.subject.accountId,
+          day: today,
+          requestCount: 1,
+        }),
+      ]),
+    );
+    const otherType = await aggregate(member.sessionId, {
+      resourceType: 'storyboard.board',
+      resourceIds: ['proj-a'],
+    });
+    expect(otherType.data.items).toEqual([
+      expect.objectContaining({ resourceId: 'proj-a', requestCount: 0 }),
+    ]);
+  });
+
+  it('needs an organization session and 1..200 resource ids', async () => {
+    const personal = await client.openSession(studio, 'personal');
+    expectPlatformError(
+      await aggregate(personal.sessionId, { resourceType: RESOURCE_TYPE, resourceIds: ['proj-a'] }),
+      403,
+      'organization_session_required',
+    );
+    for (const json of [
+      { resourceType: RESOURCE_TYPE, resourceIds: [] },
+      { resourceType: RESOURCE_TYPE, resourceIds: Array.from({ length: 201 }, (_, i) => `r${i}`) },
+      { resourceType: RESOURCE_TYPE, resourceIds: [''] },
+      { resourceIds: ['proj-a'] },
+      { resourceType: RESOURCE_TYPE, resourceIds: ['proj-a'], groupBy: ['userId'] },
+    ])
+      expectPlatformError(await aggregate(member.sessionId, json), 400, 'invalid_request');
+    expect(
+      (
+        await aggregate(member.sessionId, {
+          resourceType: RESOURCE_TYPE,
+          resourceIds: Array.from({ length: 200 }, (_, i) => `r${i}`),
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
