@@ -71,15 +71,16 @@ export function registerProfileCommands(program: Command): void {
           if (!opts.profile || !opts.baseUrl) {
             throw new AppError('usage', 'login needs --profile NAME and --base-url URL (including /v1).');
           }
-          // said before the key is read: no one types or pipes a key that cannot be kept
-          const keychain = cli.core.secrets.describe();
-          if (!keychain.canStore) throw new SecretStoreError('unavailable', keychain.detail);
-          const secret = await readStdin();
+          // the options are checked first, then the key store, and only then is the key read: no one
+          // types or pipes a key that cannot be kept
           const baseUrl = normaliseBaseUrl(opts.baseUrl);
           const kind = opts.debugTokenExpires ? 'debug' : 'personal';
           const expires = opts.debugTokenExpires ? Date.parse(opts.debugTokenExpires) : undefined;
           if (opts.debugTokenExpires && Number.isNaN(expires))
             throw new AppError('usage', '--debug-token-expires must be an ISO date-time.');
+          const keychain = cli.core.secrets.describe();
+          if (!keychain.canStore) throw new SecretStoreError('unavailable', keychain.detail);
+          const secret = await readStdin();
           const existing = cli.core.journal.profiles.getByName(opts.profile);
           let profile;
           if (existing) {

@@ -34,7 +34,7 @@ export interface FixtureApp {
 }
 
 /** Framewright's own resource type: a project of the studio. */
-export const FRAMEWRIGHT_RESOURCE_TYPE = 'framewright.project';
+export const FRAMEWRIGHT_RESOURCE_TYPE = 'project';
 
 export const FIXTURE_APPS: readonly FixtureApp[] = [
   {

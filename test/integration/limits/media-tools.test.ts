@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeMedia, readMediaFacts, runMediaTool } from '../../../src/main/core/media/probe-media.js';
-import { MediaResolver } from '../../../src/main/core/studio/media-resolver.js';
+import { MediaResolver, mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
@@ -80,8 +80,14 @@ describe('media tools on downloaded bytes', () => {
       libraryDirs: () => [libraryDir],
       staged: new StagedFiles(dataDir, journal),
     });
-    expect(await resolver.resolve(`library/${job.id}/${hostile!.id}/poster`)).toBeUndefined();
-    expect(await resolver.resolve(`library/${job.id}/${real!.id}/poster`)).toMatchObject({
+    // resolved as the page asks for them: through the signed URL the core hands out
+    const resolveSigned = (route: string) =>
+      resolver.resolve(route, mediaSignatureOf(new URL(mediaUrl('browser', route), 'http://127.0.0.1')));
+    expect(await resolveSigned(`library/${job.id}/${hostile!.id}`)).toMatchObject({
+      mimeType: 'application/octet-stream',
+    });
+    expect(await resolveSigned(`library/${job.id}/${hostile!.id}/poster`)).toBeUndefined();
+    expect(await resolveSigned(`library/${job.id}/${real!.id}/poster`)).toMatchObject({
       mimeType: 'image/png',
     });
     await new Promise((r) => setTimeout(r, 300));

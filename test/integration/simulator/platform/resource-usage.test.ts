@@ -14,7 +14,7 @@ let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
 let manager: Json;
-const RESOURCE_TYPE = 'framewright.project';
+const RESOURCE_TYPE = 'project';
 
 beforeAll(async () => {
   ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));

@@ -113,7 +113,7 @@ describe('POST /media/jobs and reading it', () => {
       json: {
         ...T2V,
         clientTaskId: 'task-t2v-1',
-        resourceAttribution: { resourceType: 'framewright.project', resourceId: 'p1' },
+        resourceAttribution: { resourceType: 'project', resourceId: 'p1' },
       },
       headers: { 'Idempotency-Key': 'key-t2v-1' },
     });
@@ -428,7 +428,7 @@ describe('POST /media/jobs:dry-run', () => {
     const body = {
       ...T2V,
       clientTaskId: 'task-dry',
-      resourceAttribution: { resourceType: 'framewright.project', resourceId: 'p9' },
+      resourceAttribution: { resourceType: 'project', resourceId: 'p9' },
     };
     const res = await call('POST', '/media/jobs:dry-run', { json: body });
     expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ const BODY = {
   model: 'h3-video',
   params: { prompt: 'A kite over the dunes' },
   mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'portrait', seconds: 5 },
-  resourceAttribution: { resourceType: 'framewright.project', resourceId: 'proj-1' },
+  resourceAttribution: { resourceType: 'project', resourceId: 'proj-1' },
 };
 
 async function open(timeScale: number) {

@@ -44,7 +44,7 @@ describe('the platform object and document', () => {
       );
       expect(app.resourceTypes.length).toBeGreaterThan(0);
     }
-    expect(studio.resourceTypes).toEqual(['framewright.project']);
+    expect(studio.resourceTypes).toEqual(['project']);
     expect(studio.dependencies).toHaveLength(1);
     expect(studio.dependencies[0]).toMatchObject({
       calleeAppKey: helper.appKey,
