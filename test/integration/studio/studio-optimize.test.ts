@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServicesList } from '../../../src/shared/bridge/contract.js';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import type { DraftMedia } from '../../../src/shared/bridge/contract.js';
+import { mediaFixtures } from '../../support/media-fixtures.js';
 import { openStudioCore, t2vForm, type StudioCore } from '../../support/studio-core.js';
 
 let studio: StudioCore;
@@ -90,5 +94,64 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     expect(
       studio.core.services.journal.optimizations.get(done.clientRequestId.slice(0, -2))!.statusCode,
     ).toBe(402);
+  }, 60_000);
+
+  it('a cached input the service no longer knows: the refusal is recorded, the image uploaded again and optimized once under a key of the new body', async () => {
+    const list = await call<ServicesList>('services.list', { serviceKind: 'video_generation' });
+    const service = list.services.find(
+      (s) => s.available && (s.promptOptimization as { available?: boolean } | null)?.available,
+    )!;
+    const png = mediaFixtures().firstPng;
+    const firstFrame = (await studio.core.studio.staged.stageStream(
+      createReadStream(png),
+      path.basename(png),
+    )) as DraftMedia;
+    const form = {
+      ...t2vForm(service.modelAlias, 'A kite over a hill at noon, Image 1 sets the look', 9),
+      generationMode: 'i2v',
+      firstFrame,
+    };
+    const draftId = (await call<{ id: string }>('drafts.create', { form })).id;
+    const journal = studio.core.services.journal;
+    const bodyOf = (key: string) =>
+      JSON.parse(journal.optimizations.get(key)!.canonicalBodyJson) as Record<string, unknown>;
+    const first = await optimize(draftId);
+
+    // the service lost the asset (or it is another identity's): the journal still offers it
+    journal.database
+      .prepare(`UPDATE uploads SET asset_id = 'asset-lost-' || asset_id WHERE model = ?`)
+      .run(service.modelAlias);
+    const before = new Set((await optimizationsOnServer()).map((o) => o.idempotencyKey));
+    // a style makes this a new optimization (the same inputs would return the first one recorded)
+    const again = await optimize(draftId, 'watercolour');
+    expect(again.optimizedPrompt.length).toBeGreaterThan(0);
+
+    // the refused first send created nothing and is recorded as refused, under its own key
+    const rows = journal.database
+      .prepare(`SELECT client_request_id AS key FROM prompt_optimizations WHERE draft_id = ?`)
+      .all(draftId) as { key: string }[];
+    const lostKey = rows
+      .map((r) => r.key)
+      .find((k) => k !== first.clientRequestId && k !== again.clientRequestId)!;
+    expect(journal.optimizations.get(lostKey)).toMatchObject({
+      state: 'failed',
+      statusCode: 404,
+      errorCode: 'asset_not_found',
+    });
+    expect(JSON.stringify(bodyOf(lostKey))).toContain('asset-lost-');
+    // the optimization sent again names the new upload, and its key is that body's, not the refused one's
+    const sent = JSON.stringify(bodyOf(again.clientRequestId));
+    expect(sent).not.toContain('asset-lost-');
+    expect(
+      journal.database
+        .prepare(`SELECT count(*) FROM uploads WHERE asset_id LIKE 'asset-lost-%'`)
+        .pluck()
+        .get(),
+    ).toBe(0);
+    expect(again.clientRequestId).not.toBe(lostKey);
+    const created = (await optimizationsOnServer()).filter((o) => !before.has(o.idempotencyKey));
+    expect(created).toEqual([expect.objectContaining({ idempotencyKey: again.clientRequestId, created: 1 })]);
+    // Optimize again for the same inputs: the recorded result, no request
+    expect(await optimize(draftId, 'watercolour')).toEqual(again);
   }, 60_000);
 });

@@ -32,6 +32,7 @@ import type { Output } from '../journal/outputs-repository.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput } from '../uploads/upload-input.js';
 import { discoverServices, pickService } from '../video/discovery.js';
 import { optimizationKey, optimizePrompt } from '../video/prompt-optimization.js';
@@ -195,13 +196,16 @@ export class StudioService {
     };
   }
 
-  /** Uploads what the draft's mode sends (journal-cached: a later submit reuses the assets). */
+  /**
+   * Uploads what the draft's mode sends (journal-cached: a later submit reuses the assets); the
+   * ids taken from the journal rather than uploaded now are listed in `fromJournal`.
+   */
   private async upload(
     draftId: string,
     client: PublicApiClient,
     draft: LocalVideoDraft,
     limits: EffectiveLimits,
-  ): Promise<Map<string, string>> {
+  ): Promise<{ uploaded: Map<string, string>; fromJournal: string[] }> {
     const mode = limits.modes[draft.generationMode];
     const inputs: { file: ProbedFile & ProbedMedia; role: InputRole }[] = [];
     if (mode) {
@@ -214,6 +218,7 @@ export class StudioService {
         for (const ref of draft.references) inputs.push({ file: ref, role: referenceRole(ref) });
     }
     const uploaded = new Map<string, string>();
+    const fromJournal: string[] = [];
     for (const { file, role } of inputs) {
       if (uploaded.has(file.id)) continue;
       const asset = await uploadInput(this.core.journal, client, file, {
@@ -225,8 +230,9 @@ export class StudioService {
           this.emitUpload(draftId, { fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
       });
       uploaded.set(file.id, asset.assetId);
+      if (asset.fromJournal) fromJournal.push(asset.assetId);
     }
-    return uploaded;
+    return { uploaded, fromJournal };
   }
 
   private emitUpload(draftId: string, progress: UploadState): void {
@@ -261,21 +267,40 @@ export class StudioService {
         'optimization.unavailable',
         `The service "${draft.model}" does not offer prompt optimization.`,
       );
-    const uploaded = await this.upload(draftId, client, draft, limits);
-    const inputs = buildOptimizationRequest(draft, uploaded, limits, {
-      clientRequestId: 'derived-below',
-      style: style?.trim() ? style : undefined,
-    }) as PromptOptimizationRequest;
-    const clientRequestId = optimizationKey(this.core.journal, {
-      profileId: client.profileId,
-      scope: `studio-draft:${draftId}`,
-      request: inputs,
-    });
-    const request = { ...inputs, clientRequestId };
-    const result = await optimizePrompt(this.core.journal, client, request, {
-      clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
-      draftId,
-    });
+    let usedCache = false;
+    const optimizeOnce = async () => {
+      const { uploaded, fromJournal } = await this.upload(draftId, client, draft, limits);
+      usedCache = fromJournal.length > 0;
+      const inputs = buildOptimizationRequest(draft, uploaded, limits, {
+        clientRequestId: 'derived-below',
+        style: style?.trim() ? style : undefined,
+      }) as PromptOptimizationRequest;
+      // the key is derived from the body (asset ids included): new uploads make a new key
+      const clientRequestId = optimizationKey(this.core.journal, {
+        profileId: client.profileId,
+        scope: `studio-draft:${draftId}`,
+        request: inputs,
+      });
+      const request = { ...inputs, clientRequestId };
+      const result = await forgettingUnknownAssets(this.core.journal, client, draft.model, fromJournal, () =>
+        optimizePrompt(this.core.journal, client, request, {
+          clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
+          draftId,
+        }),
+      );
+      return { clientRequestId, result };
+    };
+    let attempt: Awaited<ReturnType<typeof optimizeOnce>>;
+    try {
+      attempt = await optimizeOnce();
+    } catch (error) {
+      // an input cached from the journal is unknown to the service: the refusal (recorded as
+      // failed, nothing created) forgot the cached ids, so the inputs are uploaded again and the
+      // optimization, whose body and key now name the new assets, is sent once more
+      if (!usedCache || !isAssetNotFound(error)) throw error;
+      attempt = await optimizeOnce();
+    }
+    const { clientRequestId, result } = attempt;
     return {
       clientRequestId,
       originalPrompt: stored.form.prompt,
@@ -285,7 +310,7 @@ export class StudioService {
 
   async admission(draftId: string) {
     const { client, limits, draft } = await this.prepared(draftId);
-    const uploaded = await this.upload(draftId, client, draft, limits);
+    const { uploaded } = await this.upload(draftId, client, draft, limits);
     const body = buildMediaGenerationRequest(draft, uploaded, limits) as unknown as Record<string, unknown>;
     const preview = await client.admissionPreview(draft.model, body);
     const admission = preview.admission as Record<string, unknown>;
