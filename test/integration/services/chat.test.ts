@@ -3,7 +3,7 @@ import { chatCapabilities, chatTurn, streamChat } from '../../../src/main/core/s
 import { InputLimitError } from '../../../src/main/core/services/service-common.js';
 import { AppError } from '../../../src/main/core/errors.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
-import { FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
+import { FetchRecorder, clientWithToken, loseCachedAsset, openWorld, type ServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
 const recorder = new FetchRecorder();
@@ -164,6 +164,68 @@ describe('chat', () => {
     expect((inline.user.content as { image_url?: { url: string } }[])[1]!.image_url!.url).toMatch(
       /^data:image\/png;base64,/,
     );
+  });
+
+  it('a cached attachment the service no longer knows (404 asset_not_found) is forgotten, uploaded again once and the turn sent once more', async () => {
+    const png = world.file('lost-still.png', makePng(40, 30, [30, 60, 90]));
+    const turn = () =>
+      chatTurn(world.core.journal, world.client, {
+        service: world.service('atlas-vision'),
+        text: 'Describe it',
+        attachments: [{ filePath: png }],
+      });
+    const first = await turn();
+    const firstUrl = (first.user.content as { image_url?: { url: string } }[])[1]!.image_url!.url;
+    const assetId = /\/assets\/([^/]+)\/content/.exec(firstUrl)![1]!;
+    loseCachedAsset(world, 'atlas-vision', decodeURIComponent(assetId), 'still-lost');
+    recorder.reset();
+    const again = await turn();
+    expect(recorder.sent.map((c) => c.path)).toEqual([
+      '/chat/completions',
+      '/assets/input',
+      '/chat/completions',
+    ]);
+    const url = (again.user.content as { image_url?: { url: string } }[])[1]!.image_url!.url;
+    expect(url).not.toContain('still-lost');
+    expect(world.core.journal.uploads.get(world.profileId, 'atlas-vision', 'still-lost')).toBeUndefined();
+  });
+
+  it("uploads again only once: a second 404 (here an earlier message holds another identity's asset) is passed on and nothing is saved", async () => {
+    const service = world.service('atlas-vision');
+    const mine = world.file('mine.png', makePng(20, 20, [1, 2, 3]));
+    const theirs = world.file('theirs.png', makePng(20, 20, [3, 2, 1]));
+    const conversation = (
+      await chatTurn(world.core.journal, world.client, {
+        service,
+        text: 'one',
+        attachments: [{ filePath: mine }],
+      })
+    ).conversation;
+    // the same profile under another key: its own upload of `theirs` is cached for that key
+    const other = clientWithToken(world.sim, 'other-identity', world.profileId);
+    await chatTurn(world.core.journal, other, {
+      service,
+      text: 'cache',
+      attachments: [{ filePath: theirs }],
+    });
+    const saved = messageCount();
+    recorder.reset();
+    const error = await chatTurn(world.core.journal, other, {
+      service,
+      conversationId: conversation.id,
+      text: 'two',
+      attachments: [{ filePath: theirs }],
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, apiCode: 'asset_not_found' });
+    expect((error as Error).message).toMatch(
+      /No asset with this id is available to this identity.*Not found for this profile and model/s,
+    );
+    expect(recorder.sent.map((c) => c.path)).toEqual([
+      '/chat/completions',
+      '/assets/input',
+      '/chat/completions',
+    ]);
+    expect(messageCount()).toBe(saved);
   });
 
   it('refuses media for a text-only model before uploading', async () => {

@@ -10,10 +10,13 @@ import {
 import type { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
 import { submitImage } from '../../../src/main/core/services/image-generation.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
-import { astral, type ServicesWorld, useServicesWorld } from './helpers.js';
+import { astral, loseCachedAsset, type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
 const { recorder, refusedLocally } = useServicesWorld((opened) => (world = opened));
+
+/** The paths of the POSTs sent since the last reset (uploads and creates; not polls or downloads). */
+const posts = () => recorder.sent.filter((c) => c.method === 'POST').map((c) => c.path);
 
 const intents = () =>
   world.core.journal.database.prepare('SELECT count(*) FROM job_intents').pluck().get() as number;
@@ -94,6 +97,27 @@ describe('audio generation', () => {
     expect(recorder.sent[0]).toEqual({ method: 'POST', path: '/assets/input' });
     await refusedLocally(() => speak({ prompt: 'x' }, 'cadence-foley'), /Foley needs a video/);
   });
+
+  it('a cached video the service no longer knows (404 asset_not_found) is forgotten, uploaded again once and the job created once', async () => {
+    const video = world.file('lost-scene.mp4', makeMp4(1));
+    const first = await speak({ prompt: 'rain on a window', videoFile: video }, 'cadence-foley');
+    loseCachedAsset(world, 'cadence-foley', first.body.input_video_asset_id as string, 'video-lost');
+    recorder.reset();
+    const again = await submitAudio(world.core, {
+      profileId: world.profileId,
+      service: world.service('cadence-foley'),
+      draft: { prompt: 'rain on a window', videoFile: video },
+      idempotencyKey: 'foley-lost-1',
+      wait: { waitSeconds: 60 },
+    });
+    expect(again.state).toBe('succeeded');
+    expect(posts()).toEqual(['/audio/generations', '/assets/input', '/audio/generations']);
+    expect(again.body.input_video_asset_id).not.toBe('video-lost');
+    expect(world.core.journal.uploads.get(world.profileId, 'cadence-foley', 'video-lost')).toBeUndefined();
+    const intent = world.core.journal.jobs.getIntent('foley-lost-1')!;
+    expect(intent.state).toBe('accepted');
+    expect(JSON.parse(intent.canonicalBodyJson).input_video_asset_id).toBe(again.body.input_video_asset_id);
+  });
 });
 
 describe('image generation', () => {
@@ -132,6 +156,30 @@ describe('image generation', () => {
     const result = await generate({ prompt: 'blend', generationMode: 'i2i', inputImages: [a, b] });
     expect(result.state).toBe('succeeded');
     expect(result.body.input_image_asset_ids).toHaveLength(2);
+  });
+
+  it('cached input images the service no longer knows are forgotten, uploaded again once and the job created once', async () => {
+    const a = world.file('lost-a.png', makePng(24, 24, [200, 10, 10]));
+    const b = world.file('lost-b.png', makePng(24, 24, [200, 200, 10]));
+    const first = await generate({ prompt: 'pair', generationMode: 'i2i', inputImages: [a, b] });
+    const [idA] = first.body.input_image_asset_ids as string[];
+    loseCachedAsset(world, 'lumen-image', idA!, 'image-lost');
+    recorder.reset();
+    const again = await submitImage(world.core, {
+      profileId: world.profileId,
+      service: lumen(),
+      draft: { prompt: 'pair', generationMode: 'i2i', inputImages: [a, b] },
+      idempotencyKey: 'image-lost-1',
+      wait: { waitSeconds: 60 },
+    });
+    expect(again.state).toBe('succeeded');
+    expect(posts()).toEqual(['/images/generations', '/assets/input', '/assets/input', '/images/generations']);
+    expect(again.body.input_image_asset_ids).not.toContain('image-lost');
+    const intent = world.core.journal.jobs.getIntent('image-lost-1')!;
+    expect(intent.state).toBe('accepted');
+    expect(JSON.parse(intent.canonicalBodyJson).input_image_asset_ids).toEqual(
+      again.body.input_image_asset_ids,
+    );
   });
 
   it('refuses what the contract does not publish or allow, before sending', async () => {

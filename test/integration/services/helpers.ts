@@ -130,6 +130,18 @@ export async function openWorld(): Promise<ServicesWorld> {
   };
 }
 
+/** The service lost `assetId`; the journal keeps it, still valid for this credential, as `lostId`. */
+export function loseCachedAsset(world: ServicesWorld, model: string, assetId: string, lostId: string): void {
+  const row = world.core.journal.uploads.get(world.client.profileId, model, assetId)!;
+  world.core.journal.uploads.forget(row.id);
+  const { id: _id, ...kept } = row;
+  world.core.journal.uploads.record({
+    ...kept,
+    credentialFingerprint: row.credentialFingerprint!,
+    assetId: lostId,
+  });
+}
+
 /** A client of another identity (or a wrong key) on the same simulator. */
 export function clientWithToken(
   sim: RunningSimulator,

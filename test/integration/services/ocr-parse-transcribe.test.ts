@@ -6,7 +6,7 @@ import { InputLimitError } from '../../../src/main/core/services/service-common.
 import { transcribeFile, transcriptExports } from '../../../src/main/core/services/transcription.js';
 import { TRANSCRIPTION_MAX_BYTES } from '../../../src/shared/api/transcription.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
-import { type ServicesWorld, useServicesWorld } from './helpers.js';
+import { loseCachedAsset, type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;
 const { recorder, refusedLocally } = useServicesWorld((opened) => (world = opened));
@@ -16,18 +16,6 @@ function wavOfSize(name: string, bytes: number): string {
   const file = world.file(name, makeWav(0.5));
   truncateSync(file, bytes);
   return file;
-}
-
-/** The service lost `assetId`; the journal keeps it, still valid for this credential, as `lostId`. */
-function loseCachedAsset(model: string, assetId: string, lostId: string): void {
-  const row = world.core.journal.uploads.get(world.client.profileId, model, assetId)!;
-  world.core.journal.uploads.forget(row.id);
-  const { id: _id, ...kept } = row;
-  world.core.journal.uploads.record({
-    ...kept,
-    credentialFingerprint: row.credentialFingerprint!,
-    assetId: lostId,
-  });
 }
 
 describe('OCR', () => {
@@ -50,7 +38,7 @@ describe('OCR', () => {
   it('a cached asset the service no longer knows (404 asset_not_found) is forgotten and uploaded again once', async () => {
     const png = world.file('lost.png', makePng(96, 64));
     const first = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
-    loseCachedAsset('glyph-ocr', first.assetId, 'asset-lost');
+    loseCachedAsset(world, 'glyph-ocr', first.assetId, 'asset-lost');
     recorder.reset();
     const again = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
     expect(recorder.sent.map((c) => c.path)).toEqual(['/ocr', '/assets/input', '/ocr']);
@@ -126,7 +114,7 @@ describe('document parse', () => {
 
   it('a cached document the service no longer knows is uploaded again once, then parsed', async () => {
     const first = await parse({ pages: 1 });
-    loseCachedAsset('folio-parse', first.assetId, 'doc-lost');
+    loseCachedAsset(world, 'folio-parse', first.assetId, 'doc-lost');
     recorder.reset();
     const again = await parse({ pages: 1 });
     expect(recorder.sent.map((c) => c.path)).toEqual([

@@ -10,7 +10,7 @@ import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { checkProbedFile, uploadChecked } from './inputs.js';
+import { checkProbedFile, withUploadedInputs } from './inputs.js';
 import {
   checkField,
   checkText,
@@ -169,24 +169,39 @@ export async function submitAudio(
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const { service, draft } = submission;
   const body = buildAudioBody(service, draft);
-  if (draft.videoFile) {
-    const video = checkProbedFile(service, await probeMedia(draft.videoFile), 'input_video');
-    if (video.kind !== 'video')
-      throw new InputLimitError('input_video_asset_id', `${video.fileName} is not a video.`);
-    const client = await core.profiles.clientFor(submission.profileId);
-    submission.onStep?.(`upload ${video.fileName}`);
-    body.input_video_asset_id = (await uploadChecked(core.journal, client, service, video)).assetId;
-  }
-  submission.onStep?.('create');
-  const result = await core.engine.submit(
-    {
-      profileId: submission.profileId,
-      model: service.modelAlias,
-      serviceKind: 'audio_generation',
-      body,
-      idempotencyKey: submission.idempotencyKey ?? `audio-${randomUUID()}`,
+  const idempotencyKey = submission.idempotencyKey ?? `audio-${randomUUID()}`;
+  const create = () => {
+    submission.onStep?.('create');
+    return core.engine.submit(
+      {
+        profileId: submission.profileId,
+        model: service.modelAlias,
+        serviceKind: 'audio_generation',
+        body,
+        idempotencyKey,
+      },
+      submission.wait,
+    );
+  };
+  if (!draft.videoFile) return { ...(await create()), body };
+  const video = checkProbedFile(service, await probeMedia(draft.videoFile), 'input_video');
+  if (video.kind !== 'video')
+    throw new InputLimitError('input_video_asset_id', `${video.fileName} is not a video.`);
+  const client = await core.profiles.clientFor(submission.profileId);
+  const result = await withUploadedInputs(
+    core.journal,
+    client,
+    service,
+    [video],
+    ([asset]) => {
+      body.input_video_asset_id = asset!.assetId;
+      return create();
     },
-    submission.wait,
+    {
+      // a refused create left a rejected intent and no job: the same intent is sent with the new id
+      mayResend: () => core.journal.jobs.forgetRejectedIntent(idempotencyKey),
+      onStep: submission.onStep,
+    },
   );
   return { ...result, body };
 }

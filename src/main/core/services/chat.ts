@@ -11,11 +11,12 @@ import type { PublicService } from '../../../shared/api/discovery.js';
 import { AppError } from '../errors.js';
 import type { Conversation, ConversationMessage } from '../journal/conversations-repository.js';
 import type { Journal } from '../journal/open-journal.js';
-import { probeMedia } from '../media/probe-media.js';
+import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import { ResponseShapeError } from '../platform/api-errors.js';
 import { BodyTooLargeError, MAX_JSON_BODY_BYTES, MAX_SSE_EVENT_BYTES } from '../platform/capped-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { checkProbedFile, uploadChecked } from './inputs.js';
+import type { UploadedInput } from '../uploads/upload-input.js';
+import { checkProbedFile, withUploadedInputs } from './inputs.js';
 import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
 
 export type SamplingValue = number | string | string[];
@@ -217,18 +218,19 @@ export interface ChatTurnResult {
 
 const INLINE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Builds the user message's content: plain text, or parts with uploaded asset URLs (or inline images). */
-async function userContent(
-  journal: Journal,
-  client: PublicApiClient,
+interface CheckedAttachment {
+  attachment: ChatAttachment;
+  file: ProbedFile;
+  type: 'image_url' | 'video_url';
+}
+
+/** Probes and checks every attachment against the model's part types and upload limits (nothing sent). */
+async function checkAttachments(
   service: PublicService,
-  text: string,
   attachments: ChatAttachment[],
-): Promise<ChatMessage['content']> {
-  if (attachments.length === 0) return text;
+): Promise<CheckedAttachment[]> {
   const caps = chatCapabilities(service);
-  const parts: ChatContentPart[] = [];
-  const probed = [];
+  const probed: (CheckedAttachment & { role: string })[] = [];
   for (const attachment of attachments) {
     const file = await probeMedia(attachment.filePath);
     const type = file.kind === 'image' ? 'image_url' : file.kind === 'video' ? 'video_url' : undefined;
@@ -252,15 +254,30 @@ async function userContent(
     probed.push({ attachment, file, type, role: type === 'image_url' ? 'input_image' : 'input_video' });
   }
   for (const { file, role } of probed) checkProbedFile(service, file, role);
+  return probed;
+}
+
+/**
+ * Builds the user message's content: plain text, or parts with the uploaded assets' URLs (in the
+ * order of the uploaded attachments) or inline images.
+ */
+async function userContent(
+  client: PublicApiClient,
+  service: PublicService,
+  text: string,
+  checked: CheckedAttachment[],
+  uploaded: UploadedInput[],
+): Promise<ChatMessage['content']> {
+  if (checked.length === 0) return text;
+  const parts: ChatContentPart[] = [];
   if (text.trim()) parts.push({ type: 'text', text });
-  for (const { attachment, file, type } of probed) {
-    let url: string;
-    if (attachment.inline) {
-      url = `data:${file.mimeType};base64,${(await readFile(file.path)).toString('base64')}`;
-    } else {
-      const asset = await uploadChecked(journal, client, service, file);
-      url = client.url(`/assets/${encodeURIComponent(asset.assetId)}/content`, { model: service.modelAlias });
-    }
+  let next = 0;
+  for (const { attachment, file, type } of checked) {
+    const url = attachment.inline
+      ? `data:${file.mimeType};base64,${(await readFile(file.path)).toString('base64')}`
+      : client.url(`/assets/${encodeURIComponent(uploaded[next++]!.assetId)}/content`, {
+          model: service.modelAlias,
+        });
     parts.push(type === 'image_url' ? { type, image_url: { url } } : { type, video_url: { url } });
   }
   return parts;
@@ -289,23 +306,35 @@ export async function chatTurn(
     throw new AppError('chat.not_found', 'That conversation belongs to another profile.');
   const system = existing ? existing.systemPrompt : input.system?.trim() || undefined;
   input.onStep?.('attachments');
-  const content = await userContent(journal, client, service, input.text, input.attachments ?? []);
-  const messages: ChatMessage[] = [];
-  if (system) messages.push({ role: 'system', content: system });
-  for (const m of existing?.messages ?? [])
-    messages.push({ role: m.role, content: m.content as ChatMessage['content'] });
-  messages.push({ role: 'user', content });
-  input.onStep?.('streaming');
-  const reply = await streamChat(
+  const checked = await checkAttachments(service, input.attachments ?? []);
+  const toUpload = checked.filter((c) => !c.attachment.inline).map((c) => c.file);
+  // an attachment cached from the journal that the service no longer knows is uploaded again once
+  const { content, reply } = await withUploadedInputs(
+    journal,
     client,
-    // a model whose contract says it does not stream answers one JSON completion
-    {
-      model: service.modelAlias,
-      messages,
-      ...(input.sampling ?? {}),
-      stream: chatCapabilities(service).streaming,
+    service,
+    toUpload,
+    async (uploaded) => {
+      const content = await userContent(client, service, input.text, checked, uploaded);
+      const messages: ChatMessage[] = [];
+      if (system) messages.push({ role: 'system', content: system });
+      for (const m of existing?.messages ?? [])
+        messages.push({ role: m.role, content: m.content as ChatMessage['content'] });
+      messages.push({ role: 'user', content });
+      input.onStep?.('streaming');
+      const reply = await streamChat(
+        client,
+        // a model whose contract says it does not stream answers one JSON completion
+        {
+          model: service.modelAlias,
+          messages,
+          ...(input.sampling ?? {}),
+          stream: chatCapabilities(service).streaming,
+        },
+        { signal: input.signal, onToken: input.onToken },
+      );
+      return { content, reply };
     },
-    { signal: input.signal, onToken: input.onToken },
   );
   return journal.transaction(() => {
     const conversation =

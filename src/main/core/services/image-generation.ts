@@ -4,7 +4,7 @@ import type { PublicService } from '../../../shared/api/discovery.js';
 import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
-import { checkProbedFile, uploadChecked } from './inputs.js';
+import { checkProbedFile, withUploadedInputs } from './inputs.js';
 import { checkField, contractParameter, mediaContract } from './contract-fields.js';
 import { InputLimitError } from './service-common.js';
 
@@ -77,6 +77,29 @@ export interface ImageSubmission {
   onStep?: (step: string) => void;
 }
 
+/** The create body of an image draft whose input images were uploaded as `ids`. */
+function imageBody(
+  service: PublicService,
+  draft: ImageDraft,
+  mode: string,
+  ids: readonly string[],
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: service.modelAlias, prompt: draft.prompt };
+  if (draft.generationMode !== undefined || ids.length > 0) body.generationMode = mode;
+  for (const key of [
+    'imageCount',
+    'orientation',
+    'outputSizeCode',
+    'qualityTier',
+    'resolutionTier',
+    'seed',
+  ] as const)
+    if (draft[key] !== undefined) body[key] = draft[key];
+  if (ids.length === 1) body.input_image_asset_id = ids[0];
+  else if (ids.length > 1) body.input_image_asset_ids = ids;
+  return body;
+}
+
 /**
  * An image job through the same engine as video: contract checks, uploads of input images
  * (reusing still-valid assets), then the intent is committed, created, polled, and every image is
@@ -92,34 +115,37 @@ export async function submitImage(
   for (const file of draft.inputImages ?? [])
     probed.push(checkProbedFile(service, await probeMedia(file), 'input_image'));
   const client = await core.profiles.clientFor(submission.profileId);
-  const ids: string[] = [];
-  for (const file of probed) {
-    submission.onStep?.(`upload ${file.fileName}`);
-    ids.push((await uploadChecked(core.journal, client, service, file)).assetId);
-  }
-  const body: Record<string, unknown> = { model: service.modelAlias, prompt: draft.prompt };
-  if (draft.generationMode !== undefined || ids.length > 0) body.generationMode = mode;
-  for (const key of [
-    'imageCount',
-    'orientation',
-    'outputSizeCode',
-    'qualityTier',
-    'resolutionTier',
-    'seed',
-  ] as const)
-    if (draft[key] !== undefined) body[key] = draft[key];
-  if (ids.length === 1) body.input_image_asset_id = ids[0];
-  else if (ids.length > 1) body.input_image_asset_ids = ids;
-  submission.onStep?.('create');
-  const result = await core.engine.submit(
-    {
-      profileId: submission.profileId,
-      model: service.modelAlias,
-      serviceKind: 'image_generation',
-      body,
-      idempotencyKey: submission.idempotencyKey ?? `img-${randomUUID()}`,
+  const idempotencyKey = submission.idempotencyKey ?? `img-${randomUUID()}`;
+  let body: Record<string, unknown> = {};
+  const result = await withUploadedInputs(
+    core.journal,
+    client,
+    service,
+    probed,
+    async (assets) => {
+      body = imageBody(
+        service,
+        draft,
+        mode,
+        assets.map((asset) => asset.assetId),
+      );
+      submission.onStep?.('create');
+      return core.engine.submit(
+        {
+          profileId: submission.profileId,
+          model: service.modelAlias,
+          serviceKind: 'image_generation',
+          body,
+          idempotencyKey,
+        },
+        submission.wait,
+      );
     },
-    submission.wait,
+    {
+      // a refused create left a rejected intent and no job: the same intent is sent with the new ids
+      mayResend: () => core.journal.jobs.forgetRejectedIntent(idempotencyKey),
+      onStep: submission.onStep,
+    },
   );
   return { ...result, body };
 }

@@ -91,25 +91,61 @@ export async function uploadChecked(
   }
 }
 
+/** What may happen before a call refused for an unknown cached asset is made once more. */
+export interface ResendOptions {
+  /**
+   * Called once the unknown ids are forgotten, before uploading again; false passes the 404 on
+   * instead (a job intent may be sent again only when the refusal created nothing).
+   */
+  mayResend?: () => boolean;
+  onStep?: (step: string) => void;
+}
+
 /**
- * Uploads (or reuses) a checked file and runs the call that references it. When the asset came
+ * Uploads (or reuses) checked files and runs the call that references them. When any asset came
  * from the journal and the service answers 404 `asset_not_found` (nothing was processed), the
- * cached id is forgotten, the file uploaded again and the call made once more.
+ * cached ids are forgotten, the files uploaded again and the call made once more. A second 404
+ * is passed on as it came (the inputs were just uploaded: it is not a stale cache).
  */
-export async function withUploadedInput<T>(
+export async function withUploadedInputs<T>(
+  journal: Journal,
+  client: PublicApiClient,
+  service: PublicService,
+  files: readonly ProbedFile[],
+  use: (assets: UploadedInput[]) => Promise<T>,
+  options: ResendOptions = {},
+): Promise<T> {
+  const uploadAll = async () => {
+    const assets: UploadedInput[] = [];
+    for (const file of files) {
+      options.onStep?.(`upload ${file.fileName}`);
+      assets.push(await uploadChecked(journal, client, service, file));
+    }
+    return assets;
+  };
+  const assets = await uploadAll();
+  try {
+    return await use(assets);
+  } catch (error) {
+    const cached = assets.filter((asset) => asset.fromJournal);
+    if (cached.length === 0 || !isAssetNotFound(error)) throw error;
+    for (const asset of cached) {
+      const row = journal.uploads.get(client.profileId, service.modelAlias, asset.assetId);
+      if (row) journal.uploads.forget(row.id);
+    }
+    if (options.mayResend && !options.mayResend()) throw error;
+    const fresh = await uploadAll();
+    return use(fresh);
+  }
+}
+
+/** {@link withUploadedInputs} for a call that references one file. */
+export function withUploadedInput<T>(
   journal: Journal,
   client: PublicApiClient,
   service: PublicService,
   file: ProbedFile,
   use: (asset: UploadedInput) => Promise<T>,
 ): Promise<T> {
-  const asset = await uploadChecked(journal, client, service, file);
-  try {
-    return await use(asset);
-  } catch (error) {
-    if (!asset.fromJournal || !isAssetNotFound(error)) throw error;
-    const row = journal.uploads.get(client.profileId, service.modelAlias, asset.assetId);
-    if (row) journal.uploads.forget(row.id);
-    return use(await uploadChecked(journal, client, service, file));
-  }
+  return withUploadedInputs(journal, client, service, [file], ([asset]) => use(asset!));
 }
