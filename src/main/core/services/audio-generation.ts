@@ -8,9 +8,10 @@ import { CatalogVoiceList, VoiceDetail, type CatalogVoice } from '../../../share
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
-import { probeMedia } from '../media/probe-media.js';
+import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { checkProbedFile, withUploadedInputs } from './inputs.js';
+import { checkProbedFile } from './inputs.js';
+import { submitJobWithInputs } from './job-with-inputs.js';
 import {
   checkField,
   checkText,
@@ -169,39 +170,21 @@ export async function submitAudio(
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const { service, draft } = submission;
   const body = buildAudioBody(service, draft);
-  const idempotencyKey = submission.idempotencyKey ?? `audio-${randomUUID()}`;
-  const create = () => {
-    submission.onStep?.('create');
-    return core.engine.submit(
-      {
-        profileId: submission.profileId,
-        model: service.modelAlias,
-        serviceKind: 'audio_generation',
-        body,
-        idempotencyKey,
-      },
-      submission.wait,
-    );
-  };
-  if (!draft.videoFile) return { ...(await create()), body };
-  const video = checkProbedFile(service, await probeMedia(draft.videoFile), 'input_video');
-  if (video.kind !== 'video')
-    throw new InputLimitError('input_video_asset_id', `${video.fileName} is not a video.`);
-  const client = await core.profiles.clientFor(submission.profileId);
-  const result = await withUploadedInputs(
-    core.journal,
-    client,
+  const files: ProbedFile[] = [];
+  if (draft.videoFile) {
+    const video = checkProbedFile(service, await probeMedia(draft.videoFile), 'input_video');
+    if (video.kind !== 'video')
+      throw new InputLimitError('input_video_asset_id', `${video.fileName} is not a video.`);
+    files.push(video);
+  }
+  return submitJobWithInputs(core, {
+    profileId: submission.profileId,
     service,
-    [video],
-    ([asset]) => {
-      body.input_video_asset_id = asset!.assetId;
-      return create();
-    },
-    {
-      // a refused create left a rejected intent and no job: the same intent is sent with the new id
-      mayResend: () => core.journal.jobs.forgetRejectedIntent(idempotencyKey),
-      onStep: submission.onStep,
-    },
-  );
-  return { ...result, body };
+    serviceKind: 'audio_generation',
+    idempotencyKey: submission.idempotencyKey ?? `audio-${randomUUID()}`,
+    files,
+    bodyFor: ([videoId]) => (videoId ? { ...body, input_video_asset_id: videoId } : body),
+    wait: submission.wait,
+    onStep: submission.onStep,
+  });
 }

@@ -4,7 +4,8 @@ import type { PublicService } from '../../../shared/api/discovery.js';
 import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
-import { checkProbedFile, withUploadedInputs } from './inputs.js';
+import { checkProbedFile } from './inputs.js';
+import { submitJobWithInputs } from './job-with-inputs.js';
 import { checkField, contractParameter, mediaContract } from './contract-fields.js';
 import { InputLimitError } from './service-common.js';
 
@@ -114,38 +115,14 @@ export async function submitImage(
   const probed: ProbedFile[] = [];
   for (const file of draft.inputImages ?? [])
     probed.push(checkProbedFile(service, await probeMedia(file), 'input_image'));
-  const client = await core.profiles.clientFor(submission.profileId);
-  const idempotencyKey = submission.idempotencyKey ?? `img-${randomUUID()}`;
-  let body: Record<string, unknown> = {};
-  const result = await withUploadedInputs(
-    core.journal,
-    client,
+  return submitJobWithInputs(core, {
+    profileId: submission.profileId,
     service,
-    probed,
-    async (assets) => {
-      body = imageBody(
-        service,
-        draft,
-        mode,
-        assets.map((asset) => asset.assetId),
-      );
-      submission.onStep?.('create');
-      return core.engine.submit(
-        {
-          profileId: submission.profileId,
-          model: service.modelAlias,
-          serviceKind: 'image_generation',
-          body,
-          idempotencyKey,
-        },
-        submission.wait,
-      );
-    },
-    {
-      // a refused create left a rejected intent and no job: the same intent is sent with the new ids
-      mayResend: () => core.journal.jobs.forgetRejectedIntent(idempotencyKey),
-      onStep: submission.onStep,
-    },
-  );
-  return { ...result, body };
+    serviceKind: 'image_generation',
+    idempotencyKey: submission.idempotencyKey ?? `img-${randomUUID()}`,
+    files: probed,
+    bodyFor: (ids) => imageBody(service, draft, mode, ids),
+    wait: submission.wait,
+    onStep: submission.onStep,
+  });
 }

@@ -1,0 +1,56 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import type { CoreServices } from '../app/core-services.js';
+import type { RunResult, SubmitRequest, WaitOptions } from '../jobs/job-engine.js';
+import type { ProbedFile } from '../media/probe-media.js';
+import { withUploadedInputs } from './inputs.js';
+
+export interface JobWithInputs {
+  profileId: string;
+  service: PublicService;
+  serviceKind: SubmitRequest['serviceKind'];
+  idempotencyKey: string;
+  /** Checked input files, uploaded (or reused from the journal) in this order. */
+  files: readonly ProbedFile[];
+  /** The create body naming the inputs' asset ids (in the order of `files`). */
+  bodyFor: (assetIds: string[]) => Record<string, unknown>;
+  wait?: WaitOptions;
+  onStep?: (step: string) => void;
+}
+
+/**
+ * Uploads a job's inputs and creates it through the job engine. A create answered 404
+ * `asset_not_found` for an input taken from the journal left a rejected intent and no job: the
+ * intent is forgotten and sent once more, under the same key, with the inputs uploaded again.
+ */
+export async function submitJobWithInputs(
+  core: CoreServices,
+  job: JobWithInputs,
+): Promise<RunResult & { body: Record<string, unknown> }> {
+  const client = await core.profiles.clientFor(job.profileId);
+  let body: Record<string, unknown> = {};
+  const result = await withUploadedInputs(
+    core.journal,
+    client,
+    job.service,
+    job.files,
+    (assets) => {
+      body = job.bodyFor(assets.map((asset) => asset.assetId));
+      job.onStep?.('create');
+      return core.engine.submit(
+        {
+          profileId: job.profileId,
+          model: job.service.modelAlias,
+          serviceKind: job.serviceKind,
+          body,
+          idempotencyKey: job.idempotencyKey,
+        },
+        job.wait,
+      );
+    },
+    {
+      mayResend: () => core.journal.jobs.forgetRejectedIntent(job.idempotencyKey),
+      onStep: job.onStep,
+    },
+  );
+  return { ...result, body };
+}
