@@ -5,7 +5,7 @@
  * Framewright reads the names below — taken from the local simulator — and says here what it does
  * when a live answer lacks them. Adapting to the real gateway's names is a change in this file.
  */
-import { RoleUploadLimit } from './media-spec-contract.js';
+import { Canvas, ContractParameter, ModeInputs, RoleUploadLimit } from './media-spec-contract.js';
 
 // ------------------------------------------------------------------ 409 codes ("inspect `code`")
 
@@ -77,10 +77,9 @@ const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
 const positive = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
-const record = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const record = (value: unknown): Record<string, unknown> => (isObject(value) ? value : {});
 
 /** Reads a service's `apiUsageContract` (any value; absent or malformed gives every fallback). */
 export function readApiUsage(apiUsageContract: unknown): ApiUsage {
@@ -106,12 +105,109 @@ export function readApiUsage(apiUsageContract: unknown): ApiUsage {
 
 // ------------------------------------------------ `mediaSpecContract` keys (free-form in the spec)
 
+const finite = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** The strings of a list (other items ignored); undefined when there are none. */
+const someStrings = (value: unknown): string[] | undefined => {
+  if (!Array.isArray(value)) return undefined;
+  const out = value.filter((v): v is string => typeof v === 'string');
+  return out.length > 0 ? out : undefined;
+};
+const bool = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+/** Each entry of a record that `parse` accepts; a malformed entry is left out (as if unpublished). */
+function entriesOf<T>(value: unknown, parse: (v: unknown) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, v] of Object.entries(record(value))) {
+    const parsed = parse(v);
+    if (parsed !== undefined) out[key] = parsed;
+  }
+  return out;
+}
+
+/**
+ * What Framewright reads from a service's `mediaSpecContract`. Each field names its key and the
+ * fallback when a live contract lacks it (or gives another type); for the H3 video keys the
+ * fallback "H3" means `resolveEffectiveLimits` (src/shared/h3/effective-limits.ts) applies the
+ * document's number.
+ */
+export interface MediaSpec {
+  /** `version`: shown with the limits; fallback undefined. */
+  version: string | undefined;
+  /** `profile` (e.g. `h3`, `speech`); fallback undefined (H3 for video; the audio panel says `speech`). */
+  profile: string | undefined;
+  /** `requiredFields`; fallback none. */
+  requiredFields: string[];
+  /** `forbiddenFields`, added to H3's list; fallback none (H3's list still applies). */
+  forbiddenFields: string[];
+  /**
+   * `parameters` (`{ name, type, values?, minimum?, maximum?, maxLength?, default?, modes? }`): the
+   * request fields the model takes; fallback none (a malformed entry is left out).
+   */
+  parameters: ContractParameter[];
+  /** `prompt.{minCodePoints,maxCodePoints,trim}`; each falls back separately (H3: 1, 7000, trim). */
+  prompt: { minCodePoints?: number; maxCodePoints?: number; trim?: boolean };
+  /**
+   * `modes` (mode → `{ frames?, referenceInputs?, maxInputImages? }`); fallback none (H3's four
+   * video modes; for an image model, `frames` sets the input count). A malformed mode is left out.
+   */
+  modes: Record<string, ModeInputs>;
+  /** `effectiveSpec.canvases` (tier → orientation → `{ width, height }`); fallback none (H3's 768p). */
+  canvases: Record<string, Record<string, Canvas>>;
+  /** `effectiveSpec.fps`; fallback undefined (H3: 24). */
+  fps: number | undefined;
+  /** `effectiveSpec.maxFrames`; fallback undefined (H3: 362). */
+  maxFrames: number | undefined;
+  /** `uploadLimits` (see `readUploadLimits`). */
+  uploadLimits: Record<string, RoleUploadLimit>;
+}
+
+const parsed =
+  <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) =>
+  (value: unknown): T | undefined => {
+    const result = schema.safeParse(value);
+    return result.success ? result.data : undefined;
+  };
+
+/** Reads a service's `mediaSpecContract` (any value; absent or malformed gives every fallback). */
+export function readMediaSpec(mediaSpecContract: unknown): MediaSpec {
+  const contract = record(mediaSpecContract);
+  const prompt = record(contract.prompt);
+  const effectiveSpec = record(contract.effectiveSpec);
+  const parameters = Array.isArray(contract.parameters) ? contract.parameters : [];
+  const spec: MediaSpec = {
+    version: typeof contract.version === 'string' ? contract.version : undefined,
+    profile: typeof contract.profile === 'string' ? contract.profile : undefined,
+    requiredFields: someStrings(contract.requiredFields) ?? [],
+    forbiddenFields: someStrings(contract.forbiddenFields) ?? [],
+    parameters: parameters
+      .map(parsed(ContractParameter))
+      .filter((p): p is ContractParameter => p !== undefined),
+    prompt: {},
+    modes: entriesOf(contract.modes, parsed(ModeInputs)),
+    canvases: entriesOf(effectiveSpec.canvases, (tier) =>
+      isObject(tier) ? entriesOf(tier, parsed(Canvas)) : undefined,
+    ),
+    fps: finite(effectiveSpec.fps),
+    maxFrames: finite(effectiveSpec.maxFrames),
+    uploadLimits: readUploadLimits(mediaSpecContract),
+  };
+  const minCodePoints = finite(prompt.minCodePoints);
+  const maxCodePoints = finite(prompt.maxCodePoints);
+  const trim = bool(prompt.trim);
+  if (minCodePoints !== undefined) spec.prompt.minCodePoints = minCodePoints;
+  if (maxCodePoints !== undefined) spec.prompt.maxCodePoints = maxCodePoints;
+  if (trim !== undefined) spec.prompt.trim = trim;
+  return spec;
+}
+
+/** The published parameter of that name (undefined: the contract does not offer the field). */
+export function contractParameterOf(spec: MediaSpec, name: string): ContractParameter | undefined {
+  return spec.parameters.find((p) => p.name === name);
+}
+
 /**
  * `mediaSpecContract.uploadLimits` (role → rule); fallback: no published rule, so the spec's
- * general limits apply. The H3 video keys of `mediaSpecContract` (`modes`, `parameters`,
- * `requiredFields`, canvases, reference limits) and of `promptOptimization` (`profiles`,
- * `clientTimeoutSeconds`, …) are read, each with the spec's H3 value as its fallback, by
- * `resolveEffectiveLimits` in `src/shared/h3/effective-limits.ts`.
+ * general limits apply (for video roles, H3's).
  */
 export function readUploadLimits(mediaSpecContract: unknown): Record<string, RoleUploadLimit> {
   const limits = record(record(mediaSpecContract).uploadLimits);
@@ -122,4 +218,154 @@ export function readUploadLimits(mediaSpecContract: unknown): Record<string, Rol
     if (rule.success) out[role] = rule.data;
   }
   return out;
+}
+
+// ----------------------------------------------- `promptOptimization` keys (free-form in the spec)
+
+/** One typed role's limit: `{ min?, max?, maxWithVideo? }`, or a bare number (= `max`, the rest kept). */
+export type OptimizationRoleLimit = number | { min?: number; max?: number; maxWithVideo?: number };
+
+/** The optimizer settings one source publishes: the `promptOptimization` object itself, or one profile. */
+export interface OptimizationSettings {
+  /** `generationModes`, else `modes`; fallback undefined. */
+  modes: string[] | undefined;
+  /** `style.allowed`, else `style` as a boolean, else `supportsStyle`, else `styleAllowed`; fallback undefined (H3: allowed). */
+  styleAllowed: boolean | undefined;
+  /** `style.minLength`, else `style.minCodePoints`, else `styleMinCodePoints`; fallback undefined (H3: 1). */
+  styleMinCodePoints: number | undefined;
+  /** `style.maxLength`, else `style.maxCodePoints`, else `styleMaxCodePoints`; fallback undefined (H3: 200). */
+  styleMaxCodePoints: number | undefined;
+  /**
+   * `roles` (else `referenceRoles`), the entries that are role limits: a number, a known role's
+   * name, or an object with a numeric `min`/`max`/`maxWithVideo`; fallback none (H3's roles).
+   */
+  roles: Record<string, OptimizationRoleLimit>;
+  /** The other object entries of `roles`: mode → `{ role → limit, maxItems?, minVisual? }`; fallback none. */
+  modeRoles: Record<
+    string,
+    { roles: Record<string, OptimizationRoleLimit>; maxItems?: number; minVisual?: number }
+  >;
+  /** `maxReferenceInputs`, else `maxItems`; fallback undefined (H3: 12). */
+  maxItems: number | undefined;
+  /** `minVisual`; fallback undefined (H3: 1). */
+  minVisual: number | undefined;
+}
+
+/** What Framewright reads from a service's `promptOptimization` object. */
+export interface PromptOptimization {
+  /** The object is present and neither `available: false` nor `enabled: false`; fallback false (no optimizer). */
+  available: boolean;
+  /** `profiles`: a list of names or of objects named by `name`/`id`/`profile`, or name → object; fallback none (H3: `typed-media/v1`). */
+  profileNames: string[];
+  /** The settings of the top level (first) and of each profile object, in order; later ones win. */
+  sources: OptimizationSettings[];
+  /** `clientTimeoutSeconds`; fallback undefined (H3: 180). */
+  clientTimeoutSeconds: number | undefined;
+  /** `originalPromptMinCodePoints`/`…Max…`, else `originalPrompt.{minCodePoints,maxCodePoints}`; fallback undefined (H3: 1, 7000). */
+  originalPrompt: { minCodePoints?: number; maxCodePoints?: number };
+  /** `clientRequestId.{minLength,maxLength,pattern}`; fallback undefined (H3: 8, 128, `^[A-Za-z0-9._:-]+$`). */
+  clientRequestId: { minLength?: number; maxLength?: number; pattern?: string };
+}
+
+function roleLimit(value: unknown): OptimizationRoleLimit | undefined {
+  if (typeof value === 'number') return value;
+  if (!isObject(value)) return undefined;
+  const r = value;
+  const limit: { min?: number; max?: number; maxWithVideo?: number } = {};
+  for (const key of ['min', 'max', 'maxWithVideo'] as const) {
+    const n = finite(r[key]);
+    if (n !== undefined) limit[key] = n;
+  }
+  return limit;
+}
+
+function readOptimizationSettings(source: Record<string, unknown>, knownRoles: readonly string[]) {
+  const style = source.style;
+  const styleObject = record(style);
+  const settings: OptimizationSettings = {
+    modes: someStrings(source.generationModes) ?? someStrings(source.modes),
+    styleAllowed:
+      bool(styleObject.allowed) ?? bool(style) ?? bool(source.supportsStyle) ?? bool(source.styleAllowed),
+    styleMinCodePoints:
+      finite(styleObject.minLength) ?? finite(styleObject.minCodePoints) ?? finite(source.styleMinCodePoints),
+    styleMaxCodePoints:
+      finite(styleObject.maxLength) ?? finite(styleObject.maxCodePoints) ?? finite(source.styleMaxCodePoints),
+    roles: {},
+    modeRoles: {},
+    maxItems: finite(source.maxReferenceInputs) ?? finite(source.maxItems),
+    minVisual: finite(source.minVisual),
+  };
+  const published = isObject(source.roles) ? source.roles : source.referenceRoles;
+  for (const [key, value] of Object.entries(record(published))) {
+    const isRoleLimit =
+      typeof value === 'number' ||
+      knownRoles.includes(key) ||
+      ['min', 'max', 'maxWithVideo'].some((k) => typeof record(value)[k] === 'number');
+    if (isRoleLimit) {
+      const limit = roleLimit(value);
+      if (limit !== undefined) settings.roles[key] = limit;
+    } else if (isObject(value)) {
+      const entry: OptimizationSettings['modeRoles'][string] = { roles: {} };
+      for (const [role, r] of Object.entries(value)) {
+        if (role === 'maxItems' || role === 'minVisual') continue;
+        const limit = roleLimit(r);
+        if (limit !== undefined) entry.roles[role] = limit;
+      }
+      const maxItems = finite(value.maxItems);
+      const minVisual = finite(value.minVisual);
+      if (maxItems !== undefined) entry.maxItems = maxItems;
+      if (minVisual !== undefined) entry.minVisual = minVisual;
+      settings.modeRoles[key] = entry;
+    }
+  }
+  return settings;
+}
+
+/**
+ * Reads a service's `promptOptimization` object (any value; absent gives `available: false`).
+ * `knownRoles` are the typed role names a bare `roles` entry may use (H3's five).
+ */
+export function readPromptOptimization(
+  promptOptimization: unknown,
+  knownRoles: readonly string[],
+): PromptOptimization {
+  const present = isObject(promptOptimization);
+  const po = record(promptOptimization);
+  const profiles: Record<string, unknown>[] = [];
+  const profileNames: string[] = [];
+  if (Array.isArray(po.profiles)) {
+    for (const p of po.profiles as unknown[]) {
+      if (typeof p === 'string') profileNames.push(p);
+      else if (isObject(p)) {
+        profiles.push(p);
+        const name = p.name ?? p.id ?? p.profile;
+        if (typeof name === 'string') profileNames.push(name);
+      }
+    }
+  } else if (isObject(po.profiles)) {
+    for (const [name, p] of Object.entries(po.profiles)) {
+      profileNames.push(name);
+      if (isObject(p)) profiles.push(p);
+    }
+  }
+  const crid = record(po.clientRequestId);
+  const original = record(po.originalPrompt);
+  const result: PromptOptimization = {
+    available: present && po.available !== false && po.enabled !== false,
+    profileNames,
+    sources: (present ? [po, ...profiles] : []).map((s) => readOptimizationSettings(s, knownRoles)),
+    clientTimeoutSeconds: finite(po.clientTimeoutSeconds),
+    originalPrompt: {},
+    clientRequestId: {},
+  };
+  const minCodePoints = finite(po.originalPromptMinCodePoints) ?? finite(original.minCodePoints);
+  const maxCodePoints = finite(po.originalPromptMaxCodePoints) ?? finite(original.maxCodePoints);
+  if (minCodePoints !== undefined) result.originalPrompt.minCodePoints = minCodePoints;
+  if (maxCodePoints !== undefined) result.originalPrompt.maxCodePoints = maxCodePoints;
+  const minLength = finite(crid.minLength);
+  const maxLength = finite(crid.maxLength);
+  if (minLength !== undefined) result.clientRequestId.minLength = minLength;
+  if (maxLength !== undefined) result.clientRequestId.maxLength = maxLength;
+  if (typeof crid.pattern === 'string') result.clientRequestId.pattern = crid.pattern;
+  return result;
 }

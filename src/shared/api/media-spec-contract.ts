@@ -63,11 +63,14 @@ export const ModeInputs = z
     frames: z.record(z.string(), z.string()).optional(),
     /** Present when the mode takes `referenceInputs`. */
     referenceInputs: ReferenceComposition.optional(),
+    /** Image generation: how many input images the mode takes (else the number of `frames`). */
+    maxInputImages: z.number().int().optional(),
   })
   .loose();
 export type ModeInputs = z.infer<typeof ModeInputs>;
 
 export const Canvas = z.object({ width: z.number().int(), height: z.number().int() }).loose();
+export type Canvas = z.infer<typeof Canvas>;
 
 export const MediaSpecContract = z
   .object({

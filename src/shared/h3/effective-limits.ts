@@ -1,7 +1,8 @@
 /**
  * The limits a draft is checked against, resolved from the service's live `mediaSpecContract`
  * (and its `promptOptimization` object), falling back to the document's H3 numbers wherever
- * the contract is silent.
+ * the contract is silent. The contract keys themselves are read by the contract vocabulary
+ * (`src/shared/api/contract-vocabulary.ts`); this module only combines them with H3.
  *
  * Resolution rules (the contract is authoritative where it speaks, so it can widen OR tighten):
  * - prompt: `contract.prompt.{minCodePoints,maxCodePoints,trim}`, each falling back separately.
@@ -16,7 +17,14 @@
  * - forbiddenFields: the document's H3 list plus the contract's list, minus any field the
  *   contract publishes as a parameter (a published parameter is allowed by definition).
  */
-import type { ContractParameter, MediaSpecContract } from '../api/media-spec-contract.js';
+import {
+  contractParameterOf,
+  readMediaSpec,
+  readPromptOptimization,
+  type MediaSpec,
+  type OptimizationRoleLimit,
+} from '../api/contract-vocabulary.js';
+import type { ContractParameter, ReferenceComposition } from '../api/media-spec-contract.js';
 import { normalizeMimeType } from './draft.js';
 
 export const MiB = 1024 * 1024;
@@ -266,10 +274,6 @@ export function isForbiddenField(field: string, limits: Pick<EffectiveLimits, 'f
   return limits.forbiddenFields.some((f) => canonicalFieldName(f) === c);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
@@ -278,10 +282,6 @@ function strings(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const out = value.filter((v): v is string => typeof v === 'string');
   return out.length > 0 ? out : undefined;
-}
-
-function findParameter(contract: MediaSpecContract | undefined, name: string): ContractParameter | undefined {
-  return contract?.parameters?.find((p) => p.name === name);
 }
 
 function stringValues(p: ContractParameter | undefined): string[] | undefined {
@@ -305,7 +305,7 @@ function unique(values: Iterable<string>): string[] {
 }
 
 function resolveComposition(
-  published: Record<string, unknown> | undefined,
+  published: ReferenceComposition | undefined,
   fallback: ReferenceCompositionLimits | undefined,
 ): ReferenceCompositionLimits | undefined {
   if (!published) return fallback ? { ...fallback } : undefined;
@@ -324,11 +324,11 @@ function resolveComposition(
   };
 }
 
-function resolveModes(contract: MediaSpecContract | undefined): Record<string, ModeLimits> {
+function resolveModes(contract: MediaSpec): Record<string, ModeLimits> {
   const h3 = H3_DEFAULTS.modes;
-  const published = contract?.modes ?? {};
+  const published = contract.modes;
   const names =
-    stringValues(findParameter(contract, 'generationMode')) ??
+    stringValues(contractParameterOf(contract, 'generationMode')) ??
     (Object.keys(published).length > 0 ? Object.keys(published) : H3_MODES);
   const modes: Record<string, ModeLimits> = {};
   for (const name of names) {
@@ -346,9 +346,9 @@ function resolveModes(contract: MediaSpecContract | undefined): Record<string, M
   return modes;
 }
 
-function resolveUploadLimits(contract: MediaSpecContract | undefined): Record<string, RoleLimits> {
+function resolveUploadLimits(contract: MediaSpec): Record<string, RoleLimits> {
   const h3 = H3_DEFAULTS.uploadLimits;
-  const published = contract?.uploadLimits ?? {};
+  const published = contract.uploadLimits;
   const out: Record<string, RoleLimits> = {};
   for (const role of unique([...Object.keys(h3), ...Object.keys(published)])) {
     const base: RoleLimits | undefined = Object.hasOwn(h3, role) ? h3[role] : undefined;
@@ -369,9 +369,9 @@ function resolveUploadLimits(contract: MediaSpecContract | undefined): Record<st
   return out;
 }
 
-function resolveCanvases(contract: MediaSpecContract | undefined): Record<string, Record<string, Canvas>> {
-  const published = contract?.effectiveSpec?.canvases;
-  const source = published && Object.keys(published).length > 0 ? published : H3_DEFAULTS.canvases;
+function resolveCanvases(contract: MediaSpec): Record<string, Record<string, Canvas>> {
+  const published = contract.canvases;
+  const source = Object.keys(published).length > 0 ? published : H3_DEFAULTS.canvases;
   const out: Record<string, Record<string, Canvas>> = {};
   for (const [tier, byOrientation] of Object.entries(source)) {
     out[tier] = {};
@@ -384,60 +384,27 @@ function resolveCanvases(contract: MediaSpecContract | undefined): Record<string
 
 function resolveOptimization(promptOptimization: unknown, modeNames: string[]): OptimizationLimits {
   const d = H3_DEFAULTS.optimization;
-  const po = isRecord(promptOptimization) ? promptOptimization : undefined;
-  const profiles: Record<string, unknown>[] = [];
-  const profileNames: string[] = [];
-  const rawProfiles = po?.profiles;
-  if (Array.isArray(rawProfiles)) {
-    for (const p of rawProfiles) {
-      if (typeof p === 'string') profileNames.push(p);
-      else if (isRecord(p)) {
-        profiles.push(p);
-        const n = p.name ?? p.id ?? p.profile;
-        if (typeof n === 'string') profileNames.push(n);
-      }
-    }
-  } else if (isRecord(rawProfiles)) {
-    for (const [n, p] of Object.entries(rawProfiles)) {
-      profileNames.push(n);
-      if (isRecord(p)) profiles.push(p);
-    }
-  }
-  const profileModes = profiles.flatMap((p) => strings(p.generationModes) ?? strings(p.modes) ?? []);
-  const topModes = strings(po?.generationModes) ?? strings(po?.modes);
+  const po = readPromptOptimization(promptOptimization, Object.keys(d.roles));
+  const [top, ...profiles] = po.sources;
+  const profileModes = profiles.flatMap((p) => p.modes ?? []);
   const modes =
-    topModes ??
+    top?.modes ??
     (profileModes.length > 0 ? unique(profileModes) : modeNames.filter((m) => H3_MODES.includes(m)));
 
-  // Style: `styleAllowed`/`supportsStyle` booleans, `styleMinCodePoints`/`styleMaxCodePoints`, or
-  // `style` as a boolean or `{ allowed?, minLength|minCodePoints?, maxLength|maxCodePoints? }`;
-  // top level first, then each profile.
-  const sources = [po, ...profiles].filter((x): x is Record<string, unknown> => x !== undefined);
+  // Style, typed roles and counts: the top level first, then each profile (later ones win).
   let styleAllowed = d.styleAllowed;
   let styleMin: number = d.style.minCodePoints;
   let styleMax: number = d.style.maxCodePoints;
-  for (const s of sources) {
-    for (const key of ['styleAllowed', 'supportsStyle'])
-      if (typeof s[key] === 'boolean') styleAllowed = s[key] as boolean;
-    styleMin = num(s.styleMinCodePoints) ?? styleMin;
-    styleMax = num(s.styleMaxCodePoints) ?? styleMax;
-    const st = s.style;
-    if (typeof st === 'boolean') styleAllowed = st;
-    else if (isRecord(st)) {
-      if (typeof st.allowed === 'boolean') styleAllowed = st.allowed;
-      styleMin = num(st.minLength) ?? num(st.minCodePoints) ?? styleMin;
-      styleMax = num(st.maxLength) ?? num(st.maxCodePoints) ?? styleMax;
-    }
-  }
-
-  // Typed roles: `roles` (or `referenceRoles`) either role -> limit, or mode -> { role -> limit,
-  // maxItems?, minVisual? }. A limit is `{ min?, max?, maxWithVideo? }` or a bare number (= max).
   const roles: Record<string, OptimizationRoleLimits> = {};
   for (const [role, r] of Object.entries(d.roles)) roles[role] = { ...r };
   const modeRoles: Record<string, Partial<OptimizationModeRoles>> = {};
   let maxItems: number = d.maxItems;
   let minVisual: number = d.minVisual;
-  const readRole = (target: Record<string, OptimizationRoleLimits>, role: string, r: unknown): void => {
+  const applyRole = (
+    target: Record<string, OptimizationRoleLimits>,
+    role: string,
+    r: OptimizationRoleLimit,
+  ): void => {
     const base: OptimizationRoleLimits = Object.hasOwn(target, role)
       ? (target[role] as OptimizationRoleLimits)
       : Object.hasOwn(roles, role)
@@ -447,52 +414,39 @@ function resolveOptimization(promptOptimization: unknown, modeNames: string[]): 
       target[role] = { ...base, max: r };
       return;
     }
-    if (!isRecord(r)) return;
-    const limit: OptimizationRoleLimits = { min: num(r.min) ?? base.min, max: num(r.max) ?? base.max };
-    const withVideo = num(r.maxWithVideo) ?? (num(r.max) === undefined ? base.maxWithVideo : undefined);
+    const limit: OptimizationRoleLimits = { min: r.min ?? base.min, max: r.max ?? base.max };
+    // a published maximum without its with-video figure drops the old one (never a stale cap)
+    const withVideo = r.maxWithVideo ?? (r.max === undefined ? base.maxWithVideo : undefined);
     if (withVideo !== undefined) limit.maxWithVideo = withVideo;
     target[role] = limit;
   };
-  const isRoleLimit = (key: string, value: unknown): boolean =>
-    typeof value === 'number' ||
-    Object.hasOwn(d.roles, key) ||
-    (isRecord(value) && ['min', 'max', 'maxWithVideo'].some((k) => typeof value[k] === 'number'));
-  for (const s of sources) {
-    const published = isRecord(s.roles) ? s.roles : isRecord(s.referenceRoles) ? s.referenceRoles : undefined;
-    for (const [key, value] of Object.entries(published ?? {})) {
-      if (isRoleLimit(key, value)) {
-        readRole(roles, key, value);
-      } else if (isRecord(value)) {
-        const entry: Partial<OptimizationModeRoles> = modeRoles[key] ?? {};
-        const byRole: Record<string, OptimizationRoleLimits> = entry.roles ?? {};
-        for (const [role, r] of Object.entries(value)) {
-          if (role === 'maxItems' || role === 'minVisual') continue;
-          readRole(byRole, role, r);
-        }
-        entry.roles = byRole;
-        const mi = num(value.maxItems);
-        const mv = num(value.minVisual);
-        if (mi !== undefined) entry.maxItems = mi;
-        if (mv !== undefined) entry.minVisual = mv;
-        modeRoles[key] = entry;
-      }
+  for (const s of po.sources) {
+    styleAllowed = s.styleAllowed ?? styleAllowed;
+    styleMin = s.styleMinCodePoints ?? styleMin;
+    styleMax = s.styleMaxCodePoints ?? styleMax;
+    for (const [role, r] of Object.entries(s.roles)) applyRole(roles, role, r);
+    for (const [mode, published] of Object.entries(s.modeRoles)) {
+      const entry: Partial<OptimizationModeRoles> = modeRoles[mode] ?? {};
+      const byRole: Record<string, OptimizationRoleLimits> = entry.roles ?? {};
+      for (const [role, r] of Object.entries(published.roles)) applyRole(byRole, role, r);
+      entry.roles = byRole;
+      if (published.maxItems !== undefined) entry.maxItems = published.maxItems;
+      if (published.minVisual !== undefined) entry.minVisual = published.minVisual;
+      modeRoles[mode] = entry;
     }
-    maxItems = num(s.maxReferenceInputs) ?? num(s.maxItems) ?? maxItems;
-    minVisual = num(s.minVisual) ?? minVisual;
+    maxItems = s.maxItems ?? maxItems;
+    minVisual = s.minVisual ?? minVisual;
   }
 
-  const crid = isRecord(po?.clientRequestId) ? po.clientRequestId : {};
+  const crid = po.clientRequestId;
   const pattern =
-    typeof crid.pattern === 'string' && isValidPattern(crid.pattern)
-      ? crid.pattern
-      : d.clientRequestId.pattern;
-  const op = isRecord(po?.originalPrompt) ? po.originalPrompt : {};
+    crid.pattern !== undefined && isValidPattern(crid.pattern) ? crid.pattern : d.clientRequestId.pattern;
 
   return {
-    available: po !== undefined && po.available !== false && po.enabled !== false,
+    available: po.available,
     modes,
-    profileNames: profileNames.length > 0 ? profileNames : [...d.profileNames],
-    clientTimeoutSeconds: num(po?.clientTimeoutSeconds) ?? d.clientTimeoutSeconds,
+    profileNames: po.profileNames.length > 0 ? po.profileNames : [...d.profileNames],
+    clientTimeoutSeconds: po.clientTimeoutSeconds ?? d.clientTimeoutSeconds,
     styleAllowed,
     style: { minCodePoints: styleMin, maxCodePoints: styleMax },
     maxItems,
@@ -500,14 +454,12 @@ function resolveOptimization(promptOptimization: unknown, modeNames: string[]): 
     roles,
     modeRoles,
     originalPrompt: {
-      minCodePoints:
-        num(po?.originalPromptMinCodePoints) ?? num(op.minCodePoints) ?? d.originalPrompt.minCodePoints,
-      maxCodePoints:
-        num(po?.originalPromptMaxCodePoints) ?? num(op.maxCodePoints) ?? d.originalPrompt.maxCodePoints,
+      minCodePoints: po.originalPrompt.minCodePoints ?? d.originalPrompt.minCodePoints,
+      maxCodePoints: po.originalPrompt.maxCodePoints ?? d.originalPrompt.maxCodePoints,
     },
     clientRequestId: {
-      minLength: num(crid.minLength) ?? d.clientRequestId.minLength,
-      maxLength: num(crid.maxLength) ?? d.clientRequestId.maxLength,
+      minLength: crid.minLength ?? d.clientRequestId.minLength,
+      maxLength: crid.maxLength ?? d.clientRequestId.maxLength,
       pattern,
     },
   };
@@ -538,56 +490,55 @@ export function optimizationRolesFor(limits: EffectiveLimits, mode: string): Opt
 }
 
 /**
- * Limits for checking a draft against the service `contract` (a live `mediaSpecContract`,
- * already parsed; `undefined`/`null` = the contract is silent everywhere) and its
- * `promptOptimization` object (free-form; absent = the service offers no optimization).
+ * Limits for checking a draft against the service's live `mediaSpecContract` (any value, read
+ * through the contract vocabulary; `undefined`/`null` = the contract is silent everywhere) and
+ * its `promptOptimization` object (free-form; absent = the service offers no optimization).
  */
 export function resolveEffectiveLimits(
-  contract?: MediaSpecContract | null,
+  mediaSpecContract?: unknown,
   promptOptimization?: unknown,
 ): EffectiveLimits {
-  const c = contract ?? undefined;
+  const c = readMediaSpec(mediaSpecContract);
   const canvases = resolveCanvases(c);
-  const publishedCanvases = c?.effectiveSpec?.canvases;
-  const canvasTiers = publishedCanvases ? Object.keys(publishedCanvases) : [];
-  const canvasOrientations = publishedCanvases
-    ? unique(Object.values(publishedCanvases).flatMap((byOrientation) => Object.keys(byOrientation)))
-    : [];
+  const canvasTiers = Object.keys(c.canvases);
+  const canvasOrientations = unique(
+    Object.values(c.canvases).flatMap((byOrientation) => Object.keys(byOrientation)),
+  );
 
-  const parameters = c?.parameters ?? [];
+  const parameters = c.parameters;
   const parameterNames = new Set(parameters.map((p) => canonicalFieldName(p.name)));
-  const forbiddenFields = unique([...H3_DEFAULTS.forbiddenFields, ...(c?.forbiddenFields ?? [])]).filter(
+  const forbiddenFields = unique([...H3_DEFAULTS.forbiddenFields, ...c.forbiddenFields]).filter(
     (f) => !parameterNames.has(canonicalFieldName(f)),
   );
 
   const modes = resolveModes(c);
   const limits: EffectiveLimits = {
-    profile: c?.profile ?? H3_DEFAULTS.profile,
+    profile: c.profile ?? H3_DEFAULTS.profile,
     prompt: {
-      minCodePoints: num(c?.prompt?.minCodePoints) ?? H3_DEFAULTS.prompt.minCodePoints,
-      maxCodePoints: num(c?.prompt?.maxCodePoints) ?? H3_DEFAULTS.prompt.maxCodePoints,
-      trim: c?.prompt?.trim ?? H3_DEFAULTS.prompt.trim,
+      minCodePoints: c.prompt.minCodePoints ?? H3_DEFAULTS.prompt.minCodePoints,
+      maxCodePoints: c.prompt.maxCodePoints ?? H3_DEFAULTS.prompt.maxCodePoints,
+      trim: c.prompt.trim ?? H3_DEFAULTS.prompt.trim,
     },
-    seconds: numberLimits(findParameter(c, 'seconds'), { ...H3_DEFAULTS.seconds }),
-    seed: numberLimits(findParameter(c, 'seed'), { ...H3_DEFAULTS.seed }),
+    seconds: numberLimits(contractParameterOf(c, 'seconds'), { ...H3_DEFAULTS.seconds }),
+    seed: numberLimits(contractParameterOf(c, 'seed'), { ...H3_DEFAULTS.seed }),
     resolutionTiers:
-      stringValues(findParameter(c, 'resolutionTier')) ??
+      stringValues(contractParameterOf(c, 'resolutionTier')) ??
       (canvasTiers.length > 0 ? canvasTiers : [...H3_DEFAULTS.resolutionTiers]),
     orientations:
-      stringValues(findParameter(c, 'orientation')) ??
+      stringValues(contractParameterOf(c, 'orientation')) ??
       (canvasOrientations.length > 0 ? canvasOrientations : [...H3_DEFAULTS.orientations]),
     modes,
     uploadLimits: resolveUploadLimits(c),
     forbiddenFields,
-    requiredFields: [...(c?.requiredFields ?? [])],
+    requiredFields: [...c.requiredFields],
     extraParameters: parameters.filter((p) => !CORE_FIELDS.includes(p.name)),
     canvases,
     canvasesFromContract: canvasTiers.length > 0,
-    fps: num(c?.effectiveSpec?.fps) ?? H3_DEFAULTS.fps,
-    maxFrames: num(c?.effectiveSpec?.maxFrames) ?? H3_DEFAULTS.maxFrames,
+    fps: c.fps ?? H3_DEFAULTS.fps,
+    maxFrames: c.maxFrames ?? H3_DEFAULTS.maxFrames,
     optimization: resolveOptimization(promptOptimization, Object.keys(modes)),
   };
-  if (c?.version !== undefined) limits.contractVersion = c.version;
+  if (c.version !== undefined) limits.contractVersion = c.version;
   return limits;
 }
 

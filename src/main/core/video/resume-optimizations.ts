@@ -83,6 +83,6 @@ async function clientTimeoutSeconds(
   const service = await discoverServices(journal, client)
     .then(({ services }) => services.find((s) => s.modelAlias === model))
     .catch(() => undefined);
-  return resolveEffectiveLimits(service?.mediaSpecContract as never, service?.promptOptimization as never)
-    .optimization.clientTimeoutSeconds;
+  return resolveEffectiveLimits(service?.mediaSpecContract, service?.promptOptimization).optimization
+    .clientTimeoutSeconds;
 }

@@ -50,7 +50,7 @@ export type VideoResult = RunResult & {
 
 /** The H3 rules as the live contract of `service` sets them (document numbers where it is silent). */
 export function limitsFor(service: PublicService): EffectiveLimits {
-  return resolveEffectiveLimits(service.mediaSpecContract as never, service.promptOptimization as never);
+  return resolveEffectiveLimits(service.mediaSpecContract, service.promptOptimization);
 }
 
 /** Fails with every violation, before anything is uploaded or sent. */

@@ -1,20 +1,16 @@
-import type { MediaSpecContract } from '../../../../shared/api/media-spec-contract';
+import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { DraftForm, DraftMedia, StudioService } from '../../../../shared/bridge/contract';
 import type { ContractParameter } from '../../../../shared/api/media-spec-contract';
 import { resolveEffectiveLimits, type EffectiveLimits, type VideoDraft } from '../../../../shared/h3';
 
 /** The rules of a service's live contract (document numbers where it is silent). */
 export function limitsOf(service: StudioService): EffectiveLimits {
-  return resolveEffectiveLimits(
-    service.mediaSpecContract as MediaSpecContract | null,
-    service.promptOptimization ?? undefined,
-  );
+  return resolveEffectiveLimits(service.mediaSpecContract, service.promptOptimization);
 }
 
 /** The contract's own parameter for a core field (for its description and default). */
 export function parameterOf(service: StudioService, name: string): ContractParameter | undefined {
-  const params = (service.mediaSpecContract as MediaSpecContract | null)?.parameters ?? [];
-  return params.find((p) => p.name === name);
+  return contractParameterOf(readMediaSpec(service.mediaSpecContract), name);
 }
 
 function pick<T>(allowed: readonly T[], wanted: unknown, fallback?: unknown): T | undefined {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { GenerationResult, MethodResult, PlaygroundFile } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
 import {
@@ -27,7 +28,7 @@ export function AudioPanel() {
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const profile = (service?.mediaSpecContract as { profile?: string } | null)?.profile ?? 'speech';
+  const profile = readMediaSpec(service?.mediaSpecContract).profile ?? 'speech';
   const textMax = Math.min(paramOf(service, 'text')?.maxLength ?? 600, 600);
   const instructMax = Math.min(paramOf(service, 'instruct')?.maxLength ?? 160, 160);
   const voiceModeParam = paramOf(service, 'voiceMode');

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { GenerationResult, PlaygroundFile } from '../../../../shared/bridge/contract';
 import { bridge } from '../../bridge';
 import {
@@ -27,10 +28,7 @@ export function ImagePanel() {
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
-  const contract = (service?.mediaSpecContract ?? {}) as {
-    prompt?: { maxCodePoints?: number };
-    modes?: Record<string, { maxInputImages?: number; frames?: Record<string, string> }>;
-  };
+  const contract = readMediaSpec(service?.mediaSpecContract);
   const modeParam = paramOf(service, 'generationMode');
   const countParam = paramOf(service, 'imageCount');
   const [prompt, setPrompt] = useState('');
@@ -43,7 +41,7 @@ export function ImagePanel() {
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<GenerationResult | null>(null);
   const effectiveMode = mode || String(modeParam?.default ?? 't2i');
-  const modeInfo = contract.modes?.[effectiveMode];
+  const modeInfo = Object.hasOwn(contract.modes, effectiveMode) ? contract.modes[effectiveMode] : undefined;
   const maxInputs = modeInfo?.maxInputImages ?? Object.keys(modeInfo?.frames ?? {}).length;
 
   const run = async () => {
@@ -120,7 +118,7 @@ export function ImagePanel() {
           <Counter
             testId="image-prompt-count"
             value={codePoints(prompt.trim())}
-            max={contract.prompt?.maxCodePoints}
+            max={contract.prompt.maxCodePoints}
           />
         </span>
         <textarea

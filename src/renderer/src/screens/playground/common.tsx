@@ -1,4 +1,5 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
+import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import { useTranslation } from 'react-i18next';
 import {
   PLAYGROUND_CHUNK_BYTES,
@@ -184,8 +185,7 @@ export interface ContractParam {
 
 /** One parameter the service's live contract publishes (undefined: the field is not offered). */
 export function paramOf(service: PlaygroundService | undefined, name: string): ContractParam | undefined {
-  const params = (service?.mediaSpecContract as { parameters?: ContractParam[] } | null)?.parameters;
-  return params?.find((p) => p.name === name);
+  return contractParameterOf(readMediaSpec(service?.mediaSpecContract), name);
 }
 
 /** A select of a published enum; "" means "not sent" (the service decides). */
