@@ -159,6 +159,16 @@ export interface MediaSpec {
   maxFrames: number | undefined;
   /** `uploadLimits` (see `readUploadLimits`). */
   uploadLimits: Record<string, RoleUploadLimit>;
+  /**
+   * `limits.{textMaxCharacters,instructMaxCharacters}` (speech); each a positive number, else
+   * undefined (the `text`/`instruct` parameter's `maxLength`, else the document's 600 and 160).
+   */
+  limits: { textMaxCharacters?: number; instructMaxCharacters?: number };
+  /**
+   * `speakers` (speech): the strings of the list (other items ignored); fallback undefined (the
+   * `speaker` parameter's `values`, else any speaker).
+   */
+  speakers: string[] | undefined;
 }
 
 const parsed =
@@ -173,6 +183,7 @@ export function readMediaSpec(mediaSpecContract: unknown): MediaSpec {
   const contract = record(mediaSpecContract);
   const prompt = record(contract.prompt);
   const effectiveSpec = record(contract.effectiveSpec);
+  const limits = record(contract.limits);
   const parameters = Array.isArray(contract.parameters) ? contract.parameters : [];
   const spec: MediaSpec = {
     version: typeof contract.version === 'string' ? contract.version : undefined,
@@ -190,7 +201,15 @@ export function readMediaSpec(mediaSpecContract: unknown): MediaSpec {
     fps: finite(effectiveSpec.fps),
     maxFrames: finite(effectiveSpec.maxFrames),
     uploadLimits: readUploadLimits(mediaSpecContract),
+    limits: {},
+    speakers: Array.isArray(contract.speakers)
+      ? contract.speakers.filter((v): v is string => typeof v === 'string')
+      : undefined,
   };
+  const textMaxCharacters = positive(limits.textMaxCharacters);
+  const instructMaxCharacters = positive(limits.instructMaxCharacters);
+  if (textMaxCharacters !== undefined) spec.limits.textMaxCharacters = textMaxCharacters;
+  if (instructMaxCharacters !== undefined) spec.limits.instructMaxCharacters = instructMaxCharacters;
   const minCodePoints = finite(prompt.minCodePoints);
   const maxCodePoints = finite(prompt.maxCodePoints);
   const trim = bool(prompt.trim);

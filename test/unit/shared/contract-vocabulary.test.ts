@@ -113,6 +113,8 @@ describe('mediaSpecContract and promptOptimization keys: read in the vocabulary,
       fps: undefined,
       maxFrames: undefined,
       uploadLimits: {},
+      limits: {},
+      speakers: undefined,
     };
     expect(readMediaSpec(undefined)).toEqual(empty);
     expect(readMediaSpec(null)).toEqual(empty);
@@ -126,8 +128,16 @@ describe('mediaSpecContract and promptOptimization keys: read in the vocabulary,
         prompt: { maxCodePoints: 'long', trim: 'no' },
         modes: { t2v: { frames: 'none' } },
         effectiveSpec: { fps: '24', canvases: { '768p': { landscape: { width: 'wide' } } } },
+        limits: { textMaxCharacters: '600', instructMaxCharacters: 0 },
+        speakers: 'Vivian',
       }),
     ).toEqual({ ...empty, canvases: { '768p': {} } });
+    // a speakers list keeps its strings only; limits that are not positive numbers are not limits
+    expect(readMediaSpec({ speakers: ['Vivian', 7, null, 'Ryan'] }).speakers).toEqual(['Vivian', 'Ryan']);
+    expect(readMediaSpec({ limits: [600] }).limits).toEqual({});
+    expect(readMediaSpec({ limits: { textMaxCharacters: -1, instructMaxCharacters: NaN } }).limits).toEqual(
+      {},
+    );
     // and the limits are then the document's H3 numbers
     const limits = resolveEffectiveLimits({ parameters: 'none', prompt: 7, effectiveSpec: [] });
     expect([limits.prompt, limits.seconds, limits.fps, limits.resolutionTiers]).toEqual([
@@ -153,6 +163,8 @@ describe('mediaSpecContract and promptOptimization keys: read in the vocabulary,
         maxFrames: 480,
         canvases: { '1080p': { square: { width: 1080, height: 1080 } } },
       },
+      limits: { textMaxCharacters: 300, instructMaxCharacters: 80 },
+      speakers: ['Vivian', 'Ryan'],
     });
     expect(spec).toMatchObject({
       version: '2',
@@ -164,6 +176,8 @@ describe('mediaSpecContract and promptOptimization keys: read in the vocabulary,
       canvases: { '1080p': { square: { width: 1080, height: 1080 } } },
       fps: 30,
       maxFrames: 480,
+      limits: { textMaxCharacters: 300, instructMaxCharacters: 80 },
+      speakers: ['Vivian', 'Ryan'],
     });
     expect(contractParameterOf(spec, 'seconds')?.minimum).toBe(4);
     expect(contractParameterOf(spec, 'seed')).toBeUndefined();
