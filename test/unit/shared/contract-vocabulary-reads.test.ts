@@ -18,10 +18,6 @@ const CONTRACTS = new Set(['mediaSpecContract', 'promptOptimization', 'apiUsageC
 /** Files allowed to read the raw contracts, each with its reason. */
 const ALLOWED: Record<string, string> = {
   'src/shared/api/contract-vocabulary.ts': 'the vocabulary module itself',
-  // image-generation.ts / audio-generation.ts (lane "reupload" at the time) still read `modes`,
-  // `prompt`, `profile`, `limits` and `speakers` through `mediaContract()`; move them to
-  // `readMediaSpec` and this entry goes.
-  'src/main/core/services/contract-fields.ts': 'mediaContract() for image and audio generation',
 };
 
 /** The expression under parentheses, `!`, `x as T` and `x ?? {}`. */

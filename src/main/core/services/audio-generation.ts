@@ -4,6 +4,7 @@ import {
   VOICE_DESIGN_INSTRUCT_MAX,
   type VoiceMode,
 } from '../../../shared/api/audio-generation.js';
+import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import { CatalogVoiceList, VoiceDetail, type CatalogVoice } from '../../../shared/api/discovery.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { CoreServices } from '../app/core-services.js';
@@ -12,13 +13,7 @@ import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile } from './inputs.js';
 import { submitJobWithInputs } from './job-with-inputs.js';
-import {
-  checkField,
-  checkText,
-  contractParameter,
-  mediaContract,
-  publishedFields,
-} from './contract-fields.js';
+import { checkField, checkText, contractParameter, publishedFields } from './contract-fields.js';
 import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
 
 export type AudioProfile = 'speech' | 'music' | 'foley' | 'other';
@@ -38,7 +33,7 @@ export interface AudioDraft {
 
 /** Which kind of audio a service makes, from its contract's profile (or the fields it publishes). */
 export function audioProfile(service: PublicService): AudioProfile {
-  const profile = mediaContract(service).profile;
+  const profile = readMediaSpec(service.mediaSpecContract).profile;
   if (profile === 'speech' || profile === 'music' || profile === 'foley') return profile;
   const fields = publishedFields(service);
   if (fields.has('input_video_asset_id')) return 'foley';
@@ -49,17 +44,15 @@ export function audioProfile(service: PublicService): AudioProfile {
 
 /** The speech profile's limits: the contract's, never above the document's 600 and 160. */
 export function speechLimits(service: PublicService): { textMax: number; instructMax: number } {
-  const limits = (
-    mediaContract(service) as { limits?: { textMaxCharacters?: number; instructMaxCharacters?: number } }
-  ).limits;
+  const { limits } = readMediaSpec(service.mediaSpecContract);
   return {
     textMax: Math.min(
-      contractParameter(service, 'text')?.maxLength ?? limits?.textMaxCharacters ?? SPEECH_TEXT_MAX,
+      contractParameter(service, 'text')?.maxLength ?? limits.textMaxCharacters ?? SPEECH_TEXT_MAX,
       SPEECH_TEXT_MAX,
     ),
     instructMax: Math.min(
       contractParameter(service, 'instruct')?.maxLength ??
-        limits?.instructMaxCharacters ??
+        limits.instructMaxCharacters ??
         VOICE_DESIGN_INSTRUCT_MAX,
       VOICE_DESIGN_INSTRUCT_MAX,
     ),
@@ -68,10 +61,10 @@ export function speechLimits(service: PublicService): { textMax: number; instruc
 
 /** The published speakers (contract `speakers` or the `speaker` parameter's values). */
 export function speakersOf(service: PublicService): string[] | undefined {
-  const contract = mediaContract(service) as { speakers?: unknown };
-  if (Array.isArray(contract.speakers))
-    return contract.speakers.filter((s): s is string => typeof s === 'string');
-  return contractParameter(service, 'speaker')?.values?.map(String);
+  return (
+    readMediaSpec(service.mediaSpecContract).speakers ??
+    contractParameter(service, 'speaker')?.values?.map(String)
+  );
 }
 
 /** Checks an audio draft against the speech/music/Foley contract; builds the body (video id added later). */

@@ -1,17 +1,8 @@
 import { codePointLength } from '../../../shared/api/common.js';
 import { contractParameterOf, readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
-import type { ContractParameter, MediaSpecContract } from '../../../shared/api/media-spec-contract.js';
+import type { ContractParameter } from '../../../shared/api/media-spec-contract.js';
 import { InputLimitError } from './service-common.js';
-
-/**
- * The raw contract, for the image and audio generation services that still read some keys
- * (`modes`, `prompt`, `profile`, `limits`, `speakers`) themselves; new reads belong in
- * `readMediaSpec` (src/shared/api/contract-vocabulary.ts).
- */
-export function mediaContract(service: PublicService): MediaSpecContract {
-  return (service.mediaSpecContract ?? {}) as MediaSpecContract;
-}
 
 export function contractParameter(service: PublicService, name: string): ContractParameter | undefined {
   return contractParameterOf(readMediaSpec(service.mediaSpecContract), name);

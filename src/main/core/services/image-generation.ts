@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { codePointLength } from '../../../shared/api/common.js';
+import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
 import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import { checkProbedFile } from './inputs.js';
 import { submitJobWithInputs } from './job-with-inputs.js';
-import { checkField, contractParameter, mediaContract } from './contract-fields.js';
+import { checkField, contractParameter } from './contract-fields.js';
 import { InputLimitError } from './service-common.js';
 
 export interface ImageDraft {
@@ -24,8 +25,7 @@ export interface ImageDraft {
 
 /** The number of input images a mode takes, from the contract (`modes.<mode>.maxInputImages`). */
 export function maxInputImages(service: PublicService, mode: string): number {
-  const m = mediaContract(service).modes?.[mode] as
-    { maxInputImages?: number; frames?: Record<string, string> } | undefined;
+  const m = readMediaSpec(service.mediaSpecContract).modes[mode];
   if (!m) return 0;
   if (typeof m.maxInputImages === 'number') return m.maxInputImages;
   return Object.keys(m.frames ?? {}).length;
@@ -33,10 +33,10 @@ export function maxInputImages(service: PublicService, mode: string): number {
 
 /** Checks an image draft against the live contract; nothing is uploaded or sent when it fails. */
 export function validateImageDraft(service: PublicService, draft: ImageDraft): string {
-  const contract = mediaContract(service);
-  const max = contract.prompt?.maxCodePoints ?? contractParameter(service, 'prompt')?.maxLength;
-  const min = contract.prompt?.minCodePoints ?? 1;
-  const trimmed = contract.prompt?.trim === false ? draft.prompt : draft.prompt.trim();
+  const { prompt } = readMediaSpec(service.mediaSpecContract);
+  const max = prompt.maxCodePoints ?? contractParameter(service, 'prompt')?.maxLength;
+  const min = prompt.minCodePoints ?? 1;
+  const trimmed = prompt.trim === false ? draft.prompt : draft.prompt.trim();
   const length = codePointLength(trimmed);
   if (length < min) throw new InputLimitError('prompt', 'The prompt is empty.');
   if (max !== undefined && length > max)
