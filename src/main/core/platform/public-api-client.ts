@@ -176,7 +176,9 @@ export class PublicApiClient {
   private async withoutSecretInBody(response: Response): Promise<Response> {
     const secret = await this.identity.secret().catch(() => undefined);
     if (!secret || secret.length < 4 || response.status === 204 || response.status === 304) return response;
-    const text = await response.text();
+    // read under the same cap as any error body: past it the status alone decides (the body is
+    // dropped), so a gzip bomb in an error answer is never inflated whole just to be scrubbed
+    const text = await readCappedText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
     const escaped = JSON.stringify(secret).slice(1, -1);
     const scrubbed = redactValue(redactValue(text, [secret]), [escaped]);
     const headers = new Headers(response.headers);
