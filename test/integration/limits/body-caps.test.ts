@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
 import { BodyTooLargeError, MAX_JSON_BODY_BYTES } from '../../../src/main/core/platform/capped-body.js';
@@ -63,6 +63,37 @@ describe('body caps', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect([error.status, error.kind, error.retryAfterSeconds]).toEqual([503, 'unavailable', 3]);
     expect(error.apiCode).toBe('unrecognised_error_body'); // the inflated body was never parsed
+  });
+
+  it('an endless error body is not read past the cap, even to scrub the key from it', async () => {
+    // the server inflates to at most 256 MiB and counts what it could send before the client left
+    const LIMIT = 256 * 1024 * 1024;
+    let sent = 0;
+    const { client } = await clientOf((res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.pipe(res);
+      const chunk = Buffer.alloc(1024 * 1024, ' ');
+      let open = true;
+      res.on('close', () => {
+        open = false;
+        gzip.destroy();
+      });
+      const pump = () => {
+        while (open && sent < LIMIT) {
+          sent += chunk.length;
+          if (!gzip.write(chunk)) return void gzip.once('drain', pump);
+        }
+        if (open) gzip.end();
+      };
+      gzip.write('{"code":"overloaded","message":"k-caps');
+      pump();
+    });
+    const error = (await client.listServices().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
   });
 
   it('one server-sent event over 1 MiB stops the chat stream', async () => {
