@@ -1,6 +1,8 @@
 import { ChatCompletionRequest, ChatCompletionResponse, type ChatMessage } from '../../shared/api/chat.js';
 import { PublicError } from '../../shared/api/errors.js';
-import type { RequestContext, RouteDef } from '../context.js';
+import type { ServerResponse } from 'node:http';
+import type { CatalogService } from '../catalog.js';
+import type { RequestContext, RouteDef, SimulatorState } from '../context.js';
 import { invalidField } from '../errors.js';
 import { newId, parseWith, readJsonObject, sendJson, sleep } from '../http.js';
 import { resolveModel } from '../models.js';
@@ -63,15 +65,10 @@ function checkMediaUrl(
   ownedInputAsset(rc.state, rc.identity, model, decodeURIComponent(match[1]!), field, kind);
 }
 
-async function chat(rc: RequestContext): Promise<void> {
-  const raw = await readJsonObject(rc.req);
-  const body = parseWith(ChatCompletionRequest, raw);
-  const service = resolveModel(body.model, ['text_chat', 'vision_chat']);
-  const usage = (service.apiUsageContract ?? {}) as {
-    contentPartTypes?: string[];
-    samplingFields?: string[];
-  };
-  const allowedSampling = usage.samplingFields ?? [];
+/** Sampling fields are accepted only when the model's contract lists them (platform-managed or unsupported otherwise). */
+export function checkSamplingFields(raw: Record<string, unknown>, service: CatalogService): void {
+  const allowedSampling =
+    ((service.apiUsageContract ?? {}) as { samplingFields?: string[] }).samplingFields ?? [];
   for (const field of KNOWN_SAMPLING) {
     if (field in raw && !allowedSampling.includes(field)) {
       throw invalidField(
@@ -84,7 +81,80 @@ async function chat(rc: RequestContext): Promise<void> {
       );
     }
   }
-  const partTypes = usage.contentPartTypes ?? ['text'];
+}
+
+/** The content part types the model's contract accepts (text only when it says nothing). */
+export function contentPartTypes(service: CatalogService): string[] {
+  return ((service.apiUsageContract ?? {}) as { contentPartTypes?: string[] }).contentPartTypes ?? ['text'];
+}
+
+/**
+ * Answers a chat completion: the simulated reply (quoting the last user message and counting the
+ * attached media), as JSON or, when `stream` is true, as server-sent chunks ending with `[DONE]`.
+ * The public and the runtime chat both answer through it.
+ */
+export async function answerChat(
+  res: ServerResponse,
+  state: SimulatorState,
+  requestId: string,
+  service: CatalogService,
+  body: Pick<ChatCompletionRequest, 'messages' | 'stream'>,
+  mediaCount: number,
+): Promise<void> {
+  const lastUser = [...body.messages].reverse().find((m) => m.role === 'user');
+  const said = lastUser ? textOf(lastUser).trim().replace(/\s+/g, ' ') : '';
+  const excerpt = [...said].slice(0, 120).join('');
+  const reply =
+    `This is a simulated reply from ${service.modelAlias}. ` +
+    (excerpt ? `You wrote: "${excerpt}". ` : 'There was no user message. ') +
+    (mediaCount > 0 ? `I looked at ${mediaCount} attached media item${mediaCount === 1 ? '' : 's'}. ` : '') +
+    `The conversation has ${body.messages.length} message${body.messages.length === 1 ? '' : 's'}.`;
+  const promptTokens = body.messages.reduce((sum, m) => sum + countTokens(textOf(m)), 0);
+  const completionTokens = countTokens(reply);
+  const usageBody = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+  const id = newId('chatcmpl');
+  const created = Math.floor(state.clock.nowMs() / 1000);
+  if (!body.stream) {
+    const response: ChatCompletionResponse = {
+      id,
+      object: 'chat.completion',
+      created,
+      model: service.modelAlias,
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }],
+      usage: usageBody,
+    };
+    sendJson(res, 200, response, { 'X-Request-Id': requestId });
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+    'X-Request-Id': requestId,
+  });
+  const chunk = (delta: Record<string, string>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: service.modelAlias, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+  res.write(chunk({ role: 'assistant' }, null));
+  const pieces = reply.match(/\S+\s*/g) ?? [reply];
+  for (const piece of pieces) {
+    if (res.destroyed) return;
+    await sleep(TOKEN_SECONDS * state.timeScale * 1000);
+    res.write(chunk({ content: piece }, null));
+  }
+  res.write(chunk({}, 'stop', { usage: usageBody }));
+  res.end('data: [DONE]\n\n');
+}
+
+async function chat(rc: RequestContext): Promise<void> {
+  const raw = await readJsonObject(rc.req);
+  const body = parseWith(ChatCompletionRequest, raw);
+  const service = resolveModel(body.model, ['text_chat', 'vision_chat']);
+  checkSamplingFields(raw, service);
+  const partTypes = contentPartTypes(service);
   body.messages.forEach((message, m) => {
     if (!Array.isArray(message.content)) return;
     message.content.forEach((part, p) => {
@@ -113,55 +183,10 @@ async function chat(rc: RequestContext): Promise<void> {
       }
     });
   });
-  const lastUser = [...body.messages].reverse().find((m) => m.role === 'user');
-  const said = lastUser ? textOf(lastUser).trim().replace(/\s+/g, ' ') : '';
-  const excerpt = [...said].slice(0, 120).join('');
   const media = body.messages
     .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
     .filter((p) => p.type !== 'text').length;
-  const reply =
-    `This is a simulated reply from ${service.modelAlias}. ` +
-    (excerpt ? `You wrote: "${excerpt}". ` : 'There was no user message. ') +
-    (media > 0 ? `I looked at ${media} attached media item${media === 1 ? '' : 's'}. ` : '') +
-    `The conversation has ${body.messages.length} message${body.messages.length === 1 ? '' : 's'}.`;
-  const promptTokens = body.messages.reduce((sum, m) => sum + countTokens(textOf(m)), 0);
-  const completionTokens = countTokens(reply);
-  const usageBody = {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-  };
-  const id = newId('chatcmpl');
-  const created = Math.floor(rc.state.clock.nowMs() / 1000);
-  if (!body.stream) {
-    const response: ChatCompletionResponse = {
-      id,
-      object: 'chat.completion',
-      created,
-      model: service.modelAlias,
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply } }],
-      usage: usageBody,
-    };
-    sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
-    return;
-  }
-  rc.res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
-    'X-Request-Id': rc.requestId,
-  });
-  const chunk = (delta: Record<string, string>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: service.modelAlias, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-  rc.res.write(chunk({ role: 'assistant' }, null));
-  const pieces = reply.match(/\S+\s*/g) ?? [reply];
-  for (const piece of pieces) {
-    if (rc.res.destroyed) return;
-    await sleep(TOKEN_SECONDS * rc.state.timeScale * 1000);
-    rc.res.write(chunk({ content: piece }, null));
-  }
-  rc.res.write(chunk({}, 'stop', { usage: usageBody }));
-  rc.res.end('data: [DONE]\n\n');
+  await answerChat(rc.res, rc.state, rc.requestId, service, body, media);
 }
 
 export const chatRoutes: RouteDef[] = [

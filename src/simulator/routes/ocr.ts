@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { PublicError } from '../../shared/api/errors.js';
 import { OcrRequest, OcrResponse } from '../../shared/api/ocr.js';
+import type { CatalogService } from '../catalog.js';
 import type { RequestContext, RouteDef } from '../context.js';
 import { invalidField } from '../errors.js';
 import { seededRandom } from '../fake-data.js';
@@ -23,11 +24,56 @@ async function documentPageCount(filePath: string): Promise<number> {
   return Math.min(500, Math.max(1, ...counts));
 }
 
+/** `task` must be one the model's contract lists. */
+export function checkOcrTask(service: CatalogService, task: string | undefined): void {
+  const tasks = ((service.apiUsageContract ?? {}) as { tasks?: string[] }).tasks;
+  if (task !== undefined && tasks && !tasks.includes(task)) {
+    throw invalidField('invalid_task', 'task', `task must be one of ${tasks.join(', ')}.`, {
+      allowed: tasks,
+    });
+  }
+}
+
+/**
+ * The model's own JSON for one image or document (stable fake text per content): `pageCount`
+ * pages; `pages` only meters (1 when omitted or not positive) and never selects pages.
+ */
+export function ocrResponse(
+  service: CatalogService,
+  content: { sha256: string; mimeType: string },
+  pageCount: number,
+  meteredPages: number | undefined,
+  input: string,
+): OcrResponse & { model: string; usage: Record<string, unknown> } {
+  const pages = meteredPages !== undefined && meteredPages > 0 ? meteredPages : 1;
+  const random = seededRandom('ocr:' + content.sha256);
+  const pageBodies = Array.from({ length: pageCount }, (_, i) => {
+    const lines = [
+      `SIMULATED OCR · page ${i + 1}`,
+      `Asset ${content.sha256.slice(0, 12)} (${content.mimeType})`,
+      `Reference number ${Math.floor(random() * 900000 + 100000)}`,
+    ];
+    const blocks = lines.map((text, j) => ({
+      text,
+      bbox: [40, 40 + j * 48, 40 + text.length * 14, 76 + j * 48],
+      confidence: Math.round((0.9 + random() * 0.09) * 1000) / 1000,
+    }));
+    return { page: i + 1, text: lines.join('\n'), blocks };
+  });
+  return {
+    model: service.modelAlias,
+    text: pageBodies.map((p) => p.text).join('\n\n'),
+    blocks: pageBodies.flatMap((p) => p.blocks),
+    pages: pageBodies,
+    usage: { pages, input },
+  };
+}
+
 async function ocr(rc: RequestContext): Promise<void> {
   const raw = await readJsonObject(rc.req);
   const body = parseWith(OcrRequest, raw);
   const service = resolveModel(body.model, ['ocr']);
-  const usage = (service.apiUsageContract ?? {}) as { tasks?: string[]; supportsDocumentAsset?: boolean };
+  const usage = (service.apiUsageContract ?? {}) as { supportsDocumentAsset?: boolean };
   const given = (['input_image_asset_id', 'image_asset_id', 'document_asset_id'] as const).filter(
     (f) => body[f] !== undefined,
   );
@@ -51,11 +97,7 @@ async function ocr(rc: RequestContext): Promise<void> {
       `${service.modelAlias} does not state support for document_asset_id.`,
     );
   }
-  if (body.task !== undefined && usage.tasks && !usage.tasks.includes(body.task)) {
-    throw invalidField('invalid_task', 'task', `task must be one of ${usage.tasks.join(', ')}.`, {
-      allowed: usage.tasks,
-    });
-  }
+  checkOcrTask(service, body.task);
   const asset = ownedInputAsset(
     rc.state,
     rc.identity,
@@ -64,30 +106,8 @@ async function ocr(rc: RequestContext): Promise<void> {
     field,
     field === 'document_asset_id' ? 'document' : 'image',
   );
-  // `pages` only meters (defaults to 1 when omitted or not positive); it never selects pages.
-  const pages = body.pages !== undefined && body.pages > 0 ? body.pages : 1;
-  const random = seededRandom('ocr:' + asset.sha256);
   const pageCount = field === 'document_asset_id' ? await documentPageCount(asset.path) : 1;
-  const pageBodies = Array.from({ length: pageCount }, (_, i) => {
-    const lines = [
-      `SIMULATED OCR · page ${i + 1}`,
-      `Asset ${asset.sha256.slice(0, 12)} (${asset.mimeType})`,
-      `Reference number ${Math.floor(random() * 900000 + 100000)}`,
-    ];
-    const blocks = lines.map((text, j) => ({
-      text,
-      bbox: [40, 40 + j * 48, 40 + text.length * 14, 76 + j * 48],
-      confidence: Math.round((0.9 + random() * 0.09) * 1000) / 1000,
-    }));
-    return { page: i + 1, text: lines.join('\n'), blocks };
-  });
-  const response: OcrResponse & { model: string; usage: Record<string, unknown> } = {
-    model: service.modelAlias,
-    text: pageBodies.map((p) => p.text).join('\n\n'),
-    blocks: pageBodies.flatMap((p) => p.blocks),
-    pages: pageBodies,
-    usage: { pages, input: field },
-  };
+  const response = ocrResponse(service, asset, pageCount, body.pages, field);
   sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
 }
 

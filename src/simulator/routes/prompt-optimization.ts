@@ -7,7 +7,7 @@ import {
 } from '../../shared/api/prompt-optimization.js';
 import { iso } from '../clock.js';
 import { mediaSpecContractOf, type CatalogService } from '../catalog.js';
-import type { RequestContext, RouteDef } from '../context.js';
+import type { RequestContext, RouteDef, SimulatorState } from '../context.js';
 import { ApiError, invalidField } from '../errors.js';
 import { headerValue } from '../headers.js';
 import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
@@ -43,7 +43,7 @@ interface OptimizationProfile {
   roles: Record<string, ProfileRoles>;
 }
 
-interface OptimizationCapability {
+export interface OptimizationCapability {
   available?: boolean;
   profiles?: OptimizationProfile[];
   originalPromptMaxCodePoints?: number;
@@ -51,10 +51,23 @@ interface OptimizationCapability {
   styleAllowed?: boolean;
 }
 
-function validate(
-  rc: RequestContext,
-  body: PromptOptimizationRequest,
-): { service: CatalogService; capability: OptimizationCapability } {
+/**
+ * What an optimization request has in common in its public and runtime forms: everything but how
+ * each reference names its content (an asset id, or a `readUrl`).
+ */
+export type OptimizationBusiness = Omit<PromptOptimizationRequest, 'referenceInputs'> & {
+  referenceInputs: readonly { role: OptimizationReference['role'] }[];
+};
+
+/**
+ * Checks an optimization request against the model's capability: mode, prompt length, style, the
+ * H3 media spec and the references' composition (roles and counts). Where each reference's
+ * content comes from is checked by the caller.
+ */
+export function validateOptimization(body: OptimizationBusiness): {
+  service: CatalogService;
+  capability: OptimizationCapability;
+} {
   const service = resolveModel(body.model, ['video_generation']);
   const capability = (service.promptOptimization ?? {}) as OptimizationCapability;
   if (!capability.available) {
@@ -122,16 +135,11 @@ function validate(
       `mediaSpec.seconds must be ${seconds?.minimum ?? 5}..${seconds?.maximum ?? 15}.`,
     );
   }
-  checkReferences(rc, service, profile.roles[body.generationMode] ?? {}, body);
+  checkReferenceComposition(profile.roles[body.generationMode] ?? {}, body);
   return { service, capability };
 }
 
-function checkReferences(
-  rc: RequestContext,
-  service: CatalogService,
-  roles: ProfileRoles,
-  body: PromptOptimizationRequest,
-): void {
+function checkReferenceComposition(roles: ProfileRoles, body: OptimizationBusiness): void {
   const refs = body.referenceInputs;
   const count = (role: OptimizationReference['role']) => refs.filter((r) => r.role === role).length;
   const fail = (message: string) =>
@@ -173,16 +181,6 @@ function checkReferences(
   ) {
     throw fail('At least one image or video reference is needed (audio alone is invalid).');
   }
-  const ids = new Set<string>();
-  refs.forEach((ref, index) => {
-    if (ids.has(ref.assetId))
-      throw invalidField(
-        'duplicate_reference',
-        `referenceInputs.${index}.assetId`,
-        'Each reference asset id may appear only once.',
-      );
-    ids.add(ref.assetId);
-  });
   const audios = count('reference_audio');
   if (audios > 0 && body.audioReferencePolicy === undefined) {
     throw invalidField(
@@ -191,7 +189,25 @@ function checkReferences(
       'audioReferencePolicy is required when audio references are present.',
     );
   }
-  refs.forEach((ref, index) => {
+}
+
+/** The public form's references: each asset id once, owned by the caller in this model scope and of the role's kind. */
+function checkOwnedReferences(
+  rc: RequestContext,
+  service: CatalogService,
+  body: PromptOptimizationRequest,
+): void {
+  const ids = new Set<string>();
+  body.referenceInputs.forEach((ref, index) => {
+    if (ids.has(ref.assetId))
+      throw invalidField(
+        'duplicate_reference',
+        `referenceInputs.${index}.assetId`,
+        'Each reference asset id may appear only once.',
+      );
+    ids.add(ref.assetId);
+  });
+  body.referenceInputs.forEach((ref, index) => {
     ownedInputAsset(
       rc.state,
       rc.identity,
@@ -227,7 +243,7 @@ export const OPTIMIZATION_TARGET_CODE_POINTS = 6000;
  */
 export function optimizePrompt(
   original: string,
-  body: PromptOptimizationRequest,
+  body: OptimizationBusiness,
   max: number,
 ): { text: string; outcome: string; notices: string[] } {
   const trimmed = original.trim();
@@ -275,6 +291,52 @@ export function optimizePrompt(
   return { text, outcome: 'optimized', notices };
 }
 
+/**
+ * A new optimization (the simulated rewrite), stored and remembered under the caller's key so a
+ * replay of the same body answers it again (also after a restart, with a data folder).
+ */
+export function createOptimization(
+  state: SimulatorState,
+  identityId: string,
+  key: string,
+  hash: string,
+  requestId: string,
+  service: CatalogService,
+  capability: OptimizationCapability,
+  body: OptimizationBusiness,
+): PromptOptimizationResponse {
+  const createdMs = state.clock.nowMs();
+  const result = optimizePrompt(body.originalPrompt, body, capability.optimizedPromptMaxCodePoints ?? 7000);
+  const response: PromptOptimizationResponse = {
+    requestId,
+    optimization: {
+      optimizationId: newId('opt'),
+      serviceKind: service.serviceKind,
+      generationMode: body.generationMode,
+      originalPrompt: body.originalPrompt,
+      optimizedPrompt: result.text,
+      status: 'succeeded',
+      createdAt: iso(createdMs),
+      expiresAt: iso(createdMs + LIFETIME_MS),
+      outcome: result.outcome,
+      noticeCodes: result.notices,
+    },
+  };
+  state.optimizations.set(response.optimization.optimizationId, response);
+  state.log?.optimization(response);
+  const created = state.idempotency.remember({
+    identityId,
+    operation: 'prompt.optimization',
+    key,
+    model: service.modelAlias,
+    bodyHash: hash,
+    resourceId: response.optimization.optimizationId,
+    firstSeenMs: createdMs,
+  });
+  state.log?.idempotency(created);
+  return response;
+}
+
 async function optimize(rc: RequestContext): Promise<void> {
   const raw = await readJsonObject(rc.req);
   const key = checkIdempotencyKey(headerValue(rc, 'idempotency-key'));
@@ -305,36 +367,9 @@ async function optimize(rc: RequestContext): Promise<void> {
       details: { header: 'Idempotency-Key', field: 'clientRequestId' },
     });
   }
-  const { service, capability } = validate(rc, body);
-  const createdMs = state.clock.nowMs();
-  const result = optimizePrompt(body.originalPrompt, body, capability.optimizedPromptMaxCodePoints ?? 7000);
-  const response: PromptOptimizationResponse = {
-    requestId: rc.requestId,
-    optimization: {
-      optimizationId: newId('opt'),
-      serviceKind: service.serviceKind,
-      generationMode: body.generationMode,
-      originalPrompt: body.originalPrompt,
-      optimizedPrompt: result.text,
-      status: 'succeeded',
-      createdAt: iso(createdMs),
-      expiresAt: iso(createdMs + LIFETIME_MS),
-      outcome: result.outcome,
-      noticeCodes: result.notices,
-    },
-  };
-  state.optimizations.set(response.optimization.optimizationId, response);
-  state.log?.optimization(response);
-  const created = state.idempotency.remember({
-    identityId: identity.id,
-    operation: 'prompt.optimization',
-    key,
-    model: service.modelAlias,
-    bodyHash: hash,
-    resourceId: response.optimization.optimizationId,
-    firstSeenMs: createdMs,
-  });
-  state.log?.idempotency(created);
+  const { service, capability } = validateOptimization(body);
+  checkOwnedReferences(rc, service, body);
+  const response = createOptimization(state, identity.id, key, hash, rc.requestId, service, capability, body);
   await sleep(OPTIMIZATION_SECONDS * state.timeScale * 1000);
   answerOrDrop(rc, 201, response, { 'X-Request-Id': rc.requestId });
 }

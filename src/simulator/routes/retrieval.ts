@@ -1,32 +1,33 @@
 import { EmbeddingsRequest, EmbeddingsResponse } from '../../shared/api/embeddings.js';
 import { PublicError } from '../../shared/api/errors.js';
 import { RerankRequest, RerankResponse } from '../../shared/api/rerank.js';
+import type { CatalogService } from '../catalog.js';
 import type { RequestContext, RouteDef } from '../context.js';
 import { invalidField } from '../errors.js';
 import { countTokens, embed, lexicalScores } from '../fake-data.js';
 import { newId, parseWith, readJsonObject, sendJson } from '../http.js';
 import { resolveModel } from '../models.js';
 
-async function embeddings(rc: RequestContext): Promise<void> {
-  const body = parseWith(EmbeddingsRequest, await readJsonObject(rc.req));
-  const service = resolveModel(body.model, ['embeddings']);
+/** The embeddings of `input` by `service` (deterministic unit vectors), as the public and the runtime call answer them. */
+export function embeddingsResponse(
+  service: CatalogService,
+  input: EmbeddingsRequest['input'],
+): EmbeddingsResponse {
   const dimensions = Number(
     (service.apiUsageContract as { dimensions?: number } | undefined)?.dimensions ?? 256,
   );
-  const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+  const inputs = typeof input === 'string' ? [input] : input;
   const tokens = inputs.reduce((sum, text) => sum + countTokens(text), 0);
-  const response: EmbeddingsResponse = {
+  return {
     object: 'list',
     model: service.modelAlias,
     data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text, dimensions) })),
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
-  sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
 }
 
-async function rerank(rc: RequestContext): Promise<void> {
-  const body = parseWith(RerankRequest, await readJsonObject(rc.req));
-  const service = resolveModel(body.model, ['rerank']);
+/** The documents ranked by lexical relevance (`top_n` only where the model supports it). */
+export function rerankResponse(service: CatalogService, body: RerankRequest): RerankResponse {
   const supportsTopN = Boolean(
     (service.apiUsageContract as { supportsTopN?: boolean } | undefined)?.supportsTopN,
   );
@@ -38,13 +39,24 @@ async function rerank(rc: RequestContext): Promise<void> {
     .map((score, index) => ({ index, relevance_score: score, document: { text: body.documents[index]! } }))
     .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
   const results = body.top_n !== undefined ? ranked.slice(0, body.top_n) : ranked;
-  const response: RerankResponse = {
+  return {
     id: newId('rerank'),
     model: service.modelAlias,
     results,
     usage: { documents: body.documents.length, search_units: Math.ceil(body.documents.length / 100) },
   };
-  sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
+}
+
+async function embeddings(rc: RequestContext): Promise<void> {
+  const body = parseWith(EmbeddingsRequest, await readJsonObject(rc.req));
+  const service = resolveModel(body.model, ['embeddings']);
+  sendJson(rc.res, 200, embeddingsResponse(service, body.input), { 'X-Request-Id': rc.requestId });
+}
+
+async function rerank(rc: RequestContext): Promise<void> {
+  const body = parseWith(RerankRequest, await readJsonObject(rc.req));
+  const service = resolveModel(body.model, ['rerank']);
+  sendJson(rc.res, 200, rerankResponse(service, body), { 'X-Request-Id': rc.requestId });
 }
 
 const errors = {

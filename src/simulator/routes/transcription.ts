@@ -9,6 +9,7 @@ import {
   TranscriptionResponse,
 } from '../../shared/api/transcription.js';
 import { discardFiles, receiveMultipart } from '../assets/multipart.js';
+import type { CatalogService } from '../catalog.js';
 import type { RequestContext, RouteDef } from '../context.js';
 import { ApiError, assetRejected, invalidField } from '../errors.js';
 import { seededRandom } from '../fake-data.js';
@@ -35,38 +36,60 @@ const WORDS = [
 ];
 const SEGMENT_SECONDS = 5;
 
+/** `language` and `response_format` only where the model's contract supports them. */
+export function checkTranscriptionOptions(
+  service: CatalogService,
+  body: Pick<TranscriptionFields, 'language' | 'response_format'>,
+): void {
+  const usage = (service.apiUsageContract ?? {}) as {
+    supportsLanguage?: boolean;
+    languages?: string[];
+    responseFormats?: string[];
+  };
+  if (body.language !== undefined) {
+    if (!usage.supportsLanguage)
+      throw invalidField('field_not_supported', 'language', `${service.modelAlias} does not take language.`);
+    if (usage.languages && !usage.languages.includes(body.language)) {
+      throw invalidField(
+        'invalid_language',
+        'language',
+        `language must be one of ${usage.languages.join(', ')}.`,
+      );
+    }
+  }
+  if (body.response_format !== undefined && !(usage.responseFormats ?? []).includes(body.response_format)) {
+    throw invalidField(
+      'field_not_supported',
+      'response_format',
+      `response_format must be one of ${(usage.responseFormats ?? []).join(', ') || '(none)'}.`,
+    );
+  }
+}
+
+/** The transcription of an audio (stable fake words per content, one segment per 5 s of its duration). */
+export function transcriptionResponse(
+  sha256: string,
+  durationSeconds: number,
+  language: string | undefined,
+): TranscriptionResponse {
+  const duration = Math.round(durationSeconds * 1000) / 1000;
+  const random = seededRandom('transcribe:' + sha256);
+  const segments = [];
+  for (let start = 0, id = 0; start < duration; start += SEGMENT_SECONDS, id += 1) {
+    const end = Math.min(duration, start + SEGMENT_SECONDS);
+    const count = 4 + Math.floor(random() * 6);
+    const text = Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]!).join(' ');
+    segments.push({ id, start, end, text: text.charAt(0).toUpperCase() + text.slice(1) + '.' });
+  }
+  return { text: segments.map((s) => s.text).join(' '), language: language ?? 'en', duration, segments };
+}
+
 async function transcribe(rc: RequestContext): Promise<void> {
   const { files, fields } = await receiveMultipart(rc.req, rc.state.dirs.tmp, TRANSCRIPTION_MAX_BYTES);
   try {
     const body = parseWith(TranscriptionFields, fields);
     const service = resolveModel(body.model, ['audio_transcription']);
-    const usage = (service.apiUsageContract ?? {}) as {
-      supportsLanguage?: boolean;
-      languages?: string[];
-      responseFormats?: string[];
-    };
-    if (body.language !== undefined) {
-      if (!usage.supportsLanguage)
-        throw invalidField(
-          'field_not_supported',
-          'language',
-          `${service.modelAlias} does not take language.`,
-        );
-      if (usage.languages && !usage.languages.includes(body.language)) {
-        throw invalidField(
-          'invalid_language',
-          'language',
-          `language must be one of ${usage.languages.join(', ')}.`,
-        );
-      }
-    }
-    if (body.response_format !== undefined && !(usage.responseFormats ?? []).includes(body.response_format)) {
-      throw invalidField(
-        'field_not_supported',
-        'response_format',
-        `response_format must be one of ${(usage.responseFormats ?? []).join(', ') || '(none)'}.`,
-      );
-    }
+    checkTranscriptionOptions(service, body);
     const audio = files.filter((f) => f.fieldName === 'file');
     if (audio.length !== 1 || files.length !== 1) {
       throw new ApiError(400, 'invalid_file_count', 'Send exactly one file in the "file" field.', {
@@ -96,21 +119,7 @@ async function transcribe(rc: RequestContext): Promise<void> {
     if (!probe?.hasAudio || probe.durationSeconds === undefined) {
       throw assetRejected('undecodable_media', 'The audio could not be decoded.', { field: 'file' });
     }
-    const duration = Math.round(probe.durationSeconds * 1000) / 1000;
-    const random = seededRandom('transcribe:' + file.sha256);
-    const segments = [];
-    for (let start = 0, id = 0; start < duration; start += SEGMENT_SECONDS, id += 1) {
-      const end = Math.min(duration, start + SEGMENT_SECONDS);
-      const count = 4 + Math.floor(random() * 6);
-      const text = Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]!).join(' ');
-      segments.push({ id, start, end, text: text.charAt(0).toUpperCase() + text.slice(1) + '.' });
-    }
-    const response: TranscriptionResponse = {
-      text: segments.map((s) => s.text).join(' '),
-      language: body.language ?? 'en',
-      duration,
-      segments,
-    };
+    const response = transcriptionResponse(file.sha256, probe.durationSeconds, body.language);
     sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
   } finally {
     await discardFiles(files);
