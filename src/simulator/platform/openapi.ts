@@ -3,6 +3,7 @@ import { APP_VERSION } from '../../shared/app-version.js';
 import { stripRootKeywords } from '../openapi.js';
 import type { PlatformRoute } from './router.js';
 import { PLATFORM_SCHEMAS } from './schemas.js';
+import { SYNC_SCHEMAS } from './sync-schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ const REF = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export function buildPlatformOpenApi(routes: readonly PlatformRoute[], serverUrl: string): JsonSchema {
   const registry = z.registry<{ id: string }>();
   const names = new Map<z.ZodType, string>();
-  for (const [name, schema] of Object.entries(PLATFORM_SCHEMAS)) {
+  for (const [name, schema] of Object.entries({ ...PLATFORM_SCHEMAS, ...SYNC_SCHEMAS })) {
     registry.add(schema, { id: name });
     names.set(schema, name);
   }

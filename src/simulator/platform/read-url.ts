@@ -95,10 +95,16 @@ const unreadable = (field: string, reason: string) =>
   });
 
 /**
- * Reads a checked `readUrl` into `dir` with a size bound and a time bound (no redirects are
- * followed), then detects its type and probes audio and video. The caller removes the file.
+ * Reads a checked `readUrl` into `dir` with a size bound (`maxBytes`, at most the platform's) and
+ * a time bound (no redirects are followed), then detects its type and probes audio and video. The
+ * caller removes the file.
  */
-export async function fetchReadUrl(url: URL, field: string, dir: string): Promise<ReadUrlContent> {
+export async function fetchReadUrl(
+  url: URL,
+  field: string,
+  dir: string,
+  maxBytes: number = READ_URL_MAX_BYTES,
+): Promise<ReadUrlContent> {
   let res: Response;
   try {
     res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(READ_URL_TIMEOUT_MS) });
@@ -110,9 +116,9 @@ export async function fetchReadUrl(url: URL, field: string, dir: string): Promis
     throw unreadable(field, `the storage answered HTTP ${res.status}`);
   }
   const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > READ_URL_MAX_BYTES) {
+  if (declared > maxBytes) {
     await res.body.cancel();
-    throw tooLarge(field);
+    throw tooLarge(field, maxBytes);
   }
   const file = path.join(dir, newId('readurl'));
   const hash = createHash('sha256');
@@ -121,7 +127,7 @@ export async function fetchReadUrl(url: URL, field: string, dir: string): Promis
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       byteSize += chunk.length;
-      if (byteSize > READ_URL_MAX_BYTES) throw tooLarge(field);
+      if (byteSize > maxBytes) throw tooLarge(field, maxBytes);
       hash.update(chunk);
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
@@ -140,16 +146,11 @@ export async function fetchReadUrl(url: URL, field: string, dir: string): Promis
   return { path: file, byteSize, sha256: hash.digest('hex'), mimeType, probe };
 }
 
-function tooLarge(field: string): PlatformError {
-  return new PlatformError(
-    422,
-    'read_url_too_large',
-    `${field} is larger than ${READ_URL_MAX_BYTES} bytes.`,
-    {
-      phase: 'input_fetch',
-      details: { field, maxBytes: READ_URL_MAX_BYTES },
-    },
-  );
+function tooLarge(field: string, maxBytes: number): PlatformError {
+  return new PlatformError(422, 'read_url_too_large', `${field} is larger than ${maxBytes} bytes.`, {
+    phase: 'input_fetch',
+    details: { field, maxBytes },
+  });
 }
 
 /** The given `sha256` and `byteSize` must equal the read content. */

@@ -2,9 +2,11 @@ import { directoryRoutes } from './directory-routes.js';
 import { eventsRoutes } from './events-route.js';
 import { exportRoutes } from './exports-route.js';
 import { grantRoutes } from './grant-routes.js';
+import { promptOptimizationRoutes } from './prompt-optimization-route.js';
 import type { PlatformRoute } from './router.js';
 import { runtimeJobRoutes } from './runtime-job-routes.js';
 import { servicesRoutes } from './services-route.js';
+import { syncCallRoutes } from './sync-call-routes.js';
 import { usageRoutes } from './usage-route.js';
 import { sessionRoutes } from './session-routes.js';
 
@@ -18,4 +20,6 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...usageRoutes,
   ...eventsRoutes,
   ...exportRoutes,
+  ...syncCallRoutes,
+  ...promptOptimizationRoutes,
 ];

@@ -33,7 +33,7 @@ export interface ReadUrlCheck {
 }
 
 /** The kind a role's content must be; a QuickTime file with sound is a reference audio (as in the public rules). */
-function kindFor(content: ReadUrlContent, role: string, field: string): StoredAsset['kind'] {
+export function kindFor(content: ReadUrlContent, role: string, field: string): StoredAsset['kind'] {
   const expected = ROLE_KIND[role];
   const detected = content.mimeType ? kindOfMime(content.mimeType) : undefined;
   const kind =

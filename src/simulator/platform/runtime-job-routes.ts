@@ -109,7 +109,7 @@ function withInputs(
   return out;
 }
 
-function checkAttribution(pc: PlatformContext, body: JobRequest): void {
+export function checkAttribution(pc: PlatformContext, body: Pick<JobRequest, 'resourceAttribution'>): void {
   const type = body.resourceAttribution?.resourceType;
   if (type !== undefined && !pc.app.resourceTypes.includes(type))
     throw new PlatformError(

@@ -16,7 +16,8 @@ export type PlatformSurface =
   | 'grant'
   | 'grant_launch'
   | 'runtime_read'
-  | 'runtime_write';
+  | 'runtime_write'
+  | 'runtime_call'; // synchronous inference: billed, not idempotent
 
 /** The named 503 code of each surface's dependency (the spec's where it names one). */
 export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
@@ -27,9 +28,10 @@ export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
   grant_launch: 'APP_HANDOFF_UNAVAILABLE',
   runtime_read: 'service_unavailable',
   runtime_write: 'service_unavailable',
+  runtime_call: 'service_unavailable',
 };
 
-const isRuntime = (surface: PlatformSurface) => surface === 'runtime_read' || surface === 'runtime_write';
+const isRuntime = (surface: PlatformSurface) => surface.startsWith('runtime_');
 
 export { GATEWAY_TIMEOUT_DELAY_SECONDS };
 
@@ -39,7 +41,7 @@ export { GATEWAY_TIMEOUT_DELAY_SECONDS };
  *
  * - `rate_limited` 429 and `unavailable` 503 (with `Retry-After`), `gateway_timeout` 504: every surface.
  * - `invalid_request` 400: every POST.
- * - `insufficient_balance` 402: runtime writes only (the session service bills nothing).
+ * - `insufficient_balance` 402: runtime writes and synchronous calls (the session service bills nothing).
  * - `idempotency_conflict` 409: runtime writes and grant issue (the idempotent writes).
  */
 export function platformScenarioError(
@@ -93,7 +95,7 @@ export function platformScenarioError(
         },
       );
     case 'insufficient_balance':
-      if (surface !== 'runtime_write') return undefined;
+      if (surface !== 'runtime_write' && surface !== 'runtime_call') return undefined;
       return new PlatformError(
         402,
         'insufficient_balance',

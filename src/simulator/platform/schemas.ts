@@ -101,7 +101,7 @@ export const DirectoryMemberPage = z
   })
   .strict();
 
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase 64 hex');
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase 64 hex');
 
 export const RuntimeInputRole = z.enum([
   'first_frame',
