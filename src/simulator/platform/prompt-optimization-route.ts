@@ -1,9 +1,10 @@
 import type { PromptOptimizationResponse } from '../../shared/api/prompt-optimization.js';
 import { findService } from '../catalog.js';
-import { ApiError, invalidField } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
 import { parseWith, readJsonObject, sendJson, sleep } from '../http.js';
 import {
+  checkUniqueReferences,
   createOptimization,
   OPTIMIZATION_SECONDS,
   validateOptimization,
@@ -84,16 +85,7 @@ async function optimize(pc: PlatformContext): Promise<void> {
       details: { header: 'Idempotency-Key', field: 'clientRequestId' },
     });
   const { service, capability } = validateOptimization(body);
-  const seen = new Set<string>();
-  body.referenceInputs.forEach((ref, index) => {
-    if (seen.has(ref.sha256))
-      throw invalidField(
-        'duplicate_reference',
-        `referenceInputs.${index}.sha256`,
-        'Each reference content may appear only once.',
-      );
-    seen.add(ref.sha256);
-  });
+  checkUniqueReferences(body.referenceInputs, 'sha256', 'content (sha256)');
   const contents = await readInputs(state, body.referenceInputs, 'referenceInputs');
   try {
     contents.forEach((content, index) => {

@@ -191,22 +191,31 @@ function checkReferenceComposition(roles: ProfileRoles, body: OptimizationBusine
   }
 }
 
+/** 400 `duplicate_reference` when two references name the same content (by `field`: an asset id, a checksum). */
+export function checkUniqueReferences<K extends string>(
+  refs: readonly Record<K, string>[],
+  field: K,
+  what: string,
+): void {
+  const seen = new Set<string>();
+  refs.forEach((ref, index) => {
+    if (seen.has(ref[field]))
+      throw invalidField(
+        'duplicate_reference',
+        `referenceInputs.${index}.${field}`,
+        `Each reference ${what} may appear only once.`,
+      );
+    seen.add(ref[field]);
+  });
+}
+
 /** The public form's references: each asset id once, owned by the caller in this model scope and of the role's kind. */
 function checkOwnedReferences(
   rc: RequestContext,
   service: CatalogService,
   body: PromptOptimizationRequest,
 ): void {
-  const ids = new Set<string>();
-  body.referenceInputs.forEach((ref, index) => {
-    if (ids.has(ref.assetId))
-      throw invalidField(
-        'duplicate_reference',
-        `referenceInputs.${index}.assetId`,
-        'Each reference asset id may appear only once.',
-      );
-    ids.add(ref.assetId);
-  });
+  checkUniqueReferences(body.referenceInputs, 'assetId', 'asset id');
   body.referenceInputs.forEach((ref, index) => {
     ownedInputAsset(
       rc.state,

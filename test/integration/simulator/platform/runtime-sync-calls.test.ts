@@ -75,6 +75,13 @@ function input(name: string, bytes: Buffer, mimeType: string, facts = true): Jso
   };
 }
 
+/** One input past the service's size bound: 422 `read_url_too_large` naming the bound. */
+async function expectTooLarge(path: string, model: string, item: Json, maxBytes: number): Promise<void> {
+  const res = await call('POST', path, { json: { model, inputs: [item] } });
+  expectPlatformError(res, 422, 'read_url_too_large');
+  expect(res.data.details.maxBytes).toBe(maxBytes);
+}
+
 describe('the platform document', () => {
   it('describes every synchronous runtime path as a POST', async () => {
     const doc = await platformDocument(sim);
@@ -308,12 +315,12 @@ describe('POST /ocr', () => {
       415,
       'unsupported_media_type',
     );
-    const big = makePng(64, 48, [9, 9, 9], 16 * MiB + 1);
-    const tooLarge = await call('POST', '/ocr', {
-      json: { model: 'glyph-ocr', inputs: [input('big.png', big, 'image/png', false)] },
-    });
-    expectPlatformError(tooLarge, 422, 'read_url_too_large');
-    expect(tooLarge.data.details.maxBytes).toBe(16 * MiB);
+    await expectTooLarge(
+      '/ocr',
+      'glyph-ocr',
+      input('big.png', makePng(64, 48, [9, 9, 9], 16 * MiB + 1), 'image/png', false),
+      16 * MiB,
+    );
   });
 });
 
@@ -363,12 +370,12 @@ describe('POST /audio/transcriptions', () => {
       400,
       'field_not_supported',
     );
-    const huge = Buffer.alloc(25 * MiB + 1);
-    const tooLarge = await call('POST', '/audio/transcriptions', {
-      json: { model: 'echo-transcribe', inputs: [input('huge.wav', huge, 'audio/wav', false)] },
-    });
-    expectPlatformError(tooLarge, 422, 'read_url_too_large');
-    expect(tooLarge.data.details.maxBytes).toBe(25 * MiB);
+    await expectTooLarge(
+      '/audio/transcriptions',
+      'echo-transcribe',
+      input('huge.wav', Buffer.alloc(25 * MiB + 1), 'audio/wav', false),
+      25 * MiB,
+    );
   });
 });
 
