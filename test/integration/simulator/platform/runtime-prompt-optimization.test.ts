@@ -14,6 +14,7 @@ import {
   startPlatformSimulator,
   type PlatformApp,
 } from './platform-client.js';
+import { recoveryRefOfFailedJob } from './recovery-ref.js';
 import { LoopbackStorage } from './storage-server.js';
 
 let sim: RunningSimulator;
@@ -30,20 +31,7 @@ beforeAll(async () => {
   studio = client.app(0);
   member = await client.openSession(studio, 'member');
   await storage.start();
-  const job = await call(
-    'POST',
-    '/media/jobs',
-    {
-      clientTaskId: 'opt-recovery',
-      model: 'h3-video',
-      serviceKind: 'video_generation',
-      params: { prompt: 'A lighthouse at dusk' },
-      mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
-    },
-    { 'X-Simulator-Scenario': 'job_failed' },
-  );
-  expect(job.status, job.text).toBe(202);
-  recoveryRef = job.data.jobRecoveryRef;
+  recoveryRef = await recoveryRefOfFailedJob(client, studio, member.sessionId, 'opt-recovery');
 });
 afterAll(async () => {
   await sim.close();

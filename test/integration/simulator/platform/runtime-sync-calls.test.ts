@@ -13,6 +13,7 @@ import {
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
+import { recoveryRefOfFailedJob } from './recovery-ref.js';
 import { LoopbackStorage } from './storage-server.js';
 
 let sim: RunningSimulator;
@@ -31,19 +32,7 @@ beforeAll(async () => {
   studio = client.app(0);
   member = await client.openSession(studio, 'member');
   await storage.start();
-  // a real recovery reference (the job is scripted to fail, so nothing is rendered)
-  const job = await call('POST', '/media/jobs', {
-    json: {
-      clientTaskId: 'sync-recovery',
-      model: 'h3-video',
-      serviceKind: 'video_generation',
-      params: { prompt: 'A lighthouse at dusk' },
-      mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
-    },
-    headers: { 'X-Simulator-Scenario': 'job_failed' },
-  });
-  expect(job.status, job.text).toBe(202);
-  recoveryRef = job.data.jobRecoveryRef;
+  recoveryRef = await recoveryRefOfFailedJob(client, studio, member.sessionId, 'sync-recovery');
 });
 afterAll(async () => {
   await sim.close();
