@@ -384,6 +384,7 @@ describe('readUrl rules of the synchronous calls', () => {
       });
       expectPlatformError(res, 400, code);
       expect(res.data.phase).toBe('input_validation');
+      expect(res.text).not.toContain(readUrl);
     }
     // one refused input: the good one beside it is not read either
     const good = input('good.png', makePng(), 'image/png');
@@ -408,6 +409,8 @@ describe('readUrl rules of the synchronous calls', () => {
     });
     expectPlatformError(wrongSha, 422, 'read_url_checksum_mismatch');
     expect(wrongSha.data.phase).toBe('input_fetch');
+    // the signed storage URL is never echoed
+    expect(wrongSha.text).not.toContain('X-Signature');
     expectPlatformError(
       await call('POST', '/ocr', {
         json: {

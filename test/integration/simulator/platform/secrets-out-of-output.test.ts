@@ -77,6 +77,20 @@ describe('secrets of the platform surfaces', () => {
           'X-Platform-Runtime-Session-Id': session.sessionId,
         },
       });
+      // the synchronous calls and optimization, refused and failing
+      await fetch(`${info.platform.runtimeBaseUrl}/media/prompt-optimizations`, {
+        method: 'POST',
+        headers: { ...json, 'X-Platform-Job-Recovery-Ref': job.jobRecoveryRef },
+        body: '{',
+      });
+      await fetch(`${info.platform.runtimeBaseUrl}/ocr`, {
+        method: 'POST',
+        headers: { ...json, 'X-Platform-Runtime-Session-Id': session.sessionId },
+        body: JSON.stringify({
+          model: 'glyph-ocr',
+          inputs: [{ readUrl: 'http://127.0.0.1:9/scan.png', mimeType: 'image/png' }],
+        }),
+      });
       await new Promise((r) => setTimeout(r, 300));
       for (const secret of [
         launch.runtime.launchCode,
