@@ -1,5 +1,6 @@
 import type { PromptOptimizationResponse } from '../../shared/api/prompt-optimization.js';
-import { findService } from '../catalog.js';
+import type { RoleUploadLimit } from '../../shared/api/media-spec-contract.js';
+import { findService, uploadLimitsFor } from '../catalog.js';
 import { ApiError } from '../errors.js';
 import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
 import { parseWith, readJsonObject, sendJson, sleep } from '../http.js';
@@ -10,7 +11,8 @@ import {
   validateOptimization,
 } from '../routes/prompt-optimization.js';
 import { PlatformError } from './errors.js';
-import { checkDeclaredType, discardContents, readInputs } from './read-inputs.js';
+import { checkDeclaredType, discardContents, readInputs, unsupportedType } from './read-inputs.js';
+import { READ_URL_MAX_BYTES, type ReadUrlContent } from './read-url.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { kindFor } from './runtime-inputs.js';
@@ -44,6 +46,37 @@ function refusePublicReferenceFields(raw: Record<string, unknown>): void {
         { phase: 'input_validation', details: { field: `referenceInputs.${index}.mediaType` } },
       );
   });
+}
+
+/**
+ * What an upload for the reference's role would have checked (a public optimization takes only
+ * uploaded assets): the role's formats and, where the role bounds it (audio), each clip's duration.
+ */
+function checkAsUpload(content: ReadUrlContent, limit: RoleUploadLimit | undefined, field: string): void {
+  if (!limit) return;
+  if (limit.formats && !limit.formats.includes(content.mimeType ?? ''))
+    throw unsupportedType(content.mimeType ?? 'unrecognised', limit.formats, field);
+  const duration = content.probe?.durationSeconds;
+  if (limit.minSeconds === undefined && limit.maxSeconds === undefined) return;
+  if (
+    duration === undefined ||
+    duration < (limit.minSeconds ?? 0) - 0.0005 ||
+    duration > (limit.maxSeconds ?? Infinity) + 0.0005
+  )
+    throw new PlatformError(
+      422,
+      'audio_duration_out_of_range',
+      `${field}: audio must last ${limit.minSeconds ?? 0}..${limit.maxSeconds} s (got ${duration?.toFixed(3) ?? 'unknown'} s).`,
+      {
+        phase: 'input_validation',
+        details: {
+          field,
+          durationSeconds: duration,
+          minSeconds: limit.minSeconds,
+          maxSeconds: limit.maxSeconds,
+        },
+      },
+    );
 }
 
 /** The runtime answer: the public optimization plus the service's `publicationId` (information only). */
@@ -86,13 +119,20 @@ async function optimize(pc: PlatformContext): Promise<void> {
     });
   const { service, capability } = validateOptimization(body);
   checkUniqueReferences(body.referenceInputs, 'sha256', 'content (sha256)');
-  const contents = await readInputs(state, body.referenceInputs, 'referenceInputs');
+  const limits = uploadLimitsFor(service);
+  const contents = await readInputs(
+    state,
+    body.referenceInputs,
+    'referenceInputs',
+    (index) => limits[body.referenceInputs[index]!.role]?.maxBytes ?? READ_URL_MAX_BYTES,
+  );
   try {
     contents.forEach((content, index) => {
       const ref = body.referenceInputs[index]!;
       const field = `referenceInputs.${index}`;
       if (ref.mimeType !== undefined) checkDeclaredType(content, ref.mimeType, field);
       kindFor(content, ref.role, `${field}.readUrl`);
+      checkAsUpload(content, limits[ref.role], field);
     });
   } finally {
     await discardContents(contents);

@@ -244,6 +244,26 @@ describe('POST /media/prompt-optimizations (runtime form)', () => {
       422,
       'read_url_media_mismatch',
     );
+    // what an upload for the role would refuse: an audio clip under 2 s, an image over 30 MiB
+    const short = ref('reference_audio', 'short.wav', makeWav(1, 300), 'audio/wav');
+    const tooShort = await optimize(
+      fresh({
+        ...urv,
+        referenceInputs: [base, short],
+        audioReferencePolicy: 'preserve_without_understanding',
+      }),
+    );
+    expectPlatformError(tooShort, 422, 'audio_duration_out_of_range');
+    expect(tooShort.data.details.field).toBe('referenceInputs.1');
+    const big = ref(
+      'reference_image',
+      'big.png',
+      makePng(16, 16, [2, 2, 2], 30 * 1024 * 1024 + 1),
+      'image/png',
+    );
+    const tooLarge = await optimize(fresh({ ...urv, referenceInputs: [big] }));
+    expectPlatformError(tooLarge, 422, 'read_url_too_large');
+    expect(tooLarge.data.details.maxBytes).toBe(30 * 1024 * 1024);
     expect(readdirSync(path.join(dataDir, 'tmp'))).toEqual([]);
   });
 
