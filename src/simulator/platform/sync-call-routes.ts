@@ -1,14 +1,22 @@
-import { TRANSCRIPTION_MAX_BYTES, TRANSCRIPTION_MIME_TYPES } from '../../shared/api/transcription.js';
+import type { z } from 'zod';
+import { ChatCompletionResponse } from '../../shared/api/chat.js';
+import { EmbeddingsResponse } from '../../shared/api/embeddings.js';
+import { OcrResponse } from '../../shared/api/ocr.js';
+import { RerankResponse } from '../../shared/api/rerank.js';
+import {
+  TRANSCRIPTION_MAX_BYTES,
+  TRANSCRIPTION_MIME_TYPES,
+  TranscriptionResponse,
+} from '../../shared/api/transcription.js';
 import { uploadLimitsFor, type CatalogService } from '../catalog.js';
 import { invalidField } from '../errors.js';
 import { parseWith, readJsonObject, sendJson } from '../http.js';
 import { resolveModel } from '../models.js';
 import { answerChat, checkSamplingFields, contentPartTypes } from '../routes/chat.js';
-import { ocrResponse, checkOcrTask } from '../routes/ocr.js';
+import { checkOcrTask, ocrResponse } from '../routes/ocr.js';
 import { embeddingsResponse, rerankResponse } from '../routes/retrieval.js';
 import { checkTranscriptionOptions, transcriptionResponse } from '../routes/transcription.js';
 import { PlatformError } from './errors.js';
-import { READ_URL_MAX_BYTES, type ReadUrlContent } from './read-url.js';
 import {
   checkAcceptedType,
   checkDeclaredType,
@@ -16,6 +24,7 @@ import {
   readInputs,
   unsupportedType,
 } from './read-inputs.js';
+import { READ_URL_MAX_BYTES, type ReadUrlContent } from './read-url.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { checkAttribution } from './runtime-job-routes.js';
@@ -28,11 +37,6 @@ import {
   RuntimeTranscriptionRequest,
   type RuntimeCallInput,
 } from './sync-schemas.js';
-import { ChatCompletionResponse } from '../../shared/api/chat.js';
-import { EmbeddingsResponse } from '../../shared/api/embeddings.js';
-import { OcrResponse } from '../../shared/api/ocr.js';
-import { RerankResponse } from '../../shared/api/rerank.js';
-import { TranscriptionResponse } from '../../shared/api/transcription.js';
 
 /**
  * The runtime's synchronous calls: the public interface's chat, embeddings, rerank, OCR and
@@ -90,7 +94,7 @@ function uploadRoleOf(
   return { role, maxBytes: limits[role]!.maxBytes ?? READ_URL_MAX_BYTES };
 }
 
-/** Reads the inputs, checks each against its declared type (and `check`), then answers; the read files are always removed. */
+/** Reads the inputs, checks each against its declared type, then lets `use` answer from them; the read files are always removed. */
 async function withInputs<T>(
   pc: PlatformContext,
   inputs: readonly RuntimeCallInput[],
@@ -257,10 +261,7 @@ const CALL_ERRORS = {
 function callRoute(
   path: string,
   handler: (pc: PlatformContext) => Promise<void>,
-  operationId: string,
-  summary: string,
-  request: PlatformRoute['doc']['responses'][number]['schema'],
-  response: PlatformRoute['doc']['responses'][number]['schema'],
+  doc: { operationId: string; summary: string; request: z.ZodType; response: z.ZodType },
 ): PlatformRoute {
   return {
     method: 'POST',
@@ -268,13 +269,13 @@ function callRoute(
     surface: 'runtime_call',
     handler,
     doc: {
-      operationId,
-      summary,
+      operationId: doc.operationId,
+      summary: doc.summary,
       tags: ['runtime'],
       headers: [SESSION_HEADER_DOC],
-      requestBody: { schema: request!, required: true },
+      requestBody: { schema: doc.request, required: true },
       responses: {
-        200: { description: 'The same answer as the public interface', schema: response },
+        200: { description: 'The same answer as the public interface', schema: doc.response },
         ...CALL_ERRORS,
       },
     },
@@ -282,44 +283,35 @@ function callRoute(
 }
 
 export const syncCallRoutes: PlatformRoute[] = [
-  callRoute(
-    '/chat/completions',
-    chat,
-    'createRuntimeChatCompletion',
-    'Chat (text, and vision with images/videos in inputs[]); text/event-stream of chunks ending with data: [DONE] when stream is true',
-    RuntimeChatRequest,
-    ChatCompletionResponse,
-  ),
-  callRoute(
-    '/embeddings',
-    embeddings,
-    'createRuntimeEmbeddings',
-    'Embeddings (<= 64 items of <= 8192 characters)',
-    RuntimeEmbeddingsRequest,
-    EmbeddingsResponse,
-  ),
-  callRoute(
-    '/rerank',
-    rerank,
-    'runtimeRerank',
-    'Rerank documents (query <= 1024, <= 256 documents, <= 65536 characters together)',
-    RuntimeRerankRequest,
-    RerankResponse,
-  ),
-  callRoute(
-    '/ocr',
-    ocr,
-    'runtimeOcr',
-    "OCR of exactly one image in inputs[] (the model's own JSON)",
-    RuntimeOcrRequest,
-    OcrResponse,
-  ),
-  callRoute(
-    '/audio/transcriptions',
-    transcribe,
-    'createRuntimeTranscription',
-    'Speech to text of exactly one audio in inputs[] (<= 25 MiB)',
-    RuntimeTranscriptionRequest,
-    TranscriptionResponse,
-  ),
+  callRoute('/chat/completions', chat, {
+    operationId: 'createRuntimeChatCompletion',
+    summary:
+      'Chat (text, and vision with images/videos in inputs[]); text/event-stream of chunks ending with data: [DONE] when stream is true',
+    request: RuntimeChatRequest,
+    response: ChatCompletionResponse,
+  }),
+  callRoute('/embeddings', embeddings, {
+    operationId: 'createRuntimeEmbeddings',
+    summary: 'Embeddings (<= 64 items of <= 8192 characters)',
+    request: RuntimeEmbeddingsRequest,
+    response: EmbeddingsResponse,
+  }),
+  callRoute('/rerank', rerank, {
+    operationId: 'runtimeRerank',
+    summary: 'Rerank documents (query <= 1024, <= 256 documents, <= 65536 characters together)',
+    request: RuntimeRerankRequest,
+    response: RerankResponse,
+  }),
+  callRoute('/ocr', ocr, {
+    operationId: 'runtimeOcr',
+    summary: "OCR of exactly one image in inputs[] (the model's own JSON)",
+    request: RuntimeOcrRequest,
+    response: OcrResponse,
+  }),
+  callRoute('/audio/transcriptions', transcribe, {
+    operationId: 'createRuntimeTranscription',
+    summary: 'Speech to text of exactly one audio in inputs[] (<= 25 MiB)',
+    request: RuntimeTranscriptionRequest,
+    response: TranscriptionResponse,
+  }),
 ];
