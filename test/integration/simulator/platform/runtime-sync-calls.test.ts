@@ -475,7 +475,7 @@ describe('scenarios', () => {
       headers: { 'X-Simulator-Scenario': scenario },
     });
 
-  it('answer 400, 402, 429 and 503 with Retry-After on a billed call, and no idempotency conflict (nothing is idempotent)', async () => {
+  it('answer 400, 402, 429 and 503 with Retry-After, 504 on a billed call, and no idempotency conflict (nothing is idempotent)', async () => {
     expectPlatformError(await embed('invalid_request'), 400, 'invalid_request');
     expectPlatformError(await embed('insufficient_balance'), 402, 'insufficient_balance');
     const limited = await embed('rate_limited');
@@ -484,6 +484,7 @@ describe('scenarios', () => {
     const down = await embed('unavailable');
     expectPlatformError(down, 503, 'service_unavailable');
     expect(down.headers.get('retry-after')).toBe('5');
+    expectPlatformError(await embed('gateway_timeout'), 504, 'gateway_timeout');
     expect((await embed('idempotency_conflict')).status).toBe(200);
   });
 });
