@@ -154,3 +154,28 @@ export function runtimeCall(
     headers,
   });
 }
+
+/**
+ * Reads `ids` with `POST /media/jobs:batch-get` until every one has ended (succeeded or failed)
+ * and returns them; throws when they have not within `timeoutMs`.
+ */
+export async function settleRuntimeJobs(
+  client: PlatformClient,
+  app: PlatformApp,
+  sessionId: string,
+  ids: string[],
+  timeoutMs = 90_000,
+): Promise<Json[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await runtimeCall(client, app, 'POST', '/media/jobs:batch-get', {
+      sessionId,
+      json: { platformJobIds: ids },
+    });
+    expect(res.status, res.text).toBe(200);
+    if (res.data.items.every((j: Json) => j.status === 'succeeded' || j.status === 'failed'))
+      return res.data.items;
+    if (Date.now() > deadline) throw new Error(`jobs did not settle: ${res.text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
 import {
   expectPlatformError,
   runtimeCall,
-  startPlatformSimulator,
+  settleRuntimeJobs,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
 let manager: Json;
 const RESOURCE_TYPE = 'project';
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
-  studio = client.app(0);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
-});
-afterAll(async () => {
-  await sim.close();
+usePlatformWorld({ simulator: { timeScale: 0.02 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ client, studio } = world);
+  ({ member, manager } = world.sessions);
 });
 
 const job = (clientTaskId: string, resourceId: string, seconds: number) => ({
@@ -44,19 +38,7 @@ async function create(sessionId: string, body: Json, scenario?: string): Promise
   return res.data.platformJobId;
 }
 
-async function settle(sessionId: string, ids: string[]): Promise<Json[]> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await runtimeCall(client, studio, 'POST', '/media/jobs:batch-get', {
-      sessionId,
-      json: { platformJobIds: ids },
-    });
-    if (res.data.items.every((j: Json) => j.status === 'succeeded' || j.status === 'failed'))
-      return res.data.items;
-    if (Date.now() > deadline) throw new Error('jobs did not settle');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const settle = (sessionId: string, ids: string[]) => settleRuntimeJobs(client, studio, sessionId, ids);
 
 const aggregate = (sessionId: string, json: unknown) =>
   runtimeCall(client, studio, 'POST', '/resource-usage:aggregate', { sessionId, json });

@@ -1,16 +1,16 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { ffprobe, sha256, type Json } from '../client.js';
-import { makePng, makeWav, removeScratch, scratchFile } from '../fixtures.js';
+import { makePng, makeWav, scratchFile } from '../fixtures.js';
 import {
   expectPlatformError,
   runtimeCall,
-  startPlatformSimulator,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
-import { LoopbackStorage } from './storage-server.js';
+import { usePlatformWorld } from './platform-fixture.js';
+import type { LoopbackStorage } from './storage-server.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
@@ -18,20 +18,11 @@ let studio: PlatformApp;
 let helper: PlatformApp;
 let member: Json;
 let manager: Json;
-const storage = new LoopbackStorage();
+let storage: LoopbackStorage;
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
-  studio = client.app(0);
-  helper = client.app(1);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
-  await storage.start();
-});
-afterAll(async () => {
-  await sim.close();
-  await storage.stop();
-  removeScratch();
+usePlatformWorld({ simulator: { timeScale: 0.02 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ sim, client, studio, helper, storage } = world);
+  ({ member, manager } = world.sessions);
 });
 
 const T2V = {
