@@ -115,6 +115,79 @@ describe('POST /resource-usage:aggregate', () => {
     ]);
   });
 
+  it('counts image and audio jobs at their dry-run price, per service kind', async () => {
+    const attribution = { resourceType: RESOURCE_TYPE, resourceId: 'proj-media' };
+    const bodies = [
+      {
+        clientTaskId: 'm-img',
+        model: 'lumen-image',
+        params: { prompt: 'Storyboard panel, ink' },
+        mediaSpec: { imageCount: 3 },
+        resourceAttribution: attribution,
+      },
+      {
+        clientTaskId: 'm-speech',
+        model: 'cadence-speech',
+        params: { text: 'Scene one.' },
+        resourceAttribution: attribution,
+      },
+      {
+        clientTaskId: 'm-music',
+        model: 'cadence-music',
+        params: { prompt: 'A calm theme' },
+        mediaSpec: { seconds: 6 },
+        resourceAttribution: attribution,
+      },
+    ];
+    const prices: Record<string, number> = {};
+    for (const body of bodies) {
+      const dry = await runtimeCall(client, studio, 'POST', '/media/jobs:dry-run', {
+        sessionId: member.sessionId,
+        json: body,
+      });
+      expect(dry.data.accepted, dry.text).toBe(true);
+      expect(dry.data.estimatedCost.estimatedAmount).toBeGreaterThan(0);
+      prices[body.model] = dry.data.estimatedCost.estimatedAmount;
+    }
+    const ids = [];
+    for (const body of bodies) ids.push(await create(member.sessionId, body));
+    const settled = await settle(member.sessionId, ids);
+    expect(settled.map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    const total = await aggregate(member.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-media'],
+    });
+    expect(total.data.items).toEqual([
+      expect.objectContaining({
+        resourceId: 'proj-media',
+        requestCount: 3,
+        ledgerSettledCredits: prices['lumen-image']! + prices['cadence-speech']! + prices['cadence-music']!,
+        reservedCredits: 0,
+      }),
+    ]);
+    const byKind = await aggregate(member.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-media'],
+      groupBy: ['serviceKind'],
+    });
+    expect(byKind.data.items).toHaveLength(2);
+    expect(byKind.data.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          serviceKind: 'image_generation',
+          requestCount: 1,
+          ledgerSettledCredits: prices['lumen-image'],
+        }),
+        expect.objectContaining({
+          serviceKind: 'audio_generation',
+          requestCount: 2,
+          ledgerSettledCredits: prices['cadence-speech']! + prices['cadence-music']!,
+        }),
+      ]),
+    );
+  });
+
   it('needs an organization session and 1..200 resource ids', async () => {
     const personal = await client.openSession(studio, 'personal');
     expectPlatformError(

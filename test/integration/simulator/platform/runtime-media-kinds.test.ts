@@ -5,6 +5,7 @@ import { makeMp4, makePng, makeWav, scratchFile } from '../fixtures.js';
 import {
   expectPlatformError,
   runtimeCall,
+  settleRuntimeJobs,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
@@ -153,6 +154,41 @@ describe('audio jobs on the runtime', () => {
     const [probe] = await downloadAll(done, 'audio');
     expect(probe!.streams.map((s) => s.codec_type)).toEqual(['audio']);
     expect(Number(probe!.format.duration)).toBeCloseTo(3, 0);
+  });
+});
+
+describe('batch-get and events of image and audio jobs', () => {
+  it('batch-get answers them with their results; the event stream follows them to succeeded', async () => {
+    const ids: string[] = [];
+    for (const body of [
+      { ...IMAGE, clientTaskId: 'feed-img' },
+      { ...SPEECH, clientTaskId: 'feed-speech' },
+    ]) {
+      const created = await call('POST', '/media/jobs', { json: body });
+      expect(created.status, created.text).toBe(202);
+      ids.push(created.data.platformJobId);
+    }
+    const settled = await settleRuntimeJobs(client, studio, member.sessionId, [...ids, 'job_unknown']);
+    expect(settled.map((j) => [j.platformJobId, j.serviceKind, j.status])).toEqual([
+      [ids[0], 'image_generation', 'succeeded'],
+      [ids[1], 'audio_generation', 'succeeded'],
+    ]);
+    expect(settled.map((j) => j.results.length)).toEqual([2, 1]);
+    const stream = await fetch(`${client.platform.runtimeBaseUrl}/media/events?once=true&limit=200`, {
+      headers: {
+        Authorization: `Bearer ${studio.appCredential}`,
+        'X-Platform-Runtime-Session-Id': member.sessionId,
+      },
+    });
+    const events = (await stream.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Json);
+    for (const id of ids) {
+      const statuses = events.filter((e) => e.platformJobId === id).map((e) => e.status);
+      expect(statuses[0]).toBe('queued');
+      expect(statuses.at(-1)).toBe('succeeded');
+    }
   });
 });
 
