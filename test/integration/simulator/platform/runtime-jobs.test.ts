@@ -4,7 +4,9 @@ import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { ffprobe, sha256, type Json } from '../client.js';
 import { makePng, makeWav, scratchFile } from '../fixtures.js';
 import {
+  downloadVerifiedResult,
   expectPlatformError,
+  pollRuntimeJob,
   runtimeCall,
   type PlatformApp,
   type PlatformClient,
@@ -35,16 +37,8 @@ const T2V = {
 const call = (method: string, suffix: string, options: Parameters<typeof runtimeCall>[4] = {}) =>
   runtimeCall(client, studio, method, suffix, { sessionId: member.sessionId, ...options });
 
-async function waitRuntimeJob(jobId: string, sessionId: string = member.sessionId): Promise<Json> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await call('GET', `/media/jobs/${jobId}`, { sessionId });
-    expect(res.status).toBe(200);
-    if (res.data.status === 'succeeded' || res.data.status === 'failed') return res.data;
-    if (Date.now() > deadline) throw new Error(`job still ${res.data.status}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+const waitRuntimeJob = (jobId: string, sessionId: string = member.sessionId) =>
+  pollRuntimeJob(client, studio, sessionId, jobId);
 
 describe('GET /available-services', () => {
   it('lists the public simulator catalogue with the list wrapper, filters and paging', async () => {
@@ -121,17 +115,7 @@ describe('POST /media/jobs and reading it', () => {
     expect(done.results).toHaveLength(1);
     const result = done.results[0];
     expect(result.resultDownloadUrl.startsWith(client.platform.runtimeBaseUrl + '/')).toBe(true);
-    const download = await fetch(result.resultDownloadUrl, {
-      headers: {
-        Authorization: `Bearer ${studio.appCredential}`,
-        'X-Platform-Runtime-Session-Id': member.sessionId,
-      },
-    });
-    expect(download.status).toBe(200);
-    expect(download.headers.get('content-type')).toBe(result.mimeType);
-    const bytes = Buffer.from(await download.arrayBuffer());
-    expect(bytes.length).toBe(result.byteSize);
-    expect(sha256(bytes)).toBe(result.sha256);
+    const bytes = await downloadVerifiedResult(studio, member.sessionId, result);
     const file = scratchFile('runtime-result.mp4');
     writeFileSync(file, bytes);
     const probe = ffprobe(file);

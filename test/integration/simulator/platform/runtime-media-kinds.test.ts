@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ffprobe, sha256, type Json } from '../client.js';
 import { makeMp4, makePng, makeWav, scratchFile } from '../fixtures.js';
 import {
+  downloadVerifiedResult,
   expectPlatformError,
+  pollRuntimeJob,
   runtimeCall,
   settleRuntimeJobs,
   type PlatformApp,
@@ -38,16 +40,7 @@ const SPEECH = {
   mediaSpec: { generationMode: 'speech', voiceMode: 'text' },
 };
 
-async function waitDone(jobId: string): Promise<Json> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await call('GET', `/media/jobs/${jobId}`);
-    expect(res.status).toBe(200);
-    if (res.data.status === 'succeeded' || res.data.status === 'failed') return res.data;
-    if (Date.now() > deadline) throw new Error(`job still ${res.data.status}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+const waitDone = (jobId: string) => pollRuntimeJob(client, studio, member.sessionId, jobId);
 
 /** Downloads every result, checks its type, size and sha256, and returns the probed files. */
 async function downloadAll(job: Json, extension: string) {
@@ -60,17 +53,7 @@ async function downloadAll(job: Json, extension: string) {
       byteSize: expect.any(Number),
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    const res = await fetch(result.resultDownloadUrl, {
-      headers: {
-        Authorization: `Bearer ${studio.appCredential}`,
-        'X-Platform-Runtime-Session-Id': member.sessionId,
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe(result.mimeType);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    expect(bytes.length).toBe(result.byteSize);
-    expect(sha256(bytes)).toBe(result.sha256);
+    const bytes = await downloadVerifiedResult(studio, member.sessionId, result);
     const file = scratchFile(`${job.platformJobId}-${index}.${extension}`);
     writeFileSync(file, bytes);
     probes.push(ffprobe(file));
