@@ -1,16 +1,16 @@
 import { createReadStream } from 'node:fs';
-import { SERVICES, mediaSpecContractOf, type CatalogService } from '../catalog.js';
+import type { CatalogService } from '../catalog.js';
 import { ApiError } from '../errors.js';
 import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
 import { parseWith, readJsonObject, sendJson } from '../http.js';
-import { storeNewJob } from '../jobs/create-job.js';
+import { storeNewJob, type NewJobSpec } from '../jobs/create-job.js';
 import type { StoredJob } from '../jobs/job-store.js';
-import { resolveModel } from '../models.js';
-import { prepareH3VideoJob } from '../routes/media.js';
 import { PlatformError, traceIdOf } from './errors.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { runtimeCaller, sessionCaller } from './runtime-auth.js';
 import { resolveRuntimeInputs, type ReadUrlCheck } from './runtime-inputs.js';
+import { checkInputRoles, prepareRuntimeJob, publicBody, serviceOf } from './runtime-job-kinds.js';
+import { estimateCost } from './runtime-pricing.js';
 import {
   newRecoveryRef,
   RuntimeJobStore,
@@ -26,88 +26,13 @@ import {
   RuntimeJobRequest,
   RuntimeJobSchema,
 } from './schemas.js';
+import { jobRecoveryUnavailable } from './scenarios.js';
 import type { SessionRecord } from './session-store.js';
 import type { z } from 'zod';
 
 type JobRequest = z.infer<typeof RuntimeJobRequest>;
 
-/** Simulated price of generated video, in credits per second (scaled by `CREDIT_AMOUNT_SCALE`). */
-export const VIDEO_CREDITS_PER_SECOND = 150;
-/** Amounts are integers; divide by 10^scale for credits. */
-export const CREDIT_AMOUNT_SCALE = 2;
-
 const runtimeBaseUrl = (pc: PlatformContext) => new URL(pc.state.baseUrl).origin + RUNTIME_PATH;
-
-/** The job's service: `model` when given, else the first available service of `serviceKind` (an H3 video model). */
-function serviceOf(body: JobRequest): CatalogService {
-  const kind = body.serviceKind ?? 'video_generation';
-  if (kind !== 'video_generation')
-    throw new PlatformError(
-      400,
-      'service_kind_not_supported',
-      `The simulator's runtime serves video_generation jobs (got ${kind}).`,
-      {
-        phase: 'input_validation',
-        details: { field: 'serviceKind', supported: ['video_generation'] },
-      },
-    );
-  const alias =
-    body.model ??
-    SERVICES.find((s) => s.serviceKind === kind && s.available && mediaSpecContractOf(s)?.profile === 'h3')
-      ?.modelAlias;
-  if (!alias) throw new PlatformError(409, 'service_not_available', 'No available service of this kind.');
-  const service = resolveModel(alias, [kind]);
-  if (mediaSpecContractOf(service)?.profile !== 'h3')
-    throw new PlatformError(
-      400,
-      'model_not_supported',
-      `Model "${alias}" has no video profile served here.`,
-      {
-        phase: 'input_validation',
-        details: { field: 'model' },
-      },
-    );
-  return service;
-}
-
-/** The business content must be in `params`, the spec in `mediaSpec`, with no field in both. */
-function publicBody(body: JobRequest, service: CatalogService): Record<string, unknown> {
-  const params = body.params ?? {};
-  const spec = body.mediaSpec ?? {};
-  const both = Object.keys(params).filter((k) => k in spec);
-  if (both.length > 0)
-    throw new PlatformError(
-      400,
-      'duplicated_field',
-      `Fields in both params and mediaSpec: ${both.join(', ')}.`,
-      {
-        phase: 'input_validation',
-        details: { fields: both },
-      },
-    );
-  if (typeof params.prompt !== 'string')
-    throw new PlatformError(400, 'missing_field', 'params.prompt is required (a string).', {
-      phase: 'input_validation',
-      details: { field: 'params.prompt' },
-    });
-  return { ...spec, ...params, model: service.modelAlias };
-}
-
-/** Adds the read inputs as the public body's frame fields and references. */
-function withInputs(
-  raw: Record<string, unknown>,
-  assets: { asset: { assetId: string }; input: { role: string } }[],
-): Record<string, unknown> {
-  const out = { ...raw };
-  const refs: { role: string; assetId: string }[] = [];
-  for (const { asset, input } of assets) {
-    if (input.role === 'first_frame') out.input_image_asset_id = asset.assetId;
-    else if (input.role === 'last_frame') out.end_image_asset_id = asset.assetId;
-    else refs.push({ role: input.role, assetId: asset.assetId });
-  }
-  if (refs.length > 0) out.referenceInputs = refs;
-  return out;
-}
 
 export function checkAttribution(pc: PlatformContext, body: Pick<JobRequest, 'resourceAttribution'>): void {
   const type = body.resourceAttribution?.resourceType;
@@ -123,14 +48,26 @@ export function checkAttribution(pc: PlatformContext, body: Pick<JobRequest, 're
     );
 }
 
-/** Validates the whole body and reads its inputs: the job spec, or the first problem. */
+/** Validates the whole body and reads its inputs (the roles are checked before anything is read). */
 async function prepare(pc: PlatformContext, session: SessionRecord, body: JobRequest) {
   checkAttribution(pc, body);
   const service = serviceOf(body);
   const raw = publicBody(body, service);
-  const identityId = runtimeIdentityId(pc.app.appKey, session.subject.userId);
-  const inputs = await resolveRuntimeInputs(pc.state, identityId, service, body.inputs ?? []);
-  return { service, raw, identityId, inputs };
+  checkInputRoles(service, body.inputs ?? []);
+  const identity = {
+    id: runtimeIdentityId(pc.app.appKey, session.subject.userId),
+    label: `${pc.app.appKey}/${session.user}`,
+  };
+  const inputs = await resolveRuntimeInputs(pc.state, identity.id, service, body.inputs ?? []);
+  const plan = () =>
+    prepareRuntimeJob(
+      raw,
+      service,
+      inputs.assets.filter((a) => a !== undefined),
+      pc.state,
+      identity,
+    );
+  return { service, identity, inputs, plan };
 }
 
 /** The key of an idempotent runtime write: the `Idempotency-Key` header or the body's `idempotencyKey`, which must agree. */
@@ -188,18 +125,9 @@ async function createJob(pc: PlatformContext): Promise<void> {
     answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
     return;
   }
-  const { service, raw, identityId, inputs } = await prepare(pc, session, body);
+  const { identity, inputs, plan } = await prepare(pc, session, body);
   if (inputs.errors[0]) throw inputs.errors[0];
-  const spec = prepareH3VideoJob(
-    withInputs(
-      raw,
-      inputs.assets.filter((a) => a !== undefined),
-    ),
-    service,
-    pc.state,
-    { id: identityId, label: `${pc.app.appKey}/${session.user}` },
-  );
-  const job = storeNewJob(pc.state, identityId, pc.requestId, spec, pc.scenario);
+  const job = storeNewJob(pc.state, identity.id, pc.requestId, plan(), pc.scenario);
   const record: RuntimeJobRecord = {
     platformJobId: job.jobId,
     appKey: pc.app.appKey,
@@ -221,6 +149,7 @@ async function createJob(pc: PlatformContext): Promise<void> {
     pc.req.socket.destroy();
     return;
   }
+  if (pc.scenario === 'job_recovery_unavailable') throw jobRecoveryUnavailable(body.clientTaskId);
   answerJob(pc, 202, record, job, true);
 }
 
@@ -243,22 +172,13 @@ async function dryRun(pc: PlatformContext): Promise<void> {
   const blockers: ReturnType<typeof blockerOf>[] = [];
   let readUrlChecks: ReadUrlCheck[] = [];
   let service: CatalogService | undefined;
-  let spec: ReturnType<typeof prepareH3VideoJob> | undefined;
+  let spec: NewJobSpec | undefined;
   try {
     const prepared = await prepare(pc, session, body);
     service = prepared.service;
     readUrlChecks = prepared.inputs.checks;
     for (const error of prepared.inputs.errors) blockers.push(blockerOf(error, 'input_fetch'));
-    if (blockers.length === 0)
-      spec = prepareH3VideoJob(
-        withInputs(
-          prepared.raw,
-          prepared.inputs.assets.filter((a) => a !== undefined),
-        ),
-        prepared.service,
-        pc.state,
-        { id: prepared.identityId, label: `${pc.app.appKey}/${session.user}` },
-      );
+    if (blockers.length === 0) spec = prepared.plan();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     blockers.push(blockerOf(error, 'input_validation'));
@@ -280,18 +200,10 @@ async function dryRun(pc: PlatformContext): Promise<void> {
     result.serviceKind = service.serviceKind;
     result.model = service.modelAlias;
   }
-  if (effective) {
+  if (effective && service) {
     const { seed: _seed, ...normalized } = effective;
     result.normalizedSpec = normalized;
-    const seconds = effective.seconds ?? 0;
-    result.estimatedCost = {
-      resourceType: service!.serviceKind,
-      usage: seconds,
-      unit: 'second',
-      estimatedAmount: seconds * VIDEO_CREDITS_PER_SECOND,
-      amountScale: CREDIT_AMOUNT_SCALE,
-      currency: 'CREDIT',
-    };
+    result.estimatedCost = estimateCost(service.serviceKind, effective);
   }
   result.admission =
     blockers.length === 0 ? { decision: 'admit' } : { decision: 'reject', reason: blockers[0]!.code };
@@ -394,7 +306,7 @@ export const runtimeJobRoutes: PlatformRoute[] = [
     handler: createJob,
     doc: {
       operationId: 'createRuntimeJob',
-      summary: 'Create an asynchronous media job (202 with jobRecoveryRef; a replay answers the same job)',
+      summary: 'Create a video, image or audio job (202 with jobRecoveryRef; a replay answers the same job)',
       tags: ['runtime'],
       headers: [SESSION_HEADER_DOC, IDEMPOTENCY_DOC],
       requestBody: { schema: RuntimeJobRequest, required: true },
@@ -402,6 +314,10 @@ export const runtimeJobRoutes: PlatformRoute[] = [
         200: { description: 'Replay of the same business: the existing job', schema: RuntimeJobSchema },
         202: { description: 'Accepted', schema: RuntimeJobSchema, headers: ['Retry-After'] },
         ...WRITE_ERRORS,
+        503: errorDoc(
+          'Unavailable (Retry-After); or job_recovery_unavailable: the job may be accepted, replay the same ' +
+            'clientTaskId, key and body to get it with its jobRecoveryRef',
+        ),
       },
     },
   },

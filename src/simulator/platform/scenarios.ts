@@ -35,6 +35,30 @@ const isRuntime = (surface: PlatformSurface) => surface.startsWith('runtime_');
 
 export { GATEWAY_TIMEOUT_DELAY_SECONDS };
 
+/** `Retry-After` of `job_recovery_unavailable`: the replay that answers the reference may come at once. */
+export const JOB_RECOVERY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The answer of a job creation under `job_recovery_unavailable` (the spec's named code "on job
+ * creation"): the job was accepted and stored under its key, but its recovery reference could not
+ * be returned. 503 and retryable: the client replays the same `clientTaskId`, key and body, which
+ * answers the job with its `jobRecoveryRef`.
+ */
+export function jobRecoveryUnavailable(clientTaskId: string): PlatformError {
+  return new PlatformError(
+    503,
+    'job_recovery_unavailable',
+    'The job may have been accepted, but its recovery reference could not be returned (simulated). ' +
+      'Replay the same clientTaskId, Idempotency-Key and body to get it; do not create a new job.',
+    {
+      phase: 'job_recovery',
+      retryable: true,
+      headers: { 'Retry-After': String(JOB_RECOVERY_RETRY_AFTER_SECONDS) },
+      details: { clientTaskId, scenario: 'job_recovery_unavailable' },
+    },
+  );
+}
+
 /**
  * The error a scenario answers on a platform route before it runs, or undefined (the route
  * runs; job scenarios act inside job creation).
@@ -43,6 +67,8 @@ export { GATEWAY_TIMEOUT_DELAY_SECONDS };
  * - `invalid_request` 400: every POST.
  * - `insufficient_balance` 402: runtime writes and synchronous calls (the session service bills nothing).
  * - `idempotency_conflict` 409: runtime writes and grant issue (the idempotent writes).
+ * - `job_recovery_unavailable`, `dropped_connection` and `job_failed*` act inside runtime job
+ *   creation, once the job is accepted.
  */
 export function platformScenarioError(
   scenario: ScenarioName,

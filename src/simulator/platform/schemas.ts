@@ -132,10 +132,36 @@ export const RuntimeJobRequest = z
   .object({
     clientTaskId: z.string().min(1).max(255),
     model: z.string().min(1).optional(),
-    serviceKind: z.string().min(1).optional(),
-    params: z.record(z.string(), z.unknown()).optional(),
-    mediaSpec: z.record(z.string(), z.unknown()).optional(),
-    inputs: z.array(RuntimeJobInput).max(14).optional(),
+    serviceKind: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'video_generation, image_generation or audio_generation (others: 400 service_kind_not_supported); ' +
+          "the model's kind when omitted with a model, else video_generation",
+      ),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Business content of the public request: prompt (video, image, music, Foley), text, speaker, instruct (speech)',
+      ),
+    mediaSpec: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'The rest of the public request, no field also in params: H3 video generationMode, resolutionTier, ' +
+          'orientation, seconds; image generationMode (t2i, i2i), imageCount, orientation, outputSizeCode, ' +
+          'qualityTier, seed; audio generationMode, voiceMode, seconds, seed',
+      ),
+    inputs: z
+      .array(RuntimeJobInput)
+      .max(14)
+      .optional()
+      .describe(
+        'H3 video: first_frame, last_frame and reference_* roles; image i2i: reference_image (1..4); ' +
+          'Foley audio: exactly one reference_video; speech, music and t2i: none',
+      ),
     resourceAttribution: ResourceAttribution.optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
   })
@@ -222,7 +248,7 @@ export const DryRunResult = z
       .object({
         resourceType: z.string(),
         usage: z.number(),
-        unit: z.string(),
+        unit: z.enum(['second', 'image', 'request']),
         estimatedAmount: z.number(),
         amountScale: z.number().int(),
         currency: z.string(),

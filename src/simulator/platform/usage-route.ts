@@ -4,7 +4,7 @@ import type { StoredJob } from '../jobs/job-store.js';
 import { PlatformError } from './errors.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
-import { CREDIT_AMOUNT_SCALE, VIDEO_CREDITS_PER_SECOND } from './runtime-job-routes.js';
+import { CREDIT_AMOUNT_SCALE, estimateCost } from './runtime-pricing.js';
 import type { RuntimeJobRecord } from './runtime-job-store.js';
 import { errorDoc, ResourceUsageRequest, ResourceUsageResponse } from './schemas.js';
 
@@ -25,7 +25,7 @@ interface UsageItem {
 
 /** A job's price in scaled credits (what its dry-run estimated). */
 export function jobCredits(job: StoredJob): number {
-  return (job.effectiveMediaSpec?.seconds ?? 0) * VIDEO_CREDITS_PER_SECOND;
+  return estimateCost(job.serviceKind, job.effectiveMediaSpec).estimatedAmount;
 }
 
 function emptyItem(resourceId: string): UsageItem {

@@ -80,7 +80,10 @@ describe('scenario header', () => {
     ]);
     expect(of('/admission/preview', 'post')).not.toContain('insufficient_balance');
     expect(of('/admission/preview', 'post')).not.toContain('idempotency_conflict');
-    expect(of('/media/generations', 'post')).toEqual([...SCENARIO_NAMES]);
+    // every scenario but the platform runtime's job_recovery_unavailable (no recovery reference here)
+    expect(of('/media/generations', 'post')).toEqual(
+      SCENARIO_NAMES.filter((name) => name !== 'job_recovery_unavailable'),
+    );
     expect(of('/services', 'get')).toEqual(['rate_limited', 'unavailable', 'gateway_timeout']);
   });
 
@@ -135,6 +138,7 @@ describe('scenario header', () => {
       'dropped_connection',
       'job_failed',
       'job_failed_retryable',
+      'job_recovery_unavailable',
     ]);
   });
 });

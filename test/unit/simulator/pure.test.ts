@@ -156,7 +156,7 @@ describe('helpers', () => {
     const create = { method: 'POST', path: '/media/generations' };
     const services = { method: 'GET', path: '/services' };
     const upload = { method: 'POST', path: '/assets/input' };
-    expect(SCENARIO_NAMES).toHaveLength(9);
+    expect(SCENARIO_NAMES).toHaveLength(10);
     expect(() => parseScenario('x')).toThrow(/Known: invalid_request/);
     expect(scenarioError('rate_limited', services)!.status).toBe(429);
     expect(scenarioError('unavailable', upload)!.headers['Retry-After']).toBeDefined();
@@ -167,6 +167,8 @@ describe('helpers', () => {
     expect(scenarioError('idempotency_conflict', create)!.status).toBe(409);
     expect(scenarioError('job_failed', create)).toBeUndefined();
     expect(scenarioError('dropped_connection', create)).toBeUndefined();
+    expect(scenarioError('job_recovery_unavailable', create)).toBeUndefined();
+    expect(scenariosOnRoute(create)).not.toContain('job_recovery_unavailable');
   });
 
   it('409 only where an Idempotency-Key applies, 402 only on billed calls, 400 where fields are checked', () => {
@@ -186,7 +188,7 @@ describe('helpers', () => {
       expect(scenarioError(name, post('/media/prompt-optimizations'))).toBeDefined();
     // the documented list of each route follows the table and the scenario order
     expect(scenariosOnRoute(post('/media/prompt-optimizations'))).toEqual(
-      SCENARIO_NAMES.filter((name) => !name.startsWith('job_failed')),
+      SCENARIO_NAMES.filter((name) => !name.startsWith('job_')),
     );
     expect(scenariosOnRoute({ method: 'GET', path: '/jobs/{jobId}' })).toEqual([...EVERY_ROUTE_SCENARIOS]);
   });

@@ -1,28 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
-import {
-  expectPlatformError,
-  startPlatformSimulator,
-  type PlatformApp,
-  type PlatformClient,
-} from './platform-client.js';
+import { expectPlatformError, type PlatformApp, type PlatformClient } from './platform-client.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let caller: PlatformApp;
 let callee: PlatformApp;
 let session: Json;
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator());
-  caller = client.app(0);
-  callee = client.app(1);
-  session = await client.openSession(caller, 'member');
-});
-afterAll(async () => {
-  await sim.close();
+usePlatformWorld({ sessions: ['member'] }, (world) => {
+  ({ client, studio: caller, helper: callee } = world);
+  session = world.sessions.member;
 });
 
 /** The spec's recommended digest: UTF-8 JSON with sorted keys and no whitespace. */

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
-import {
-  expectPlatformError,
-  startPlatformSimulator,
-  type PlatformApp,
-  type PlatformClient,
-} from './platform-client.js';
+import { expectPlatformError, type PlatformApp, type PlatformClient } from './platform-client.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let helper: PlatformApp;
 let manager: Json;
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator());
-  studio = client.app(0);
-  helper = client.app(1);
-  manager = await client.openSession(studio, 'manager');
-});
-afterAll(async () => {
-  await sim.close();
+usePlatformWorld({ sessions: ['manager'] }, (world) => {
+  ({ client, studio, helper } = world);
+  manager = world.sessions.manager;
 });
 
 const groups = (app: PlatformApp, sessionId: string, json: unknown = {}) =>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import {
   startSimulator,
@@ -153,4 +154,67 @@ export function runtimeCall(
     body: options.body,
     headers,
   });
+}
+
+/**
+ * Reads `ids` with `POST /media/jobs:batch-get` until every one has ended (succeeded or failed)
+ * and returns them; throws when they have not within `timeoutMs`.
+ */
+export async function settleRuntimeJobs(
+  client: PlatformClient,
+  app: PlatformApp,
+  sessionId: string,
+  ids: string[],
+  timeoutMs = 90_000,
+): Promise<Json[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await runtimeCall(client, app, 'POST', '/media/jobs:batch-get', {
+      sessionId,
+      json: { platformJobIds: ids },
+    });
+    expect(res.status, res.text).toBe(200);
+    if (res.data.items.every((j: Json) => j.status === 'succeeded' || j.status === 'failed'))
+      return res.data.items;
+    if (Date.now() > deadline) throw new Error(`jobs did not settle: ${res.text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Reads one job (`GET /media/jobs/{id}`) until it has ended and returns it; throws when it has not within `timeoutMs`. */
+export async function pollRuntimeJob(
+  client: PlatformClient,
+  app: PlatformApp,
+  sessionId: string,
+  jobId: string,
+  timeoutMs = 60_000,
+): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await runtimeCall(client, app, 'GET', `/media/jobs/${jobId}`, { sessionId });
+    expect(res.status).toBe(200);
+    if (res.data.status === 'succeeded' || res.data.status === 'failed') return res.data;
+    if (Date.now() > deadline) throw new Error(`job still ${res.data.status}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+/**
+ * Downloads one result of a job as `app` for a session and checks it is what the job said:
+ * 200, its `mimeType`, `byteSize` and `sha256`. Returns the bytes.
+ */
+export async function downloadVerifiedResult(
+  app: PlatformApp,
+  sessionId: string,
+  result: { resultDownloadUrl: string; mimeType: string; byteSize: number; sha256: string },
+): Promise<Buffer> {
+  const download = await fetch(result.resultDownloadUrl, {
+    headers: { Authorization: `Bearer ${app.appCredential}`, 'X-Platform-Runtime-Session-Id': sessionId },
+  });
+  expect(download.status).toBe(200);
+  expect(download.headers.get('content-type')).toBe(result.mimeType);
+  const bytes = Buffer.from(await download.arrayBuffer());
+  expect(bytes.length).toBe(result.byteSize);
+  expect(createHash('sha256').update(bytes).digest('hex')).toBe(result.sha256);
+  return bytes;
 }

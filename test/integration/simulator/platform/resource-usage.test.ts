@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
 import {
   expectPlatformError,
   runtimeCall,
-  startPlatformSimulator,
+  settleRuntimeJobs,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
 let manager: Json;
 const RESOURCE_TYPE = 'project';
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
-  studio = client.app(0);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
-});
-afterAll(async () => {
-  await sim.close();
+usePlatformWorld({ simulator: { timeScale: 0.02 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ client, studio } = world);
+  ({ member, manager } = world.sessions);
 });
 
 const job = (clientTaskId: string, resourceId: string, seconds: number) => ({
@@ -44,19 +38,7 @@ async function create(sessionId: string, body: Json, scenario?: string): Promise
   return res.data.platformJobId;
 }
 
-async function settle(sessionId: string, ids: string[]): Promise<Json[]> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await runtimeCall(client, studio, 'POST', '/media/jobs:batch-get', {
-      sessionId,
-      json: { platformJobIds: ids },
-    });
-    if (res.data.items.every((j: Json) => j.status === 'succeeded' || j.status === 'failed'))
-      return res.data.items;
-    if (Date.now() > deadline) throw new Error('jobs did not settle');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const settle = (sessionId: string, ids: string[]) => settleRuntimeJobs(client, studio, sessionId, ids);
 
 const aggregate = (sessionId: string, json: unknown) =>
   runtimeCall(client, studio, 'POST', '/resource-usage:aggregate', { sessionId, json });
@@ -131,6 +113,79 @@ describe('POST /resource-usage:aggregate', () => {
     expect(otherType.data.items).toEqual([
       expect.objectContaining({ resourceId: 'proj-a', requestCount: 0 }),
     ]);
+  });
+
+  it('counts image and audio jobs at their dry-run price, per service kind', async () => {
+    const attribution = { resourceType: RESOURCE_TYPE, resourceId: 'proj-media' };
+    const bodies = [
+      {
+        clientTaskId: 'm-img',
+        model: 'lumen-image',
+        params: { prompt: 'Storyboard panel, ink' },
+        mediaSpec: { imageCount: 3 },
+        resourceAttribution: attribution,
+      },
+      {
+        clientTaskId: 'm-speech',
+        model: 'cadence-speech',
+        params: { text: 'Scene one.' },
+        resourceAttribution: attribution,
+      },
+      {
+        clientTaskId: 'm-music',
+        model: 'cadence-music',
+        params: { prompt: 'A calm theme' },
+        mediaSpec: { seconds: 6 },
+        resourceAttribution: attribution,
+      },
+    ];
+    const prices: Record<string, number> = {};
+    for (const body of bodies) {
+      const dry = await runtimeCall(client, studio, 'POST', '/media/jobs:dry-run', {
+        sessionId: member.sessionId,
+        json: body,
+      });
+      expect(dry.data.accepted, dry.text).toBe(true);
+      expect(dry.data.estimatedCost.estimatedAmount).toBeGreaterThan(0);
+      prices[body.model] = dry.data.estimatedCost.estimatedAmount;
+    }
+    const ids = [];
+    for (const body of bodies) ids.push(await create(member.sessionId, body));
+    const settled = await settle(member.sessionId, ids);
+    expect(settled.map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    const total = await aggregate(member.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-media'],
+    });
+    expect(total.data.items).toEqual([
+      expect.objectContaining({
+        resourceId: 'proj-media',
+        requestCount: 3,
+        ledgerSettledCredits: prices['lumen-image']! + prices['cadence-speech']! + prices['cadence-music']!,
+        reservedCredits: 0,
+      }),
+    ]);
+    const byKind = await aggregate(member.sessionId, {
+      resourceType: RESOURCE_TYPE,
+      resourceIds: ['proj-media'],
+      groupBy: ['serviceKind'],
+    });
+    expect(byKind.data.items).toHaveLength(2);
+    expect(byKind.data.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          serviceKind: 'image_generation',
+          requestCount: 1,
+          ledgerSettledCredits: prices['lumen-image'],
+        }),
+        expect.objectContaining({
+          serviceKind: 'audio_generation',
+          requestCount: 2,
+          ledgerSettledCredits: prices['cadence-speech']! + prices['cadence-music']!,
+        }),
+      ]),
+    );
   });
 
   it('needs an organization session and 1..200 resource ids', async () => {

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
 import {
   expectPlatformError,
   runtimeCall,
-  startPlatformSimulator,
+  settleRuntimeJobs,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
@@ -59,11 +58,11 @@ const T2V = {
   mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
 };
 
+usePlatformWorld({ simulator: { timeScale: 0.02 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ client, studio } = world);
+  ({ member, manager } = world.sessions);
+});
 beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
-  studio = client.app(0);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
   for (const clientTaskId of ['ev-1', 'ev-2']) {
     const res = await runtimeCall(client, studio, 'POST', '/media/jobs', {
       sessionId: member.sessionId,
@@ -72,19 +71,8 @@ beforeAll(async () => {
     expect(res.status).toBe(202);
     jobIds.push(res.data.platformJobId);
   }
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await runtimeCall(client, studio, 'POST', '/media/jobs:batch-get', {
-      sessionId: member.sessionId,
-      json: { platformJobIds: jobIds },
-    });
-    if (res.data.items.every((j: Json) => j.status === 'succeeded')) break;
-    if (Date.now() > deadline) throw new Error('jobs did not finish');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-});
-afterAll(async () => {
-  await sim.close();
+  const settled = await settleRuntimeJobs(client, studio, member.sessionId, jobIds);
+  expect(settled.map((j) => j.status)).toEqual(['succeeded', 'succeeded']);
 });
 
 describe('GET /media/events', () => {

@@ -1,38 +1,28 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { locateMediaTools } from '../../../../src/shared/node/ffmpeg-locator.js';
-import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { ffprobe, sha256, type Json } from '../client.js';
-import { makeMp4, makePng, removeScratch, scratchFile } from '../fixtures.js';
+import { makeMp4, makePng, scratchFile } from '../fixtures.js';
 import {
   expectPlatformError,
   runtimeCall,
-  startPlatformSimulator,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
-import { LoopbackStorage } from './storage-server.js';
+import { usePlatformWorld } from './platform-fixture.js';
+import type { LoopbackStorage } from './storage-server.js';
 
-let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
 let manager: Json;
-const storage = new LoopbackStorage();
+let storage: LoopbackStorage;
 
-beforeAll(async () => {
-  // slow enough that an export is observably in preparation (3 s x 0.5)
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.5 }));
-  studio = client.app(0);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
-  await storage.start();
-});
-afterAll(async () => {
-  await sim.close();
-  await storage.stop();
-  removeScratch();
+// slow enough that an export is observably in preparation (3 s x 0.5)
+usePlatformWorld({ simulator: { timeScale: 0.5 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ client, studio, storage } = world);
+  ({ member, manager } = world.sessions);
 });
 
 const call = (method: string, suffix: string, options: Parameters<typeof runtimeCall>[4] = {}) =>

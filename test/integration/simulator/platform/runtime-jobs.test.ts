@@ -1,16 +1,18 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { ffprobe, sha256, type Json } from '../client.js';
-import { makePng, makeWav, removeScratch, scratchFile } from '../fixtures.js';
+import { makePng, makeWav, scratchFile } from '../fixtures.js';
 import {
+  downloadVerifiedResult,
   expectPlatformError,
+  pollRuntimeJob,
   runtimeCall,
-  startPlatformSimulator,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
-import { LoopbackStorage } from './storage-server.js';
+import { usePlatformWorld } from './platform-fixture.js';
+import type { LoopbackStorage } from './storage-server.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
@@ -18,20 +20,11 @@ let studio: PlatformApp;
 let helper: PlatformApp;
 let member: Json;
 let manager: Json;
-const storage = new LoopbackStorage();
+let storage: LoopbackStorage;
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ timeScale: 0.02 }));
-  studio = client.app(0);
-  helper = client.app(1);
-  member = await client.openSession(studio, 'member');
-  manager = await client.openSession(studio, 'manager');
-  await storage.start();
-});
-afterAll(async () => {
-  await sim.close();
-  await storage.stop();
-  removeScratch();
+usePlatformWorld({ simulator: { timeScale: 0.02 }, sessions: ['member', 'manager'] }, (world) => {
+  ({ sim, client, studio, helper, storage } = world);
+  ({ member, manager } = world.sessions);
 });
 
 const T2V = {
@@ -44,16 +37,8 @@ const T2V = {
 const call = (method: string, suffix: string, options: Parameters<typeof runtimeCall>[4] = {}) =>
   runtimeCall(client, studio, method, suffix, { sessionId: member.sessionId, ...options });
 
-async function waitRuntimeJob(jobId: string, sessionId: string = member.sessionId): Promise<Json> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await call('GET', `/media/jobs/${jobId}`, { sessionId });
-    expect(res.status).toBe(200);
-    if (res.data.status === 'succeeded' || res.data.status === 'failed') return res.data;
-    if (Date.now() > deadline) throw new Error(`job still ${res.data.status}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+const waitRuntimeJob = (jobId: string, sessionId: string = member.sessionId) =>
+  pollRuntimeJob(client, studio, sessionId, jobId);
 
 describe('GET /available-services', () => {
   it('lists the public simulator catalogue with the list wrapper, filters and paging', async () => {
@@ -130,17 +115,7 @@ describe('POST /media/jobs and reading it', () => {
     expect(done.results).toHaveLength(1);
     const result = done.results[0];
     expect(result.resultDownloadUrl.startsWith(client.platform.runtimeBaseUrl + '/')).toBe(true);
-    const download = await fetch(result.resultDownloadUrl, {
-      headers: {
-        Authorization: `Bearer ${studio.appCredential}`,
-        'X-Platform-Runtime-Session-Id': member.sessionId,
-      },
-    });
-    expect(download.status).toBe(200);
-    expect(download.headers.get('content-type')).toBe(result.mimeType);
-    const bytes = Buffer.from(await download.arrayBuffer());
-    expect(bytes.length).toBe(result.byteSize);
-    expect(sha256(bytes)).toBe(result.sha256);
+    const bytes = await downloadVerifiedResult(studio, member.sessionId, result);
     const file = scratchFile('runtime-result.mp4');
     writeFileSync(file, bytes);
     const probe = ffprobe(file);

@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../../src/simulator/index.js';
-import { OpenApiResponses } from '../openapi-validator.js';
-import { platformDocument, PlatformClient, runtimeCall } from './platform-client.js';
+import { runtimeCall, startPlatformSimulator } from './platform-client.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-runtime-persist-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -17,10 +15,7 @@ const BODY = {
   resourceAttribution: { resourceType: 'project', resourceId: 'proj-1' },
 };
 
-async function open(timeScale: number) {
-  const sim = await startSimulator({ timeScale, dataDir });
-  return { sim, client: new PlatformClient(sim, new OpenApiResponses(await platformDocument(sim))) };
-}
+const open = (timeScale: number) => startPlatformSimulator({ timeScale, dataDir });
 
 describe('runtime state under --data-dir', () => {
   it('keeps a job accepted before a restart: its replay, its recovery read, and its render after the restart', async () => {

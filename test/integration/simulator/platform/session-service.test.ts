@@ -2,30 +2,23 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../../src/simulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import {
   expectPlatformError,
   platformDocument,
-  PlatformClient,
   startPlatformSimulator,
   type PlatformApp,
+  type PlatformClient,
 } from './platform-client.js';
-import { OpenApiResponses } from '../openapi-validator.js';
+import { usePlatformWorld } from './platform-fixture.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let helper: PlatformApp;
 
-beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator());
-  studio = client.app(0);
-  helper = client.app(1);
-});
-afterAll(async () => {
-  await sim.close();
-});
+usePlatformWorld({}, (world) => ({ sim, client, studio, helper } = world));
 
 const HOUR = 3600;
 
@@ -329,14 +322,14 @@ describe('state across a restart', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps sessions, unused and used launch codes, renewals and access changes', async () => {
-    const first = await startSimulator({ timeScale: 0.01, dataDir });
+    const first = await startPlatformSimulator({ dataDir });
     let session: { sessionId: string };
     let renewedFrom: { sessionId: string };
     let unused: string;
     let used: string;
     let renewedId: string;
     try {
-      const c = new PlatformClient(first, new OpenApiResponses(await platformDocument(first)));
+      const c = first.client;
       const [a, b] = [c.app(0), c.app(1)];
       session = await c.openSession(a, 'manager');
       renewedFrom = await c.openSession(a, 'member');
@@ -350,11 +343,11 @@ describe('state across a restart', () => {
       await c.setAccess(b, 'member', 'renewal_blocked');
       renewedId = renewed.data.sessionId as string;
     } finally {
-      await first.close();
+      await first.sim.close();
     }
-    const second = await startSimulator({ timeScale: 0.01, dataDir });
+    const second = await startPlatformSimulator({ dataDir });
     try {
-      const c = new PlatformClient(second, new OpenApiResponses(await platformDocument(second)));
+      const c = second.client;
       const [a, b] = [c.app(0), c.app(1)];
       expect((await c.session(a, 'GET', `/runtime-sessions/${session.sessionId}:resolve`)).status).toBe(200);
       const again = await c.session(a, 'POST', `/runtime-sessions/${renewedFrom.sessionId}:renew`);
@@ -374,7 +367,7 @@ describe('state across a restart', () => {
         'RUNTIME_SESSION_RENEWAL_BLOCKED',
       );
     } finally {
-      await second.close();
+      await second.sim.close();
     }
     expect(readFileSync(path.join(dataDir, 'platform-state.jsonl'), 'utf8').length).toBeGreaterThan(0);
   });
