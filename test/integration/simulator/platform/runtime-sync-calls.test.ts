@@ -4,42 +4,37 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { sha256, type Json } from '../client.js';
-import { makeMp4, makePng, makeWav, removeScratch } from '../fixtures.js';
+import { makeMp4, makePng, makeWav } from '../fixtures.js';
 import {
   expectPlatformError,
   platformDocument,
   runtimeCall,
-  startPlatformSimulator,
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
 import { recoveryRefOfFailedJob } from './recovery-ref.js';
-import { LoopbackStorage } from './storage-server.js';
+import { usePlatformWorld } from './platform-fixture.js';
+import type { LoopbackStorage } from './storage-server.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
+let storage: LoopbackStorage;
 let recoveryRef: string;
-const storage = new LoopbackStorage();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-platsync-'));
 
 const MiB = 1024 * 1024;
 const SYNC_PATHS = ['/chat/completions', '/embeddings', '/rerank', '/ocr', '/audio/transcriptions'];
 
+usePlatformWorld({ simulator: { dataDir }, sessions: ['member'] }, (world) => {
+  ({ sim, client, studio, storage } = world);
+  member = world.sessions.member!;
+});
 beforeAll(async () => {
-  ({ sim, client } = await startPlatformSimulator({ dataDir }));
-  studio = client.app(0);
-  member = await client.openSession(studio, 'member');
-  await storage.start();
   recoveryRef = await recoveryRefOfFailedJob(client, studio, member.sessionId, 'sync-recovery');
 });
-afterAll(async () => {
-  await sim.close();
-  await storage.stop();
-  removeScratch();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const call = (method: string, suffix: string, options: Parameters<typeof runtimeCall>[4] = {}) =>
   runtimeCall(client, studio, method, suffix, { sessionId: member.sessionId, ...options });
