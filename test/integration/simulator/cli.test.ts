@@ -8,7 +8,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('framewright simulator (CLI)', () => {
   it('prints {baseUrl, token} as its first --json line, serves every --token, stops on SIGTERM', async () => {
-    const started = performance.now();
     const child = spawn(
       process.execPath,
       [
@@ -38,8 +37,6 @@ describe('framewright simulator (CLI)', () => {
         headers: { Authorization: `Bearer ${info.token}` },
       });
       expect(firstAnswer.status).toBe(200);
-      // process start (tsx loader included) to first answer; about 0.5 s alone, bounded loosely for a loaded CI
-      expect(performance.now() - started).toBeLessThan(3000);
       expect(Object.keys(info).sort()).toEqual(['baseUrl', 'platform', 'token']);
       const origin = new URL(info.baseUrl).origin;
       expect(info.platform).toMatchObject({

@@ -113,8 +113,12 @@ describe('scenario header', () => {
     ] as const) {
       const res = await client.post('/media/generations', H3_BASE, scenario(name));
       expect(res.status).toBe(202);
+      expect(res.data.status).toBe('queued');
       const { job, seen } = await client.waitJob(res.data.jobUrl);
-      expect(seen).toEqual(['queued', 'running', 'failed']);
+      // Polled every 25 ms: a loaded machine may miss the short queued or running phase, never
+      // the order and never the end.
+      expect(seen).toEqual(['queued', 'running', 'failed'].filter((status) => seen.includes(status)));
+      expect(seen.at(-1)).toBe('failed');
       expect(job.status).toBe('failed');
       expect(job.retryable).toBe(retryable);
       expect(job.errorCode).toEqual(expect.any(String));
