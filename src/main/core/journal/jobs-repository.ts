@@ -5,17 +5,10 @@ import { canonicalJson, fromFlag, opt } from './json.js';
 import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
 import { decodeCursor, FIRST_PAGE_BEFORE, pageSize, toPage } from './pagination.js';
 import type { Page } from './pagination.js';
+import { JOB_STATUSES, type JobStatus } from './vocabulary.js';
 
 export type IntentState = 'pending_create' | 'unknown' | 'accepted' | 'rejected' | 'abandoned';
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancel_requested' | 'canceled';
-export const JOB_STATUSES: readonly JobStatus[] = [
-  'queued',
-  'running',
-  'succeeded',
-  'failed',
-  'cancel_requested',
-  'canceled',
-];
+export { JOB_STATUSES, type JobStatus };
 /** Statuses after which polling stops. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
 export const isTerminalStatus = (status: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(status);
