@@ -5,6 +5,7 @@ import {
   prepareBatch,
   readBatchFile,
   runBatch,
+  type BatchDefaults,
   type PreparedBatchRow,
 } from '../../main/core/batch/batch-service.js';
 import { AppError } from '../../main/core/errors.js';
@@ -13,13 +14,8 @@ import { exitCodeFor, printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob, exitCodeForResult, probeInput } from './video.js';
 
-interface BatchOptions {
-  model: string;
-  mode: string;
-  seconds: string;
-  orientation: string;
-  resolutionTier: string;
-  seed?: string;
+/** The command's options: a row's defaults, and how the run goes. */
+interface BatchOptions extends BatchDefaults {
   concurrency: string;
   maxJobs?: string;
   runLabel?: string;
