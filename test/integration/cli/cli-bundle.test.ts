@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -56,7 +57,7 @@ function loadedAtStart(metafile: Metafile, entry: string): { inputs: string[]; e
 beforeAll(() => {
   project = mkdtempSync(path.join(tmpdir(), 'framewright-cli-bundle-'));
   dataDir = path.join(project, 'data');
-  for (const item of ['src', 'bin', 'package.json'])
+  for (const item of ['src', 'bin', 'scripts', 'package.json'])
     cpSync(path.join(ROOT, item), path.join(project, item), { recursive: true });
   mkdirSync(path.join(project, 'node_modules'));
   for (const name of readdirSync(path.join(ROOT, 'node_modules'))) {
@@ -110,5 +111,22 @@ describe('the framewright CLI as a built bundle', () => {
     // and without a bundle at all
     rmSync(path.join(project, 'out', 'cli'), { recursive: true });
     expect(framewright(['--version'])).toMatchObject({ code: 0, stdout: '9.9.9-dev\n', stderr: '' });
+  });
+
+  it('says in one line when the bundle cannot be built: the install goes on, a build fails', () => {
+    const main = path.join(project, 'src', 'cli', 'main.ts');
+    writeFileSync(main, readFileSync(main, 'utf8') + '\nexport const broken = ;\n');
+    const build = (args: string[]) =>
+      spawnSync(process.execPath, [path.join(project, 'scripts', 'build-cli.mjs'), ...args], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+    const install = build([]);
+    expect(install.status).toBe(0);
+    expect(install.stdout).toMatch(
+      /^The framewright CLI was not built \(.+\); it runs from the sources through tsx\.\n$/,
+    );
+    expect(existsSync(path.join(project, 'out', 'cli'))).toBe(false);
+    expect(build(['--strict']).status).toBe(1);
   });
 });
