@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import { AppError } from '../../main/core/errors.js';
-import {
-  JOB_STATUSES,
-  type JobStatus,
-  type JobWithOutputs,
-} from '../../main/core/journal/jobs-repository.js';
+import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { WORKED_ELSEWHERE_MESSAGE } from '../../main/core/jobs/job-engine.js';
 import { ExitCode } from '../exit-codes.js';
@@ -22,44 +18,6 @@ function findJob(cli: CliCore, ref: string): JobWithOutputs {
   }
   throw new AppError('usage', `No job "${ref}" in the journal.`);
 }
-
-export const runJobsCommand = async (
-  opts: { status?: string; limit: string; cursor?: string },
-  command: Command,
-) =>
-  withCliCore(command, async (cli) => {
-    if (opts.status && !JOB_STATUSES.includes(opts.status as JobStatus)) {
-      throw new AppError('usage', `--status must be one of ${JOB_STATUSES.join(', ')}.`);
-    }
-    const page = cli.core.journal.jobs.listJobs({
-      status: opts.status as JobStatus | undefined,
-      limit: Number(opts.limit),
-      cursor: opts.cursor,
-    });
-    if (cli.json) {
-      printJson({
-        object: 'list',
-        data: page.items.map((j) => ({
-          jobId: j.jobId,
-          status: j.status,
-          stage: j.stage,
-          model: j.model,
-          profileId: j.profileId,
-          serviceKind: j.serviceKind,
-          acceptedAt: new Date(j.acceptedAt).toISOString(),
-        })),
-        nextCursor: page.nextCursor ?? null,
-      });
-    } else {
-      for (const j of page.items) {
-        process.stdout.write(
-          `${j.jobId.padEnd(36)} ${j.status.padEnd(10)} ${j.model.padEnd(20)} ${new Date(j.acceptedAt).toISOString()}\n`,
-        );
-      }
-      if (page.nextCursor) process.stdout.write(`more: --cursor ${page.nextCursor}\n`);
-    }
-    return ExitCode.ok;
-  });
 
 export const runShowCommand = async (ref: string, _opts: unknown, command: Command) =>
   withCliCore(command, async (cli) => {

@@ -10,7 +10,7 @@ export function registerJobCommands(program: Command): void {
     .option('--status <status>', `only this status (${JOB_STATUSES.join(', ')})`)
     .option('--limit <n>', 'page size', '50')
     .option('--cursor <cursor>', 'next page (from the previous page)')
-    .action(lazyAction(() => import('../actions/jobs.js').then((m) => m.runJobsCommand)));
+    .action(lazyAction(() => import('../actions/jobs-list.js').then((m) => m.runJobsCommand)));
 
   program
     .command('show')

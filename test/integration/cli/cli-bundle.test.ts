@@ -87,6 +87,15 @@ describe('the framewright CLI as a built bundle', () => {
     expect(jobs.stderr).toBe('');
     expect(JSON.parse(jobs.stdout)).toEqual({ object: 'list', data: [], nextCursor: null });
 
+    // bad input to the journal-only listing is reported as by every command
+    const badStatus = framewright(['--data-dir', dataDir, '--json', 'jobs', '--status', 'nope']);
+    expect(badStatus.code).toBe(2);
+    expect(JSON.parse(badStatus.stdout)).toMatchObject({ error: { code: 'usage' }, exitCode: 2 });
+    expect(framewright(['--data-dir', dataDir, '--profile', 'nobody', 'jobs'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/nobody/),
+    });
+
     const atStart = loadedAtStart(metafile, 'out/cli/framewright.js');
     expect(atStart.inputs).toContain('src/cli/commands/jobs.ts');
     // from the core, only import-free vocabularies and paths; nothing of the simulator
@@ -98,6 +107,20 @@ describe('the framewright CLI as a built bundle', () => {
     ]);
     expect(atStart.inputs.some((input) => input.startsWith('src/cli/actions/'))).toBe(false);
     expect(atStart.external.filter((name) => !name.startsWith('node:'))).toEqual([]);
+
+    // `jobs` loads the journal and nothing else of the core: no engine, platform client or schemas
+    const jobsChunk = Object.keys(metafile.outputs).find((output) =>
+      Object.keys(metafile.outputs[output]!.inputs).includes('src/cli/actions/jobs-list.ts'),
+    )!;
+    const forJobs = loadedAtStart(metafile, jobsChunk);
+    expect(
+      forJobs.inputs.filter(
+        (input) =>
+          /^src\/(main|simulator|shared\/api)\//.test(input) &&
+          !/^src\/main\/core\/(journal\/|errors\.ts|app\/data-dir\.ts)/.test(input),
+      ),
+    ).toEqual([]);
+    expect(forJobs.external.filter((name) => !name.startsWith('node:'))).toEqual(['better-sqlite3']);
   });
 
   it('runs the sources through tsx once one is newer than the bundle, saying nothing on stdout', () => {
