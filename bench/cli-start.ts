@@ -13,6 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openJournal, type Journal } from '../src/main/core/journal/open-journal.js';
 import { buildCli } from '../scripts/build-cli.mjs';
+import { median, timeSync } from './timing.js';
 
 export interface BenchRow {
   name: string;
@@ -25,11 +26,6 @@ export interface BenchRow {
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'framewright.js');
 const WORK = path.join(import.meta.dirname, '.work', 'cli-start');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Wall time of one process run to its end, in ms; a failed run is an error, not a figure. */
 function timeProcess(args: string[]): number {
@@ -88,16 +84,6 @@ export function seedJournal(file: string, finished: number): Journal {
     FROM jobs WHERE status = 'succeeded';
   `);
   return journal;
-}
-
-function timeSync(work: () => unknown, runs: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = process.hrtime.bigint();
-    work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(samples);
 }
 
 function row(name: string, ratio: number, goalRatio: number, detail: string): BenchRow {
