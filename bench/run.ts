@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { downloadOutputs } from '../src/main/core/jobs/download-outputs.js';
 import { openJournal, type Journal } from '../src/main/core/journal/open-journal.js';
 import { PublicApiClient } from '../src/main/core/platform/public-api-client.js';
+import { benchCliStart } from './cli-start.js';
 import { benchQueueScroll } from './queue-scroll.js';
 
 const WORK = path.resolve(import.meta.dirname, '.work');
@@ -301,6 +302,7 @@ async function main() {
     server.close();
   }
   benchJournal();
+  for (const row of await benchCliStart()) record(row.name, row.ratio, row.goal, row.ok, row.detail);
   const queue = await benchQueueScroll();
   record(
     'queue scroll, 10,000 jobs (rest / scrolling p95 frame gap)',

@@ -60,6 +60,7 @@ if (wants('static')) {
 }
 if (wants('static') || wants('e2e') || wants('integration')) {
   check('build (main, preload, renderer bundles)', run(bin('electron-vite'), ['build']));
+  check('build (the CLI bundle)', run(process.execPath, ['scripts/build-cli.mjs', '--strict']));
 }
 
 function countVitest(file) {

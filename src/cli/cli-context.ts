@@ -10,6 +10,8 @@ import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
 import { ExitCode } from './exit-codes.js';
 
+export { printJson } from './print-json.js';
+
 /** Options every command inherits from the program. */
 export interface GlobalOptions {
   dataDir?: string;
@@ -144,8 +146,4 @@ export async function withCliCore(
   } finally {
     await cli?.close();
   }
-}
-
-export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value) + '\n');
 }

@@ -1,13 +1,5 @@
 import type { Command } from 'commander';
-import {
-  parseDocument,
-  parsePageRange,
-  validateParseOptions,
-} from '../../main/core/services/document-parse.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { printJson, withCliCore } from '../cli-context.js';
-import { ExitCode } from '../exit-codes.js';
-import { integerOption, resolveFor } from './playground-shared.js';
+import { lazyAction } from '../lazy-action.js';
 
 /** `framewright parse <file>`: structured artifacts of a document, saved to the library. */
 export function registerParseCommand(program: Command): void {
@@ -20,42 +12,5 @@ export function registerParseCommand(program: Command): void {
     .option('--pages <n>', 'page count, 1..500')
     .option('--page-range <range>', 'N or N-M, each 1..500')
     .option('--preset <preset>', 'hybrid-medium | hybrid-high')
-    .action(
-      async (
-        file: string,
-        opts: { model?: string; language?: string; pages?: string; pageRange?: string; preset?: string },
-        command: Command,
-      ) => {
-        await withCliCore(command, async (cli) => {
-          const options = {
-            language: opts.language,
-            pages: integerOption(opts.pages, '--pages'),
-            pageRange: opts.pageRange ? parsePageRange(opts.pageRange) : undefined,
-            preset: opts.preset,
-          };
-          validateParseOptions(options);
-          const { client, service } = await resolveFor(cli, SERVICE_KINDS.parse, opts.model);
-          const result = await parseDocument(
-            cli.core.journal,
-            client,
-            service,
-            file,
-            cli.core.libraryDir,
-            options,
-          );
-          if (cli.json)
-            printJson({
-              model: service.modelAlias,
-              id: result.response.id,
-              pageCount: result.response.pageCount,
-              folder: result.folder,
-              files: result.files,
-              response: result.response,
-            });
-          else
-            process.stdout.write(`${result.response.pageCount} page(s) parsed\n${result.files.join('\n')}\n`);
-          return ExitCode.ok;
-        });
-      },
-    );
+    .action(lazyAction(() => import('../actions/parse.js').then((m) => m.runParseCommand)));
 }

@@ -1,11 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { documentsFromFile, rerankDocuments, validateRerank } from '../../main/core/services/rerank.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { printJson, withCliCore } from '../cli-context.js';
-import { ExitCode } from '../exit-codes.js';
-import { collect, integerOption, resolveFor } from './playground-shared.js';
+import { collect } from './option-values.js';
+import { lazyAction } from '../lazy-action.js';
 
 /** `framewright rerank`: a query and up to 256 documents, ranked with scores. */
 export function registerRerankCommand(program: Command): void {
@@ -22,27 +17,5 @@ export function registerRerankCommand(program: Command): void {
     )
     .option('--top-n <n>', 'return only the best n (only where the model supports it)')
     .option('--model <alias>', 'rerank model alias (default: the first available)')
-    .action(
-      async (
-        opts: { query: string; doc: string[]; docsFile?: string; topN?: string; model?: string },
-        command: Command,
-      ) => {
-        await withCliCore(command, async (cli) => {
-          const documents = [...opts.doc];
-          if (opts.docsFile)
-            documents.push(
-              ...documentsFromFile(path.basename(opts.docsFile), await readFile(opts.docsFile, 'utf8')),
-            );
-          const input = { query: opts.query, documents, topN: integerOption(opts.topN, '--top-n') };
-          validateRerank(input);
-          const { client, service } = await resolveFor(cli, SERVICE_KINDS.rerank, opts.model);
-          const result = await rerankDocuments(cli.core.journal, client, service, input);
-          if (cli.json) printJson({ model: result.model, results: result.results, usage: result.usage });
-          else
-            for (const r of result.results)
-              process.stdout.write(`${r.score.toFixed(4)}  #${r.index + 1}  ${r.text.slice(0, 100)}\n`);
-          return ExitCode.ok;
-        });
-      },
-    );
+    .action(lazyAction(() => import('../actions/rerank.js').then((m) => m.runRerankCommand)));
 }

@@ -1,19 +1,6 @@
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { createAppCore } from '../../main/core/app/app-core.js';
-import { defaultDataDir } from '../../main/core/app/data-dir.js';
-import { defaultSimulatorLauncher } from '../../main/core/app/default-simulator-launcher.js';
 import { builtRendererDir } from '../../main/core/app/source-paths.js';
-import { startBrowserHost } from '../../main/host/browser-host.js';
-
-interface ServeOptions {
-  host: string;
-  port: string;
-  rendererDir: string;
-  simulatorTimeScale: string;
-  dataDir?: string;
-  json?: boolean;
-}
+import { lazyAction } from '../lazy-action.js';
 
 /**
  * `framewright serve`: the studio in a browser, on loopback, against the same core as the desktop
@@ -27,55 +14,5 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port (0 picks a free one)', '0')
     .option('--renderer-dir <dir>', 'built renderer to serve', builtRendererDir)
     .option('--simulator-time-scale <x>', 'pacing of the embedded simulator (1 = demo pacing)', '1')
-    .action(async (_opts: unknown, command: Command) => {
-      const options = command.optsWithGlobals<ServeOptions>();
-      const dataDir = options.dataDir ?? defaultDataDir();
-      const timeScale = Number(options.simulatorTimeScale);
-      if (!Number.isFinite(timeScale) || timeScale <= 0)
-        throw new Error('--simulator-time-scale must be a positive number.');
-      const core = await createAppCore({
-        dataDir,
-        host: 'browser',
-        launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),
-      });
-      const host = await startBrowserHost({
-        dispatcher: core.dispatcher,
-        events: core.events,
-        rendererDir: options.rendererDir,
-        host: options.host,
-        port: Number(options.port),
-        media: core.studio.media,
-        files: { stage: (source, fileName) => core.studio.staged.stageStream(source, fileName) },
-      });
-      const launchUrl = host.issueLaunchUrl();
-      if (options.json) {
-        process.stdout.write(
-          JSON.stringify({ origin: host.origin, launchUrl, token: host.token, dataDir }) + '\n',
-        );
-      } else {
-        process.stdout.write(
-          `Framewright studio is served at ${host.origin}\nOpen this one-time link: ${launchUrl}\n` +
-            'Press Enter here for another one-time link (each signs in one browser tab).\n',
-        );
-      }
-      // the token lives in each tab's memory, so a new tab needs a new link: one per line typed
-      const lines = createInterface({ input: process.stdin });
-      lines.on('line', () => {
-        const another = host.issueLaunchUrl();
-        process.stdout.write(
-          options.json
-            ? JSON.stringify({ launchUrl: another }) + '\n'
-            : `Open this one-time link: ${another}\n`,
-        );
-      });
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      lines.close();
-      process.stdin.destroy();
-      await host.close();
-      await core.close();
-    });
+    .action(lazyAction(() => import('../actions/serve.js').then((m) => m.runServeCommand)));
 }

@@ -1,32 +1,5 @@
 import type { Command } from 'commander';
-import type { VoiceMode } from '../../shared/api/audio-generation.js';
-import { isCallable } from '../../shared/api/service-availability.js';
-import {
-  audioProfile,
-  listVoices,
-  submitAudio,
-  buildAudioBody,
-} from '../../main/core/services/audio-generation.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { discoverServices } from '../../main/core/video/discovery.js';
-import { printJson, withCliCore } from '../cli-context.js';
-import { ExitCode } from '../exit-codes.js';
-import { integerOption, reportJob, resolveFor } from './playground-shared.js';
-
-interface SpeakOptions {
-  model?: string;
-  voiceMode?: string;
-  speaker?: string;
-  instruct?: string;
-  prompt?: string;
-  video?: string;
-  seconds?: string;
-  seed?: string;
-  timeout: string;
-  wait: boolean;
-  idempotencyKey?: string;
-  voices?: boolean;
-}
+import { lazyAction } from '../lazy-action.js';
 
 /** `framewright speak` (alias `audio`): speech, music or Foley as an asynchronous job into the library. */
 export function registerSpeakCommand(program: Command): void {
@@ -52,49 +25,5 @@ export function registerSpeakCommand(program: Command): void {
     .option('--timeout <seconds>', 'total wait limit; past it the job stays pending and resumable', '600')
     .option('--no-wait', 'return once the job is accepted')
     .option('--idempotency-key <key>', 'a stable key for this request (replays never create a second job)')
-    .action(async (text: string | undefined, opts: SpeakOptions, command: Command) => {
-      await withCliCore(command, async (cli) => {
-        if (opts.voices) {
-          const client = await cli.core.profiles.clientFor(cli.profileId);
-          const voices = await listVoices(client);
-          if (cli.json) printJson({ voices });
-          else
-            for (const v of voices)
-              process.stdout.write(
-                `${v.voiceId}  ${v.displayName}  ${v.primaryLanguage}  ${v.description ?? ''}\n`,
-              );
-          return ExitCode.ok;
-        }
-        const draft = {
-          text,
-          voiceMode: opts.voiceMode as VoiceMode | undefined,
-          speaker: opts.speaker,
-          instruct: opts.instruct,
-          prompt: opts.prompt,
-          videoFile: opts.video,
-          seconds: integerOption(opts.seconds, '--seconds'),
-          seed: integerOption(opts.seed, '--seed'),
-        };
-        let model = opts.model;
-        if (!model) {
-          const client = await cli.core.profiles.clientFor(cli.profileId);
-          const { services } = await discoverServices(cli.core.journal, client, {
-            serviceKind: 'audio_generation',
-          });
-          const want = opts.video ? 'foley' : text === undefined && opts.prompt ? 'music' : 'speech';
-          model = services.find((s) => isCallable(s) && audioProfile(s) === want)?.modelAlias;
-        }
-        const { service } = await resolveFor(cli, SERVICE_KINDS.audio, model);
-        buildAudioBody(service, draft);
-        const timeout = integerOption(opts.timeout, '--timeout')!;
-        const result = await submitAudio(cli.core, {
-          profileId: cli.profileId,
-          service,
-          draft,
-          idempotencyKey: opts.idempotencyKey,
-          wait: { waitSeconds: timeout, noWait: !opts.wait },
-        });
-        return reportJob(cli, result, opts.wait);
-      });
-    });
+    .action(lazyAction(() => import('../actions/speak.js').then((m) => m.runSpeakCommand)));
 }

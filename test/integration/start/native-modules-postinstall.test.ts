@@ -116,6 +116,7 @@ describe('npm install: native modules must load afterwards (scripts/native-modul
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.preinstall).toBe('node scripts/system-packages.mjs app');
-    expect(pkg.scripts.postinstall).toBe('node scripts/native-modules.mjs');
+    // first the native modules, then the CLI bundle (which needs them only at run time)
+    expect(pkg.scripts.postinstall).toBe('node scripts/native-modules.mjs && node scripts/build-cli.mjs');
   });
 });

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findAppRoot } from '../../../shared/node/app-root.js';
 
-/** The project folder when running from source (CLI, browser host, tests). */
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** The project folder (the one with package.json), from the sources or a bundle. */
+export const projectRoot = findAppRoot();
 
 /** Where `npm run build` puts the renderer bundle. */
 export const builtRendererDir = path.join(projectRoot, 'out', 'renderer');

@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import { AppError } from '../errors.js';
+import { CSV_COLUMNS } from './batch-vocabulary.js';
 
-/** The per-row settings a CSV may set; every one falls back to the command line. */
-export const CSV_COLUMNS = [
-  'prompt',
-  'seconds',
-  'orientation',
-  'seed',
-  'mode',
-  'model',
-  'resolution_tier',
-  'first_frame',
-  'last_frame',
-] as const;
+export { CSV_COLUMNS };
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 /** One row of a batch file, as written: `row` is the 1-based line on which it starts. */

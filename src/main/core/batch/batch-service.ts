@@ -16,6 +16,7 @@ import {
   parseTxtBatch,
   type BatchFileRow,
 } from './batch-file.js';
+import { MAX_BATCH_CONCURRENCY } from './batch-vocabulary.js';
 import { concurrencyPool } from './pool.js';
 
 /**
@@ -25,7 +26,7 @@ import { concurrencyPool } from './pool.js';
  * through {@link submitVideo} — the first row alone, and none after a 401/402/403.
  */
 
-export const MAX_BATCH_CONCURRENCY = 8;
+export { MAX_BATCH_CONCURRENCY };
 
 /** Parses a batch file's text by its extension (`.txt` or `.csv`); refuses other files and empty ones. */
 export function parseBatchText(text: string, fileName: string): BatchFileRow[] {

@@ -3,19 +3,12 @@ import { durably } from './database.js';
 import { IdempotencyConflictError, JournalNotFoundError, JournalStateError } from './errors.js';
 import { canonicalJson, fromFlag, opt } from './json.js';
 import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
-import { decodeCursor, pageSize, toPage } from './pagination.js';
+import { decodeCursor, FIRST_PAGE_BEFORE, pageSize, toPage } from './pagination.js';
 import type { Page } from './pagination.js';
+import { JOB_STATUSES, type JobStatus } from './vocabulary.js';
 
 export type IntentState = 'pending_create' | 'unknown' | 'accepted' | 'rejected' | 'abandoned';
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancel_requested' | 'canceled';
-export const JOB_STATUSES: readonly JobStatus[] = [
-  'queued',
-  'running',
-  'succeeded',
-  'failed',
-  'cancel_requested',
-  'canceled',
-];
+export { JOB_STATUSES, type JobStatus };
 /** Statuses after which polling stops. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
 export const isTerminalStatus = (status: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(status);
@@ -425,7 +418,9 @@ export class JobsRepository {
       "SELECT * FROM job_intents WHERE state IN ('pending_create', 'unknown') ORDER BY id",
     );
     this.pollableStmt = db.prepare(
-      `SELECT * FROM jobs WHERE status IN ('queued', 'running', 'cancel_requested')
+      // the partial index (migration 009) holds only in-progress jobs, already in due order
+      `SELECT * FROM jobs INDEXED BY jobs_in_progress
+       WHERE status IN ('queued', 'running', 'cancel_requested')
        ORDER BY next_poll_at NULLS FIRST`,
     );
     this.searchStmt = db.prepare(
@@ -673,12 +668,13 @@ export class JobsRepository {
     const where: string[] = [];
     if (query.status !== undefined) where.push('status = @status');
     if (query.profileId !== undefined) where.push('profile_id = @profileId');
-    if (query.cursor !== undefined) where.push('id < @before');
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    // the first page too is a range below an id (the largest there can be), never a table scan
+    where.push('id < @before');
+    const sql = `SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
     const rows = this.cached(sql).all({
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),
-      ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
+      before: query.cursor !== undefined ? decodeCursor(query.cursor) : FIRST_PAGE_BEFORE,
       limit: limit + 1,
     }) as JobRow[];
     return toPage(rows, limit, toJob);

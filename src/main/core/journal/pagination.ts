@@ -9,6 +9,9 @@ export interface Page<T> {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
+/** The keyset bound of a first page: above any id a journal row gets (cursors hold 15 digits). */
+export const FIRST_PAGE_BEFORE = Number.MAX_SAFE_INTEGER;
+
 export function encodeCursor(id: number): string {
   return Buffer.from(`v1:${id}`, 'utf8').toString('base64url');
 }

@@ -4,16 +4,11 @@ import { JournalNotFoundError, JournalStateError } from './errors.js';
 import { fromJsonOrUndefined, opt, toJson } from './json.js';
 import { decodeCursor, pageSize, toPage } from './pagination.js';
 import type { Page } from './pagination.js';
+import { SERVICE_CALL_OPERATIONS, type ServiceCallOperation } from './vocabulary.js';
 
-export type ServiceCallOperation = 'embeddings' | 'rerank' | 'ocr' | 'transcription';
 export type ServiceCallState = 'sent' | 'succeeded' | 'failed' | 'unknown';
 
-export const SERVICE_CALL_OPERATIONS: readonly ServiceCallOperation[] = [
-  'embeddings',
-  'rerank',
-  'ocr',
-  'transcription',
-];
+export { SERVICE_CALL_OPERATIONS, type ServiceCallOperation };
 
 /** One billed synchronous call. Summaries only: never the inputs' text, never a secret. */
 export interface ServiceCall {

@@ -2,7 +2,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Options } from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findAppRoot } from '../../../shared/node/app-root.js';
+
+export { findAppRoot };
 
 /**
  * better-sqlite3 is a native module, and Node and Electron have different ABIs
@@ -114,17 +116,6 @@ export function explainBindingFailure(
       `(${message.split('\n')[0]}). Rebuild it with: ${fix}`,
     { cause: error },
   );
-}
-
-/** The folder holding the app's package.json, from this module's own location (bundled or not). */
-export function findAppRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
-  let dir = from;
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return from;
-    dir = parent;
-  }
 }
 
 /** The process's own runtime. */

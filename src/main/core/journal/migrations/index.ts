@@ -6,6 +6,7 @@ import { migration005Conversations } from './005-conversations.js';
 import { migration006ServiceCalls } from './006-service-calls.js';
 import { migration007JobLeases } from './007-job-leases.js';
 import { migration008CredentialIdentity } from './008-credential-identity.js';
+import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   migration006ServiceCalls,
   migration007JobLeases,
   migration008CredentialIdentity,
+  migration009UnfinishedWorkIndexes,
 ];

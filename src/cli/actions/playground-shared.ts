@@ -9,8 +9,6 @@ import { describeJob } from './video.js';
 
 /** Shared by the playground commands (chat, embed, rerank, ocr, transcribe, speak, image, parse). */
 
-export const collect = (value: string, previous: string[]) => [...previous, value];
-
 export function integerOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim()))

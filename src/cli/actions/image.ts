@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { submitImage } from '../../main/core/services/image-generation.js';
+import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { withCliCore } from '../cli-context.js';
+import { integerOption, reportJob, resolveFor } from './playground-shared.js';
+
+interface ImageOptions {
+  model?: string;
+  mode?: string;
+  count?: string;
+  orientation?: string;
+  size?: string;
+  quality?: string;
+  resolutionTier?: string;
+  seed?: string;
+  input: string[];
+  timeout: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+export const runImageCommand = async (prompt: string, opts: ImageOptions, command: Command) => {
+  await withCliCore(command, async (cli) => {
+    const draft = {
+      prompt,
+      generationMode: opts.mode ?? (opts.input.length > 0 ? 'i2i' : undefined),
+      imageCount: integerOption(opts.count, '--count'),
+      orientation: opts.orientation,
+      outputSizeCode: opts.size,
+      qualityTier: opts.quality,
+      resolutionTier: opts.resolutionTier,
+      seed: integerOption(opts.seed, '--seed'),
+      inputImages: opts.input,
+    };
+    const { service } = await resolveFor(cli, SERVICE_KINDS.image, opts.model);
+    const result = await submitImage(cli.core, {
+      profileId: cli.profileId,
+      service,
+      draft,
+      idempotencyKey: opts.idempotencyKey,
+      wait: { waitSeconds: integerOption(opts.timeout, '--timeout')!, noWait: !opts.wait },
+    });
+    return reportJob(cli, result, opts.wait);
+  });
+};

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import type { ProbedMedia } from '../../shared/h3/draft.js';
+import { AppError } from '../../main/core/errors.js';
+import { verificationOf } from '../../main/core/jobs/download-outputs.js';
+import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
+import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
+import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
+import { discoverServices } from '../../main/core/video/discovery.js';
+import { submitVideo, type LocalVideoDraft, type VideoResult } from '../../main/core/video/submit-video.js';
+import { printJson, withCliCore, type CliCore } from '../cli-context.js';
+import { ExitCode } from '../exit-codes.js';
+
+interface VideoOptions {
+  model?: string;
+  mode: string;
+  prompt: string;
+  seconds: string;
+  orientation: string;
+  resolutionTier: string;
+  seed?: string;
+  firstFrame?: string;
+  lastFrame?: string;
+  refImage: string[];
+  refVideo?: string;
+  refAudio: string[];
+  optimize?: boolean;
+  optimizationId?: string;
+  style?: string;
+  timeout: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+function integer(value: string, name: string): number {
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new AppError('usage', `${name} must be a whole number (got "${value}").`);
+  return Number(value);
+}
+
+export async function probeInput(file: string): Promise<ProbedFile & ProbedMedia> {
+  const probed = await probeMedia(file);
+  if (probed.kind === 'document') {
+    throw new AppError(
+      'file.unsupported_type',
+      `${probed.fileName} is a document (${probed.mimeType}); video inputs are images, video or audio.`,
+    );
+  }
+  return probed as ProbedFile & ProbedMedia;
+}
+
+/** What `--json` prints for a job: identifiers, status, and each verified file. */
+export function describeJob(job: JobWithOutputs | undefined) {
+  if (!job) return {};
+  return {
+    jobId: job.jobId,
+    requestId: job.requestId,
+    jobUrl: job.jobUrl,
+    profileId: job.profileId,
+    model: job.model,
+    status: job.status,
+    stage: job.stage,
+    stageMessage: job.stageMessage,
+    effectiveMediaSpec: job.effectiveSpec,
+    errorCode: job.errorCode,
+    errorMessage: job.errorMessage,
+    retryable: job.retryable,
+    outputs: job.outputs.map((o) => ({
+      assetId: o.assetId,
+      path: o.localPath ?? null,
+      sha256: o.sha256 ?? o.expectedSha256 ?? null,
+      byteSize: o.byteSize ?? o.expectedByteSize ?? null,
+      mimeType: o.mimeType ?? o.expectedMimeType ?? null,
+      verified: o.downloadState === 'verified',
+      /** `not_verifiable`: stored, but the job announced no sha256 or byteSize to check. */
+      verification: verificationOf(o),
+    })),
+  };
+}
+
+export function exitCodeForResult(
+  state: VideoResult['state'],
+  job: JobWithOutputs | undefined,
+  waited: boolean,
+): ExitCode {
+  if (state === 'succeeded') return ExitCode.ok;
+  if (state === 'failed') return ExitCode.jobFailed;
+  if (!waited && job) return ExitCode.ok;
+  return job ? ExitCode.waitLimit : ExitCode.serviceError;
+}
+
+/**
+ * Without `--model`: the one available video service whose contract offers the mode, said on
+ * stderr (stdout stays the result); none or several end with exit 2 and the list.
+ */
+async function modelForMode(cli: CliCore, mode: string): Promise<string> {
+  const client = await cli.core.profiles.clientFor(cli.profileId);
+  const { services } = await discoverServices(cli.core.journal, client, { serviceKind: 'video_generation' });
+  const service = chooseVideoServiceForMode(services, mode);
+  process.stderr.write(
+    `Using model ${service.modelAlias}: the one available video service that offers mode ${mode}.\n`,
+  );
+  return service.modelAlias;
+}
+
+export const runVideoCommand = async (opts: VideoOptions, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const seconds = integer(opts.seconds, '--seconds');
+    const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed');
+    const timeout = integer(opts.timeout, '--timeout');
+    if (opts.style && !opts.optimize) throw new AppError('usage', '--style applies only with --optimize.');
+    if (opts.optimizationId && !opts.optimize)
+      throw new AppError('usage', '--optimization-id applies only with --optimize.');
+    const refs: (ProbedFile & ProbedMedia)[] = [];
+    for (const file of opts.refImage) refs.push(await probeInput(file));
+    if (opts.refVideo) refs.push(await probeInput(opts.refVideo));
+    for (const file of opts.refAudio) refs.push(await probeInput(file));
+    const model = opts.model ?? (await modelForMode(cli, opts.mode));
+    const draft: LocalVideoDraft = {
+      model,
+      generationMode: opts.mode,
+      prompt: opts.prompt,
+      orientation: opts.orientation,
+      seconds,
+      resolutionTier: opts.resolutionTier,
+      seed,
+      firstFrame: opts.firstFrame ? await probeInput(opts.firstFrame) : undefined,
+      lastFrame: opts.lastFrame ? await probeInput(opts.lastFrame) : undefined,
+      references: refs,
+    };
+    const idempotencyKey = opts.idempotencyKey ?? `fw-cli-${randomUUID()}`;
+    const result = await submitVideo(cli.core, {
+      profileId: cli.profileId,
+      draft,
+      idempotencyKey,
+      optimize: opts.optimize ? { style: opts.style, clientRequestId: opts.optimizationId } : undefined,
+      wait: { waitSeconds: timeout, noWait: !opts.wait },
+      onStep: cli.json ? undefined : (step) => process.stderr.write(`… ${step}\n`),
+    });
+    const summary = {
+      ...describeJob(result.job),
+      state: result.state,
+      idempotencyKey,
+      optimizedPrompt: result.optimizedPrompt,
+      uploads: result.uploads,
+      ...(result.state === 'pending' ? { pendingReason: result.reason } : {}),
+    };
+    if (cli.json) printJson(summary);
+    else {
+      process.stdout.write(
+        `${result.state}: job ${summary.jobId ?? '(not yet accepted)'}${summary.status ? ` (${summary.status})` : ''}\n`,
+      );
+      for (const o of summary.outputs ?? [])
+        process.stdout.write(
+          `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verification ? `  ${o.verification.replace('_', ' ')}` : ''}\n`,
+        );
+      if (result.state === 'failed')
+        process.stdout.write(
+          `  ${summary.errorCode}: ${summary.errorMessage} (request ${summary.requestId})\n`,
+        );
+      if (result.state === 'pending')
+        process.stdout.write(`  ${result.reason} Run \`framewright resume\` to continue.\n`);
+    }
+    return exitCodeForResult(result.state, result.job, opts.wait);
+  });
