@@ -46,6 +46,27 @@ export default tseslint.config(
           ],
         },
       ],
+      // The bridge's schemas run in main: the renderer takes their types, and values from names.ts.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'zod',
+                'zod/*',
+                '**/shared/bridge/contract',
+                '**/shared/bridge/domains/*',
+                '**/shared/api/*',
+                '!**/shared/api/contract-vocabulary', // plain checks, no schema library
+              ],
+              allowTypeImports: true,
+              message:
+                'Schemas stay out of the renderer: import types only, and names from shared/bridge/names.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -19,6 +19,7 @@ import { downloadOutputs } from '../src/main/core/jobs/download-outputs.js';
 import { openJournal, type Journal } from '../src/main/core/journal/open-journal.js';
 import { PublicApiClient } from '../src/main/core/platform/public-api-client.js';
 import { benchCliStart } from './cli-start.js';
+import { benchFirstScreen } from './first-screen.js';
 import { benchQueueScroll } from './queue-scroll.js';
 
 const WORK = path.resolve(import.meta.dirname, '.work');
@@ -311,6 +312,7 @@ async function main() {
     queue.ratio >= 0.5,
     queue.detail,
   );
+  for (const row of await benchFirstScreen()) record(row.name, row.ratio, row.goal, row.ok, row.detail);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\n${results.length - failed} passed, ${failed} failed`);
   process.exitCode = failed === 0 ? 0 : 1;

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstChunkProblems } from './renderer-chunks.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,7 +60,15 @@ if (wants('static')) {
   check('prettier', run(bin('prettier'), ['--check', '.']));
 }
 if (wants('static') || wants('e2e') || wants('integration')) {
-  check('build (main, preload, renderer bundles)', run(bin('electron-vite'), ['build']));
+  const built = run(bin('electron-vite'), ['build']);
+  check('build (main, preload, renderer bundles)', built);
+  // on the build just made (a test of its own would read whatever build happened to be on disk)
+  const problems = built ? firstChunkProblems(path.join(root, 'out', 'renderer')) : ['no build'];
+  for (const problem of problems) console.log(`  ${problem}`);
+  check(
+    'renderer first chunk within budget (≤ 450 kB, ≤ 500 kB with its preloads, no zod)',
+    problems.length === 0,
+  );
   check('build (the CLI bundle)', run(process.execPath, ['scripts/build-cli.mjs', '--strict']));
 }
 

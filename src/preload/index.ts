@@ -6,14 +6,14 @@ import {
   type BridgeResponse,
   type BridgeTransport,
 } from '../shared/bridge/api.js';
-import { isEventName, isMethodName, methodNames } from '../shared/bridge/contract.js';
+import { isEventName, isMethodName, METHOD_NAMES } from '../shared/bridge/names.js';
 
 /**
  * Exposes exactly the bridge contract to the page as `window.framewright`, nothing else:
  * no ipcRenderer, no Node, no arbitrary channels.
  */
 const transport: BridgeTransport = {
-  methods: Object.freeze([...methodNames]),
+  methods: Object.freeze([...METHOD_NAMES]),
   invoke(method, params) {
     if (!isMethodName(method)) {
       return Promise.resolve<BridgeResponse>({

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request as playwrightRequest } from '@playwright/test';
+import { signInContext } from '../support/studio-host-process';
 import { expect, test } from './studio-host';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -70,6 +71,33 @@ test('language and theme switch in Settings and persist in the core', async ({ s
   await page.getByTestId('language-select').click();
   await page.getByTestId('locale-system').click();
   await page.getByTestId('theme-system').click();
+});
+
+test('a Chinese system gets the studio in Chinese from its first paint; an English one never loads those strings', async ({
+  browser,
+  studio,
+}) => {
+  for (const locale of ['zh-CN', 'en-US']) {
+    const context = await browser.newContext({ locale });
+    await signInContext(context, studio);
+    // the navigation's text at the moment it first enters the document
+    await context.addInitScript({
+      content: `new MutationObserver((_records, observer) => {
+        const nav = document.querySelector('[data-testid="nav-create"]');
+        if (nav) { window.__firstNavText = nav.textContent; observer.disconnect(); }
+      }).observe(document, { subtree: true, childList: true });`,
+    });
+    const page = await context.newPage();
+    const chunks: string[] = [];
+    page.on('request', (request) => chunks.push(new URL(request.url()).pathname));
+    await page.goto(studio.origin + '/');
+    await page.getByTestId('nav-create').waitFor();
+    // the first render already speaks the system's language (no English flash)
+    expect(await page.evaluate('window.__firstNavText')).toContain(locale === 'zh-CN' ? '创作' : 'Create');
+    const chinese = chunks.filter((p) => /\/assets\/(studio-)?zh-CN-[^/]+\.js$/.test(p));
+    expect(chinese).toHaveLength(locale === 'zh-CN' ? 2 : 0);
+    await context.close();
+  }
 });
 
 test('a call without the host token is refused', async ({ studio }) => {

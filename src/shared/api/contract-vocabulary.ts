@@ -5,7 +5,13 @@
  * Framewright reads the names below — taken from the local simulator — and says here what it does
  * when a live answer lacks them. Adapting to the real gateway's names is a change in this file.
  */
-import { Canvas, ContractParameter, ModeInputs, RoleUploadLimit } from './media-spec-contract.js';
+import type {
+  Canvas,
+  ContractParameter,
+  ModeInputs,
+  ReferenceComposition,
+  RoleUploadLimit,
+} from './media-spec-contract.js';
 
 // ------------------------------------------------------------------ 409 codes ("inspect `code`")
 
@@ -171,12 +177,92 @@ export interface MediaSpec {
   speakers: string[] | undefined;
 }
 
-const parsed =
-  <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) =>
-  (value: unknown): T | undefined => {
-    const result = schema.safeParse(value);
-    return result.success ? result.data : undefined;
+/*
+ * The parts of a `mediaSpecContract` read below, checked in plain TypeScript rather than with the
+ * zod schemas of ./media-spec-contract.ts, so that this module (which the renderer runs for the H3
+ * rules) carries no schema library into the renderer's first chunk. Each accepts exactly what its
+ * schema there accepts (test/unit/shared/media-spec-shapes.test.ts compares them on the same
+ * values): every listed key optional and of its type when present, unknown keys kept.
+ */
+/** zod's `z.number()`: finite. */
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** zod's `z.number().int()`: a safe integer. */
+const isInteger = (v: unknown): v is number => Number.isSafeInteger(v);
+type Check = (v: unknown) => boolean;
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+const isString: Check = (v) => typeof v === 'string';
+const isBoolean: Check = (v) => typeof v === 'boolean';
+const arrayOf =
+  (check: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(check);
+/** zod's `z.record(z.string(), …)`: a plain object whose every value passes. */
+const recordOf =
+  (check: Check): Check =>
+  (v) => {
+    if (!isObject(v)) return false;
+    const proto = Object.getPrototypeOf(v) as unknown;
+    return (proto === Object.prototype || proto === null) && Object.values(v).every(check);
   };
+/** zod's loose `z.object(shape)`: any non-array object whose listed keys pass; returns a copy. */
+function looseObject<T>(shape: Record<string, Check>): (v: unknown) => T | undefined {
+  return (v) => {
+    if (!isObject(v)) return undefined;
+    for (const [key, check] of Object.entries(shape)) if (!check(v[key])) return undefined;
+    return { ...v } as T;
+  };
+}
+
+const readContractParameter = looseObject<ContractParameter>({
+  name: isString,
+  type: isString,
+  required: optional(isBoolean),
+  description: optional(isString),
+  values: optional(arrayOf((v) => isString(v) || isNumber(v))),
+  minimum: optional(isNumber),
+  maximum: optional(isNumber),
+  maxLength: optional(isNumber),
+  modes: optional(arrayOf(isString)),
+});
+const readReferenceComposition = looseObject<ReferenceComposition>({
+  maxItems: optional(isInteger),
+  maxImages: optional(isInteger),
+  maxImagesWithVideo: optional(isInteger),
+  maxVideos: optional(isInteger),
+  maxAudios: optional(isInteger),
+  minVisual: optional(isInteger),
+});
+const readModeInputsShape = looseObject<ModeInputs>({
+  frames: optional(recordOf(isString)),
+  referenceInputs: optional((v) => readReferenceComposition(v) !== undefined),
+  maxInputImages: optional(isInteger),
+});
+const readModeInputs = (v: unknown): ModeInputs | undefined => {
+  const mode = readModeInputsShape(v);
+  if (mode?.referenceInputs !== undefined)
+    mode.referenceInputs = readReferenceComposition(mode.referenceInputs);
+  return mode;
+};
+const readCanvas = looseObject<Canvas>({ width: isInteger, height: isInteger });
+const readRoleUploadLimit = looseObject<RoleUploadLimit>({
+  formats: optional(arrayOf(isString)),
+  maxBytes: optional((v) => isInteger(v) && (v as number) > 0),
+  minSeconds: optional(isNumber),
+  maxSeconds: optional(isNumber),
+  maxTotalSeconds: optional(isNumber),
+});
+
+/** The checks above, for the test that holds them to the zod schemas. */
+export const mediaSpecShapeReaders = {
+  ContractParameter: readContractParameter,
+  ReferenceComposition: readReferenceComposition,
+  ModeInputs: readModeInputs,
+  Canvas: readCanvas,
+  RoleUploadLimit: readRoleUploadLimit,
+};
 
 /** Reads a service's `mediaSpecContract` (any value; absent or malformed gives every fallback). */
 export function readMediaSpec(mediaSpecContract: unknown): MediaSpec {
@@ -190,13 +276,11 @@ export function readMediaSpec(mediaSpecContract: unknown): MediaSpec {
     profile: typeof contract.profile === 'string' ? contract.profile : undefined,
     requiredFields: someStrings(contract.requiredFields) ?? [],
     forbiddenFields: someStrings(contract.forbiddenFields) ?? [],
-    parameters: parameters
-      .map(parsed(ContractParameter))
-      .filter((p): p is ContractParameter => p !== undefined),
+    parameters: parameters.map(readContractParameter).filter((p): p is ContractParameter => p !== undefined),
     prompt: {},
-    modes: entriesOf(contract.modes, parsed(ModeInputs)),
+    modes: entriesOf(contract.modes, readModeInputs),
     canvases: entriesOf(effectiveSpec.canvases, (tier) =>
-      isObject(tier) ? entriesOf(tier, parsed(Canvas)) : undefined,
+      isObject(tier) ? entriesOf(tier, readCanvas) : undefined,
     ),
     fps: finite(effectiveSpec.fps),
     maxFrames: finite(effectiveSpec.maxFrames),
@@ -233,8 +317,8 @@ export function readUploadLimits(mediaSpecContract: unknown): Record<string, Rol
   const out: Record<string, RoleUploadLimit> = {};
   for (const [role, value] of Object.entries(limits)) {
     // a malformed rule is no rule: the general limit of the role applies
-    const rule = RoleUploadLimit.safeParse(value);
-    if (rule.success) out[role] = rule.data;
+    const rule = readRoleUploadLimit(value);
+    if (rule !== undefined) out[role] = rule;
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appEvents, appMethods } from './domains/app.js';
 import { studioEvents, studioMethods } from './domains/studio.js';
 import { playgroundEvents, playgroundMethods } from './domains/playground.js';
+import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
  * The one typed contract between the renderer and the main-process core.
@@ -30,12 +31,14 @@ export type MethodParams<M extends MethodName> = z.input<BridgeContract['methods
 export type MethodResult<M extends MethodName> = z.output<BridgeContract['methods'][M]['result']>;
 export type EventPayload<E extends EventName> = z.output<BridgeContract['events'][E]>;
 
-export const methodNames = Object.keys(bridgeContract.methods) as MethodName[];
-export const eventNames = Object.keys(bridgeContract.events) as EventName[];
+/** Compiles only when the two sets are equal: a name missing on either side is a type error here. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const methodNamesMatch: Same<MethodName, (typeof METHOD_NAMES)[number]> = true;
+const eventNamesMatch: Same<EventName, (typeof EVENT_NAMES)[number]> = true;
+void methodNamesMatch;
+void eventNamesMatch;
 
-export function isMethodName(name: unknown): name is MethodName {
-  return typeof name === 'string' && Object.hasOwn(bridgeContract.methods, name);
-}
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.hasOwn(bridgeContract.events, name);
-}
+/** The names-only module (./names.ts) lists them for the renderer; main reads them here. */
+export const methodNames: readonly MethodName[] = METHOD_NAMES;
+export const eventNames: readonly EventName[] = EVENT_NAMES;
+export { isEventName, isMethodName };

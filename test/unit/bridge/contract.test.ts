@@ -8,6 +8,7 @@ import {
   methodNames,
 } from '../../../src/shared/bridge/contract.js';
 import { APP_VERSION } from '../../../src/shared/app-version.js';
+import { EVENT_NAMES, METHOD_NAMES } from '../../../src/shared/bridge/names.js';
 
 describe('bridge contract', () => {
   it('lists every method and event once, each with schemas', () => {
@@ -17,6 +18,11 @@ describe('bridge contract', () => {
       expect(bridgeContract.methods[name].result).toBeDefined();
     }
     expect(eventNames).toContain('connection.changed');
+  });
+
+  it("the names-only module the renderer uses lists exactly the contract's methods and events", () => {
+    expect([...METHOD_NAMES].sort()).toEqual(Object.keys(bridgeContract.methods).sort());
+    expect([...EVENT_NAMES].sort()).toEqual(Object.keys(bridgeContract.events).sort());
   });
 
   it('does not treat inherited object keys as methods', () => {

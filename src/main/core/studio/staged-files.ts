@@ -4,7 +4,7 @@ import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { DraftMedia } from '../../../shared/bridge/domains/studio.js';
+import { DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -158,12 +158,12 @@ export class StagedFiles {
     return this.get(id);
   }
 
-  /** What the renderer may know of a staged file. */
+  /** What the renderer may know of a staged file, checked against the contract (the renderer trusts it). */
   get(fileId: string): DraftMedia {
     const record = this.journal.localFiles.get<StagedProbe>(this.pathOf(fileId));
     if (!record?.probe) throw new AppError('file.not_found', 'This file is no longer staged; add it again.');
     const p = record.probe;
-    return {
+    return DraftMedia.parse({
       id: fileId,
       fileName: p.fileName,
       mimeType: p.mimeType,
@@ -174,7 +174,7 @@ export class StagedFiles {
       ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
       ...(p.hasAudioTrack !== undefined ? { hasAudioTrack: p.hasAudioTrack } : {}),
       sha256: record.sha256,
-    };
+    });
   }
 
   /**

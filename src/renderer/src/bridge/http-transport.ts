@@ -5,7 +5,7 @@ import {
   HOST_SESSION_STORAGE_KEY,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../shared/bridge/browser-host-protocol';
-import { isEventName, methodNames, type EventName } from '../../../shared/bridge/contract';
+import { isEventName, METHOD_NAMES, type EventName } from '../../../shared/bridge/names';
 
 const unreachable = (error: unknown): BridgeResponse => ({
   ok: false,
@@ -86,7 +86,7 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
   };
 
   return {
-    methods: methodNames,
+    methods: METHOD_NAMES,
     async invoke(method, params) {
       try {
         const response = await fetch(`${origin}/bridge/invoke`, {

@@ -3,8 +3,6 @@ import { initReactI18next } from 'react-i18next';
 import type { LocalePreference } from '../../../shared/bridge/contract';
 import { en } from './locales/en';
 import { studioEn } from './locales/studio-en';
-import { studioZhCN } from './locales/studio-zh-CN';
-import { zhCN } from './locales/zh-CN';
 
 export const SUPPORTED_LOCALES = ['en', 'zh-CN'] as const;
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
@@ -22,19 +20,34 @@ export function resolveLocale(preference: LocalePreference): SupportedLocale {
   return preference === 'system' ? systemLocale() : preference;
 }
 
+// English ships in the first chunk (it is also every language's fallback); the others load when chosen.
 void i18next.use(initReactI18next).init({
-  resources: {
-    en: { translation: { ...en, ...studioEn } },
-    'zh-CN': { translation: { ...zhCN, ...studioZhCN } },
-  },
-  lng: systemLocale(),
+  resources: { en: { translation: { ...en, ...studioEn } } },
+  lng: 'en',
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
 });
 
+const LATER_LOCALES: Record<Exclude<SupportedLocale, 'en'>, () => Promise<Record<string, unknown>>> = {
+  'zh-CN': async () => {
+    const [{ zhCN }, { studioZhCN }] = await Promise.all([
+      import('./locales/zh-CN'),
+      import('./locales/studio-zh-CN'),
+    ]);
+    return { ...zhCN, ...studioZhCN };
+  },
+};
+
+/** Loads a locale's strings once (English is always loaded). */
+async function loadLocale(locale: SupportedLocale): Promise<void> {
+  if (locale === 'en' || i18next.hasResourceBundle(locale, 'translation')) return;
+  i18next.addResourceBundle(locale, 'translation', await LATER_LOCALES[locale]());
+}
+
 export async function applyLocale(preference: LocalePreference): Promise<void> {
   const locale = resolveLocale(preference);
+  await loadLocale(locale);
   document.documentElement.lang = locale;
   if (i18next.language !== locale) await i18next.changeLanguage(locale);
 }

@@ -1,6 +1,7 @@
 import { RadioGroup, Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-import { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
+import type { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
+import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../../../shared/bridge/names';
 import { useStudio } from '../store';
 import { AddProfile, LibrarySettingsPanel, ProfileList } from './settings/StudioSettingsPanels';
 
@@ -46,9 +47,9 @@ export function SettingsScreen() {
           className="segmented"
           aria-labelledby="theme-label"
           value={settings.theme}
-          onValueChange={(value) => void updateSettings({ theme: ThemePreference.parse(value) })}
+          onValueChange={(value) => void updateSettings({ theme: value as ThemePreference })}
         >
-          {ThemePreference.options.map((theme) => (
+          {THEME_PREFERENCES.map((theme) => (
             <RadioGroup.Item key={theme} value={theme} className="segment" data-testid={`theme-${theme}`}>
               {t(THEME_LABELS[theme])}
             </RadioGroup.Item>
@@ -60,7 +61,7 @@ export function SettingsScreen() {
         </label>
         <Select.Root
           value={settings.locale}
-          onValueChange={(value) => void updateSettings({ locale: LocalePreference.parse(value) })}
+          onValueChange={(value) => void updateSettings({ locale: value as LocalePreference })}
         >
           <Select.Trigger id="language-select" className="select-trigger" data-testid="language-select">
             <Select.Value />
@@ -69,7 +70,7 @@ export function SettingsScreen() {
           <Select.Portal>
             <Select.Content className="select-content" position="popper">
               <Select.Viewport>
-                {LocalePreference.options.map((locale) => (
+                {LOCALE_PREFERENCES.map((locale) => (
                   <Select.Item
                     key={locale}
                     value={locale}

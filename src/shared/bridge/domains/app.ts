@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../names.js';
 
 /** App, settings, profiles and connection: the shell's own methods. */
 
-export const ThemePreference = z.enum(['system', 'light', 'dark']);
+export const ThemePreference = z.enum(THEME_PREFERENCES);
 export type ThemePreference = z.infer<typeof ThemePreference>;
 
-export const LocalePreference = z.enum(['system', 'en', 'zh-CN']);
+export const LocalePreference = z.enum(LOCALE_PREFERENCES);
 export type LocalePreference = z.infer<typeof LocalePreference>;
 
 export const ProfileKind = z.enum(['simulator', 'personal', 'debug']);

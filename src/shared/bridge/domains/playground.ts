@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  PLAYGROUND_CHUNK_BYTES,
+  PLAYGROUND_MAX_FILE_BYTES,
+  SERVICE_CALL_OPERATIONS,
+  type ServiceCallOperationName,
+} from '../names.js';
 
 /**
  * The Playground: every synchronous service (chat and vision, embeddings, rerank, OCR,
@@ -11,10 +17,12 @@ const Alias = z.string().min(1).max(200);
 const FileId = z.uuid();
 const Json = z.record(z.string(), z.unknown());
 
-/** The largest file the Playground takes (the transcription limit; also bounds OCR, parse and Foley inputs here). */
-export const PLAYGROUND_MAX_FILE_BYTES = 25 * 1024 * 1024;
-/** Bytes per `playground.files.put` chunk (base64 keeps a call well under the host's 1 MiB body). */
-export const PLAYGROUND_CHUNK_BYTES = 512 * 1024;
+export {
+  PLAYGROUND_CHUNK_BYTES,
+  PLAYGROUND_MAX_FILE_BYTES,
+  SERVICE_CALL_OPERATIONS,
+  type ServiceCallOperationName,
+};
 
 export const PlaygroundService = z.object({
   modelAlias: z.string(),
@@ -53,10 +61,6 @@ export const ConversationSummary = z.object({
   updatedAt: z.number(),
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
-
-/** The billed synchronous operations whose calls the journal keeps (`service_calls`). */
-export const SERVICE_CALL_OPERATIONS = ['embeddings', 'rerank', 'ocr', 'transcription'] as const;
-export type ServiceCallOperationName = (typeof SERVICE_CALL_OPERATIONS)[number];
 
 /** One journaled billed call, as the History list shows it (summaries only, never inputs). */
 export const ServiceCallView = z.object({

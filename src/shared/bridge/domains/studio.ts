@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SIMULATOR_SCENARIOS } from '../../api/simulator-scenarios.js';
+import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
 
@@ -189,8 +189,7 @@ export const BatchDefaults = z
   })
   .strict();
 
-/** The largest job limit one import accepts. */
-export const BATCH_MAX_JOBS = 10_000;
+export { BATCH_MAX_JOBS };
 
 const BatchParams = z
   .object({

@@ -1,12 +1,8 @@
 import { Dialog } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  BATCH_MAX_JOBS,
-  type BatchPreview,
-  type DraftForm,
-  type StudioService,
-} from '../../../../shared/bridge/contract';
+import type { BatchPreview, DraftForm, StudioService } from '../../../../shared/bridge/contract';
+import { BATCH_MAX_JOBS } from '../../../../shared/bridge/names';
 import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 

@@ -1,5 +1,5 @@
 import { Progress, Select } from 'radix-ui';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DraftForm, StudioService } from '../../../../shared/bridge/contract';
 import {
@@ -15,12 +15,14 @@ import {
 import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
-import { BatchImport } from './BatchImport';
 import { ContractFields } from './ContractFields';
 import { OptimizerPanel } from './OptimizerPanel';
 import { ReferenceComposer } from './ReferenceComposer';
 import { ViolationList } from './ViolationList';
 import { fitForm, limitsOf, toVideoDraft } from './form-model';
+
+// "Import prompts…" (its dialog included) sits below the form: it loads after the first paint.
+const BatchImport = lazy(() => import('./BatchImport').then((m) => ({ default: m.BatchImport })));
 
 /** Create: a video from the live contract of the chosen service. */
 export function CreateScreen() {
@@ -436,7 +438,9 @@ export function CreateScreen() {
                 </div>
               ) : null}
             </div>
-            <BatchImport form={form} service={service} disabled={!service.available} />
+            <Suspense fallback={null}>
+              <BatchImport form={form} service={service} disabled={!service.available} />
+            </Suspense>
           </div>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SERVICE_CALL_OPERATIONS, type ServiceCallOperationName } from '../../../../shared/bridge/contract';
+import { SERVICE_CALL_OPERATIONS, type ServiceCallOperationName } from '../../../../shared/bridge/names';
 import { bridge } from '../../bridge';
 import { usePlayground, type PlaygroundPanel } from '../../store/playground-slice';
 import { AudioPanel } from './AudioPanel';

@@ -1,12 +1,8 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
 import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import { useTranslation } from 'react-i18next';
-import {
-  PLAYGROUND_CHUNK_BYTES,
-  PLAYGROUND_MAX_FILE_BYTES,
-  type PlaygroundFile,
-  type PlaygroundService,
-} from '../../../../shared/bridge/contract';
+import type { PlaygroundFile, PlaygroundService } from '../../../../shared/bridge/contract';
+import { PLAYGROUND_CHUNK_BYTES, PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/names';
 import { bridge } from '../../bridge';
 import { usePlayground } from '../../store/playground-slice';
 

@@ -1,7 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SIMULATOR_SCENARIOS } from '../../../../shared/bridge/contract';
+import { SIMULATOR_SCENARIOS } from '../../../../shared/bridge/names';
 import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';

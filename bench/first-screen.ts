@@ -1,0 +1,266 @@
+/**
+ * The first screen: how much the renderer loads before it, how soon the Create screen takes input
+ * in Debian's Chromium through the browser host, and how soon a studio started from nothing does.
+ *
+ *  1. the renderer's first chunk (`out/renderer/assets/index-*.js`) against its 450 kB budget, and
+ *     everything loaded before the first screen (the chunk and its preloads) against 500 kB;
+ *  2. the Create screen interactive in a fresh browser context (empty cache) on a running host:
+ *     from navigation start to the prompt and the service picker taking input, against the same
+ *     Chromium loading a blank page from a loopback server in the same run;
+ *  3. studio start: from spawning `framewright serve` (fresh data folder, Chromium already open)
+ *     to the Create screen interactive, against its goal of 1.5 s (`node -e 0` in the same run is
+ *     shown beside it: what any Node process costs here).
+ *
+ * "Interactive" is observed inside the page: a MutationObserver notes the first moment the prompt
+ * and the service picker are both in the document and enabled (the services have been listed);
+ * the bench then types into the prompt to prove it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import {
+  FIRST_CHUNK_BUDGET_BYTES,
+  FIRST_LOAD_BUDGET_BYTES,
+  rendererChunks,
+} from '../scripts/renderer-chunks.mjs';
+import { signInContext, startStudioHost } from '../test/support/studio-host-process.js';
+
+export interface BenchRow {
+  name: string;
+  ratio: number;
+  goal: string;
+  ok: boolean;
+  detail: string;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const START_GOAL_MS = 1500;
+/** The Create screen may take at most this many blank-page loads of the same Chromium. */
+const CREATE_GOAL_RATIO = 20;
+
+/** Browser globals used inside page functions (this file is type-checked without the DOM library). */
+interface InteractivePage {
+  __fwInteractive?: { at: number; epoch: number };
+}
+
+/**
+ * Notes when the Create screen first takes input. Passed as source text: tsx (esbuild's keepNames)
+ * would wrap a named inner function in a `__name` helper the page does not have.
+ */
+const INTERACTIVE_WATCH = `(() => {
+  const enabled = (el) => el && !el.disabled && !el.readOnly && el.getAttribute('aria-disabled') !== 'true' && !el.hasAttribute('data-disabled');
+  const check = () => {
+    if (window.__fwInteractive) return true;
+    if (enabled(document.querySelector('[data-testid="prompt"]')) && enabled(document.querySelector('[data-testid="service-select"]'))) {
+      const at = performance.now();
+      window.__fwInteractive = { at, epoch: performance.timeOrigin + at };
+      return true;
+    }
+    return false;
+  };
+  const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+})()`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function spread(values: number[]): string {
+  return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
+}
+
+/** Waits for the watcher's mark, then proves the prompt takes typing; answers the mark. */
+async function interactiveMark(page: Page): Promise<{ at: number; epoch: number }> {
+  await page.waitForFunction(
+    () => (globalThis as unknown as InteractivePage).__fwInteractive !== undefined,
+    null,
+    {
+      timeout: 60_000,
+      polling: 10,
+    },
+  );
+  const mark = await page.evaluate(() => (globalThis as unknown as InteractivePage).__fwInteractive!);
+  await page.getByTestId('prompt').pressSequentially('a');
+  if (!(await page.getByTestId('prompt').inputValue()).endsWith('a'))
+    throw new Error('The Create screen did not take typing after it looked interactive.');
+  return mark;
+}
+
+/** Opens the studio's Create screen in a fresh context (empty cache) and answers its interactive mark. */
+async function openCreateScreen(
+  browser: Browser,
+  host: { origin: string; token: string },
+  failed: Promise<never> = new Promise<never>(() => undefined),
+): Promise<{ at: number; epoch: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    await signInContext(context, host);
+    await context.addInitScript({ content: INTERACTIVE_WATCH });
+    const page = await context.newPage();
+    await page.goto(host.origin + '/');
+    return await Promise.race([interactiveMark(page), failed]);
+  } finally {
+    await context.close();
+  }
+}
+
+function chunkRow(): BenchRow {
+  const chunks = rendererChunks(path.join(ROOT, 'out/renderer'));
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+  const ok =
+    chunks.entry.bytes <= FIRST_CHUNK_BUDGET_BYTES && chunks.firstLoadBytes <= FIRST_LOAD_BUDGET_BYTES;
+  return {
+    name: 'renderer first chunk (bytes / 450 kB budget)',
+    ratio: chunks.entry.bytes / FIRST_CHUNK_BUDGET_BYTES,
+    goal: 'goal ≤ 1.00',
+    ok: ok && chunks.withZod.length === 0,
+    detail:
+      `${chunks.entry.file} ${kB(chunks.entry.bytes)}; with its preloads ` +
+      `(${chunks.preloaded.map((c) => `${path.basename(c.file)} ${kB(c.bytes)}`).join(', ') || 'none'}) ` +
+      `${kB(chunks.firstLoadBytes)} of ${kB(FIRST_LOAD_BUDGET_BYTES)}; ${chunks.lazy.length} lazy chunks ` +
+      `${kB(chunks.lazy.reduce((sum, c) => sum + c.bytes, 0))}; chunks with zod: ${chunks.withZod.length}`,
+  };
+}
+
+/** A loopback server of one blank page: the Chromium baseline. */
+async function blankPageServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end('<!doctype html><html><head><title>blank</title></head><body><p>blank</p></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function blankPageLoad(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    // the navigation entry's loadEventEnd, read as source text (no DOM types in this config)
+    return await page.evaluate<number>(`performance.getEntriesByType('navigation')[0].loadEventEnd`);
+  } finally {
+    await context.close();
+  }
+}
+
+async function createScreenRow(browser: Browser): Promise<BenchRow> {
+  const blank = await blankPageServer();
+  const { host, stop } = await startStudioHost();
+  try {
+    const create: number[] = [];
+    const baseline: number[] = [];
+    // the first round of each warms the host, the simulator's discovery and Chromium; not counted
+    for (let round = -1; round < ROUNDS; round += 1) {
+      const blankMs = await blankPageLoad(browser, blank.url);
+      const mark = await openCreateScreen(browser, host);
+      if (round >= 0) {
+        create.push(mark.at);
+        baseline.push(blankMs);
+      }
+    }
+    const ratio = median(create) / median(baseline);
+    return {
+      name: 'Create screen interactive in Chromium (Create / blank page)',
+      ratio,
+      goal: `goal ≤ ${CREATE_GOAL_RATIO}`,
+      ok: ratio <= CREATE_GOAL_RATIO,
+      detail: `${median(create).toFixed(0)} ms (${spread(create)}) from navigation start, fresh context each round; blank page ${median(baseline).toFixed(1)} ms`,
+    };
+  } finally {
+    await stop();
+    await blank.close();
+  }
+}
+
+/**
+ * `framewright serve` from spawn to its Create screen interactive in an open Chromium, and to the
+ * moment it printed its address (ms): the part the process's own start takes.
+ */
+async function studioStart(browser: Browser): Promise<{ interactive: number; listening: number }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-bench-start-'));
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/framewright.js'), 'serve', '--json', '--port', '0', '--data-dir', dataDir],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once('exit', (code) => reject(new Error(`framewright serve exited with ${code}`))),
+  );
+  try {
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const first = await Promise.race([lines.next(), exited]);
+    const listening = Date.now() - started;
+    const info = JSON.parse(String(first.value)) as { origin: string; token: string };
+    const mark = await openCreateScreen(browser, info, exited);
+    return { interactive: mark.epoch - started, listening };
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function nodeStart(): Promise<number> {
+  const started = process.hrtime.bigint();
+  await new Promise<void>((resolve, reject) =>
+    spawn(process.execPath, ['-e', '0']).once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`node -e 0 exited with ${code}`)),
+    ),
+  );
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function studioStartRow(browser: Browser): Promise<BenchRow> {
+  const starts: number[] = [];
+  const listening: number[] = [];
+  const node: number[] = [];
+  for (let round = -1; round < ROUNDS; round += 1) {
+    const nodeMs = await nodeStart();
+    const start = await studioStart(browser);
+    if (round >= 0) {
+      starts.push(start.interactive);
+      listening.push(start.listening);
+      node.push(nodeMs);
+    }
+  }
+  const ratio = median(starts) / START_GOAL_MS;
+  return {
+    name: 'studio start to Create interactive (framewright serve / 1.5 s goal)',
+    ratio,
+    goal: 'goal ≤ 1.00',
+    ok: ratio <= 1,
+    detail: `${median(starts).toFixed(0)} ms (${spread(starts)}) from spawning \`framewright serve\` on a fresh data folder, of which ${median(listening).toFixed(0)} ms until it printed its address; \`node -e 0\` ${median(node).toFixed(0)} ms`,
+  };
+}
+
+/** The first-screen rows of `npm run bench` (needs a built renderer: `npx electron-vite build`). */
+export async function benchFirstScreen(): Promise<BenchRow[]> {
+  const rows = [chunkRow()];
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    rows.push(await createScreenRow(browser));
+    rows.push(await studioStartRow(browser));
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}

@@ -1,0 +1,98 @@
+/**
+ * The bridge's names and constants, without its schemas: what the renderer may import at runtime.
+ *
+ * The schemas (zod) stay in the contract (./contract.ts, ./domains/) and run in main, which
+ * validates every call and answer; the renderer takes only types from there (ESLint enforces it),
+ * so that its first chunk carries no schema library. The domain files build their enums from the
+ * lists below, and contract.ts checks at compile time that METHOD_NAMES and EVENT_NAMES are
+ * exactly its methods and events.
+ */
+import { SIMULATOR_SCENARIOS } from '../api/simulator-scenarios.js';
+
+/** The built-in simulator's fault scenarios (for demos and tests); null is normal operation. */
+export { SIMULATOR_SCENARIOS };
+
+export const METHOD_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'profiles.list',
+  'connection.get',
+  'connection.check',
+  'services.list',
+  'profiles.add',
+  'profiles.remove',
+  'profiles.setActive',
+  'profiles.test',
+  'simulator.getScenario',
+  'simulator.setScenario',
+  'files.get',
+  'drafts.create',
+  'drafts.get',
+  'drafts.save',
+  'drafts.list',
+  'video.optimize',
+  'video.admission',
+  'video.submit',
+  'jobs.list',
+  'jobs.get',
+  'library.list',
+  'library.delete',
+  'library.reveal',
+  'studio.batch.preview',
+  'studio.batch.submit',
+  'studio.settings.get',
+  'studio.settings.update',
+  'playground.services',
+  'playground.files.put',
+  'playground.chat.send',
+  'playground.chat.cancel',
+  'playground.conversations.list',
+  'playground.conversations.get',
+  'playground.calls.list',
+  'playground.embed',
+  'playground.rerank',
+  'playground.rerank.loadDocuments',
+  'playground.ocr',
+  'playground.transcribe',
+  'playground.voices',
+  'playground.voices.preview',
+  'playground.audio.generate',
+  'playground.image.generate',
+  'playground.parse',
+] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+export const EVENT_NAMES = [
+  'connection.changed',
+  'settings.changed',
+  'jobs.changed',
+  'downloads.progress',
+  'uploads.progress',
+  'intents.changed',
+  'playground.chat.delta',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && (METHOD_NAMES as readonly string[]).includes(name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
+}
+
+/** `settings.theme`. */
+export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
+/** `settings.locale`. */
+export const LOCALE_PREFERENCES = ['system', 'en', 'zh-CN'] as const;
+
+/** The largest file the Playground takes (the transcription limit; also bounds OCR, parse and Foley inputs here). */
+export const PLAYGROUND_MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** Bytes per `playground.files.put` chunk (base64 keeps a call well under the host's 1 MiB body). */
+export const PLAYGROUND_CHUNK_BYTES = 512 * 1024;
+/** The billed synchronous operations whose calls the journal keeps (`service_calls`). */
+export const SERVICE_CALL_OPERATIONS = ['embeddings', 'rerank', 'ocr', 'transcription'] as const;
+export type ServiceCallOperationName = (typeof SERVICE_CALL_OPERATIONS)[number];
+
+/** The largest job limit one import accepts. */
+export const BATCH_MAX_JOBS = 10_000;
