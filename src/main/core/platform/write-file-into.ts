@@ -39,8 +39,8 @@ function whileOpen(target: Writable): { failed: Promise<never>; done(): void } {
 }
 
 /**
- * Writes the first `size` bytes of a file into `target` (left open), reading them into a few
- * reused buffers. `onBytes` is told each chunk's length as it is handed to the target. A file that
+ * Writes the first `size` bytes of a file into `target` (left open; its errors are its owner's to
+ * handle, they only stop this), reading them into a few reused buffers. `onBytes` is told each chunk's length as it is handed to the target. A file that
  * ends before `size` bytes (it changed since it was measured) is an error: the body would not
  * match its announced length.
  */
@@ -68,7 +68,10 @@ export async function writeFileInto(
       }
       position += bytesRead;
       written[turn] = new Promise<void>((resolve, reject) =>
-        target.write(buffer.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve())),
+        target.write(buffer.subarray(0, bytesRead), (error) =>
+          // a write refused because the connection failed reports why it failed
+          error ? reject(target.errored ?? error) : resolve(),
+        ),
       );
       written[turn]!.catch(() => undefined);
       onBytes?.(bytesRead);
