@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 
 /** Bytes read from the file at a time; each read goes to the target as one write. */
-export const FILE_READ_CHUNK_BYTES = 1024 * 1024;
+export const FILE_READ_CHUNK_BYTES = 256 * 1024;
 
 /**
  * Buffers the file is read into, in turn: a buffer is read into again only once the target has
@@ -10,7 +10,7 @@ export const FILE_READ_CHUNK_BYTES = 1024 * 1024;
  * and memory stays at these few buffers however large the file — no new buffer per chunk for the
  * garbage collector to catch up with.
  */
-export const FILE_READ_BUFFERS = 4;
+export const FILE_READ_BUFFERS = 8;
 
 /** Rejects once `target` fails or closes before `done()` was called. */
 function whileOpen(target: Writable): { failed: Promise<never>; done(): void } {
