@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { SINK_SYNC_EVERY_BYTES } from '../../../src/main/core/jobs/temp-file-sink.js';
-import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 
 // a result of several sync steps, served in 64 KiB pieces as fast as the client reads
 const BODY = randomBytes(3 * SINK_SYNC_EVERY_BYTES + 12_345);
@@ -46,21 +46,9 @@ describe('a download goes to the disk in batches, durable before it is renamed i
     datasync.mockImplementation(async () => void steps.push('datasync'));
     const sync = vi.spyOn(handleProto, 'sync');
     sync.mockImplementation(async () => void steps.push('sync'));
-    const journal = openJournal({ path: ':memory:' });
-    journal.profiles.create({ id: 'p', name: 'P', kind: 'personal', baseUrl: base });
-    journal.jobs.recordIntent({
-      idempotencyKey: 'disk-1',
-      profileId: 'p',
-      model: 'm',
-      serviceKind: 'video_generation',
-      body: {},
-    });
-    const job = journal.jobs.markAccepted('disk-1', {
-      jobId: 'job_disk',
-      requestId: 'req',
-      status: 'succeeded',
+    const journal = journalWithProfile(base);
+    const job = acceptedJobRow(journal, {
       outputs: [{ assetId: 'res_d', sha256: SHA, byteSize: BODY.length, mimeType: 'video/mp4' }],
-      outputsSource: 'outputs',
     });
     const client = new PublicApiClient({
       profileId: 'p',
