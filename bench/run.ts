@@ -38,7 +38,7 @@ async function main() {
   const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
   const loadAtStart = os.loadavg();
   const load = loadAtStart.map((l) => l.toFixed(2)).join(' ');
-  console.log(`Framewright benchmarks (${ROUNDS} rounds, medians; load average ${load})\n`);
+  console.log(`Framewright benchmarks (rounds: ${ROUNDS}, medians; load average ${load})\n`);
   const rows: BenchRow[] = [];
   for (const [name, bench] of BENCHES) {
     if (only && !only.includes(name)) continue;
