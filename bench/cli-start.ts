@@ -13,15 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openJournal, type Journal } from '../src/main/core/journal/open-journal.js';
 import { buildCli } from '../scripts/build-cli.mjs';
-import { median, timeSync } from './timing.js';
-
-export interface BenchRow {
-  name: string;
-  ratio: number;
-  goal: string;
-  ok: boolean;
-  detail: string;
-}
+import { median, timeSync, type BenchRow } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'framewright.js');

@@ -2,12 +2,11 @@
  * The first screen: how much the renderer loads before it, how soon the Create screen takes input
  * in Debian's Chromium through the browser host, and how soon a studio started from nothing does.
  *
- *  1. the renderer's first chunk (`out/renderer/assets/index-*.js`) against its 450 kB budget, and
- *     everything loaded before the first screen (the chunk and its preloads) against 500 kB;
- *  2. the Create screen interactive in a fresh browser context (empty cache) on a running host:
+ * (The chunks' sizes and budget are bench/renderer-chunks.ts.)
+ *  1. the Create screen interactive in a fresh browser context (empty cache) on a running host:
  *     from navigation start to the prompt and the service picker taking input, against the same
  *     Chromium loading a blank page from a loopback server in the same run;
- *  3. studio start: from spawning `framewright serve` (fresh data folder, Chromium already open)
+ *  2. studio start: from spawning `framewright serve` (fresh data folder, Chromium already open)
  *     to the Create screen interactive, against its goal of 1.5 s (`node -e 0` in the same run is
  *     shown beside it: what any Node process costs here).
  *
@@ -23,23 +22,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import {
-  FIRST_CHUNK_BUDGET_BYTES,
-  FIRST_LOAD_BUDGET_BYTES,
-  rendererChunks,
-} from '../scripts/renderer-chunks.mjs';
 import { signInContext, startStudioHost } from '../test/support/studio-host-process.js';
-
-export interface BenchRow {
-  name: string;
-  ratio: number;
-  goal: string;
-  ok: boolean;
-  detail: string;
-}
+import { median, ROUNDS, spread, type BenchRow } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const START_GOAL_MS = 1500;
 /** The Create screen may take at most this many blank-page loads of the same Chromium. */
 const CREATE_GOAL_RATIO = 20;
@@ -67,15 +53,6 @@ const INTERACTIVE_WATCH = `(() => {
   const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
   observer.observe(document, { subtree: true, childList: true, attributes: true });
 })()`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function spread(values: number[]): string {
-  return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
-}
 
 /** Waits for the watcher's mark, then proves the prompt takes typing; answers the mark. */
 async function interactiveMark(page: Page): Promise<{ at: number; epoch: number }> {
@@ -110,24 +87,6 @@ async function openCreateScreen(
   } finally {
     await context.close();
   }
-}
-
-function chunkRow(): BenchRow {
-  const chunks = rendererChunks(path.join(ROOT, 'out/renderer'));
-  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-  const ok =
-    chunks.entry.bytes <= FIRST_CHUNK_BUDGET_BYTES && chunks.firstLoadBytes <= FIRST_LOAD_BUDGET_BYTES;
-  return {
-    name: 'renderer first chunk (bytes / 450 kB budget)',
-    ratio: chunks.entry.bytes / FIRST_CHUNK_BUDGET_BYTES,
-    goal: 'goal ≤ 1.00',
-    ok: ok && chunks.withZod.length === 0,
-    detail:
-      `${chunks.entry.file} ${kB(chunks.entry.bytes)}; with its preloads ` +
-      `(${chunks.preloaded.map((c) => `${path.basename(c.file)} ${kB(c.bytes)}`).join(', ') || 'none'}) ` +
-      `${kB(chunks.firstLoadBytes)} of ${kB(FIRST_LOAD_BUDGET_BYTES)}; ${chunks.lazy.length} lazy chunks ` +
-      `${kB(chunks.lazy.reduce((sum, c) => sum + c.bytes, 0))}; chunks with zod: ${chunks.withZod.length}`,
-  };
 }
 
 /** A loopback server of one blank page: the Chromium baseline. */
@@ -251,7 +210,7 @@ async function studioStartRow(browser: Browser): Promise<BenchRow> {
 
 /** The first-screen rows of `npm run bench` (needs a built renderer: `npx electron-vite build`). */
 export async function benchFirstScreen(): Promise<BenchRow[]> {
-  const rows = [chunkRow()];
+  const rows: BenchRow[] = [];
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],

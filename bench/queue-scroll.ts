@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { seedFinishedJobs, signInContext, startStudioHost } from '../test/support/studio-host-process.js';
+import type { BenchRow } from './measure.js';
 
 const JOBS = 10_000;
 
@@ -92,4 +93,18 @@ export async function benchQueueScroll(): Promise<{ ratio: number; detail: strin
     await browser.close();
     await stop();
   }
+}
+
+/** The queue-scroll measure as a row of `npm run bench`. */
+export async function benchQueueScrollRows(): Promise<BenchRow[]> {
+  const queue = await benchQueueScroll();
+  return [
+    {
+      name: 'queue scroll, 10,000 jobs (rest / scrolling p95 frame gap)',
+      ratio: queue.ratio,
+      goal: 'goal ≥ 0.5',
+      ok: queue.ratio >= 0.5,
+      detail: queue.detail,
+    },
+  ];
 }

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +14,7 @@ import { retryWaitMs } from '../platform/retry-after.js';
 import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
 import { engineStoppedError } from './engine-stopped.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
+import { SINK_HIGH_WATER_MARK, TempFileSink } from './temp-file-sink.js';
 
 export class VerificationError extends AppError {
   constructor(message: string) {
@@ -110,15 +110,6 @@ export interface DownloadOptions {
 const baseMime = (value: string | null | undefined) =>
   value?.split(';')[0]?.trim().toLowerCase() || undefined;
 
-async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Streams one result to a temporary file while hashing it, then checks type, length and checksum. */
 async function readVerified(
   client: PublicApiClient,
@@ -167,7 +158,8 @@ async function readVerified(
   const totalBytes = declaredLength !== null ? Number(declaredLength) : output.expectedByteSize;
   const hash = createHash('sha256');
   let received = 0;
-  const file = options.openTempFile?.(tempFile) ?? createWriteStream(tempFile, { mode: 0o644 });
+  // written in batches and flushed to the disk as it comes, fsynced before the pipeline resolves
+  const file = options.openTempFile?.(tempFile) ?? new TempFileSink(tempFile);
   // The test seam fires once bytes are on disk in the temporary file (the write stream counts
   // them when a write completes), at the latest when the whole body is written, always before
   // verification.
@@ -187,6 +179,8 @@ async function readVerified(
     options.onProgress?.({ jobRowId: job.id, outputId: output.id, receivedBytes, totalBytes }),
   );
   const meter = new Transform({
+    // as much as the sink buffers: the socket keeps being read while a batch goes to the disk
+    highWaterMark: SINK_HIGH_WATER_MARK,
     transform(chunk: Buffer, _encoding, callback) {
       signalPartialWrite();
       received += chunk.length;
@@ -317,8 +311,8 @@ export async function downloadOutputs(
       const tempFile = path.join(incoming, `${randomUUID()}.part`);
       journal.outputs.markDownloading(output.id, tempFile);
       try {
+        // durable once read: the temporary file is fsynced before readVerified returns
         const verified = await readVerified(client, job, output, tempFile, options);
-        await fsyncFile(tempFile);
         await mkdir(folder, { recursive: true });
         const finalPath = path.join(
           folder,

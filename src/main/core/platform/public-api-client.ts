@@ -15,9 +15,8 @@ import type { ProfileKind } from '../../../shared/bridge/contract.js';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import { multipartFileBody, type UploadProgress } from './multipart-file-body.js';
+import { multipartFileBody, type StreamedBody, type UploadProgress } from './multipart-file-body.js';
 import { readJsonBody } from './read-json-body.js';
 import {
   ForeignOriginError,
@@ -426,7 +425,7 @@ export class PublicApiClient {
     method: string,
     url: string,
     headers: Record<string, string>,
-    body: Readable | undefined,
+    body: StreamedBody | undefined,
     operation: string,
   ): Promise<IncomingMessage> {
     const target = new URL(url);
@@ -436,7 +435,7 @@ export class PublicApiClient {
       req.setTimeout(30 * 60_000, () => req.destroy(new Error('timed out')));
       req.on('error', (error) => reject(new OutcomeUnknownError(operation, describeNetworkError(error))));
       if (body) {
-        pipeline(body, req).catch((error: unknown) => {
+        body.writeTo(req).catch((error: unknown) => {
           req.destroy();
           reject(new OutcomeUnknownError(operation, describeNetworkError(error)));
         });
@@ -457,7 +456,7 @@ export class PublicApiClient {
       );
       const headers: Record<string, string> = { ...multipart.headers };
       if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
-      const response = await this.postStream(url, headers, multipart.body, 'Upload asset');
+      const response = await this.postStream(url, headers, multipart, 'Upload asset');
       if (!response.ok) throw await apiErrorFromResponse(response);
       return this.json(response, UploadResponse, 'Upload asset');
     });
@@ -471,7 +470,7 @@ export class PublicApiClient {
   private async postStream(
     url: string,
     headers: Record<string, string>,
-    body: Readable,
+    body: StreamedBody,
     operation: string,
   ): Promise<Response> {
     if (!this.isOwnOrigin(url)) throw new ForeignOriginError(url, this.origin);
