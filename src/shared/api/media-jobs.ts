@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MediaResultAsset, MediaResultAssetAnswer } from './assets.js';
 import { DateTime } from './common.js';
+import { JOB_STATUSES, TERMINAL_JOB_STATUSES } from './job-statuses.js';
 
 export const H3_GENERATION_MODES = [
   't2v',
@@ -56,16 +57,9 @@ export const MediaGenerationRequest = z
   .loose();
 export type MediaGenerationRequest = z.infer<typeof MediaGenerationRequest>;
 
-export const MediaJobStatus = z.enum([
-  'queued',
-  'running',
-  'succeeded',
-  'failed',
-  'cancel_requested',
-  'canceled',
-]);
+export const MediaJobStatus = z.enum(JOB_STATUSES);
 export type MediaJobStatus = z.infer<typeof MediaJobStatus>;
-export const TERMINAL_JOB_STATUSES: readonly MediaJobStatus[] = ['succeeded', 'failed', 'canceled'];
+export { TERMINAL_JOB_STATUSES };
 
 export const EffectiveMediaSpec = z
   .object({

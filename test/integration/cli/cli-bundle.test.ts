@@ -98,12 +98,16 @@ describe('the framewright CLI as a built bundle', () => {
 
     const atStart = loadedAtStart(metafile, 'out/cli/framewright.js');
     expect(atStart.inputs).toContain('src/cli/commands/jobs.ts');
-    // from the core, only import-free vocabularies and paths; nothing of the simulator
-    expect(atStart.inputs.filter((input) => /^src\/(main|simulator)\//.test(input)).sort()).toEqual([
+    // from the core and the API, only import-free vocabularies and paths; nothing of the simulator
+    expect(
+      atStart.inputs.filter((input) => /^src\/(main|simulator|shared\/api)\//.test(input)).sort(),
+    ).toEqual([
       'src/main/core/app/source-paths.ts',
       'src/main/core/batch/batch-vocabulary.ts',
       'src/main/core/journal/pagination.ts',
       'src/main/core/journal/vocabulary.ts',
+      'src/shared/api/job-statuses.ts',
+      'src/shared/api/simulator-scenarios.ts',
     ]);
     expect(atStart.inputs.some((input) => input.startsWith('src/cli/actions/'))).toBe(false);
     expect(atStart.external.filter((name) => !name.startsWith('node:'))).toEqual([]);
@@ -117,7 +121,8 @@ describe('the framewright CLI as a built bundle', () => {
       forJobs.inputs.filter(
         (input) =>
           /^src\/(main|simulator|shared\/api)\//.test(input) &&
-          !/^src\/main\/core\/(journal\/|errors\.ts|app\/data-dir\.ts)/.test(input),
+          !/^src\/main\/core\/(journal\/|errors\.ts|app\/data-dir\.ts)/.test(input) &&
+          input !== 'src/shared/api/job-statuses.ts',
       ),
     ).toEqual([]);
     expect(forJobs.external.filter((name) => !name.startsWith('node:'))).toEqual(['better-sqlite3']);

@@ -5,12 +5,13 @@ import { canonicalJson, fromFlag, opt } from './json.js';
 import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
 import { decodeCursor, FIRST_PAGE_BEFORE, pageSize, toPage } from './pagination.js';
 import type { Page } from './pagination.js';
+import { TERMINAL_JOB_STATUSES } from '../../../shared/api/job-statuses.js';
 import { JOB_STATUSES, type JobStatus } from './vocabulary.js';
 
 export type IntentState = 'pending_create' | 'unknown' | 'accepted' | 'rejected' | 'abandoned';
 export { JOB_STATUSES, type JobStatus };
 /** Statuses after which polling stops. */
-export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
+export { TERMINAL_JOB_STATUSES };
 export const isTerminalStatus = (status: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(status);
 
 /** A business decision "generate this", recorded before the create request leaves. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_STATUSES } from '../../api/job-statuses.js';
 import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
@@ -112,7 +113,7 @@ export const JobView = z.object({
   serviceKind: z.string(),
   jobId: z.string(),
   requestId: z.string(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancel_requested', 'canceled']),
+  status: z.enum(JOB_STATUSES),
   stage: z.string().nullable(),
   stageMessage: z.string().nullable(),
   elapsedSeconds: z.number().nullable(),
