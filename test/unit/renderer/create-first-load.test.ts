@@ -4,7 +4,7 @@
  * draft's profile.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDraftAndServices } from '../../../src/renderer/src/store/create-first-load';
+import { joiningWhileRunning, loadDraftAndServices } from '../../../src/renderer/src/store/create-first-load';
 
 /** A store whose bridge calls stay pending until the test answers them, in any order. */
 function pendingStore(initialDraftProfile?: string) {
@@ -114,5 +114,37 @@ describe("Create's first load", () => {
     store.answer('services:1');
     await loaded;
     expect(store.asked).toEqual(['services:1']);
+  });
+});
+
+describe('a load started before the first render and again by the screen', () => {
+  it('runs once while it runs (no second new draft), and anew after it ended', async () => {
+    const finish: (() => void)[] = [];
+    let runs = 0;
+    const load = joiningWhileRunning(() => {
+      runs += 1;
+      return new Promise<void>((resolve) => finish.push(resolve));
+    });
+    const early = load();
+    const onMount = load();
+    expect(runs).toBe(1);
+    finish[0]!();
+    await Promise.all([early, onMount]);
+    // back on Create later: a new load
+    const later = load();
+    expect(runs).toBe(2);
+    finish[1]!();
+    await later;
+  });
+
+  it('starts anew after a run that failed', async () => {
+    let runs = 0;
+    const load = joiningWhileRunning(async () => {
+      runs += 1;
+      if (runs === 1) throw new Error('unreachable host');
+    });
+    await expect(load()).rejects.toThrow('unreachable host');
+    await load();
+    expect(runs).toBe(2);
   });
 });

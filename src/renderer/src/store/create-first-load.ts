@@ -24,3 +24,14 @@ export async function loadDraftAndServices(steps: CreateFirstLoadSteps): Promise
   const profileId = steps.draftProfileId();
   if (profileId !== undefined && profileId !== steps.servicesProfileId()) await steps.loadServices();
 }
+
+/** `load` run at most once at a time: a call while it runs joins that run; the next call after it starts anew. */
+export function joiningWhileRunning(load: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= load().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DraftForm, JobView, StudioDraft, StudioService } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
-import { loadDraftAndServices } from './create-first-load';
+import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
 import type { StudioState } from './index';
 
 export interface DownloadProgress {
@@ -40,7 +40,7 @@ export interface StudioSlice {
   /** Upload state and bytes by draft id + NUL + file name. */
   uploads: Record<string, UploadProgress>;
   loadServices(): Promise<void>;
-  /** Create's first load: the open draft (or a new one) and its profile's services, together. */
+  /** Create's load: the open draft (or a new one) and its profile's services, together; a call while one runs joins it. */
   loadCreate(): Promise<void>;
   loadStudioSettings(): Promise<void>;
   loadDraft(): Promise<void>;
@@ -94,14 +94,15 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     }
   },
 
-  loadCreate() {
-    return loadDraftAndServices({
+  // started before the first render (app/first-loads.ts) and joined by Create's mount
+  loadCreate: joiningWhileRunning(() =>
+    loadDraftAndServices({
       draftProfileId: () => get().draft?.form.profileId,
       servicesProfileId: () => get().servicesProfileId,
       loadDraft: () => get().loadDraft(),
       loadServices: () => get().loadServices(),
-    });
-  },
+    }),
+  ),
 
   async loadStudioSettings() {
     const settings = await bridge.invoke('studio.settings.get', {});
