@@ -3,6 +3,7 @@
  * keeps every guard from its first moment, bridge calls wait for the core, pushed events start once
  * it is open, and a core that cannot open answers every call with the reason.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,5 +157,30 @@ describe('the browser host while its core is opening', () => {
     expect(((await later.json()) as { error: { code: string } }).error.code).toBe('host.core_unavailable');
     const media = await fetch(`${host.origin}/media/library/1/1?sig=abc`);
     expect(media.status).toBe(404);
+  });
+});
+
+describe('framewright serve when its core cannot open', () => {
+  it('says why and exits with code 6, the host closed', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-opening-serve-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // a folder where the journal's file should be: SQLite cannot open it
+    mkdirSync(path.join(dataDir, 'journal.sqlite'));
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'bin/framewright.js'), 'serve', '--json', '--port', '0', '--data-dir', dataDir],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(6);
+    expect(stderr).toContain('unable to open database file');
+    // the link it printed (if the host listened first) no longer answers
+    const printed = stdout.trim() ? (JSON.parse(stdout.trim().split('\n')[0]!) as { origin: string }) : null;
+    if (printed) await expect(fetch(`${printed.origin}/`)).rejects.toThrow();
   });
 });
