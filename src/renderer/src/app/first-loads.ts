@@ -7,8 +7,10 @@ import { useStudio } from '../store';
  */
 export function startFirstLoads(): void {
   const { loadApp, loadProfiles, loadStudioSettings, loadCreate, section } = useStudio.getState();
+  // first: the browser sends six requests to a host at once and queues the rest, and Create's
+  // draft (then a new one) and services are the longest chain the first screen waits for
+  if (section === 'create') void loadCreate();
   void loadApp();
   void loadProfiles();
   void loadStudioSettings().catch(() => undefined);
-  if (section === 'create') void loadCreate();
 }
