@@ -1,9 +1,10 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { createAppCore } from '../../main/core/app/app-core.js';
+import type { AppCore } from '../../main/core/app/app-core.js';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../../main/core/app/default-simulator-launcher.js';
 import { startBrowserHost } from '../../main/host/browser-host.js';
+import { openingCoreParts } from '../../main/host/opening-core.js';
 
 interface ServeOptions {
   host: string;
@@ -20,20 +21,27 @@ export const runServeCommand = async (_opts: unknown, command: Command) => {
   const timeScale = Number(options.simulatorTimeScale);
   if (!Number.isFinite(timeScale) || timeScale <= 0)
     throw new Error('--simulator-time-scale must be a positive number.');
-  const core = await createAppCore({
-    dataDir,
-    host: 'browser',
-    launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),
-  });
-  const host = await startBrowserHost({
-    dispatcher: core.dispatcher,
-    events: core.events,
-    rendererDir: options.rendererDir,
-    host: options.host,
-    port: Number(options.port),
-    media: core.studio.media,
-    files: { stage: (source, fileName) => core.studio.staged.stageStream(source, fileName) },
-  });
+  // The host listens, and the page loads, while the core (the bridge contract's schemas, the
+  // journal, the keychain probe) is still opening: bridge calls wait for it.
+  const opening: Promise<AppCore> = import('../../main/core/app/app-core.js').then(({ createAppCore }) =>
+    createAppCore({
+      dataDir,
+      host: 'browser',
+      launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),
+    }),
+  );
+  let host;
+  try {
+    host = await startBrowserHost({
+      ...openingCoreParts(opening),
+      rendererDir: options.rendererDir,
+      host: options.host,
+      port: Number(options.port),
+    });
+  } catch (error) {
+    await opening.then((core) => core.close()).catch(() => undefined);
+    throw error;
+  }
   const launchUrl = host.issueLaunchUrl();
   if (options.json) {
     process.stdout.write(
@@ -44,6 +52,14 @@ export const runServeCommand = async (_opts: unknown, command: Command) => {
       `Framewright studio is served at ${host.origin}\nOpen this one-time link: ${launchUrl}\n` +
         'Press Enter here for another one-time link (each signs in one browser tab).\n',
     );
+  }
+  let core: AppCore;
+  try {
+    core = await opening;
+  } catch (error) {
+    // the address was printed, but nothing can be served: say why and end, as before it listened
+    await host.close();
+    throw error;
   }
   // the token lives in each tab's memory, so a new tab needs a new link: one per line typed
   const lines = createInterface({ input: process.stdin });

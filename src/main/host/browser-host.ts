@@ -35,7 +35,8 @@ import { contentSecurityPolicy } from './content-security-policy.js';
  */
 export interface BrowserHostOptions {
   dispatcher: BridgeDispatcher;
-  events: EventHub;
+  /** Pushed events, forwarded to every signed-in page's socket. */
+  events: Pick<EventHub, 'subscribe'>;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   host?: string;

@@ -43,9 +43,8 @@ export function App() {
   }, [settings.locale]);
 
   useEffect(() => {
-    const { loadApp, loadProfiles, receiveConnection, receiveSettings } = useStudio.getState();
-    void loadApp();
-    void loadProfiles();
+    // the first loads were started before the first render (startFirstLoads in main.tsx)
+    const { receiveConnection, receiveSettings } = useStudio.getState();
     const offConnection = bridge.on('connection.changed', receiveConnection);
     const offSettings = bridge.on('settings.changed', receiveSettings);
     return () => {

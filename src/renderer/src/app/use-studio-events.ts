@@ -8,8 +8,7 @@ const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 /** Live queue: jobs, downloads and uploads pushed by the core; a desktop notice when a job ends unseen. */
 export function useStudioEvents(): void {
   useEffect(() => {
-    const { receiveJob, receiveDownload, receiveUpload, loadStudioSettings } = useStudio.getState();
-    void loadStudioSettings().catch(() => undefined);
+    const { receiveJob, receiveDownload, receiveUpload } = useStudio.getState();
     const offJobs = bridge.on('jobs.changed', (job) => {
       const before = useStudio.getState().jobs[job.rowId];
       receiveJob(job);

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DraftForm, JobView, StudioDraft, StudioService } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
+import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
 import type { StudioState } from './index';
 
 export interface DownloadProgress {
@@ -22,6 +23,8 @@ export interface StudioSlice {
   servicesFromCache: boolean;
   servicesFetchedAt: number | null;
   servicesError: string | null;
+  /** The profile the listed services belong to (null before they were listed). */
+  servicesProfileId: string | null;
   /** Base of the media routes ("/media/" or "framewright-media://media/"), from the core. */
   mediaBase: string;
   waitSeconds: number;
@@ -37,6 +40,8 @@ export interface StudioSlice {
   /** Upload state and bytes by draft id + NUL + file name. */
   uploads: Record<string, UploadProgress>;
   loadServices(): Promise<void>;
+  /** Create's load: the open draft (or a new one) and its profile's services, together; a call while one runs joins it. */
+  loadCreate(): Promise<void>;
   loadStudioSettings(): Promise<void>;
   loadDraft(): Promise<void>;
   newDraft(form?: DraftForm): Promise<void>;
@@ -60,6 +65,7 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
   servicesFromCache: false,
   servicesFetchedAt: null,
   servicesError: null,
+  servicesProfileId: null,
   mediaBase: '/media/',
   waitSeconds: 1800,
   libraryDir: '',
@@ -81,11 +87,22 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
         servicesFromCache: list.fromCache,
         servicesFetchedAt: list.fetchedAt,
         servicesError: null,
+        servicesProfileId: list.profileId,
       });
     } catch (error) {
       set({ servicesError: message(error) });
     }
   },
+
+  // started before the first render (app/first-loads.ts) and joined by Create's mount
+  loadCreate: joiningWhileRunning(() =>
+    loadDraftAndServices({
+      draftProfileId: () => get().draft?.form.profileId,
+      servicesProfileId: () => get().servicesProfileId,
+      loadDraft: () => get().loadDraft(),
+      loadServices: () => get().loadServices(),
+    }),
+  ),
 
   async loadStudioSettings() {
     const settings = await bridge.invoke('studio.settings.get', {});

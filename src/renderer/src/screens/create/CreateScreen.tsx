@@ -48,9 +48,7 @@ export function CreateScreen() {
   );
 
   useEffect(() => {
-    const { loadDraft, loadServices } = useStudio.getState();
-    if (!useStudio.getState().draft) void loadDraft().then(() => loadServices());
-    else void loadServices();
+    void useStudio.getState().loadCreate();
   }, []);
 
   const form = draft?.form;
