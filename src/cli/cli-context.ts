@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { openCoreServices, type CoreServices } from '../main/core/app/core-services.js';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../main/core/app/default-simulator-launcher.js';
+import { errorKindOf } from '../main/core/error-kinds.js';
 import { AppError } from '../main/core/errors.js';
 import { ApiError } from '../main/core/platform/api-errors.js';
 import { API_KEY_ENV_VARIABLE, apiKeyFromEnvironment } from '../main/core/secrets/env-secret-store.js';
-import { SecretStoreError } from '../main/core/secrets/secret-store.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
-import { ExitCode } from './exit-codes.js';
+import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
 
 export { printJson } from './print-json.js';
 
@@ -73,32 +73,9 @@ export async function openCliCore(
   }
 }
 
-/** The exit code for an error (see exit-codes.ts and README.md). */
+/** The exit code for an error: its kind (src/main/core/error-kinds.ts), through one table. */
 export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof DraftInvalidError) return ExitCode.invalidInput;
-  if (error instanceof ApiError) {
-    if (error.kind === 'identity') return ExitCode.identity;
-    if (error.kind === 'balance') return ExitCode.balance;
-    if (['invalid_request', 'too_large', 'unsupported_format'].includes(error.kind))
-      return ExitCode.invalidInput;
-    return ExitCode.serviceError;
-  }
-  if (error instanceof SecretStoreError)
-    return error.code === 'invalid-secret' ? ExitCode.invalidInput : ExitCode.serviceError;
-  if (error instanceof AppError) {
-    if (error.code === 'profile.no_key' || error.code === 'profile.debug_token_expired')
-      return ExitCode.identity;
-    if (
-      /^(usage|draft|file|h3|profile\.not_found|service\.|job\.idempotency_conflict|optimization\.(unavailable|conflict))/.test(
-        error.code,
-      )
-    ) {
-      return ExitCode.invalidInput;
-    }
-    if (error.code.startsWith('job.')) return ExitCode.jobFailed;
-  }
-  if (error instanceof RangeError) return ExitCode.invalidInput;
-  return ExitCode.serviceError;
+  return EXIT_CODE_FOR_ERROR_KIND[errorKindOf(error)];
 }
 
 /** Prints an error on stderr (and as JSON on stdout with --json) and returns its exit code. */

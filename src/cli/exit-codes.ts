@@ -1,3 +1,5 @@
+import type { ErrorKind } from '../main/core/error-kinds.js';
+
 /** Exit codes of every `framewright` command (documented in README.md). */
 export const ExitCode = {
   /** The command (or job) succeeded. */
@@ -16,3 +18,12 @@ export const ExitCode = {
   serviceError: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code of each kind of error (see README.md, "CLI exit codes"). */
+export const EXIT_CODE_FOR_ERROR_KIND = {
+  invalid_input: ExitCode.invalidInput,
+  identity: ExitCode.identity,
+  balance: ExitCode.balance,
+  job_failed: ExitCode.jobFailed,
+  service: ExitCode.serviceError,
+} as const satisfies Record<ErrorKind, ExitCode>;

@@ -1,0 +1,133 @@
+import { DraftInvalidError } from '../../shared/h3/violations.js';
+import { AppError } from './errors.js';
+import type { ApiErrorKind } from './platform/api-errors.js';
+import { SecretStoreError } from './secrets/secret-store.js';
+
+/**
+ * What an error means for whoever has to act on it. The CLI's exit codes (src/cli/exit-codes.ts)
+ * and the README's exit-code table have one row per kind.
+ */
+export type ErrorKind =
+  | 'invalid_input' // fix the input: nothing was sent
+  | 'identity' // the key or token is missing, expired or refused
+  | 'balance' // insufficient balance
+  | 'job_failed' // the job (or the journal's record of it) cannot finish
+  | 'service'; // any other service, network or local failure
+
+/** The kind of each ApiError code (`api.<ApiErrorKind>`), one row per row of the spec's error table. */
+const API_ERROR_KINDS = {
+  'api.invalid_request': 'invalid_input',
+  'api.too_large': 'invalid_input',
+  'api.unsupported_format': 'invalid_input',
+  'api.identity': 'identity',
+  'api.balance': 'balance',
+  'api.not_found': 'service',
+  'api.conflict': 'service',
+  'api.rate_limited': 'service',
+  'api.unavailable': 'service',
+  'api.gateway_timeout': 'service',
+} as const satisfies Record<`api.${ApiErrorKind}`, ErrorKind>;
+
+/**
+ * Every `AppError` code the core raises, with its kind: the one table the CLI's exit codes and
+ * the user's next step are read from. A new code is a compile error until it is added here.
+ */
+export const ERROR_CODE_KINDS = {
+  ...API_ERROR_KINDS,
+  'api.outcome_unknown': 'service',
+  'api.unexpected_response': 'service',
+  'api.foreign_origin': 'service',
+  'api.body_too_large': 'service',
+  'api.retry_after_too_long': 'service',
+  usage: 'invalid_input',
+  'usage.file': 'invalid_input',
+  'h3.draft_invalid': 'invalid_input',
+  'draft.not_found': 'invalid_input',
+  'draft.submitted': 'invalid_input',
+  'file.bad_chunk': 'invalid_input',
+  'file.bad_id': 'invalid_input',
+  'file.empty': 'invalid_input',
+  'file.invalid_csv': 'invalid_input',
+  'file.not_found': 'invalid_input',
+  'file.not_media': 'invalid_input',
+  'file.stage_failed': 'invalid_input',
+  'file.too_large': 'invalid_input',
+  'file.unknown_type': 'invalid_input',
+  'file.unreadable': 'invalid_input',
+  'file.unsupported_type': 'invalid_input',
+  'service.model_ambiguous': 'invalid_input',
+  'service.no_model_for_mode': 'invalid_input',
+  'service.not_found': 'invalid_input',
+  'service.unavailable': 'invalid_input',
+  'profile.not_found': 'invalid_input',
+  'optimization.unavailable': 'invalid_input',
+  'optimization.conflict': 'invalid_input',
+  'job.idempotency_conflict': 'invalid_input',
+  'profile.no_key': 'identity',
+  'profile.debug_token_expired': 'identity',
+  'job.abandoned': 'job_failed',
+  'job.conflict_after_unknown': 'job_failed',
+  'job.mismatch': 'job_failed',
+  'job.not_found': 'job_failed',
+  'job.rejected': 'job_failed',
+  'job.unknown_service_kind': 'job_failed',
+  'batch.frames_unsupported': 'service',
+  'batch.invalid_rows': 'service',
+  'batch.not_a_number': 'service',
+  'chat.busy': 'service',
+  'chat.cancelled': 'service',
+  'chat.not_found': 'service',
+  'chat.stream_broken': 'service',
+  'download.disk_full': 'service',
+  'download.failed': 'service',
+  'download.gave_up': 'service',
+  'download.too_large': 'service',
+  'download.verification_failed': 'service',
+  'engine.stopped': 'service',
+  internal: 'service',
+  'library.busy': 'service',
+  'library.no_file': 'service',
+  'optimization.failed': 'service',
+  'profile.builtin': 'service',
+  'profile.has_jobs': 'service',
+  'profile.insecure_base_url': 'service',
+  'profile.invalid': 'service',
+  'profile.no_base_url': 'service',
+  'profile.unreachable': 'service',
+  'settings.library_dir_invalid': 'service',
+  'simulator.lock_timeout': 'service',
+  'voice.no_preview': 'service',
+  'voice.preview_too_large': 'service',
+} as const satisfies Record<string, ErrorKind>;
+
+/**
+ * A request that breaks a documented limit, found before anything was sent, is `usage.<field>`
+ * (InputLimitError): one family, invalid input whatever the field.
+ */
+export type InputLimitCode = `usage.${string}`;
+
+/** The code of every AppError. */
+export type AppErrorCode = keyof typeof ERROR_CODE_KINDS | InputLimitCode;
+
+function isTabled(code: string): code is keyof typeof ERROR_CODE_KINDS {
+  return Object.hasOwn(ERROR_CODE_KINDS, code);
+}
+
+/** The kind of an AppError code. */
+export function errorKindOfCode(code: AppErrorCode): ErrorKind {
+  if (isTabled(code)) return ERROR_CODE_KINDS[code];
+  return code.startsWith('usage.') ? 'invalid_input' : 'service';
+}
+
+/**
+ * The kind of anything thrown: an AppError by its code, an invalid draft and an out-of-range
+ * value as invalid input, a secret the keychain refused as invalid input, anything else (a
+ * keychain that fails, a bug) as a service failure.
+ */
+export function errorKindOf(error: unknown): ErrorKind {
+  if (error instanceof AppError) return errorKindOfCode(error.code);
+  if (error instanceof DraftInvalidError) return ERROR_CODE_KINDS[error.code];
+  if (error instanceof SecretStoreError) return error.code === 'invalid-secret' ? 'invalid_input' : 'service';
+  if (error instanceof RangeError) return 'invalid_input';
+  return 'service';
+}
