@@ -12,6 +12,9 @@ import { SIMULATOR_SCENARIOS } from '../api/simulator-scenarios.js';
 /** The built-in simulator's fault scenarios (for demos and tests); null is normal operation. */
 export { SIMULATOR_SCENARIOS };
 
+/** A job's statuses, declared once in the API's import-free module. */
+export { JOB_STATUSES, TERMINAL_JOB_STATUSES, isTerminalJobStatus } from '../api/job-statuses.js';
+
 export const METHOD_NAMES = [
   'app.info',
   'settings.get',

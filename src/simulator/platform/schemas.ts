@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_STATUSES } from '../../shared/api/job-statuses.js';
 
 /**
  * Request and response shapes of the platform surfaces (application-platform-api.md), as zod
@@ -181,7 +182,7 @@ export const RuntimeJobSchema = z
   .object({
     platformJobId: z.string(),
     clientTaskId: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancel_requested', 'canceled']),
+    status: z.enum(JOB_STATUSES),
     stage: z.string(),
     model: z.string().optional(),
     serviceKind: z.string().optional(),

@@ -5,10 +5,10 @@ import { canonicalJson, fromFlag, opt } from './json.js';
 import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
 import { decodeCursor, FIRST_PAGE_BEFORE, pageSize, toPage } from './pagination.js';
 import type { Page } from './pagination.js';
-import { TERMINAL_JOB_STATUSES } from '../../../shared/api/job-statuses.js';
+import { TERMINAL_JOB_STATUSES, type IntentState } from '../../../shared/api/job-statuses.js';
 import { JOB_STATUSES, type JobStatus } from './vocabulary.js';
 
-export type IntentState = 'pending_create' | 'unknown' | 'accepted' | 'rejected' | 'abandoned';
+export type { IntentState };
 export { JOB_STATUSES, type JobStatus };
 /** Statuses after which polling stops. */
 export { TERMINAL_JOB_STATUSES };

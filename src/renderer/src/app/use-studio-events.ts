@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
 import i18next from 'i18next';
+import { isTerminalJobStatus } from '../../../shared/bridge/names';
 import { bridge } from '../bridge';
 import { useStudio } from '../store';
-
-const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** Live queue: jobs, downloads and uploads pushed by the core; a desktop notice when a job ends unseen. */
 export function useStudioEvents(): void {
@@ -13,9 +12,9 @@ export function useStudioEvents(): void {
       const before = useStudio.getState().jobs[job.rowId];
       receiveJob(job);
       const finished =
-        TERMINAL.has(job.status) &&
+        isTerminalJobStatus(job.status) &&
         (!before ||
-          !TERMINAL.has(before.status) ||
+          !isTerminalJobStatus(before.status) ||
           (job.status === 'succeeded' &&
             job.outputs.some((o) => o.verified) &&
             !before.outputs.some((o) => o.verified)));

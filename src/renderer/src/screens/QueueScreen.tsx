@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView } from '../../../shared/bridge/contract';
+import { isTerminalJobStatus } from '../../../shared/bridge/names';
 import { EmptyState } from '../components/EmptyState';
 import { useStudio } from '../store';
 import '../theme/studio.css';
@@ -25,7 +26,7 @@ function JobRow({ job, now }: { job: JobView; now: number }) {
   const setSection = useStudio((s) => s.setSection);
   const profiles = useStudio((s) => s.profiles);
   const profile = profiles.find((p) => p.id === job.profileId)?.name ?? job.profileId;
-  const terminal = job.status === 'succeeded' || job.status === 'failed' || job.status === 'canceled';
+  const terminal = isTerminalJobStatus(job.status);
   const output = job.outputs[0];
   const progress = output ? downloads[output.id] : undefined;
   let value: number | null = null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../../api/job-statuses.js';
+import { INTENT_STATES, JOB_STATUSES } from '../../api/job-statuses.js';
 import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
@@ -390,7 +390,7 @@ export const studioEvents = {
   'intents.changed': z.object({
     idempotencyKey: z.string(),
     draftId: z.string().nullable(),
-    state: z.enum(['pending_create', 'unknown', 'accepted', 'rejected', 'abandoned']),
+    state: z.enum(INTENT_STATES),
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
   }),
