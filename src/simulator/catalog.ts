@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CatalogVoice, PublicModel, PublicService } from '../shared/api/discovery.js';
 import type { MediaSpecContract, RoleUploadLimit } from '../shared/api/media-spec-contract.js';
 import { OPTIMIZATION_PROFILE } from '../shared/api/prompt-optimization.js';
+import { H3_PROMPT_CODE_POINTS } from '../shared/api/spec-limits.js';
 
 /**
  * Discovery data of the simulator: public aliases only, several services per kind, some not
@@ -115,7 +116,7 @@ export const H3_MEDIA_SPEC_CONTRACT: MediaSpecContract = {
       type: 'string',
       required: true,
       description: '1..7000 Unicode code points after trimming.',
-      maxLength: 7000,
+      maxLength: H3_PROMPT_CODE_POINTS.max,
     },
     {
       name: 'input_image_asset_id',
@@ -139,7 +140,7 @@ export const H3_MEDIA_SPEC_CONTRACT: MediaSpecContract = {
       modes: ['universal_reference_video'],
     },
   ],
-  prompt: { minCodePoints: 1, maxCodePoints: 7000, trim: true },
+  prompt: { minCodePoints: H3_PROMPT_CODE_POINTS.min, maxCodePoints: H3_PROMPT_CODE_POINTS.max, trim: true },
   modes: {
     t2v: { frames: {} },
     i2v: { frames: { input_image_asset_id: 'first_frame' } },
@@ -198,9 +199,9 @@ const H3_PROMPT_OPTIMIZATION = {
   ],
   clientTimeoutSeconds: 180,
   expectedDurationSeconds: { min: 0, max: 180 },
-  originalPromptMaxCodePoints: 7000,
+  originalPromptMaxCodePoints: H3_PROMPT_CODE_POINTS.max,
   optimizedPromptTargetCodePoints: 6000,
-  optimizedPromptMaxCodePoints: 7000,
+  optimizedPromptMaxCodePoints: H3_PROMPT_CODE_POINTS.max,
   styleAllowed: true,
   styleMaxCodePoints: 200,
   audioReferencePolicies: ['preserve_without_understanding'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codePointString, DateTime } from './common.js';
+import { H3_PROMPT_CODE_POINTS } from './spec-limits.js';
 
 export const OPTIMIZATION_PROFILE = 'typed-media/v1';
 
@@ -54,7 +55,7 @@ export const Optimization = z
     serviceKind: z.string(),
     generationMode: z.string(),
     originalPrompt: z.string(),
-    optimizedPrompt: codePointString({ max: 7000 }),
+    optimizedPrompt: codePointString({ max: H3_PROMPT_CODE_POINTS.max }),
     status: z.literal('succeeded'),
     createdAt: DateTime,
     expiresAt: DateTime,

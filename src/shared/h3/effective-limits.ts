@@ -26,6 +26,7 @@ import {
 } from '../api/contract-vocabulary.js';
 import type { ContractParameter, ReferenceComposition } from '../api/media-spec-contract.js';
 import { normalizeMimeType } from './draft.js';
+import { H3_PROMPT_CODE_POINTS } from '../api/spec-limits.js';
 
 export const MiB = 1024 * 1024;
 
@@ -185,7 +186,7 @@ export type H3Defaults = Readonly<
 
 export const H3_DEFAULTS: H3Defaults = {
   profile: 'h3',
-  prompt: { minCodePoints: 1, maxCodePoints: 7000, trim: true },
+  prompt: { minCodePoints: H3_PROMPT_CODE_POINTS.min, maxCodePoints: H3_PROMPT_CODE_POINTS.max, trim: true },
   seconds: { min: 5, max: 15, integer: true },
   seed: { min: 0, max: 2147483647, integer: true },
   resolutionTiers: ['768p'],
@@ -255,7 +256,7 @@ export const H3_DEFAULTS: H3Defaults = {
       reference_video: { min: 0, max: 1 },
       reference_audio: { min: 0, max: 3 },
     },
-    originalPrompt: { minCodePoints: 1, maxCodePoints: 7000 },
+    originalPrompt: { minCodePoints: H3_PROMPT_CODE_POINTS.min, maxCodePoints: H3_PROMPT_CODE_POINTS.max },
     clientRequestId: { minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
     styleAllowed: true,
   },

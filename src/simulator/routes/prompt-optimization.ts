@@ -15,6 +15,7 @@ import { newId, parseWith, readJsonObject, sleep } from '../http.js';
 import { answerOrDrop } from '../jobs/create-job.js';
 import { resolveModel } from '../models.js';
 import { ownedInputAsset } from '../rules/owned-assets.js';
+import { H3_PROMPT_CODE_POINTS } from '../../shared/api/spec-limits.js';
 
 /** Base duration of one optimization at time scale 1 (expected 0..3 minutes on the real service). */
 export const OPTIMIZATION_SECONDS = 2;
@@ -90,7 +91,7 @@ export function validateOptimization(body: OptimizationBusiness): {
   }
   const trimmed = body.originalPrompt.trim();
   const length = codePointLength(trimmed);
-  const max = capability.originalPromptMaxCodePoints ?? 7000;
+  const max = capability.originalPromptMaxCodePoints ?? H3_PROMPT_CODE_POINTS.max;
   if (length < 1 || length > max) {
     throw invalidField(
       'invalid_prompt_length',
@@ -315,7 +316,11 @@ export function createOptimization(
   body: OptimizationBusiness,
 ): PromptOptimizationResponse {
   const createdMs = state.clock.nowMs();
-  const result = optimizePrompt(body.originalPrompt, body, capability.optimizedPromptMaxCodePoints ?? 7000);
+  const result = optimizePrompt(
+    body.originalPrompt,
+    body,
+    capability.optimizedPromptMaxCodePoints ?? H3_PROMPT_CODE_POINTS.max,
+  );
   const response: PromptOptimizationResponse = {
     requestId,
     optimization: {

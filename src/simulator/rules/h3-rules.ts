@@ -14,6 +14,7 @@ import { ApiError, assetRejected, invalidField } from '../errors.js';
 import { canonicalJson, parseWith } from '../http.js';
 import type { Identity } from '../identities.js';
 import { ownedInputAsset } from './owned-assets.js';
+import { H3_PROMPT_CODE_POINTS } from '../../shared/api/spec-limits.js';
 
 export interface ResolvedReference {
   item: ReferenceInput;
@@ -103,8 +104,8 @@ export function validateH3Request(
 
   const trimmed = request.prompt.trim();
   const promptLength = codePointLength(trimmed);
-  const minCp = contract.prompt?.minCodePoints ?? 1;
-  const maxCp = contract.prompt?.maxCodePoints ?? 7000;
+  const minCp = contract.prompt?.minCodePoints ?? H3_PROMPT_CODE_POINTS.min;
+  const maxCp = contract.prompt?.maxCodePoints ?? H3_PROMPT_CODE_POINTS.max;
   if (promptLength < minCp || promptLength > maxCp) {
     throw invalidField(
       'invalid_prompt_length',
