@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CSV_COLUMNS, MAX_BATCH_CONCURRENCY } from '../../main/core/batch/batch-vocabulary.js';
 import { lazyAction } from '../lazy-action.js';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../shared/wait-defaults.js';
 
 /** `framewright batch FILE …`: many video prompts from a TXT/CSV file, bounded, never created twice. */
 export function registerBatchCommand(program: Command): void {
@@ -25,7 +26,7 @@ export function registerBatchCommand(program: Command): void {
     .option(
       '--timeout <seconds>',
       "each row's wait limit; past it the row stays pending and resumable",
-      '1800',
+      String(DEFAULT_JOB_WAIT_SECONDS),
     )
     .option('--no-wait', 'return once every row is accepted')
     .addHelpText(

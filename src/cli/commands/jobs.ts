@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { JOB_STATUSES } from '../../main/core/journal/vocabulary.js';
 import { lazyAction } from '../lazy-action.js';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../shared/wait-defaults.js';
 
 /** `jobs`, `show` and `resume`. */
 export function registerJobCommands(program: Command): void {
@@ -23,6 +24,6 @@ export function registerJobCommands(program: Command): void {
     .description(
       'finish everything unfinished, as at app start: replay unknown creations, poll, download and verify',
     )
-    .option('--timeout <seconds>', 'total wait limit', '1800')
+    .option('--timeout <seconds>', 'total wait limit', String(DEFAULT_JOB_WAIT_SECONDS))
     .action(lazyAction(() => import('../actions/jobs.js').then((m) => m.runResumeCommand)));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lazyAction } from '../lazy-action.js';
 import { collect } from './option-values.js';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../shared/wait-defaults.js';
 
 /** `framewright video …`: validate locally, upload, create, poll, download and verify. */
 export function registerVideoCommand(program: Command): void {
@@ -30,7 +31,11 @@ export function registerVideoCommand(program: Command): void {
       '--optimization-id <id>',
       "the optimization's clientRequestId (default: derived from the profile, prompt, mode, references, spec and style, so the same command never bills it twice)",
     )
-    .option('--timeout <seconds>', 'total wait limit; past it the job stays pending and resumable', '1800')
+    .option(
+      '--timeout <seconds>',
+      'total wait limit; past it the job stays pending and resumable',
+      String(DEFAULT_JOB_WAIT_SECONDS),
+    )
     .option('--no-wait', 'return once the job is accepted')
     .option(
       '--idempotency-key <key>',

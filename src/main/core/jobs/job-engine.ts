@@ -15,6 +15,7 @@ import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './
 import { INCOMING_DIR } from './library-layout.js';
 import { pollJob } from './poll-job.js';
 import { resumeOptimizations, type ResumedOptimization } from '../video/resume-optimizations.js';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
 
 export interface SubmitRequest {
   profileId: string;
@@ -116,7 +117,7 @@ export class JobEngine {
   }
 
   private deadline(wait: WaitOptions): number {
-    const seconds = wait.waitSeconds ?? this.options.defaultWaitSeconds ?? 30 * 60;
+    const seconds = wait.waitSeconds ?? this.options.defaultWaitSeconds ?? DEFAULT_JOB_WAIT_SECONDS;
     return Date.now() + seconds * 1000;
   }
 

@@ -29,6 +29,7 @@ import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
 import { redactValue } from '../secrets/redact-value.js';
 import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
 import { parseRetryAfter, systemClock, type RetryClock } from './retry-after.js';
+import { CONTENT_DOWNLOAD_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 /**
  * Who calls the service: a profile's base URL (including /v1) and its credential. The secret is
@@ -219,7 +220,7 @@ export class PublicApiClient {
   ): Promise<Response> {
     if (!this.isOwnOrigin(url)) throw new ForeignOriginError(url, this.origin);
     const fetchImpl = this.options.fetchImpl ?? fetch;
-    const timeoutMs = init.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000;
+    const timeoutMs = init.timeoutMs ?? this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     let target = url;
     let withKey = true;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
@@ -371,7 +372,7 @@ export class PublicApiClient {
   ): Promise<Response> {
     const response = await this.send(
       this.contentUrl(ref),
-      { method, timeoutMs: 30 * 60_000, allowForeignRedirect: true },
+      { method, timeoutMs: CONTENT_DOWNLOAD_TIMEOUT_MS, allowForeignRedirect: true },
       'Download result',
     );
     if (!response.ok) throw await this.redact(await apiErrorFromResponse(response));
@@ -432,7 +433,7 @@ export class PublicApiClient {
     const request = (target.protocol === 'https:' ? https : http).request;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(target, { method, headers }, resolve);
-      req.setTimeout(30 * 60_000, () => req.destroy(new Error('timed out')));
+      req.setTimeout(CONTENT_DOWNLOAD_TIMEOUT_MS, () => req.destroy(new Error('timed out')));
       req.on('error', (error) => reject(new OutcomeUnknownError(operation, describeNetworkError(error))));
       if (body) {
         body.writeTo(req).catch((error: unknown) => {

@@ -18,6 +18,7 @@ import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from '../uploads/upload-input.js';
 import { checkProbedFile, withUploadedInputs } from './inputs.js';
 import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
+import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export type SamplingValue = number | string | string[];
 
@@ -80,7 +81,7 @@ export async function streamChat(
   body: Record<string, unknown>,
   options: { signal?: AbortSignal; onToken?: (token: string) => void } = {},
 ): Promise<StreamedReply> {
-  const signal = options.signal ?? AbortSignal.timeout(10 * 60_000);
+  const signal = options.signal ?? AbortSignal.timeout(WORKING_CALL_TIMEOUT_MS);
   let response: Response;
   try {
     response = await sendWithRetry(

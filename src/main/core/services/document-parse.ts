@@ -8,6 +8,7 @@ import { probeMedia } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
 import { InputLimitError, postJson } from './service-common.js';
+import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export const PARSE_LANGUAGES = ['ch', 'en'] as const;
 export const PARSE_PRESETS = ['hybrid-medium', 'hybrid-high'] as const;
@@ -100,7 +101,7 @@ export async function parseDocument(
       DocumentParseResponse,
       'Document parse',
       {
-        timeoutMs: 10 * 60_000,
+        timeoutMs: WORKING_CALL_TIMEOUT_MS,
       },
     );
     return { response, body, asset };

@@ -15,6 +15,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { sha256OfFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { InputLimitError, journaledCall, readAnswer, sendWithRetry } from './service-common.js';
+import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export interface TranscriptionOptions {
   language?: string;
@@ -167,7 +168,7 @@ export async function transcribeFile(
         () =>
           client.send(
             client.url('/audio/transcriptions'),
-            { method: 'POST', body: form(), timeoutMs: 10 * 60_000 },
+            { method: 'POST', body: form(), timeoutMs: WORKING_CALL_TIMEOUT_MS },
             'Transcription',
           ),
         { clock: client.clock, operation: 'Transcription' },
