@@ -45,6 +45,8 @@ import {
 } from '../video/submit-video.js';
 import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
+import { toVideoDraft } from '../../../shared/bridge/draft-form.js';
 
 /** What a studio draft is in the journal's `drafts` table. */
 interface StoredDraft {
@@ -58,7 +60,6 @@ interface StoredDraft {
 type SubmitOutcome = z.output<typeof SubmitResult>;
 
 const WAIT_SETTING = 'studio.waitSeconds';
-const DEFAULT_WAIT_SECONDS = 30 * 60;
 /** How long `video.submit` waits for the service's answer before returning "pending". */
 const SUBMIT_ANSWER_MS = 8_000;
 
@@ -181,19 +182,7 @@ export class StudioService {
       resolve(form.lastFrame),
       Promise.all(form.references.map((r) => this.o.staged.resolve(r.id))),
     ]);
-    return {
-      model: form.model,
-      generationMode: form.generationMode,
-      prompt: form.prompt,
-      orientation: form.orientation,
-      seconds: form.seconds,
-      resolutionTier: form.resolutionTier,
-      seed: form.seed ?? null,
-      extra: form.extra,
-      ...(firstFrame ? { firstFrame } : {}),
-      ...(lastFrame ? { lastFrame } : {}),
-      references,
-    };
+    return toVideoDraft(form, { firstFrame, lastFrame, references });
   }
 
   /**
@@ -322,7 +311,7 @@ export class StudioService {
   }
 
   waitSeconds(): number {
-    return this.core.journal.settings.get<number>(WAIT_SETTING) ?? DEFAULT_WAIT_SECONDS;
+    return this.core.journal.settings.get<number>(WAIT_SETTING) ?? DEFAULT_JOB_WAIT_SECONDS;
   }
 
   setWaitSeconds(seconds: number): void {

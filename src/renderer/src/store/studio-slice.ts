@@ -3,6 +3,8 @@ import type { DraftForm, JobView, StudioDraft, StudioService } from '../../../sh
 import { bridge } from '../bridge';
 import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
 import type { StudioState } from './index';
+import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults';
+import { emptyDraftForm } from '../../../shared/bridge/draft-form';
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -67,7 +69,7 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
   servicesError: null,
   servicesProfileId: null,
   mediaBase: '/media/',
-  waitSeconds: 1800,
+  waitSeconds: DEFAULT_JOB_WAIT_SECONDS,
   libraryDir: '',
   draft: null,
   draftError: null,
@@ -128,17 +130,7 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     await get().flushDraft();
     const profileId = get().activeProfileId ?? 'simulator';
     const draft = await bridge.invoke('drafts.create', {
-      form: form ?? {
-        profileId,
-        model: '',
-        generationMode: '',
-        prompt: '',
-        orientation: '',
-        seconds: 0,
-        resolutionTier: '',
-        seed: null,
-        references: [],
-      },
+      form: form ?? emptyDraftForm(profileId),
     });
     set({ draft, draftError: null });
   },

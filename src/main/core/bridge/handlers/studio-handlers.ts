@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { DraftForm, studioMethods } from '../../../../shared/bridge/domains/studio.js';
+import type { studioMethods } from '../../../../shared/bridge/domains/studio.js';
 import { AppError } from '../../errors.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
 import { MediaResolver, mediaUrl } from '../../studio/media-resolver.js';
@@ -7,6 +7,7 @@ import { StudioBatch } from '../../studio/studio-batch.js';
 import { StagedFiles } from '../../studio/staged-files.js';
 import { StudioService } from '../../studio/studio-service.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
+import { emptyDraftForm } from '../../../../shared/bridge/draft-form.js';
 
 /** The studio's parts that hosts need besides the bridge: file staging and the media route. */
 export interface StudioHostParts {
@@ -34,19 +35,6 @@ export function createStudioParts(ctx: HandlerContext): StudioHostParts {
   });
   return { service, staged, media };
 }
-
-/** An empty form for a new draft (the renderer fills it from the chosen service's contract). */
-const EMPTY_FORM: DraftForm = {
-  profileId: SIMULATOR_PROFILE_ID,
-  model: '',
-  generationMode: '',
-  prompt: '',
-  orientation: '',
-  seconds: 0,
-  resolutionTier: '',
-  seed: null,
-  references: [],
-};
 
 function openFolder(folder: string): Promise<boolean> {
   const command =
@@ -141,8 +129,8 @@ export function createStudioHandlers(
     'files.get': ({ fileId }) => staged.get(fileId),
     'drafts.create': ({ form, fromJobRowId }) =>
       fromJobRowId !== undefined
-        ? service.copyJob(fromJobRowId, form ?? EMPTY_FORM)
-        : service.createDraft(form ?? EMPTY_FORM),
+        ? service.copyJob(fromJobRowId, form ?? emptyDraftForm(SIMULATOR_PROFILE_ID))
+        : service.createDraft(form ?? emptyDraftForm(SIMULATOR_PROFILE_ID)),
     'drafts.get': ({ draftId }) => service.draft(draftId),
     'drafts.save': ({ draftId, form }) => service.saveDraft(draftId, form),
     'drafts.list': () => service.listDrafts(),

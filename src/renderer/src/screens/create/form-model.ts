@@ -1,7 +1,7 @@
 import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { DraftForm, DraftMedia, StudioService } from '../../../../shared/bridge/contract';
 import type { ContractParameter } from '../../../../shared/api/media-spec-contract';
-import { resolveEffectiveLimits, type EffectiveLimits, type VideoDraft } from '../../../../shared/h3';
+import { resolveEffectiveLimits, type EffectiveLimits } from '../../../../shared/h3';
 
 /** The rules of a service's live contract (document numbers where it is silent). */
 export function limitsOf(service: StudioService): EffectiveLimits {
@@ -52,21 +52,7 @@ export function fitForm(form: DraftForm, service: StudioService, limits: Effecti
   };
 }
 
-export function toVideoDraft(form: DraftForm): VideoDraft {
-  return {
-    model: form.model,
-    generationMode: form.generationMode,
-    prompt: form.prompt,
-    orientation: form.orientation,
-    seconds: form.seconds,
-    resolutionTier: form.resolutionTier,
-    seed: form.seed ?? null,
-    extra: form.extra,
-    ...(form.firstFrame ? { firstFrame: form.firstFrame } : {}),
-    ...(form.lastFrame ? { lastFrame: form.lastFrame } : {}),
-    references: form.references,
-  };
-}
+export { toVideoDraft } from '../../../../shared/bridge/draft-form';
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
