@@ -32,6 +32,13 @@ export const PublicService = z
   .loose();
 export type PublicService = z.infer<typeof PublicService>;
 
+/**
+ * A model the gateway lists (one element of `GET /services`): the one meaning of "service entry"
+ * in Framewright. (A use case of the core is a `…Feature`; the bridge's view of an entry is
+ * `StudioService`.) New code names it `ServiceEntry`.
+ */
+export type ServiceEntry = PublicService;
+
 export const PublicServiceList = listOf(PublicService);
 export type PublicServiceList = z.infer<typeof PublicServiceList>;
 

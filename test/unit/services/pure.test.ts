@@ -12,7 +12,6 @@ import { similarityMatrix, validateEmbeddingInputs } from '../../../src/main/cor
 import { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
 import { documentsFromFile, parseCsv, validateRerank } from '../../../src/main/core/services/rerank.js';
 import { chooseService, InputLimitError } from '../../../src/main/core/services/service-common.js';
-import { pickService } from '../../../src/main/core/video/discovery.js';
 import { isCallable, serviceAvailability } from '../../../src/shared/api/service-availability.js';
 import {
   transcriptExports,
@@ -131,7 +130,9 @@ describe('local limits (pure, nothing to send)', () => {
     const list = [unstated('atlas-chat'), service('atlas-vision'), unstated('h3-video')];
     expect(chooseService(list, ['text_chat', 'vision_chat']).modelAlias).toBe('atlas-vision');
     expect(() => chooseService(list, ['text_chat'], 'atlas-chat')).toThrow(/does not say it is available/);
-    expect(() => pickService(list, 'h3-video', 'video_generation')).toThrow(/does not say it is available/);
+    expect(() => chooseService(list, ['video_generation'], 'h3-video')).toThrow(
+      /does not say it is available/,
+    );
     expect(serviceAvailability(list[0]!)).toBe('not_stated');
     expect(serviceAvailability(service('atlas-chat-large'))).toBe('not_available');
     expect(isCallable({ available: 'true' })).toBe(false);

@@ -7,7 +7,7 @@ import type { CoreServices } from '../app/core-services.js';
 import { AppError } from '../errors.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { ApiError } from '../platform/api-errors.js';
-import { discoverServices, pickService } from '../video/discovery.js';
+import { discoverServices } from '../video/discovery.js';
 import { limitsFor, submitVideo, type LocalVideoDraft, type VideoResult } from '../video/submit-video.js';
 import {
   attemptKey,
@@ -18,6 +18,7 @@ import {
 } from './batch-file.js';
 import { MAX_BATCH_CONCURRENCY } from './batch-vocabulary.js';
 import { concurrencyPool } from './pool.js';
+import { chooseService } from '../services/service-common.js';
 
 /**
  * Batches of video prompts, shared by `framewright batch` and the studio's "Import prompts":
@@ -136,7 +137,7 @@ export async function prepareBatch(
   const limits = (model: string) => {
     if (!limitsByModel.has(model)) {
       try {
-        limitsByModel.set(model, limitsFor(pickService(services, model, 'video_generation')));
+        limitsByModel.set(model, limitsFor(chooseService(services, ['video_generation'], model)));
       } catch (error) {
         limitsByModel.set(
           model,

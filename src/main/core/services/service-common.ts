@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { isCallable, notCallableReason } from '../../../shared/api/service-availability.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -29,10 +29,10 @@ export class InputLimitError extends AppError {
  * its reason.
  */
 export function chooseService(
-  services: readonly PublicService[],
+  services: readonly ServiceEntry[],
   kinds: readonly string[],
   model?: string,
-): PublicService {
+): ServiceEntry {
   const callable = services.filter((s) => kinds.includes(s.serviceKind) && isCallable(s));
   if (model) {
     const named = services.filter((s) => s.modelAlias === model);

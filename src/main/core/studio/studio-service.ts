@@ -34,7 +34,7 @@ import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput } from '../uploads/upload-input.js';
-import { discoverServices, pickService } from '../video/discovery.js';
+import { discoverServices } from '../video/discovery.js';
 import { optimizationKey, optimizePrompt } from '../video/prompt-optimization.js';
 import {
   assertDraftValid,
@@ -47,6 +47,7 @@ import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
 import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
 import { toVideoDraft } from '../../../shared/bridge/draft-form.js';
+import { chooseService } from '../services/service-common.js';
 
 /** What a studio draft is in the journal's `drafts` table. */
 interface StoredDraft {
@@ -98,7 +99,7 @@ export class StudioService {
     const { services } = await discoverServices(this.core.journal, client, {
       serviceKind: 'video_generation',
     });
-    return pickService(services, model, 'video_generation');
+    return chooseService(services, ['video_generation'], model);
   }
 
   // ---------------------------------------------------------------- drafts

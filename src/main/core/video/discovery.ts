@@ -1,11 +1,10 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { Journal } from '../journal/open-journal.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { chooseService } from '../services/service-common.js';
 
 export interface DiscoveredServices {
-  services: PublicService[];
+  services: ServiceEntry[];
   fetchedAt: number;
   /** The service could not be reached; this is the journal's last copy. */
   fromCache: boolean;
@@ -20,7 +19,7 @@ export async function discoverServices(
   client: PublicApiClient,
   options: { serviceKind?: string } = {},
 ): Promise<DiscoveredServices> {
-  const filter = (list: PublicService[]) =>
+  const filter = (list: ServiceEntry[]) =>
     options.serviceKind ? list.filter((s) => s.serviceKind === options.serviceKind) : list;
   try {
     const list = await client.listServices();
@@ -33,12 +32,7 @@ export async function discoverServices(
       (error instanceof ApiError && ['unavailable', 'gateway_timeout', 'rate_limited'].includes(error.kind));
     const cached = transient ? journal.discovery.get(client.profileId, 'services') : undefined;
     if (!cached) throw error;
-    const body = cached.body as { data?: PublicService[] };
+    const body = cached.body as { data?: ServiceEntry[] };
     return { services: filter(body.data ?? []), fetchedAt: cached.fetchedAt, fromCache: true };
   }
-}
-
-/** The service of `model` and `serviceKind`, callable now (`available: true`); a clear error otherwise. */
-export function pickService(services: PublicService[], model: string, serviceKind: string): PublicService {
-  return chooseService(services, [serviceKind], model);
 }

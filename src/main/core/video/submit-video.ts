@@ -13,8 +13,9 @@ import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
-import { discoverServices, pickService } from './discovery.js';
+import { discoverServices } from './discovery.js';
 import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
+import { chooseService } from '../services/service-common.js';
 
 /** A video draft whose media are local files that were probed (content type, size, duration, tracks). */
 export interface LocalVideoDraft extends Omit<VideoDraft, 'firstFrame' | 'lastFrame' | 'references'> {
@@ -133,7 +134,7 @@ export async function submitVideo(core: CoreServices, submission: VideoSubmissio
   const client: PublicApiClient = await core.profiles.clientFor(profileId);
   step('discovery');
   const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
-  const service = pickService(services, draft.model, 'video_generation');
+  const service = chooseService(services, ['video_generation'], draft.model);
   const limits = limitsFor(service);
   assertDraftValid(draft, limits);
 
