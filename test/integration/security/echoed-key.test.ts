@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
 import { createLogger } from '../../../src/main/core/logging/logger.js';
-import { postJson } from '../../../src/main/core/services/service-common.js';
+import { callAnswer } from '../../../src/main/core/services/service-common.js';
 import { FAST_ENGINE, tempDir } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -110,10 +110,9 @@ afterAll(async () => {
 describe('a key the server echoes back', () => {
   it('is scrubbed from the error message and its details, and from what the log writes of them', async () => {
     const client = await core.profiles.clientFor(profileId);
-    const error = (await postJson(
+    const error = (await callAnswer(
       client,
-      '/embeddings',
-      { model: 'e', input: ['x'] },
+      () => client.embeddings({ model: 'e', input: ['x'] }),
       {} as never,
       'Embeddings',
     ).catch((e: unknown) => e)) as Error & { details?: unknown };

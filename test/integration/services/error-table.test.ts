@@ -114,15 +114,7 @@ describe('the spec error table, for every synchronous operation', () => {
     // an OCR asset uploaded by this identity is not visible to another one
     const mine = await runOcr(world.core.journal, world.client, world.service('glyph-ocr'), png);
     const other = clientWithToken(world.sim, 'other-identity');
-    const response = await other.send(
-      other.url('/ocr'),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'glyph-ocr', input_image_asset_id: mine.assetId }),
-      },
-      'OCR',
-    );
+    const response = await other.ocr({ model: 'glyph-ocr', input_image_asset_id: mine.assetId });
     expect(response.status).toBe(404);
   });
 

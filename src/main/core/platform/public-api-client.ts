@@ -137,8 +137,11 @@ export class PublicApiClient {
     return credentialFingerprint(await this.identity.secret());
   }
 
-  /** A path of the spec on this profile's base URL (no second /v1). */
-  url(path: string, query?: Record<string, string>): string {
+  /**
+   * A path of the spec on this profile's base URL (no second /v1). Private with `send`: every
+   * endpoint Framewright calls is a method of this client.
+   */
+  private url(path: string, query?: Record<string, string>): string {
     const url = new URL(this.base + path);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     return url.toString();
@@ -158,7 +161,7 @@ export class PublicApiClient {
    * key; a redirect elsewhere is followed without it only when `allowForeignRedirect` (downloads),
    * else refused.
    */
-  async send(
+  private async send(
     url: string,
     init: RequestInit & { timeoutMs?: number; allowForeignRedirect?: boolean },
     operation: string,
@@ -524,4 +527,80 @@ export class PublicApiClient {
       )
     ).body;
   }
+
+  // ------------------------------------------------------------------ synchronous services
+  // One request each, answered as it came: the caller reads the answer with its schema and sends
+  // again on 429/503 with its retry helper (a synchronous call is not replayed otherwise).
+
+  /** `POST /chat/completions`; `accept` asks for server-sent events (the body's `stream` decides). */
+  chatCompletions(body: Record<string, unknown>, init: SyncCallInit = {}): Promise<Response> {
+    return this.send(
+      this.url('/chat/completions'),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(body),
+        ...init,
+      },
+      'Chat',
+    );
+  }
+
+  /** `POST /embeddings`. */
+  embeddings(body: object, init: SyncCallInit = {}): Promise<Response> {
+    return this.postJson('/embeddings', body, 'Embeddings', init);
+  }
+
+  /** `POST /rerank`. */
+  rerank(body: object, init: SyncCallInit = {}): Promise<Response> {
+    return this.postJson('/rerank', body, 'Rerank', init);
+  }
+
+  /** `POST /ocr`. */
+  ocr(body: object, init: SyncCallInit = {}): Promise<Response> {
+    return this.postJson('/ocr', body, 'OCR', init);
+  }
+
+  /** `POST /documents/parse`. */
+  parseDocument(body: object, init: SyncCallInit = {}): Promise<Response> {
+    return this.postJson('/documents/parse', body, 'Document parse', init);
+  }
+
+  /** `POST /audio/transcriptions` as multipart (no Content-Type: fetch writes the boundary). */
+  transcribe(form: FormData, init: SyncCallInit = {}): Promise<Response> {
+    return this.send(
+      this.url('/audio/transcriptions'),
+      { method: 'POST', body: form, ...init },
+      'Transcription',
+    );
+  }
+
+  /** `GET /audio/voices`. */
+  listVoices(): Promise<Response> {
+    return this.send(this.url('/audio/voices'), { method: 'GET' }, 'List voices');
+  }
+
+  /** `GET /audio/voices/{voiceId}`. */
+  getVoice(voiceId: string): Promise<Response> {
+    return this.send(this.url(`/audio/voices/${encodeURIComponent(voiceId)}`), { method: 'GET' }, 'Voice');
+  }
+
+  private postJson(path: string, body: object, operation: string, init: SyncCallInit): Promise<Response> {
+    return this.send(
+      this.url(path),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        ...init,
+      },
+      operation,
+    );
+  }
+}
+
+/** What a synchronous call's caller may set: its cancel signal and its time limit. */
+export interface SyncCallInit {
+  signal?: AbortSignal;
+  timeoutMs?: number;
 }

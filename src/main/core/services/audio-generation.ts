@@ -128,10 +128,10 @@ export function buildAudioBody(service: PublicService, draft: AudioDraft): Recor
 
 /** `GET /audio/voices`. */
 export async function listVoices(client: PublicApiClient): Promise<CatalogVoice[]> {
-  const response = await sendWithRetry(
-    () => client.send(client.url('/audio/voices'), { method: 'GET' }, 'List voices'),
-    { clock: client.clock, operation: 'List voices' },
-  );
+  const response = await sendWithRetry(() => client.listVoices(), {
+    clock: client.clock,
+    operation: 'List voices',
+  });
   return (await readJson(response, CatalogVoiceList, 'List voices')).data;
 }
 
@@ -140,10 +140,10 @@ export async function getVoice(
   client: PublicApiClient,
   voiceId: string,
 ): Promise<VoiceDetail & Record<string, unknown>> {
-  const response = await sendWithRetry(
-    () => client.send(client.url(`/audio/voices/${encodeURIComponent(voiceId)}`), { method: 'GET' }, 'Voice'),
-    { clock: client.clock, operation: 'Voice' },
-  );
+  const response = await sendWithRetry(() => client.getVoice(voiceId), {
+    clock: client.clock,
+    operation: 'Voice',
+  });
   return (await readJson(response, VoiceDetail, 'Voice')) as VoiceDetail & Record<string, unknown>;
 }
 

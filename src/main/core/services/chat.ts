@@ -85,17 +85,7 @@ export async function streamChat(
   let response: Response;
   try {
     response = await sendWithRetry(
-      () =>
-        client.send(
-          client.url('/chat/completions'),
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-            body: JSON.stringify({ ...body, stream: body.stream ?? true }),
-            signal,
-          },
-          'Chat',
-        ),
+      () => client.chatCompletions({ ...body, stream: body.stream ?? true }, { signal }),
       { signal, clock: client.clock, operation: 'Chat' },
     );
   } catch (error) {
@@ -276,9 +266,7 @@ async function userContent(
   for (const { attachment, file, type } of checked) {
     const url = attachment.inline
       ? `data:${file.mimeType};base64,${(await readFile(file.path)).toString('base64')}`
-      : client.url(`/assets/${encodeURIComponent(uploaded[next++]!.assetId)}/content`, {
-          model: service.modelAlias,
-        });
+      : client.contentUrl({ assetId: uploaded[next++]!.assetId, model: service.modelAlias });
     parts.push(type === 'image_url' ? { type, image_url: { url } } : { type, video_url: { url } });
   }
   return parts;

@@ -7,7 +7,7 @@ import { safeSegment } from '../jobs/library-layout.js';
 import { probeMedia } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
-import { InputLimitError, postJson } from './service-common.js';
+import { callAnswer, InputLimitError } from './service-common.js';
 import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export const PARSE_LANGUAGES = ['ch', 'en'] as const;
@@ -94,15 +94,11 @@ export async function parseDocument(
     if (options.pageRange)
       body.page_range = { start_page: options.pageRange.start, end_page: options.pageRange.end };
     if (options.preset !== undefined) body.preset = options.preset;
-    const response = await postJson(
+    const { body: response } = await callAnswer(
       client,
-      '/documents/parse',
-      body,
+      () => client.parseDocument(body, { timeoutMs: WORKING_CALL_TIMEOUT_MS }),
       DocumentParseResponse,
       'Document parse',
-      {
-        timeoutMs: WORKING_CALL_TIMEOUT_MS,
-      },
     );
     return { response, body, asset };
   });

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/api/embeddings.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
+import { InputLimitError, journaledCall, callAnswer } from './service-common.js';
 
 export interface EmbeddingsResult {
   model: string;
@@ -94,7 +94,7 @@ export async function createEmbeddings(
         usage: r.usage,
       }),
     },
-    () => postJsonAnswer(client, '/embeddings', body, EmbeddingsResponse, 'Embeddings'),
+    () => callAnswer(client, () => client.embeddings(body), EmbeddingsResponse, 'Embeddings'),
   );
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
   return {

@@ -5,7 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { probeMedia } from '../media/probe-media.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
-import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
+import { InputLimitError, journaledCall, callAnswer } from './service-common.js';
 
 export interface OcrOptions {
   task?: string;
@@ -112,7 +112,7 @@ export async function runOcr(
           ...(isRecord(r.usage) ? { usage: r.usage } : {}),
         }),
       },
-      () => postJsonAnswer(client, '/ocr', body, OcrResponse, 'OCR'),
+      () => callAnswer(client, () => client.ocr(body), OcrResponse, 'OCR'),
     )) as Record<string, unknown>;
     return { raw, assetId: asset.assetId };
   });

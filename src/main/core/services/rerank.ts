@@ -10,7 +10,7 @@ import {
 } from '../../../shared/api/rerank.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, postJsonAnswer } from './service-common.js';
+import { InputLimitError, journaledCall, callAnswer } from './service-common.js';
 
 export interface RerankInput {
   query: string;
@@ -164,7 +164,7 @@ export async function rerankDocuments(
         ...(r.usage ? { usage: r.usage } : {}),
       }),
     },
-    () => postJsonAnswer(client, '/rerank', body, RerankResponse, 'Rerank'),
+    () => callAnswer(client, () => client.rerank(body), RerankResponse, 'Rerank'),
   );
   return {
     model: response.model,

@@ -210,42 +210,17 @@ export async function journaledCall<T>(
   return answer.body;
 }
 
-/** POSTs a JSON body with the profile's key and validates the answer. */
-export async function postJson<S extends z.ZodType>(
-  client: PublicApiClient,
-  path: string,
-  body: unknown,
+/**
+ * One synchronous call: `send` (a method of the client) is sent again on 429/503 (bounded, see
+ * {@link sendWithRetry}) and its answer validated, with the answer's request id.
+ */
+export async function callAnswer<S extends z.ZodType>(
+  client: Pick<PublicApiClient, 'clock'>,
+  send: () => Promise<Response>,
   schema: S,
   operation: string,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<z.output<S>> {
-  return (await postJsonAnswer(client, path, body, schema, operation, options)).body;
-}
-
-/** {@link postJson}, with the answer's request id. */
-export async function postJsonAnswer<S extends z.ZodType>(
-  client: PublicApiClient,
-  path: string,
-  body: unknown,
-  schema: S,
-  operation: string,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<Answer<z.output<S>>> {
-  const response = await sendWithRetry(
-    () =>
-      client.send(
-        client.url(path),
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: options.signal,
-          timeoutMs: options.timeoutMs,
-        },
-        operation,
-      ),
-    { clock: client.clock, operation },
-  );
+  const response = await sendWithRetry(send, { clock: client.clock, operation });
   return readAnswer(response, schema, operation);
 }
 

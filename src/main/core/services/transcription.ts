@@ -165,12 +165,7 @@ export async function transcribeFile(
     async () => {
       // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
       const response = await sendWithRetry(
-        () =>
-          client.send(
-            client.url('/audio/transcriptions'),
-            { method: 'POST', body: form(), timeoutMs: WORKING_CALL_TIMEOUT_MS },
-            'Transcription',
-          ),
+        () => client.transcribe(form(), { timeoutMs: WORKING_CALL_TIMEOUT_MS }),
         { clock: client.clock, operation: 'Transcription' },
       );
       return readAnswer(response, TranscriptionResponse, 'Transcription');
