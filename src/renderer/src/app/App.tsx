@@ -12,12 +12,14 @@ import { useTheme } from '../theme/use-theme';
 // Create opens first and ships in the main bundle; the other screens load on first visit.
 const SCREENS: Record<Section, ComponentType> = {
   create: CreateScreen,
-  queue: lazy(() => import('../screens/QueueScreen').then((m) => ({ default: m.QueueScreen }))),
-  library: lazy(() => import('../screens/LibraryScreen').then((m) => ({ default: m.LibraryScreen }))),
+  queue: lazy(() => import('../screens/queue/QueueScreen').then((m) => ({ default: m.QueueScreen }))),
+  library: lazy(() => import('../screens/library/LibraryScreen').then((m) => ({ default: m.LibraryScreen }))),
   playground: lazy(() =>
     import('../screens/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })),
   ),
-  settings: lazy(() => import('../screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen }))),
+  settings: lazy(() =>
+    import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+  ),
 };
 
 const ICONS: Record<Section, string> = {

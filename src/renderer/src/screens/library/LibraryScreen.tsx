@@ -1,11 +1,11 @@
 import { Dialog } from 'radix-ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JobDetail, JobView } from '../../../shared/bridge/contract';
-import { bridge } from '../bridge';
-import { EmptyState } from '../components/EmptyState';
-import { useStudio } from '../store';
-import '../theme/studio.css';
+import type { JobDetail, JobView } from '../../../../shared/bridge/contract';
+import { bridge } from '../../bridge';
+import { EmptyState } from '../../components/EmptyState';
+import { useStudio } from '../../store';
+import '../../theme/studio.css';
 
 interface Filters {
   query: string;
