@@ -70,6 +70,32 @@ export default tseslint.config(
     },
   },
   {
+    // Components read the store and call its actions; only the store's slices call the bridge.
+    files: ['src/renderer/src/{app,screens,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
+              message: 'The renderer has no Node or Electron.',
+            },
+            {
+              group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
+              message: 'The renderer talks to main only through the bridge.',
+            },
+            {
+              // the renderer's own bridge module (src/renderer/src/bridge), not shared/bridge's types
+              regex: '^(\\.\\./)+bridge(/.*)?$',
+              message: 'Bridge calls are store actions (src/renderer/src/store): call the action instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Layers import only downward: shared never imports main, renderer, simulator or cli.
     files: ['src/shared/**/*.ts'],
     rules: {

@@ -1,7 +1,6 @@
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../bridge';
 import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
 import { CreateScreen } from '../screens/create/CreateScreen';
@@ -38,22 +37,12 @@ export function App() {
   const settings = useStudio((s) => s.settings);
   const loadError = useStudio((s) => s.loadError);
   useTheme(settings.theme);
+  // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();
 
   useEffect(() => {
     void applyLocale(settings.locale);
   }, [settings.locale]);
-
-  useEffect(() => {
-    // the first loads were started before the first render (startFirstLoads in main.tsx)
-    const { receiveConnection, receiveSettings } = useStudio.getState();
-    const offConnection = bridge.on('connection.changed', receiveConnection);
-    const offSettings = bridge.on('settings.changed', receiveSettings);
-    return () => {
-      offConnection();
-      offSettings();
-    };
-  }, []);
 
   return (
     <div className="app">

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStudio } from '../../store';
 import { readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { GenerationResult, MethodResult, PlaygroundFile } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
 import {
   Counter,
   ErrorAlert,
@@ -14,7 +14,6 @@ import {
   codePoints,
   errorText,
   paramOf,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -25,6 +24,10 @@ type Voice = MethodResult<'playground.voices'>[number];
 
 export function AudioPanel() {
   const { t } = useTranslation();
+  const generateAudio = useStudio((s) => s.generateAudio);
+  const previewVoice = useStudio((s) => s.previewVoice);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const listVoices = useStudio((s) => s.listVoices);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -48,12 +51,12 @@ export function AudioPanel() {
   const [result, setResult] = useState<GenerationResult | null>(null);
 
   useEffect(() => {
-    bridge.invoke('playground.voices', {}).then(setVoices, (e: unknown) => setError(errorText(e, t)));
-  }, [t]);
+    listVoices().then(setVoices, (e: unknown) => setError(errorText(e, t)));
+  }, [t, listVoices]);
 
   const playPreview = async (voiceId: string) => {
     try {
-      const { dataUrl } = await bridge.invoke('playground.voices.preview', { voiceId, model });
+      const { dataUrl } = await previewVoice({ voiceId, model });
       if (preview) URL.revokeObjectURL(preview.url);
       setPreview({ voiceId, url: blobUrlOf(dataUrl) });
     } catch (e) {
@@ -69,7 +72,7 @@ export function AudioPanel() {
     try {
       const speech = profile === 'speech';
       setResult(
-        await bridge.invoke('playground.audio.generate', {
+        await generateAudio({
           model,
           ...(speech
             ? {
@@ -206,7 +209,7 @@ export function AudioPanel() {
             onFiles={async ([f]) => {
               setError(null);
               try {
-                setVideo(await sendFile(f!));
+                setVideo(await sendPlaygroundFile(f!));
               } catch (e) {
                 setError(errorText(e, t));
               }

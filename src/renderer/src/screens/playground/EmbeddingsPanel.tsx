@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
+import { useStudio } from '../../store';
 import { Counter, ErrorAlert, ModelSelect, Panel, errorText, useModel, useServicesOf } from './common';
 
 const KINDS = ['embeddings', 'embedding'];
 
 export function EmbeddingsPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
+  const embed = useStudio((s) => s.embed);
+  const noteBilledCallFinished = useStudio((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const [text, setText] = useState('');
@@ -26,7 +26,7 @@ export function EmbeddingsPanel() {
     setBusy(true);
     setError(null);
     try {
-      setResult(await bridge.invoke('playground.embed', { model, inputs }));
+      setResult(await embed({ model, inputs }));
     } catch (e) {
       setResult(null);
       setError(errorText(e, t));

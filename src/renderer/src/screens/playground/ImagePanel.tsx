@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStudio } from '../../store';
 import { readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { GenerationResult, PlaygroundFile } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
 import {
   Counter,
   EnumSelect,
@@ -14,7 +14,6 @@ import {
   codePoints,
   errorText,
   paramOf,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -25,6 +24,8 @@ const ENUMS = ['orientation', 'outputSizeCode', 'qualityTier', 'resolutionTier']
 
 export function ImagePanel() {
   const { t } = useTranslation();
+  const generateImage = useStudio((s) => s.generateImage);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -52,7 +53,7 @@ export function ImagePanel() {
       const chosen: Record<string, string> = {};
       for (const key of ENUMS) if (paramOf(service, key) && enums[key]) chosen[key] = enums[key]!;
       setResult(
-        await bridge.invoke('playground.image.generate', {
+        await generateImage({
           model,
           prompt,
           ...(mode ? { generationMode: mode } : {}),
@@ -139,7 +140,7 @@ export function ImagePanel() {
               setError(null);
               try {
                 const sent: PlaygroundFile[] = [];
-                for (const f of list) sent.push(await sendFile(f));
+                for (const f of list) sent.push(await sendPlaygroundFile(f));
                 setInputs((x) => [...x, ...sent]);
               } catch (e) {
                 setError(errorText(e, t));

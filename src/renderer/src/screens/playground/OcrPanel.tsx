@@ -1,9 +1,8 @@
 import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStudio } from '../../store';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
 import {
   ErrorAlert,
   FileDrop,
@@ -11,7 +10,6 @@ import {
   NumberField,
   Panel,
   errorText,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -20,7 +18,9 @@ const KINDS = ['ocr'];
 
 export function OcrPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
+  const recognizeText = useStudio((s) => s.recognizeText);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const noteBilledCallFinished = useStudio((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -47,9 +47,9 @@ export function OcrPanel() {
     const isImage = dropped.type.startsWith('image/');
     setFile({ name: dropped.name, isImage, url: isImage ? URL.createObjectURL(dropped) : null });
     try {
-      const sent = await sendFile(dropped);
+      const sent = await sendPlaygroundFile(dropped);
       setResult(
-        await bridge.invoke('playground.ocr', {
+        await recognizeText({
           model,
           fileId: sent.fileId,
           ...(task ? { task } : {}),

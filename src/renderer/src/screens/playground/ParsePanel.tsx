@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStudio } from '../../store';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
 import {
   ErrorAlert,
   FileDrop,
@@ -9,7 +9,6 @@ import {
   NumberField,
   Panel,
   errorText,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -18,6 +17,8 @@ const KINDS = ['document_parse'];
 
 export function ParsePanel() {
   const { t } = useTranslation();
+  const parseDocument = useStudio((s) => s.parseDocument);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const [language, setLanguage] = useState('');
@@ -34,9 +35,9 @@ export function ParsePanel() {
     setError(null);
     setResult(null);
     try {
-      const sent = await sendFile(file);
+      const sent = await sendPlaygroundFile(file);
       setResult(
-        await bridge.invoke('playground.parse', {
+        await parseDocument({
           model,
           fileId: sent.fileId,
           ...(language ? { language } : {}),

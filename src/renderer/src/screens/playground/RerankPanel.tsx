@@ -1,8 +1,7 @@
 import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
+import { useStudio } from '../../store';
 import {
   Counter,
   ErrorAlert,
@@ -12,7 +11,6 @@ import {
   Panel,
   codePoints,
   errorText,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -22,7 +20,10 @@ const TOTAL_MAX = 65536;
 
 export function RerankPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
+  const rerank = useStudio((s) => s.rerank);
+  const loadRerankDocuments = useStudio((s) => s.loadRerankDocuments);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const noteBilledCallFinished = useStudio((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -41,7 +42,7 @@ export function RerankPanel() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await bridge.invoke('playground.rerank', {
+      const answer = await rerank({
         model,
         query,
         documents,
@@ -85,8 +86,8 @@ export function RerankPanel() {
           onFiles={async ([file]) => {
             setError(null);
             try {
-              const sent = await sendFile(file!);
-              const { documents: docs } = await bridge.invoke('playground.rerank.loadDocuments', {
+              const sent = await sendPlaygroundFile(file!);
+              const { documents: docs } = await loadRerankDocuments({
                 fileId: sent.fileId,
               });
               setLoaded({ name: file!.name, documents: docs });

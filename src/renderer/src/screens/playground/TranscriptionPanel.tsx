@@ -1,9 +1,8 @@
 import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStudio } from '../../store';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
 import {
   ErrorAlert,
   FileDrop,
@@ -11,7 +10,6 @@ import {
   Panel,
   download,
   errorText,
-  sendFile,
   useModel,
   useServicesOf,
 } from './common';
@@ -26,7 +24,9 @@ function clock(seconds: number): string {
 
 export function TranscriptionPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
+  const transcribe = useStudio((s) => s.transcribe);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const noteBilledCallFinished = useStudio((s) => s.noteBilledCallFinished);
   const services = useServicesOf(KINDS);
   const [model, setModel] = useModel(services);
   const service = services.find((s) => s.modelAlias === model);
@@ -55,9 +55,9 @@ export function TranscriptionPanel() {
     setAudioUrl(URL.createObjectURL(file));
     setName(file.name.replace(/\.[^.]+$/, '') || 'transcript');
     try {
-      const sent = await sendFile(file);
+      const sent = await sendPlaygroundFile(file);
       setResult(
-        await bridge.invoke('playground.transcribe', {
+        await transcribe({
           model,
           fileId: sent.fileId,
           ...(usage.supportsLanguage && language ? { language } : {}),
