@@ -4,25 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { useStudio } from '../../store';
 import type { PlaygroundFile } from '../../../../shared/bridge/contract';
-import {
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  errorText,
-  useModel,
-  useServicesOf,
-} from './common';
+import { ErrorAlert, FileDrop, ModelSelect, NumberField, Panel, errorText, usePanelModel } from './common';
 
 const CHAT_KINDS = ['text_chat', 'vision_chat'];
 
 export function ChatPanel() {
   const { t } = useTranslation();
   const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
-  const services = useServicesOf(CHAT_KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
+  const { services, model, setModel, service } = usePanelModel(CHAT_KINDS);
   const usage = readApiUsage(service?.apiUsageContract);
   const partTypes = usage.contentPartTypes;
   const samplingFields = usage.samplingFields;

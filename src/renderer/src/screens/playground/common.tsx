@@ -23,11 +23,6 @@ export function errorText(
   return error instanceof Error ? error.message : String(error);
 }
 
-export function useServicesOf(kinds: readonly string[]): PlaygroundService[] {
-  const services = useStudio((s) => s.playgroundServices);
-  return services.filter((s) => kinds.includes(s.serviceKind));
-}
-
 /** The model picker: the services of the panel's kinds from discovery (unavailable ones disabled). */
 export function ModelSelect(props: {
   id: string;
@@ -58,12 +53,14 @@ export function ModelSelect(props: {
   );
 }
 
-/** The first available model of a list, kept while it stays in the list. */
-export function useModel(services: PlaygroundService[]): [string, (m: string) => void] {
-  const [chosen, setChosen] = useState('');
+/** A panel's services (those of its kinds) and its model: the chosen one while it stays available, else the first available. */
+export function usePanelModel(kinds: readonly string[]) {
+  const all = useStudio((s) => s.playgroundServices);
+  const services = all.filter((s) => kinds.includes(s.serviceKind));
+  const [chosen, setModel] = useState('');
   const valid = services.find((s) => s.modelAlias === chosen && s.available);
   const model = valid ? chosen : (services.find((s) => s.available)?.modelAlias ?? '');
-  return [model, setChosen];
+  return { services, model, setModel, service: services.find((s) => s.modelAlias === model) };
 }
 
 /** A drop zone that is also a file picker (keyboard: the button opens the picker). */
