@@ -3,6 +3,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** What no renderer file imports (a later block for some renderer folders repeats them: flat config replaces a rule's options). */
+const RENDERER_IMPORT_PATTERNS = [
+  {
+    group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
+    message: 'The renderer has no Node or Electron.',
+  },
+  {
+    group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
+    message: 'The renderer talks to main only through the bridge.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -34,16 +46,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
-              message: 'The renderer has no Node or Electron.',
-            },
-            {
-              group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
-              message: 'The renderer talks to main only through the bridge.',
-            },
-          ],
+          patterns: [...RENDERER_IMPORT_PATTERNS],
         },
       ],
       // The bridge's schemas run in main: the renderer takes their types, and values from names.ts.
@@ -77,14 +80,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
-              message: 'The renderer has no Node or Electron.',
-            },
-            {
-              group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
-              message: 'The renderer talks to main only through the bridge.',
-            },
+            ...RENDERER_IMPORT_PATTERNS,
             {
               // the renderer's own bridge module (src/renderer/src/bridge), not shared/bridge's types
               regex: '^(\\.\\./)+bridge(/.*)?$',
