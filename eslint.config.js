@@ -3,6 +3,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** What no renderer file imports (a later block for some renderer folders repeats them: flat config replaces a rule's options). */
+const RENDERER_IMPORT_PATTERNS = [
+  {
+    group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
+    message: 'The renderer has no Node or Electron.',
+  },
+  {
+    group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
+    message: 'The renderer talks to main only through the bridge.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -34,16 +46,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['node:*', 'fs', 'path', 'child_process', 'electron'],
-              message: 'The renderer has no Node or Electron.',
-            },
-            {
-              group: ['**/main/**', '**/simulator/**', '**/cli/**', '**/shared/node/**'],
-              message: 'The renderer talks to main only through the bridge.',
-            },
-          ],
+          patterns: [...RENDERER_IMPORT_PATTERNS],
         },
       ],
       // The bridge's schemas run in main: the renderer takes their types, and values from names.ts.
@@ -63,6 +66,25 @@ export default tseslint.config(
               allowTypeImports: true,
               message:
                 'Schemas stay out of the renderer: import types only, and names from shared/bridge/names.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Components read the store and call its actions; only the store's slices call the bridge.
+    files: ['src/renderer/src/{app,screens,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...RENDERER_IMPORT_PATTERNS,
+            {
+              // the renderer's own bridge module (src/renderer/src/bridge), not shared/bridge's types
+              regex: '^(\\.\\./)+bridge(/.*)?$',
+              message: 'Bridge calls are store actions (src/renderer/src/store): call the action instead.',
             },
           ],
         },

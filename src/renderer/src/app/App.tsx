@@ -1,7 +1,6 @@
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../bridge';
 import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
 import { CreateScreen } from '../screens/create/CreateScreen';
@@ -12,12 +11,14 @@ import { useTheme } from '../theme/use-theme';
 // Create opens first and ships in the main bundle; the other screens load on first visit.
 const SCREENS: Record<Section, ComponentType> = {
   create: CreateScreen,
-  queue: lazy(() => import('../screens/QueueScreen').then((m) => ({ default: m.QueueScreen }))),
-  library: lazy(() => import('../screens/LibraryScreen').then((m) => ({ default: m.LibraryScreen }))),
+  queue: lazy(() => import('../screens/queue/QueueScreen').then((m) => ({ default: m.QueueScreen }))),
+  library: lazy(() => import('../screens/library/LibraryScreen').then((m) => ({ default: m.LibraryScreen }))),
   playground: lazy(() =>
     import('../screens/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })),
   ),
-  settings: lazy(() => import('../screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen }))),
+  settings: lazy(() =>
+    import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+  ),
 };
 
 const ICONS: Record<Section, string> = {
@@ -36,22 +37,12 @@ export function App() {
   const settings = useStudio((s) => s.settings);
   const loadError = useStudio((s) => s.loadError);
   useTheme(settings.theme);
+  // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();
 
   useEffect(() => {
     void applyLocale(settings.locale);
   }, [settings.locale]);
-
-  useEffect(() => {
-    // the first loads were started before the first render (startFirstLoads in main.tsx)
-    const { receiveConnection, receiveSettings } = useStudio.getState();
-    const offConnection = bridge.on('connection.changed', receiveConnection);
-    const offSettings = bridge.on('settings.changed', receiveSettings);
-    return () => {
-      offConnection();
-      offSettings();
-    };
-  }, []);
 
   return (
     <div className="app">

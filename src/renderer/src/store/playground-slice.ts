@@ -1,19 +1,33 @@
-import { create, type StateCreator } from 'zustand';
+import type { StateCreator } from 'zustand';
 import type {
   ChatMessageView,
   ConversationSummary,
+  MethodName,
+  MethodParams,
+  MethodResult,
+  PlaygroundFile,
   PlaygroundService,
+  ServiceCallOperationName,
+  ServiceCallView,
 } from '../../../shared/bridge/contract';
+import { PLAYGROUND_CHUNK_BYTES, PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names';
 import { bridge } from '../bridge';
+import type { StudioState } from './index';
 
 export type PlaygroundPanel =
   'chat' | 'embeddings' | 'rerank' | 'ocr' | 'transcription' | 'audio' | 'image' | 'parse';
 
-/** What the Playground keeps across panel switches: services, and the chat's conversation and stream. */
+/** One synchronous call of a playground panel: its params in, its answer out. */
+type Call<M extends MethodName> = (params: MethodParams<M>) => Promise<MethodResult<M>>;
+
+/**
+ * The Playground: its services, the chat's conversation and stream (kept across panel switches),
+ * and one action per call its panels make.
+ */
 export interface PlaygroundSlice {
-  panel: PlaygroundPanel;
-  services: PlaygroundService[];
-  servicesError: string | null;
+  playgroundPanel: PlaygroundPanel;
+  playgroundServices: PlaygroundService[];
+  playgroundServicesError: string | null;
   conversations: ConversationSummary[];
   conversationId: string | null;
   messages: ChatMessageView[];
@@ -23,8 +37,8 @@ export interface PlaygroundSlice {
   /** Counts finished billed synchronous calls, so the History list reloads after each one. */
   billedCallsFinished: number;
   noteBilledCallFinished(): void;
-  setPanel(panel: PlaygroundPanel): void;
-  loadServices(): Promise<void>;
+  setPlaygroundPanel(panel: PlaygroundPanel): void;
+  loadPlaygroundServices(): Promise<void>;
   loadConversations(query?: string): Promise<void>;
   openConversation(id: string | null): Promise<void>;
   sendChat(input: {
@@ -36,12 +50,26 @@ export interface PlaygroundSlice {
   }): Promise<boolean>;
   cancelChat(): Promise<void>;
   receiveDelta(streamId: string, token: string): void;
+  /** Sends a dropped file to the core in bounded chunks; refuses one past 25 MiB before sending anything. */
+  sendPlaygroundFile(file: File): Promise<PlaygroundFile>;
+  embed: Call<'playground.embed'>;
+  rerank: Call<'playground.rerank'>;
+  loadRerankDocuments: Call<'playground.rerank.loadDocuments'>;
+  recognizeText: Call<'playground.ocr'>;
+  transcribe: Call<'playground.transcribe'>;
+  parseDocument: Call<'playground.parse'>;
+  generateImage: Call<'playground.image.generate'>;
+  generateAudio: Call<'playground.audio.generate'>;
+  listVoices(): Promise<MethodResult<'playground.voices'>>;
+  previewVoice: Call<'playground.voices.preview'>;
+  /** The journaled billed calls of one synchronous operation, newest first. */
+  listServiceCalls(operation: ServiceCallOperationName, limit: number): Promise<ServiceCallView[]>;
 }
 
-export const createPlaygroundSlice: StateCreator<PlaygroundSlice> = (set, get) => ({
-  panel: 'chat',
-  services: [],
-  servicesError: null,
+export const createPlaygroundSlice: StateCreator<StudioState, [], [], PlaygroundSlice> = (set, get) => ({
+  playgroundPanel: 'chat',
+  playgroundServices: [],
+  playgroundServicesError: null,
   conversations: [],
   conversationId: null,
   messages: [],
@@ -49,12 +77,15 @@ export const createPlaygroundSlice: StateCreator<PlaygroundSlice> = (set, get) =
   chatError: null,
   billedCallsFinished: 0,
   noteBilledCallFinished: () => set((state) => ({ billedCallsFinished: state.billedCallsFinished + 1 })),
-  setPanel: (panel) => set({ panel }),
-  async loadServices() {
+  setPlaygroundPanel: (panel) => set({ playgroundPanel: panel }),
+  async loadPlaygroundServices() {
     try {
-      set({ services: await bridge.invoke('playground.services', {}), servicesError: null });
+      set({
+        playgroundServices: await bridge.invoke('playground.services', {}),
+        playgroundServicesError: null,
+      });
     } catch (error) {
-      set({ servicesError: error instanceof Error ? error.message : String(error) });
+      set({ playgroundServicesError: error instanceof Error ? error.message : String(error) });
     }
   },
   async loadConversations(query) {
@@ -111,7 +142,44 @@ export const createPlaygroundSlice: StateCreator<PlaygroundSlice> = (set, get) =
     const streaming = get().streaming;
     if (streaming?.streamId === streamId) set({ streaming: { streamId, text: streaming.text + token } });
   },
+  sendPlaygroundFile: sendInChunks,
+  embed: (params) => bridge.invoke('playground.embed', params),
+  rerank: (params) => bridge.invoke('playground.rerank', params),
+  loadRerankDocuments: (params) => bridge.invoke('playground.rerank.loadDocuments', params),
+  recognizeText: (params) => bridge.invoke('playground.ocr', params),
+  transcribe: (params) => bridge.invoke('playground.transcribe', params),
+  parseDocument: (params) => bridge.invoke('playground.parse', params),
+  generateImage: (params) => bridge.invoke('playground.image.generate', params),
+  generateAudio: (params) => bridge.invoke('playground.audio.generate', params),
+  listVoices: () => bridge.invoke('playground.voices', {}),
+  previewVoice: (params) => bridge.invoke('playground.voices.preview', params),
+  listServiceCalls: (operation, limit) => bridge.invoke('playground.calls.list', { operation, limit }),
 });
 
-/** The Playground's own store (kept apart from the studio store so each domain owns its state). */
-export const usePlayground = create<PlaygroundSlice>()((...args) => ({ ...createPlaygroundSlice(...args) }));
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+async function sendInChunks(file: File): Promise<PlaygroundFile> {
+  if (file.size > PLAYGROUND_MAX_FILE_BYTES)
+    throw Object.assign(new Error('too_large'), { code: 'playground.too_large' });
+  let uploadId: string | undefined;
+  let offset = 0;
+  for (;;) {
+    const chunk = new Uint8Array(await file.slice(offset, offset + PLAYGROUND_CHUNK_BYTES).arrayBuffer());
+    const last = offset + chunk.length >= file.size;
+    const answer = await bridge.invoke('playground.files.put', {
+      ...(uploadId ? { uploadId } : {}),
+      fileName: file.name,
+      offset,
+      dataBase64: base64(chunk),
+      last,
+    });
+    uploadId = answer.uploadId;
+    offset += chunk.length;
+    if (last && answer.file) return answer.file;
+  }
+}

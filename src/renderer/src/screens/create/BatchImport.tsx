@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchPreview, DraftForm, StudioService } from '../../../../shared/bridge/contract';
 import { BATCH_MAX_JOBS } from '../../../../shared/bridge/names';
-import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 
 interface Props {
@@ -41,6 +40,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function BatchImport({ form, service, disabled }: Props) {
   const { t } = useTranslation();
   const setSection = useStudio((s) => s.setSection);
+  const previewBatch = useStudio((s) => s.previewBatch);
+  const submitBatch = useStudio((s) => s.submitBatch);
   const input = useRef<HTMLInputElement>(null);
   const [params, setParams] = useState<Params | null>(null);
   const [preview, setPreview] = useState<BatchPreview | null>(null);
@@ -68,7 +69,7 @@ export function BatchImport({ form, service, disabled }: Props) {
           seed: form.seed ?? null,
         },
       };
-      const result = await bridge.invoke('studio.batch.preview', next);
+      const result = await previewBatch(next);
       setParams(next);
       setPreview(result);
     } catch (e) {
@@ -104,8 +105,7 @@ export function BatchImport({ form, service, disabled }: Props) {
     let current = true;
     const timer = setTimeout(() => {
       setBusy(true);
-      bridge
-        .invoke('studio.batch.preview', next)
+      previewBatch(next)
         .then((result) => {
           if (!current) return;
           setParams(next);
@@ -119,14 +119,14 @@ export function BatchImport({ form, service, disabled }: Props) {
       current = false;
       clearTimeout(timer);
     };
-  }, [params, label, maxJobsValue, maxJobsInvalid, fieldsSettled]);
+  }, [params, label, maxJobsValue, maxJobsInvalid, fieldsSettled, previewBatch]);
 
   const generate = async () => {
     if (!params) return;
     setBusy(true);
     setSubmitError(null);
     try {
-      const result = await bridge.invoke('studio.batch.submit', params);
+      const result = await submitBatch(params);
       const refused = result.rows.filter((r) => r.state === 'refused' || r.state === 'not_submitted');
       if (result.stoppedBy || refused.length > 0) {
         setSubmitError(

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countPromptCodePoints, type EffectiveLimits } from '../../../../shared/h3';
-import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import { diffWords } from './form-model';
 
 interface Props {
-  draftId: string;
   limits: EffectiveLimits;
   style: string;
   disabled: boolean;
@@ -16,9 +14,9 @@ interface Props {
 }
 
 /** The optional optimizer: a separate billed call; original and optimized side by side. */
-export function OptimizerPanel({ draftId, limits, style, disabled, invalid, onStyle, onAccept }: Props) {
+export function OptimizerPanel({ limits, style, disabled, invalid, onStyle, onAccept }: Props) {
   const { t } = useTranslation();
-  const flushDraft = useStudio((s) => s.flushDraft);
+  const optimizePrompt = useStudio((s) => s.optimizePrompt);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<{ original: string; optimized: string } | null>(null);
@@ -39,11 +37,7 @@ export function OptimizerPanel({ draftId, limits, style, disabled, invalid, onSt
     setError(null);
     setEditing(null);
     try {
-      await flushDraft();
-      const r = await bridge.invoke('video.optimize', {
-        draftId,
-        ...(opt.styleAllowed && style.trim() ? { style } : {}),
-      });
+      const r = await optimizePrompt(opt.styleAllowed && style.trim() ? style : undefined);
       setResult({ original: r.originalPrompt, optimized: r.optimizedPrompt });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

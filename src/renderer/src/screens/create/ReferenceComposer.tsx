@@ -13,7 +13,6 @@ import {
   type StaleLabel,
   type Violation,
 } from '../../../../shared/h3';
-import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import { ViolationList } from './ViolationList';
 import { describeMedia } from './form-model';
@@ -55,6 +54,7 @@ export function ReferenceComposer({
   onInsertLabel,
 }: Props) {
   const { t } = useTranslation();
+  const stageFile = useStudio((s) => s.stageFile);
   const [staging, setStaging] = useState<string[]>([]);
   const [errors, setErrors] = useState<string[]>([]);
   const [over, setOver] = useState(false);
@@ -75,7 +75,7 @@ export function ReferenceComposer({
     const failed: string[] = [];
     for (const file of files) {
       try {
-        staged.push(await bridge.stageFile(file));
+        staged.push(await stageFile(file));
       } catch (error) {
         failed.push(`${file.name}: ${error instanceof Error ? error.message : String(error)}`);
       }

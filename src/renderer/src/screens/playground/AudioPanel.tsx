@@ -2,32 +2,23 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import type { GenerationResult, MethodResult, PlaygroundFile } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import {
-  Counter,
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  blobUrlOf,
-  codePoints,
-  errorText,
-  paramOf,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import { useStudio } from '../../store';
+import { Counter, FileDrop, NumberField, blobUrlOf, codePoints, paramOf } from './common';
 import { GenerationResultView } from './GenerationResultView';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['audio_generation'];
 type Voice = MethodResult<'playground.voices'>[number];
 
 export function AudioPanel() {
   const { t } = useTranslation();
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
+  const generateAudio = useStudio((s) => s.generateAudio);
+  const previewVoice = useStudio((s) => s.previewVoice);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const listVoices = useStudio((s) => s.listVoices);
+  const panel = usePlaygroundPanel<GenerationResult>(KINDS, { billed: false });
+  const { service, model, attempt } = panel;
   const profile = readMediaSpec(service?.mediaSpecContract).profile ?? 'speech';
   const textMax = Math.min(paramOf(service, 'text')?.maxLength ?? 600, 600);
   const instructMax = Math.min(paramOf(service, 'instruct')?.maxLength ?? 160, 160);
@@ -43,64 +34,54 @@ export function AudioPanel() {
   const [seed, setSeed] = useState('');
   const [video, setVideo] = useState<PlaygroundFile | null>(null);
   const [preview, setPreview] = useState<{ voiceId: string; url: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<GenerationResult | null>(null);
 
   useEffect(() => {
-    bridge.invoke('playground.voices', {}).then(setVoices, (e: unknown) => setError(errorText(e, t)));
-  }, [t]);
+    void attempt(async () => setVoices(await listVoices()));
+  }, [attempt, listVoices]);
 
-  const playPreview = async (voiceId: string) => {
-    try {
-      const { dataUrl } = await bridge.invoke('playground.voices.preview', { voiceId, model });
+  const playPreview = (voiceId: string) =>
+    attempt(async () => {
+      const { dataUrl } = await previewVoice({ voiceId, model });
       if (preview) URL.revokeObjectURL(preview.url);
       setPreview({ voiceId, url: blobUrlOf(dataUrl) });
-    } catch (e) {
-      setError(errorText(e, t));
-    }
-  };
+    });
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
+  const run = () => {
     const int = (v: string) => (v.trim() ? Number(v) : undefined);
-    try {
-      const speech = profile === 'speech';
-      setResult(
-        await bridge.invoke('playground.audio.generate', {
-          model,
-          ...(speech
-            ? {
-                text,
-                ...(voiceModeParam
-                  ? { voiceMode: voiceMode as 'text' | 'custom_voice' | 'voice_design' }
-                  : {}),
-                ...(voiceMode === 'custom_voice' ? { speaker } : {}),
-                ...(voiceMode === 'voice_design' ? { instruct } : {}),
-              }
-            : { ...(prompt.trim() ? { prompt } : {}) }),
-          ...(profile === 'foley' && video ? { videoFileId: video.fileId } : {}),
-          ...(secondsParam && int(seconds) !== undefined ? { seconds: int(seconds) } : {}),
-          ...(int(seed) !== undefined ? { seed: int(seed) } : {}),
-        }),
-      );
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
+    const speech = profile === 'speech';
+    return panel.run(() =>
+      generateAudio({
+        model,
+        ...(speech
+          ? {
+              text,
+              ...(voiceModeParam ? { voiceMode: voiceMode as 'text' | 'custom_voice' | 'voice_design' } : {}),
+              ...(voiceMode === 'custom_voice' ? { speaker } : {}),
+              ...(voiceMode === 'voice_design' ? { instruct } : {}),
+            }
+          : { ...(prompt.trim() ? { prompt } : {}) }),
+        ...(profile === 'foley' && video ? { videoFileId: video.fileId } : {}),
+        ...(secondsParam && int(seconds) !== undefined ? { seconds: int(seconds) } : {}),
+        ...(int(seed) !== undefined ? { seed: int(seed) } : {}),
+      }),
+    );
   };
 
   return (
-    <Panel title={t('playground.audio.title')} hint={t('playground.audio.hint')}>
-      <div className="pg-row">
-        <ModelSelect id="audio-model" services={services} value={model} onChange={setModel} />
+    <PanelScaffold
+      id="audio"
+      title={t('playground.audio.title')}
+      hint={t('playground.audio.hint')}
+      panel={panel}
+      options={
         <span className="badge" data-testid="audio-profile">
           {t(`playground.audio.profile.${profile === 'music' || profile === 'foley' ? profile : 'speech'}`)}
         </span>
-      </div>
+      }
+      runLabel={t('playground.audio.run')}
+      onRun={() => void run()}
+      renderResult={(result) => <GenerationResultView result={result} kind="audio" testId="audio-result" />}
+    >
       {profile === 'speech' ? (
         <>
           {voiceModeParam ? (
@@ -203,14 +184,7 @@ export function AudioPanel() {
             testId="audio-video"
             accept="video/mp4"
             label={t('playground.audio.video')}
-            onFiles={async ([f]) => {
-              setError(null);
-              try {
-                setVideo(await sendFile(f!));
-              } catch (e) {
-                setError(errorText(e, t));
-              }
-            }}
+            onFiles={([f]) => void panel.attempt(async () => setVideo(await sendPlaygroundFile(f!)))}
           />
           <span data-testid="audio-video-name">{video?.fileName}</span>
         </div>
@@ -237,17 +211,6 @@ export function AudioPanel() {
           />
         ) : null}
       </div>
-      <button
-        type="button"
-        className="button pg-primary"
-        data-testid="audio-run"
-        disabled={busy || !model}
-        onClick={() => void run()}
-      >
-        {busy ? t('playground.common.working') : t('playground.audio.run')}
-      </button>
-      <ErrorAlert testId="audio-error" message={error} />
-      {result ? <GenerationResultView result={result} kind="audio" testId="audio-result" /> : null}
-    </Panel>
+    </PanelScaffold>
   );
 }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServiceCallOperationName, ServiceCallView } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
+import { useStudio } from '../../store';
 
 /** The journaled billed calls of one synchronous operation, newest first; reloads after each call. */
 export function CallHistory({ operation }: { operation: ServiceCallOperationName }) {
@@ -11,11 +10,12 @@ export function CallHistory({ operation }: { operation: ServiceCallOperationName
   const [error, setError] = useState<string>();
 
   const [version, setVersion] = useState(0);
-  const billedCallsFinished = usePlayground((s) => s.billedCallsFinished);
+  const billedCallsFinished = useStudio((s) => s.billedCallsFinished);
+  const listServiceCalls = useStudio((s) => s.listServiceCalls);
 
   useEffect(() => {
     let live = true;
-    bridge.invoke('playground.calls.list', { operation, limit: 20 }).then(
+    listServiceCalls(operation, 20).then(
       (list) => {
         if (!live) return;
         setCalls(list);
@@ -28,7 +28,7 @@ export function CallHistory({ operation }: { operation: ServiceCallOperationName
     return () => {
       live = false;
     };
-  }, [operation, version, billedCallsFinished]);
+  }, [operation, version, billedCallsFinished, listServiceCalls]);
 
   return (
     <section className="pg-history" aria-labelledby={`pg-history-${operation}`} data-testid="pg-history">

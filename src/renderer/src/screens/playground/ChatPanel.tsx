@@ -1,34 +1,36 @@
 import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { useStudio } from '../../store';
 import type { PlaygroundFile } from '../../../../shared/bridge/contract';
-import { usePlayground } from '../../store/playground-slice';
-import {
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  errorText,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import { ErrorAlert, FileDrop, ModelSelect, NumberField, Panel, errorText, usePanelModel } from './common';
 
 const CHAT_KINDS = ['text_chat', 'vision_chat'];
 
 export function ChatPanel() {
   const { t } = useTranslation();
-  const services = useServicesOf(CHAT_KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const { services, model, setModel, service } = usePanelModel(CHAT_KINDS);
   const usage = readApiUsage(service?.apiUsageContract);
   const partTypes = usage.contentPartTypes;
   const samplingFields = usage.samplingFields;
   const takesMedia = partTypes.includes('image_url') || partTypes.includes('video_url');
   const inlineAllowed = usage.inlineImages;
 
-  const s = usePlayground();
+  const s = useStudio(
+    useShallow((state) => ({
+      conversations: state.conversations,
+      conversationId: state.conversationId,
+      messages: state.messages,
+      streaming: state.streaming,
+      chatError: state.chatError,
+      loadConversations: state.loadConversations,
+      openConversation: state.openConversation,
+      sendChat: state.sendChat,
+      cancelChat: state.cancelChat,
+    })),
+  );
   const [system, setSystem] = useState('');
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
@@ -155,7 +157,7 @@ export function ChatPanel() {
                   setFileError(null);
                   try {
                     const sent: PlaygroundFile[] = [];
-                    for (const f of list) sent.push(await sendFile(f));
+                    for (const f of list) sent.push(await sendPlaygroundFile(f));
                     setAttachments((a) => [...a, ...sent]);
                   } catch (error) {
                     setFileError(errorText(error, t));

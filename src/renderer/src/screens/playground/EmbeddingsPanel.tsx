@@ -1,66 +1,30 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
-import { Counter, ErrorAlert, ModelSelect, Panel, errorText, useModel, useServicesOf } from './common';
+import type { MethodResult } from '../../../../shared/bridge/contract';
+import { useStudio } from '../../store';
+import { Counter } from './common';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['embeddings', 'embedding'];
 
 export function EmbeddingsPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
+  const embed = useStudio((s) => s.embed);
+  const panel = usePlaygroundPanel<MethodResult<'playground.embed'>>(KINDS, { billed: true });
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{
-    model: string;
-    count: number;
-    dimensions: number;
-    similarity: number[][];
-  } | null>(null);
   const inputs = text.split('\n').filter((line) => line.trim().length > 0);
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(await bridge.invoke('playground.embed', { model, inputs }));
-    } catch (e) {
-      setResult(null);
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-      noteBilledCallFinished();
-    }
-  };
-
   return (
-    <Panel title={t('playground.embeddings.title')} hint={t('playground.embeddings.hint')}>
-      <div className="pg-row">
-        <ModelSelect id="embed-model" services={services} value={model} onChange={setModel} />
-        <Counter testId="embed-count" value={inputs.length} max={64} />
-      </div>
-      <textarea
-        data-testid="embed-input"
-        aria-label={t('playground.embeddings.input')}
-        placeholder={t('playground.embeddings.input')}
-        rows={6}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-      />
-      <button
-        type="button"
-        className="button pg-primary"
-        data-testid="embed-run"
-        disabled={busy || !model}
-        onClick={() => void run()}
-      >
-        {t('playground.embeddings.run')}
-      </button>
-      <ErrorAlert testId="embed-error" message={error} />
-      {result ? (
+    <PanelScaffold
+      id="embed"
+      title={t('playground.embeddings.title')}
+      hint={t('playground.embeddings.hint')}
+      panel={panel}
+      options={<Counter testId="embed-count" value={inputs.length} max={64} />}
+      runLabel={t('playground.embeddings.run')}
+      onRun={() => void panel.run(() => embed({ model: panel.model, inputs }))}
+      renderResult={(result) => (
         <div data-testid="embed-result">
           <p>
             {t('playground.embeddings.summary', {
@@ -92,7 +56,16 @@ export function EmbeddingsPanel() {
             </tbody>
           </table>
         </div>
-      ) : null}
-    </Panel>
+      )}
+    >
+      <textarea
+        data-testid="embed-input"
+        aria-label={t('playground.embeddings.input')}
+        placeholder={t('playground.embeddings.input')}
+        rows={6}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+    </PanelScaffold>
   );
 }

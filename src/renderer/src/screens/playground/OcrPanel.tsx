@@ -2,35 +2,22 @@ import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
-import {
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  errorText,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import { useStudio } from '../../store';
+import { FileDrop, NumberField } from './common';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['ocr'];
 
 export function OcrPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
-  const usage = readApiUsage(service?.apiUsageContract);
+  const recognizeText = useStudio((s) => s.recognizeText);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const panel = usePlaygroundPanel<MethodResult<'playground.ocr'>>(KINDS, { billed: true });
+  const usage = readApiUsage(panel.service?.apiUsageContract);
   const [task, setTask] = useState('');
   const [pages, setPages] = useState('');
   const [file, setFile] = useState<{ name: string; isImage: boolean; url: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<MethodResult<'playground.ocr'> | null>(null);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
 
   useEffect(
@@ -40,71 +27,55 @@ export function OcrPanel() {
     [file],
   );
 
-  const run = async (dropped: File) => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
+  const run = (dropped: File) => {
     const isImage = dropped.type.startsWith('image/');
     setFile({ name: dropped.name, isImage, url: isImage ? URL.createObjectURL(dropped) : null });
-    try {
-      const sent = await sendFile(dropped);
-      setResult(
-        await bridge.invoke('playground.ocr', {
-          model,
-          fileId: sent.fileId,
-          ...(task ? { task } : {}),
-          ...(!isImage && pages.trim() ? { pages: Number(pages) } : {}),
-        }),
-      );
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-      noteBilledCallFinished();
-    }
+    return panel.run(async () => {
+      const sent = await sendPlaygroundFile(dropped);
+      return recognizeText({
+        model: panel.model,
+        fileId: sent.fileId,
+        ...(task ? { task } : {}),
+        ...(!isImage && pages.trim() ? { pages: Number(pages) } : {}),
+      });
+    });
   };
 
   const accept = usage.supportsDocumentAsset
     ? 'image/png,image/jpeg,image/webp,application/pdf'
     : 'image/png,image/jpeg,image/webp';
   return (
-    <Panel
+    <PanelScaffold
+      id="ocr"
       title={t('playground.ocr.title')}
       hint={t(usage.supportsDocumentAsset ? 'playground.ocr.hintDocuments' : 'playground.ocr.hint')}
-    >
-      <div className="pg-row">
-        <ModelSelect id="ocr-model" services={services} value={model} onChange={setModel} />
-        {usage.ocrTasks?.length ? (
-          <label className="pg-field">
-            <span className="field-label">{t('playground.ocr.task')}</span>
-            <select data-testid="ocr-task" value={task} onChange={(e) => setTask(e.target.value)}>
-              <option value="">{t('playground.common.default')}</option>
-              {usage.ocrTasks.map((x) => (
-                <option key={x} value={x}>
-                  {x}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        {usage.supportsDocumentAsset ? (
-          <NumberField
-            testId="ocr-pages"
-            label={t('playground.ocr.pages')}
-            value={pages}
-            onChange={setPages}
-          />
-        ) : null}
-      </div>
-      <FileDrop
-        testId="ocr-file"
-        accept={accept}
-        label={t('playground.ocr.drop')}
-        onFiles={([f]) => void run(f!)}
-      />
-      {busy ? <p className="muted">{t('playground.common.working')}</p> : null}
-      <ErrorAlert testId="ocr-error" message={error} />
-      {result ? (
+      panel={panel}
+      options={
+        <>
+          {usage.ocrTasks?.length ? (
+            <label className="pg-field">
+              <span className="field-label">{t('playground.ocr.task')}</span>
+              <select data-testid="ocr-task" value={task} onChange={(e) => setTask(e.target.value)}>
+                <option value="">{t('playground.common.default')}</option>
+                {usage.ocrTasks.map((x) => (
+                  <option key={x} value={x}>
+                    {x}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {usage.supportsDocumentAsset ? (
+            <NumberField
+              testId="ocr-pages"
+              label={t('playground.ocr.pages')}
+              value={pages}
+              onChange={setPages}
+            />
+          ) : null}
+        </>
+      }
+      renderResult={(result) => (
         <div className="pg-split" data-testid="ocr-result">
           {file?.url ? (
             <div className="pg-ocr-image">
@@ -141,7 +112,14 @@ export function OcrPanel() {
             </pre>
           </div>
         </div>
-      ) : null}
-    </Panel>
+      )}
+    >
+      <FileDrop
+        testId="ocr-file"
+        accept={accept}
+        label={t('playground.ocr.drop')}
+        onFiles={([f]) => void run(f!)}
+      />
+    </PanelScaffold>
   );
 }

@@ -1,102 +1,83 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import {
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  errorText,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import { useStudio } from '../../store';
+import { FileDrop, NumberField } from './common';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['document_parse'];
 
 export function ParsePanel() {
   const { t } = useTranslation();
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
+  const parseDocument = useStudio((s) => s.parseDocument);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const panel = usePlaygroundPanel<MethodResult<'playground.parse'>>(KINDS, { billed: false });
   const [language, setLanguage] = useState('');
   const [pages, setPages] = useState('');
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
   const [preset, setPreset] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<MethodResult<'playground.parse'> | null>(null);
 
-  const run = async (file: File) => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
-    try {
-      const sent = await sendFile(file);
-      setResult(
-        await bridge.invoke('playground.parse', {
-          model,
-          fileId: sent.fileId,
-          ...(language ? { language } : {}),
-          ...(pages.trim() ? { pages: Number(pages) } : {}),
-          ...(start.trim() || end.trim()
-            ? { pageRange: { start: Number(start || end), end: Number(end || start) } }
-            : {}),
-          ...(preset ? { preset } : {}),
-        }),
-      );
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = (file: File) =>
+    panel.run(async () => {
+      const sent = await sendPlaygroundFile(file);
+      return parseDocument({
+        model: panel.model,
+        fileId: sent.fileId,
+        ...(language ? { language } : {}),
+        ...(pages.trim() ? { pages: Number(pages) } : {}),
+        ...(start.trim() || end.trim()
+          ? { pageRange: { start: Number(start || end), end: Number(end || start) } }
+          : {}),
+        ...(preset ? { preset } : {}),
+      });
+    });
 
   return (
-    <Panel title={t('playground.parse.title')} hint={t('playground.parse.hint')}>
-      <div className="pg-row">
-        <ModelSelect id="parse-model" services={services} value={model} onChange={setModel} />
-        <label className="pg-field">
-          <span className="field-label">{t('playground.parse.language')}</span>
-          <select data-testid="parse-language" value={language} onChange={(e) => setLanguage(e.target.value)}>
-            <option value="">{t('playground.common.default')}</option>
-            <option value="en">{t('playground.parse.en')}</option>
-            <option value="ch">{t('playground.parse.ch')}</option>
-          </select>
-        </label>
-        <NumberField
-          testId="parse-pages"
-          label={t('playground.parse.pages')}
-          value={pages}
-          onChange={setPages}
-        />
-        <NumberField
-          testId="parse-start"
-          label={t('playground.parse.from')}
-          value={start}
-          onChange={setStart}
-        />
-        <NumberField testId="parse-end" label={t('playground.parse.to')} value={end} onChange={setEnd} />
-        <label className="pg-field">
-          <span className="field-label">{t('playground.parse.preset')}</span>
-          <select data-testid="parse-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
-            <option value="">{t('playground.common.default')}</option>
-            <option value="hybrid-medium">hybrid-medium</option>
-            <option value="hybrid-high">hybrid-high</option>
-          </select>
-        </label>
-      </div>
-      <FileDrop
-        testId="parse-file"
-        accept="application/pdf"
-        label={t('playground.parse.drop')}
-        onFiles={([f]) => void run(f!)}
-      />
-      {busy ? <p className="muted">{t('playground.common.working')}</p> : null}
-      <ErrorAlert testId="parse-error" message={error} />
-      {result ? (
+    <PanelScaffold
+      id="parse"
+      title={t('playground.parse.title')}
+      hint={t('playground.parse.hint')}
+      panel={panel}
+      options={
+        <>
+          <label className="pg-field">
+            <span className="field-label">{t('playground.parse.language')}</span>
+            <select
+              data-testid="parse-language"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value)}
+            >
+              <option value="">{t('playground.common.default')}</option>
+              <option value="en">{t('playground.parse.en')}</option>
+              <option value="ch">{t('playground.parse.ch')}</option>
+            </select>
+          </label>
+          <NumberField
+            testId="parse-pages"
+            label={t('playground.parse.pages')}
+            value={pages}
+            onChange={setPages}
+          />
+          <NumberField
+            testId="parse-start"
+            label={t('playground.parse.from')}
+            value={start}
+            onChange={setStart}
+          />
+          <NumberField testId="parse-end" label={t('playground.parse.to')} value={end} onChange={setEnd} />
+          <label className="pg-field">
+            <span className="field-label">{t('playground.parse.preset')}</span>
+            <select data-testid="parse-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
+              <option value="">{t('playground.common.default')}</option>
+              <option value="hybrid-medium">hybrid-medium</option>
+              <option value="hybrid-high">hybrid-high</option>
+            </select>
+          </label>
+        </>
+      }
+      renderResult={(result) => (
         <div data-testid="parse-result">
           <p>{t('playground.parse.summary', { count: result.pageCount })}</p>
           <p className="muted" data-testid="parse-folder">
@@ -126,7 +107,14 @@ export function ParsePanel() {
             </tbody>
           </table>
         </div>
-      ) : null}
-    </Panel>
+      )}
+    >
+      <FileDrop
+        testId="parse-file"
+        accept="application/pdf"
+        label={t('playground.parse.drop')}
+        onFiles={([f]) => void run(f!)}
+      />
+    </PanelScaffold>
   );
 }

@@ -2,8 +2,7 @@ import { Tabs } from 'radix-ui';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SERVICE_CALL_OPERATIONS, type ServiceCallOperationName } from '../../../../shared/bridge/names';
-import { bridge } from '../../bridge';
-import { usePlayground, type PlaygroundPanel } from '../../store/playground-slice';
+import { useStudio, type PlaygroundPanel } from '../../store';
 import { AudioPanel } from './AudioPanel';
 import { CallHistory } from './CallHistory';
 import { ChatPanel } from './ChatPanel';
@@ -29,15 +28,14 @@ const PANELS: Record<PlaygroundPanel, () => React.JSX.Element> = {
 /** Every other service of the public API, one panel each, driven by discovery and the live contracts. */
 export function PlaygroundScreen() {
   const { t } = useTranslation();
-  const panel = usePlayground((s) => s.panel);
-  const setPanel = usePlayground((s) => s.setPanel);
-  const servicesError = usePlayground((s) => s.servicesError);
+  const panel = useStudio((s) => s.playgroundPanel);
+  const setPanel = useStudio((s) => s.setPlaygroundPanel);
+  const servicesError = useStudio((s) => s.playgroundServicesError);
+  const loadServices = useStudio((s) => s.loadPlaygroundServices);
 
   useEffect(() => {
-    const { loadServices, receiveDelta } = usePlayground.getState();
     void loadServices();
-    return bridge.on('playground.chat.delta', ({ streamId, token }) => receiveDelta(streamId, token));
-  }, []);
+  }, [loadServices]);
 
   return (
     <section className="screen" aria-labelledby="playground-title">

@@ -1,75 +1,68 @@
 import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
-import {
-  Counter,
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  NumberField,
-  Panel,
-  codePoints,
-  errorText,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import type { MethodResult } from '../../../../shared/bridge/contract';
+import { useStudio } from '../../store';
+import { Counter, FileDrop, NumberField, codePoints } from './common';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['rerank'];
 const TOTAL_MAX = 65536;
 
 export function RerankPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
-  const supportsTopN = readApiUsage(service?.apiUsageContract).supportsTopN;
+  const rerank = useStudio((s) => s.rerank);
+  const loadRerankDocuments = useStudio((s) => s.loadRerankDocuments);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const panel = usePlaygroundPanel<MethodResult<'playground.rerank'>>(KINDS, { billed: true });
+  const supportsTopN = readApiUsage(panel.service?.apiUsageContract).supportsTopN;
   const [query, setQuery] = useState('');
   const [pasted, setPasted] = useState('');
   const [loaded, setLoaded] = useState<{ name: string; documents: string[] } | null>(null);
   const [topN, setTopN] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [results, setResults] = useState<{ index: number; score: number; text: string }[] | null>(null);
   const documents = loaded ? loaded.documents : pasted.split('\n').filter((l) => l.trim().length > 0);
   const total = codePoints(query) + documents.reduce((n, d) => n + codePoints(d), 0);
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await bridge.invoke('playground.rerank', {
-        model,
+  const run = () =>
+    panel.run(() =>
+      rerank({
+        model: panel.model,
         query,
         documents,
         ...(supportsTopN && topN.trim() ? { topN: Number(topN) } : {}),
-      });
-      setResults(answer.results);
-    } catch (e) {
-      setResults(null);
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-      noteBilledCallFinished();
-    }
-  };
+      }),
+    );
 
   return (
-    <Panel title={t('playground.rerank.title')} hint={t('playground.rerank.hint')}>
-      <div className="pg-row">
-        <ModelSelect id="rerank-model" services={services} value={model} onChange={setModel} />
-        {supportsTopN ? (
+    <PanelScaffold
+      id="rerank"
+      title={t('playground.rerank.title')}
+      hint={t('playground.rerank.hint')}
+      panel={panel}
+      options={
+        supportsTopN ? (
           <NumberField
             testId="rerank-topn"
             label={t('playground.rerank.topN')}
             value={topN}
             onChange={setTopN}
           />
-        ) : null}
-      </div>
+        ) : null
+      }
+      runLabel={t('playground.rerank.run')}
+      onRun={() => void run()}
+      renderResult={(result) => (
+        <ol className="pg-ranked" data-testid="rerank-results">
+          {result.results.map((r) => (
+            <li key={r.index}>
+              <span className="badge">{r.score.toFixed(4)}</span>{' '}
+              <span className="muted">#{r.index + 1}</span> {r.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    >
       <label className="pg-field">
         <span className="field-label">
           {t('playground.rerank.query')}{' '}
@@ -82,18 +75,13 @@ export function RerankPanel() {
           testId="rerank-file"
           accept=".txt,.csv,text/plain,text/csv"
           label={t('playground.rerank.load')}
-          onFiles={async ([file]) => {
-            setError(null);
-            try {
-              const sent = await sendFile(file!);
-              const { documents: docs } = await bridge.invoke('playground.rerank.loadDocuments', {
-                fileId: sent.fileId,
-              });
+          onFiles={([file]) =>
+            void panel.attempt(async () => {
+              const sent = await sendPlaygroundFile(file!);
+              const { documents: docs } = await loadRerankDocuments({ fileId: sent.fileId });
               setLoaded({ name: file!.name, documents: docs });
-            } catch (e) {
-              setError(errorText(e, t));
-            }
-          }}
+            })
+          }
         />
         {loaded ? (
           <button type="button" className="button" onClick={() => setLoaded(null)}>
@@ -119,26 +107,6 @@ export function RerankPanel() {
           onChange={(e) => setPasted(e.target.value)}
         />
       )}
-      <button
-        type="button"
-        className="button pg-primary"
-        data-testid="rerank-run"
-        disabled={busy || !model}
-        onClick={() => void run()}
-      >
-        {t('playground.rerank.run')}
-      </button>
-      <ErrorAlert testId="rerank-error" message={error} />
-      {results ? (
-        <ol className="pg-ranked" data-testid="rerank-results">
-          {results.map((r) => (
-            <li key={r.index}>
-              <span className="badge">{r.score.toFixed(4)}</span>{' '}
-              <span className="muted">#{r.index + 1}</span> {r.text}
-            </li>
-          ))}
-        </ol>
-      ) : null}
-    </Panel>
+    </PanelScaffold>
   );
 }

@@ -2,19 +2,10 @@ import { readApiUsage } from '../../../../shared/api/contract-vocabulary';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MethodResult } from '../../../../shared/bridge/contract';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
-import {
-  ErrorAlert,
-  FileDrop,
-  ModelSelect,
-  Panel,
-  download,
-  errorText,
-  sendFile,
-  useModel,
-  useServicesOf,
-} from './common';
+import { useStudio } from '../../store';
+import { FileDrop, download } from './common';
+import { PanelScaffold } from './PanelScaffold';
+import { usePlaygroundPanel } from './use-playground-panel';
 
 const KINDS = ['audio_transcription'];
 
@@ -26,18 +17,14 @@ function clock(seconds: number): string {
 
 export function TranscriptionPanel() {
   const { t } = useTranslation();
-  const noteBilledCallFinished = usePlayground((s) => s.noteBilledCallFinished);
-  const services = useServicesOf(KINDS);
-  const [model, setModel] = useModel(services);
-  const service = services.find((s) => s.modelAlias === model);
-  const usage = readApiUsage(service?.apiUsageContract);
+  const transcribe = useStudio((s) => s.transcribe);
+  const sendPlaygroundFile = useStudio((s) => s.sendPlaygroundFile);
+  const panel = usePlaygroundPanel<MethodResult<'playground.transcribe'>>(KINDS, { billed: true });
+  const usage = readApiUsage(panel.service?.apiUsageContract);
   const [language, setLanguage] = useState('');
   const [format, setFormat] = useState('');
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
   const [name, setName] = useState('transcript');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<MethodResult<'playground.transcribe'> | null>(null);
   const [playing, setPlaying] = useState<number | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
 
@@ -48,28 +35,18 @@ export function TranscriptionPanel() {
     [audioUrl],
   );
 
-  const run = async (file: File) => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
+  const run = (file: File) => {
     setAudioUrl(URL.createObjectURL(file));
     setName(file.name.replace(/\.[^.]+$/, '') || 'transcript');
-    try {
-      const sent = await sendFile(file);
-      setResult(
-        await bridge.invoke('playground.transcribe', {
-          model,
-          fileId: sent.fileId,
-          ...(usage.supportsLanguage && language ? { language } : {}),
-          ...(format ? { responseFormat: format } : {}),
-        }),
-      );
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-      noteBilledCallFinished();
-    }
+    return panel.run(async () => {
+      const sent = await sendPlaygroundFile(file);
+      return transcribe({
+        model: panel.model,
+        fileId: sent.fileId,
+        ...(usage.supportsLanguage && language ? { language } : {}),
+        ...(format ? { responseFormat: format } : {}),
+      });
+    });
   };
 
   const play = (segment: { id: number; start: number; end: number }) => {
@@ -88,54 +65,53 @@ export function TranscriptionPanel() {
   };
 
   return (
-    <Panel title={t('playground.transcription.title')} hint={t('playground.transcription.hint')}>
-      <div className="pg-row">
-        <ModelSelect id="transcribe-model" services={services} value={model} onChange={setModel} />
-        {usage.supportsLanguage ? (
-          <label className="pg-field">
-            <span className="field-label">{t('playground.transcription.language')}</span>
-            <select
-              data-testid="transcribe-language"
-              value={language}
-              onChange={(e) => setLanguage(e.target.value)}
-            >
-              <option value="">{t('playground.common.default')}</option>
-              {(usage.languages ?? []).map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        {usage.responseFormats?.length ? (
-          <label className="pg-field">
-            <span className="field-label">{t('playground.transcription.responseFormat')}</span>
-            <select
-              data-testid="transcribe-format"
-              value={format}
-              onChange={(e) => setFormat(e.target.value)}
-            >
-              <option value="">{t('playground.common.default')}</option>
-              {usage.responseFormats.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-      </div>
-      <FileDrop
-        testId="transcribe-file"
-        accept="audio/*,.wav,.mp3,.m4a,.mp4,.webm,.ogg,.oga,.flac"
-        label={t('playground.transcription.drop')}
-        onFiles={([f]) => void run(f!)}
-      />
-      {busy ? <p className="muted">{t('playground.common.working')}</p> : null}
-      <ErrorAlert testId="transcribe-error" message={error} />
-      {audioUrl ? <audio ref={audio} src={audioUrl} controls data-testid="transcribe-audio" /> : null}
-      {result ? (
+    <PanelScaffold
+      id="transcribe"
+      title={t('playground.transcription.title')}
+      hint={t('playground.transcription.hint')}
+      panel={panel}
+      options={
+        <>
+          {usage.supportsLanguage ? (
+            <label className="pg-field">
+              <span className="field-label">{t('playground.transcription.language')}</span>
+              <select
+                data-testid="transcribe-language"
+                value={language}
+                onChange={(e) => setLanguage(e.target.value)}
+              >
+                <option value="">{t('playground.common.default')}</option>
+                {(usage.languages ?? []).map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {usage.responseFormats?.length ? (
+            <label className="pg-field">
+              <span className="field-label">{t('playground.transcription.responseFormat')}</span>
+              <select
+                data-testid="transcribe-format"
+                value={format}
+                onChange={(e) => setFormat(e.target.value)}
+              >
+                <option value="">{t('playground.common.default')}</option>
+                {usage.responseFormats.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+        </>
+      }
+      beforeResult={
+        audioUrl ? <audio ref={audio} src={audioUrl} controls data-testid="transcribe-audio" /> : null
+      }
+      renderResult={(result) => (
         <div data-testid="transcribe-result">
           <p className="muted">
             {t('playground.transcription.summary', {
@@ -187,7 +163,14 @@ export function TranscriptionPanel() {
             </button>
           </div>
         </div>
-      ) : null}
-    </Panel>
+      )}
+    >
+      <FileDrop
+        testId="transcribe-file"
+        accept="audio/*,.wav,.mp3,.m4a,.mp4,.webm,.ogg,.oga,.flac"
+        label={t('playground.transcription.drop')}
+        onFiles={([f]) => void run(f!)}
+      />
+    </PanelScaffold>
   );
 }

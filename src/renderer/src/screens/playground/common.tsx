@@ -1,39 +1,8 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
 import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import { useTranslation } from 'react-i18next';
-import type { PlaygroundFile, PlaygroundService } from '../../../../shared/bridge/contract';
-import { PLAYGROUND_CHUNK_BYTES, PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/names';
-import { bridge } from '../../bridge';
-import { usePlayground } from '../../store/playground-slice';
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-/** Sends a dropped file to the core in bounded chunks; refuses one past 25 MiB before sending anything. */
-export async function sendFile(file: File): Promise<PlaygroundFile> {
-  if (file.size > PLAYGROUND_MAX_FILE_BYTES)
-    throw Object.assign(new Error('too_large'), { code: 'playground.too_large' });
-  let uploadId: string | undefined;
-  let offset = 0;
-  for (;;) {
-    const chunk = new Uint8Array(await file.slice(offset, offset + PLAYGROUND_CHUNK_BYTES).arrayBuffer());
-    const last = offset + chunk.length >= file.size;
-    const answer = await bridge.invoke('playground.files.put', {
-      ...(uploadId ? { uploadId } : {}),
-      fileName: file.name,
-      offset,
-      dataBase64: base64(chunk),
-      last,
-    });
-    uploadId = answer.uploadId;
-    offset += chunk.length;
-    if (last && answer.file) return answer.file;
-  }
-}
+import type { PlaygroundService } from '../../../../shared/bridge/contract';
+import { useStudio } from '../../store';
 
 /** A decoded data: URL as a blob: URL (the page's policy plays blob: media, not data:). */
 export function blobUrlOf(dataUrl: string): string {
@@ -52,11 +21,6 @@ export function errorText(
   const code = (error as { code?: string }).code;
   if (code === 'playground.too_large') return t('playground.common.tooLarge');
   return error instanceof Error ? error.message : String(error);
-}
-
-export function useServicesOf(kinds: readonly string[]): PlaygroundService[] {
-  const services = usePlayground((s) => s.services);
-  return services.filter((s) => kinds.includes(s.serviceKind));
 }
 
 /** The model picker: the services of the panel's kinds from discovery (unavailable ones disabled). */
@@ -89,12 +53,14 @@ export function ModelSelect(props: {
   );
 }
 
-/** The first available model of a list, kept while it stays in the list. */
-export function useModel(services: PlaygroundService[]): [string, (m: string) => void] {
-  const [chosen, setChosen] = useState('');
+/** A panel's services (those of its kinds) and its model: the chosen one while it stays available, else the first available. */
+export function usePanelModel(kinds: readonly string[]) {
+  const all = useStudio((s) => s.playgroundServices);
+  const services = all.filter((s) => kinds.includes(s.serviceKind));
+  const [chosen, setModel] = useState('');
   const valid = services.find((s) => s.modelAlias === chosen && s.available);
   const model = valid ? chosen : (services.find((s) => s.available)?.modelAlias ?? '');
-  return [model, setChosen];
+  return { services, model, setModel, service: services.find((s) => s.modelAlias === model) };
 }
 
 /** A drop zone that is also a file picker (keyboard: the button opens the picker). */

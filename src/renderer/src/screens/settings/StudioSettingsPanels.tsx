@@ -2,7 +2,6 @@ import { Tabs } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SIMULATOR_SCENARIOS } from '../../../../shared/bridge/names';
-import { bridge } from '../../bridge';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 
@@ -11,7 +10,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Add a personal (base URL + key) or debug (token + expiry) profile. The key is never shown again. */
 export function AddProfile() {
   const { t } = useTranslation();
-  const loadProfiles = useStudio((s) => s.loadProfiles);
+  const addProfile = useStudio((s) => s.addProfile);
   const [kind, setKind] = useState<'personal' | 'debug'>('personal');
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
@@ -21,7 +20,7 @@ export function AddProfile() {
   const submit = async () => {
     setStatus(null);
     try {
-      await bridge.invoke('profiles.add', {
+      await addProfile({
         kind,
         name,
         baseUrl,
@@ -31,7 +30,6 @@ export function AddProfile() {
       setSecret('');
       setName('');
       setStatus({ ok: true, text: t('studio.settings.added') });
-      await loadProfiles();
     } catch (e) {
       // the secret field is cleared either way: it is never kept in the page
       setSecret('');
@@ -134,19 +132,21 @@ export function ProfileList() {
   const { t } = useTranslation();
   const profiles = useStudio((s) => s.profiles);
   const activeProfileId = useStudio((s) => s.activeProfileId);
-  const loadProfiles = useStudio((s) => s.loadProfiles);
-  const loadServices = useStudio((s) => s.loadServices);
+  const testProfile = useStudio((s) => s.testProfile);
+  const activateProfile = useStudio((s) => s.activateProfile);
+  const removeProfile = useStudio((s) => s.removeProfile);
+  const scenario = useStudio((s) => s.scenario);
+  const loadScenario = useStudio((s) => s.loadScenario);
+  const setScenario = useStudio((s) => s.setScenario);
   const [tests, setTests] = useState<Record<string, string>>({});
-  const [scenario, setScenario] = useState<string>('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void bridge.invoke('simulator.getScenario', {}).then((r) => setScenario(r.scenario ?? ''));
-  }, []);
+    void loadScenario();
+  }, [loadScenario]);
   const run = async (fn: () => Promise<unknown>) => {
     setError(null);
     try {
       await fn();
-      await loadProfiles();
     } catch (e) {
       setError(message(e));
     }
@@ -169,7 +169,7 @@ export function ProfileList() {
                 className="button button-small"
                 data-testid={`profile-test-${p.id}`}
                 onClick={() =>
-                  void bridge.invoke('profiles.test', { profileId: p.id }).then((r) =>
+                  void testProfile(p.id).then((r) =>
                     setTests((s) => ({
                       ...s,
                       [p.id]: r.ok
@@ -185,12 +185,7 @@ export function ProfileList() {
                 <button
                   type="button"
                   className="button button-small"
-                  onClick={() =>
-                    void run(async () => {
-                      await bridge.invoke('profiles.setActive', { profileId: p.id });
-                      await loadServices();
-                    })
-                  }
+                  onClick={() => void run(() => activateProfile(p.id))}
                 >
                   {t('studio.settings.use')}
                 </button>
@@ -199,7 +194,7 @@ export function ProfileList() {
                 <button
                   type="button"
                   className="button button-small"
-                  onClick={() => void run(() => bridge.invoke('profiles.remove', { profileId: p.id }))}
+                  onClick={() => void run(() => removeProfile(p.id))}
                 >
                   {t('studio.settings.remove')}
                 </button>
@@ -227,14 +222,9 @@ export function ProfileList() {
           value={scenario}
           onChange={(e) => {
             const name = e.target.value;
-            void bridge
-              .invoke('simulator.setScenario', {
-                name: name === '' ? null : (name as (typeof SIMULATOR_SCENARIOS)[number]),
-              })
-              .then(
-                (r) => setScenario(r.scenario ?? ''),
-                (err: unknown) => setError(message(err)),
-              );
+            setScenario(name === '' ? null : (name as (typeof SIMULATOR_SCENARIOS)[number])).catch(
+              (err: unknown) => setError(message(err)),
+            );
           }}
         >
           <option value="">{t('studio.settings.scenarioNone')}</option>
@@ -256,6 +246,8 @@ export function LibrarySettingsPanel() {
   const dataDir = useStudio((s) => s.info?.dataDir ?? '');
   const waitSeconds = useStudio((s) => s.waitSeconds);
   const loadStudioSettings = useStudio((s) => s.loadStudioSettings);
+  const saveLibraryDir = useStudio((s) => s.saveLibraryDir);
+  const saveWaitSeconds = useStudio((s) => s.saveWaitSeconds);
   const [edited, setMinutes] = useState<string | null>(null);
   const minutes = edited ?? String(Math.round(waitSeconds / 60));
   const [folder, setFolder] = useState<string | null>(null);
@@ -263,9 +255,8 @@ export function LibrarySettingsPanel() {
   const saveFolder = async () => {
     setFolderStatus(null);
     try {
-      await bridge.invoke('studio.settings.update', { libraryDir: folder ?? libraryDir });
+      await saveLibraryDir(folder ?? libraryDir);
       setFolder(null);
-      await loadStudioSettings();
       setFolderStatus({ ok: true, text: t('studio.settings.libraryDirSaved') });
     } catch (error) {
       setFolderStatus({ ok: false, text: message(error) });
@@ -340,14 +331,7 @@ export function LibrarySettingsPanel() {
           type="button"
           className="button"
           data-testid="wait-save"
-          onClick={() =>
-            void bridge
-              .invoke('studio.settings.update', { waitSeconds: Math.max(1, Number(minutes)) * 60 })
-              .then(() => {
-                setMinutes(null);
-                return loadStudioSettings();
-              })
-          }
+          onClick={() => void saveWaitSeconds(Math.max(1, Number(minutes)) * 60).then(() => setMinutes(null))}
         >
           {t('studio.settings.save')}
         </button>

@@ -1,11 +1,10 @@
 import { Dialog } from 'radix-ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JobDetail, JobView } from '../../../shared/bridge/contract';
-import { bridge } from '../bridge';
-import { EmptyState } from '../components/EmptyState';
-import { useStudio } from '../store';
-import '../theme/studio.css';
+import type { JobDetail, JobView } from '../../../../shared/bridge/contract';
+import { EmptyState } from '../../components/EmptyState';
+import { useStudio } from '../../store';
+import '../../theme/studio.css';
 
 interface Filters {
   query: string;
@@ -78,13 +77,16 @@ function SpecTable({ requested, effective }: { requested: Record<string, unknown
 function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose(): void; onDeleted(): void }) {
   const { t } = useTranslation();
   const copyToCreate = useStudio((s) => s.copyToCreate);
+  const jobDetail = useStudio((s) => s.jobDetail);
+  const revealInLibrary = useStudio((s) => s.revealInLibrary);
+  const deleteFromLibrary = useStudio((s) => s.deleteFromLibrary);
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   useEffect(() => {
-    bridge.invoke('jobs.get', { jobRowId }).then(setDetail, (e: unknown) => setError(String(e)));
-  }, [jobRowId]);
+    jobDetail(jobRowId).then(setDetail, (e: unknown) => setError(String(e)));
+  }, [jobRowId, jobDetail]);
   const output = detail?.outputs.find((o) => o.verified);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -153,8 +155,8 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                   className="button"
                   data-testid="detail-reveal"
                   onClick={() =>
-                    void bridge.invoke('library.reveal', { jobRowId }).then(
-                      (r) => setRevealed(r.folder),
+                    void revealInLibrary(jobRowId).then(
+                      (folder) => setRevealed(folder),
                       (e: unknown) => setRevealed(String(e)),
                     )
                   }
@@ -178,7 +180,7 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                     className="button button-danger"
                     data-testid="detail-delete-confirm"
                     onClick={() =>
-                      void bridge.invoke('library.delete', { jobRowId }).then(
+                      void deleteFromLibrary(jobRowId).then(
                         () => {
                           onClose();
                           onDeleted();
@@ -310,14 +312,16 @@ export function LibraryScreen() {
   const { t } = useTranslation();
   const profiles = useStudio((s) => s.profiles);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [items, setItems] = useState<JobView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const items = useStudio((s) => s.libraryItems);
+  const error = useStudio((s) => s.libraryError);
+  const models = useStudio((s) => s.libraryModels);
+  const modes = useStudio((s) => s.libraryModes);
+  const searchLibrary = useStudio((s) => s.searchLibrary);
+  const resetLibrary = useStudio((s) => s.resetLibrary);
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [comparing, setComparing] = useState(false);
-  const [models, setModels] = useState<string[]>([]);
   const [refresh, setRefresh] = useState(0);
-  const [modes, setModes] = useState<string[]>([]);
   const version = useStudio(
     (s) => s.jobOrder.length + Object.values(s.jobs).filter((j) => j.status === 'succeeded').length,
   );
@@ -326,31 +330,19 @@ export function LibraryScreen() {
     const timer = setTimeout(() => {
       const day = (d: string, end: boolean) =>
         d ? Date.parse(`${d}T${end ? '23:59:59' : '00:00:00'}`) : undefined;
-      bridge
-        .invoke('library.list', {
-          ...(filters.query.trim() ? { query: filters.query } : {}),
-          ...(filters.profileId ? { profileId: filters.profileId } : {}),
-          ...(filters.model ? { model: filters.model } : {}),
-          ...(filters.mode ? { mode: filters.mode } : {}),
-          ...(filters.from ? { from: day(filters.from, false) } : {}),
-          ...(filters.to ? { to: day(filters.to, true) } : {}),
-        })
-        .then(
-          (r) => {
-            setItems(r.items);
-            setError(null);
-            if (!filters.model && !filters.mode) {
-              setModels((m) => [...new Set([...m, ...r.items.map((j) => j.model)])]);
-              setModes((m) => [
-                ...new Set([...m, ...r.items.map((j) => j.generationMode ?? '').filter(Boolean)]),
-              ]);
-            }
-          },
-          (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
-        );
+      void searchLibrary({
+        ...(filters.query.trim() ? { query: filters.query } : {}),
+        ...(filters.profileId ? { profileId: filters.profileId } : {}),
+        ...(filters.model ? { model: filters.model } : {}),
+        ...(filters.mode ? { mode: filters.mode } : {}),
+        ...(filters.from ? { from: day(filters.from, false) } : {}),
+        ...(filters.to ? { to: day(filters.to, true) } : {}),
+      });
     }, 200);
     return () => clearTimeout(timer);
-  }, [filters, version, refresh]);
+  }, [filters, version, refresh, searchLibrary]);
+  // leaving the Library forgets its search: it opens on a fresh one
+  useEffect(() => resetLibrary, [resetLibrary]);
 
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const toggle = (rowId: number) =>

@@ -1,9 +1,9 @@
 import { RadioGroup, Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-import type { LocalePreference, ThemePreference } from '../../../shared/bridge/contract';
-import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../../../shared/bridge/names';
-import { useStudio } from '../store';
-import { AddProfile, LibrarySettingsPanel, ProfileList } from './settings/StudioSettingsPanels';
+import type { LocalePreference, ThemePreference } from '../../../../shared/bridge/contract';
+import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../../../../shared/bridge/names';
+import { useStudio } from '../../store';
+import { AddProfile, LibrarySettingsPanel, ProfileList } from './StudioSettingsPanels';
 
 const THEME_LABELS = {
   system: 'settings.themeSystem',

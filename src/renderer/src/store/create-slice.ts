@@ -1,15 +1,17 @@
 import type { StateCreator } from 'zustand';
-import type { DraftForm, JobView, StudioDraft, StudioService } from '../../../shared/bridge/contract';
+import type {
+  BatchPreview,
+  DraftForm,
+  DraftMedia,
+  MethodParams,
+  MethodResult,
+  StudioDraft,
+  StudioService,
+} from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
 import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
 import type { StudioState } from './index';
-import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults';
 import { emptyDraftForm } from '../../../shared/bridge/draft-form';
-
-export interface DownloadProgress {
-  receivedBytes: number;
-  totalBytes: number | null;
-}
 
 export interface UploadProgress {
   state: string;
@@ -18,8 +20,16 @@ export interface UploadProgress {
   totalBytes: number | null;
 }
 
-/** Create, Queue and Library state. Everything comes from the core through the bridge. */
-export interface StudioSlice {
+/** What the last admission check answered, or why it could not be asked. */
+export type AdmissionCheck =
+  { kind: 'answered'; admitted: boolean | null; reason: string } | { kind: 'failed'; message: string };
+
+/** How the last submit of the open draft ended. */
+export type SubmitOutcome =
+  { kind: 'accepted' } | { kind: 'pending'; reason: string } | { kind: 'failed'; message: string };
+
+/** Create: the open draft, its profile's video services, its uploads, admission, optimizer, submit and batch import. */
+export interface CreateSlice {
   /** Video services of the active profile (from discovery; cached by the core for offline use). */
   services: StudioService[];
   servicesFromCache: boolean;
@@ -27,34 +37,37 @@ export interface StudioSlice {
   servicesError: string | null;
   /** The profile the listed services belong to (null before they were listed). */
   servicesProfileId: string | null;
-  /** Base of the media routes ("/media/" or "framewright-media://media/"), from the core. */
-  mediaBase: string;
-  waitSeconds: number;
-  libraryDir: string;
   draft: StudioDraft | null;
   draftError: string | null;
-  /** Jobs by journal row id, and their order (newest first). */
-  jobs: Record<number, JobView>;
-  jobOrder: number[];
-  jobsCursor: string | null;
-  jobsLoaded: boolean;
-  downloads: Record<number, DownloadProgress>;
   /** Upload state and bytes by draft id + NUL + file name. */
   uploads: Record<string, UploadProgress>;
+  admission: AdmissionCheck | null;
+  submitting: boolean;
+  submitOutcome: SubmitOutcome | null;
   loadServices(): Promise<void>;
   /** Create's load: the open draft (or a new one) and its profile's services, together; a call while one runs joins it. */
   loadCreate(): Promise<void>;
-  loadStudioSettings(): Promise<void>;
   loadDraft(): Promise<void>;
   newDraft(form?: DraftForm): Promise<void>;
   copyToCreate(jobRowId: number): Promise<void>;
   updateForm(patch: Partial<DraftForm>): void;
+  /** A change the creator made: the last admission answer no longer holds. */
+  editForm(patch: Partial<DraftForm>): void;
   flushDraft(): Promise<void>;
   setDraft(draft: StudioDraft): void;
-  loadJobs(more?: boolean): Promise<void>;
-  receiveJob(job: JobView): void;
-  receiveDownload(outputId: number, progress: DownloadProgress): void;
   receiveUpload(draftId: string, fileName: string, progress: UploadProgress): void;
+  /** Hands a dropped or picked reference to the core, which probes and stages it. */
+  stageFile(file: File): Promise<DraftMedia>;
+  /** Saves the draft, then asks the platform whether it would admit it now. */
+  checkAdmission(): Promise<void>;
+  /** Saves the draft, then submits it; on failure, takes the core's bookkeeping (it reopens a draft nothing was created for). */
+  submitDraft(): Promise<void>;
+  /** Forgets the last admission answer and submit outcome (Create was left). */
+  resetCreateStatus(): void;
+  /** Saves the draft, then asks the optimizer (a separate billed call) for a better prompt. */
+  optimizePrompt(style?: string): Promise<MethodResult<'video.optimize'>>;
+  previewBatch(params: MethodParams<'studio.batch.preview'>): Promise<BatchPreview>;
+  submitBatch(params: MethodParams<'studio.batch.submit'>): Promise<MethodResult<'studio.batch.submit'>>;
 }
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -62,23 +75,18 @@ let pendingSave: Promise<void> = Promise.resolve();
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> = (set, get) => ({
+export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> = (set, get) => ({
   services: [],
   servicesFromCache: false,
   servicesFetchedAt: null,
   servicesError: null,
   servicesProfileId: null,
-  mediaBase: '/media/',
-  waitSeconds: DEFAULT_JOB_WAIT_SECONDS,
-  libraryDir: '',
   draft: null,
   draftError: null,
-  jobs: {},
-  jobOrder: [],
-  jobsCursor: null,
-  jobsLoaded: false,
-  downloads: {},
   uploads: {},
+  admission: null,
+  submitting: false,
+  submitOutcome: null,
 
   async loadServices() {
     try {
@@ -105,15 +113,6 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
       loadServices: () => get().loadServices(),
     }),
   ),
-
-  async loadStudioSettings() {
-    const settings = await bridge.invoke('studio.settings.get', {});
-    set({
-      waitSeconds: settings.waitSeconds,
-      libraryDir: settings.libraryDir,
-      mediaBase: settings.mediaBase,
-    });
-  },
 
   async loadDraft() {
     try {
@@ -174,33 +173,13 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     return pendingSave;
   },
 
+  editForm(patch) {
+    set({ admission: null });
+    get().updateForm(patch);
+  },
+
   setDraft(draft) {
     set({ draft });
-  },
-
-  async loadJobs(more = false) {
-    const cursor = more ? get().jobsCursor : null;
-    if (more && !cursor) return;
-    const page = await bridge.invoke('jobs.list', { limit: 200, ...(cursor ? { cursor } : {}) });
-    const jobs = more ? { ...get().jobs } : {};
-    const order = more ? [...get().jobOrder] : [];
-    for (const job of page.items) {
-      if (!(job.rowId in jobs)) order.push(job.rowId);
-      jobs[job.rowId] = job;
-    }
-    set({ jobs, jobOrder: order, jobsCursor: page.nextCursor, jobsLoaded: true });
-  },
-
-  receiveJob(job) {
-    const jobs = { ...get().jobs, [job.rowId]: job };
-    const order = get().jobOrder.includes(job.rowId)
-      ? get().jobOrder
-      : [job.rowId, ...get().jobOrder].sort((a, b) => b - a);
-    set({ jobs, jobOrder: order });
-  },
-
-  receiveDownload(outputId, progress) {
-    set({ downloads: { ...get().downloads, [outputId]: progress } });
   },
 
   receiveUpload(draftId, fileName, progress) {
@@ -213,5 +192,65 @@ export const createStudioSlice: StateCreator<StudioState, [], [], StudioSlice> =
     if (sentBytes === null && progress.state === 'uploading' && previous?.state === 'uploading')
       sentBytes = previous.sentBytes;
     set({ uploads: { ...get().uploads, [key]: { state: progress.state, sentBytes, totalBytes } } });
+  },
+
+  stageFile(file) {
+    return bridge.stageFile(file);
+  },
+
+  async checkAdmission() {
+    set({ admission: null });
+    try {
+      await get().flushDraft();
+      const draft = get().draft;
+      if (!draft) return;
+      const r = await bridge.invoke('video.admission', { draftId: draft.id });
+      const reason = [r.admission.reason, r.admission.message]
+        .filter((x) => typeof x === 'string')
+        .join(': ');
+      set({ admission: { kind: 'answered', admitted: r.admitted, reason } });
+    } catch (error) {
+      set({ admission: { kind: 'failed', message: message(error) } });
+    }
+  },
+
+  async submitDraft() {
+    const draftId = get().draft?.id;
+    if (!draftId) return;
+    set({ submitting: true, submitOutcome: null });
+    try {
+      await get().flushDraft();
+      const r = await bridge.invoke('video.submit', { draftId });
+      set({
+        draft: r.draft,
+        submitOutcome:
+          r.state === 'accepted' ? { kind: 'accepted' } : { kind: 'pending', reason: r.reason ?? '' },
+      });
+    } catch (error) {
+      // the core reopened the draft if nothing was created: reload its bookkeeping
+      const fresh = await bridge.invoke('drafts.get', { draftId }).catch(() => undefined);
+      if (fresh) set({ draft: { ...fresh, form: get().draft?.form ?? fresh.form } });
+      set({ submitOutcome: { kind: 'failed', message: message(error) } });
+    } finally {
+      set({ submitting: false });
+    }
+  },
+
+  resetCreateStatus() {
+    set({ admission: null, submitOutcome: null });
+  },
+
+  async optimizePrompt(style) {
+    await get().flushDraft();
+    const draftId = get().draft?.id ?? '';
+    return bridge.invoke('video.optimize', { draftId, ...(style ? { style } : {}) });
+  },
+
+  previewBatch(params) {
+    return bridge.invoke('studio.batch.preview', params);
+  },
+
+  submitBatch(params) {
+    return bridge.invoke('studio.batch.submit', params);
   },
 });

@@ -2,11 +2,11 @@ import { Progress } from 'radix-ui';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JobView } from '../../../shared/bridge/contract';
-import { isTerminalJobStatus } from '../../../shared/bridge/names';
-import { EmptyState } from '../components/EmptyState';
-import { useStudio } from '../store';
-import '../theme/studio.css';
+import type { JobView } from '../../../../shared/bridge/contract';
+import { isTerminalJobStatus } from '../../../../shared/bridge/names';
+import { EmptyState } from '../../components/EmptyState';
+import { useStudio } from '../../store';
+import '../../theme/studio.css';
 
 const ROW_HEIGHT = 132;
 

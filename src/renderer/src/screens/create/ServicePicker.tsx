@@ -1,0 +1,77 @@
+import { Select } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import type { StudioService } from '../../../../shared/bridge/contract';
+import { useStudio } from '../../store';
+
+/** The video service of the draft, from discovery; services that cannot be called are listed with why. */
+export function ServicePicker({
+  service,
+  disabled,
+}: {
+  service: StudioService | undefined;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const services = useStudio((s) => s.services);
+  const servicesError = useStudio((s) => s.servicesError);
+  const editForm = useStudio((s) => s.editForm);
+  const unavailable = services.filter((s) => !s.available);
+  return (
+    <div className="panel">
+      <label className="field-label" htmlFor="service-select">
+        {t('studio.create.service')}
+      </label>
+      <Select.Root
+        value={service?.modelAlias}
+        disabled={disabled}
+        onValueChange={(model) => editForm({ model })}
+      >
+        <Select.Trigger id="service-select" className="select-trigger" data-testid="service-select">
+          <Select.Value />
+          <Select.Icon>▾</Select.Icon>
+        </Select.Trigger>
+        <Select.Portal>
+          <Select.Content className="select-content" position="popper">
+            <Select.Viewport>
+              {services.map((s) => (
+                <Select.Item
+                  key={s.modelAlias}
+                  value={s.modelAlias}
+                  disabled={!s.available}
+                  className="select-item"
+                  data-testid={`service-${s.modelAlias}`}
+                  title={s.available ? undefined : t(whyNotCallable(s))}
+                >
+                  <Select.ItemText>
+                    {s.available
+                      ? s.displayName
+                      : t('studio.create.serviceUnavailable', { name: s.displayName })}
+                  </Select.ItemText>
+                </Select.Item>
+              ))}
+            </Select.Viewport>
+          </Select.Content>
+        </Select.Portal>
+      </Select.Root>
+      {unavailable.length ? (
+        <ul className="muted small" data-testid="unavailable-services">
+          {unavailable.map((s) => (
+            <li key={s.modelAlias}>
+              {t('studio.create.serviceUnavailable', { name: s.displayName })}. {t(whyNotCallable(s))}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {services.length === 0 && !servicesError ? (
+        <p className="hint">{t('studio.create.noServices')}</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The reason shown for a service that is not callable: it says it is not available, or does not say. */
+function whyNotCallable(s: StudioService): string {
+  return s.availability === 'not_stated'
+    ? 'studio.create.serviceAvailabilityNotStated'
+    : 'studio.create.serviceUnavailableWhy';
+}

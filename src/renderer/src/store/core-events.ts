@@ -1,0 +1,46 @@
+import type { JobView } from '../../../shared/bridge/contract';
+import { bridge } from '../bridge';
+import { useStudio } from './index';
+import { isTerminalJobStatus } from '../../../shared/bridge/names';
+
+/** Did this change end the job (or bring its verified result), as against the job known before? */
+function justFinished(job: JobView, before: JobView | undefined): boolean {
+  return (
+    isTerminalJobStatus(job.status) &&
+    (!before ||
+      !isTerminalJobStatus(before.status) ||
+      (job.status === 'succeeded' &&
+        job.outputs.some((o) => o.verified) &&
+        !before.outputs.some((o) => o.verified)))
+  );
+}
+
+/**
+ * Feeds what the core pushes into the store: the connection, settings, jobs, downloads, uploads
+ * and the chat's streamed reply. `onJobFinished` hears of each job that just ended. Answers the
+ * function that stops listening.
+ */
+export function listenToCore(onJobFinished: (job: JobView) => void): () => void {
+  const store = useStudio.getState();
+  const stops = [
+    bridge.on('connection.changed', store.receiveConnection),
+    bridge.on('settings.changed', store.receiveSettings),
+    bridge.on('jobs.changed', (job) => {
+      const before = useStudio.getState().jobs[job.rowId];
+      store.receiveJob(job);
+      if (justFinished(job, before)) onJobFinished(job);
+    }),
+    bridge.on('downloads.progress', (p) =>
+      store.receiveDownload(p.outputId, { receivedBytes: p.receivedBytes, totalBytes: p.totalBytes }),
+    ),
+    bridge.on('uploads.progress', (p) =>
+      store.receiveUpload(p.draftId, p.fileName, {
+        state: p.state,
+        sentBytes: p.sentBytes,
+        totalBytes: p.totalBytes,
+      }),
+    ),
+    bridge.on('playground.chat.delta', ({ streamId, token }) => store.receiveDelta(streamId, token)),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
