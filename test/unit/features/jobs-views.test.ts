@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobsViews } from '../../../src/main/core/features/jobs/jobs-views.js';
-import { tempJournal } from '../journal/helpers.js';
+import { acceptJob, tempJournal } from '../journal/helpers.js';
 
 let t: ReturnType<typeof tempJournal>;
 afterEach(() => t.cleanup());
@@ -17,25 +17,7 @@ function setup() {
   return JobsViews.over(t.journal);
 }
 
-function accept(key: string, profileId: string, jobId: string) {
-  t.journal.jobs.recordIntent({
-    idempotencyKey: key,
-    profileId,
-    model: 'h3',
-    serviceKind: 'video_generation',
-    body: { prompt: `prompt of ${key}`, model: 'h3' },
-  });
-  return t.journal.jobs.markAccepted(key, {
-    jobId,
-    requestId: `req-${jobId}`,
-    jobUrl: `https://api.example.com/v1/jobs/${jobId}?model=h3`,
-    status: 'queued',
-    stage: 'queued',
-    refreshAfterSeconds: 2,
-    retryAfterSeconds: 2,
-    body: {},
-  });
-}
+const accept = (key: string, profileId: string, jobId: string) => acceptJob(t.journal, key, profileId, jobId);
 
 describe('the jobs views', () => {
   it('finds a job by its job id under the chosen profile first, then any profile, then by row number', () => {

@@ -6,6 +6,7 @@ import { composeFeatures, type CoreFeatures } from '../../../src/main/core/app/c
 import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
 import { SIMULATOR_PROFILE_ID } from '../../../src/main/core/profiles/profile-directory.js';
 import type { SecretStoreDescription } from '../../../src/main/core/secrets/secret-store.js';
+import { acceptJob } from '../journal/helpers.js';
 import { MemorySecretStore } from '../secrets/fakes.js';
 
 const SECRET = 'sk-feature-test-never-shown-0123456789';
@@ -34,26 +35,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A job accepted for `profileId`, as the engine records one. */
-function jobOwnedBy(profileId: string) {
-  parts.journal.jobs.recordIntent({
-    idempotencyKey: `key-${profileId}`,
-    profileId,
-    model: 'h3',
-    serviceKind: 'video_generation',
-    body: { prompt: 'a kite', model: 'h3' },
+/** The personal profile "Work" with the test key. */
+const addWork = () =>
+  features.profiles.add({
+    kind: 'personal',
+    name: 'Work',
+    baseUrl: 'https://api.example.com/v1',
+    secret: SECRET,
   });
-  return parts.journal.jobs.markAccepted(`key-${profileId}`, {
-    jobId: `job-${profileId}`,
-    requestId: 'req-1',
-    jobUrl: `https://api.example.com/v1/jobs/job-${profileId}?model=h3`,
-    status: 'queued',
-    stage: 'queued',
-    refreshAfterSeconds: 2,
-    retryAfterSeconds: 2,
-    body: {},
-  });
-}
 
 describe('the profiles feature', () => {
   it('adds a profile with its base URL kept once (trailing slashes trimmed) and its key only in the store', async () => {
@@ -104,13 +93,8 @@ describe('the profiles feature', () => {
 
   it('keeps a profile that owns jobs, with its key', async () => {
     await open();
-    const work = await features.profiles.add({
-      kind: 'personal',
-      name: 'Work',
-      baseUrl: 'https://api.example.com/v1',
-      secret: SECRET,
-    });
-    jobOwnedBy(work.id);
+    const work = await addWork();
+    acceptJob(parts.journal, 'key-1', work.id, 'job-1');
     await expect(features.profiles.remove(work.id)).rejects.toMatchObject({ code: 'profile.has_jobs' });
     expect(features.profiles.find('Work').id).toBe(work.id);
     expect(store.entries.get(work.id)).toBe(SECRET);
@@ -118,12 +102,7 @@ describe('the profiles feature', () => {
 
   it('removes a profile without jobs and its key; removing the active one makes the simulator active', async () => {
     await open();
-    const work = await features.profiles.add({
-      kind: 'personal',
-      name: 'Work',
-      baseUrl: 'https://api.example.com/v1',
-      secret: SECRET,
-    });
+    const work = await addWork();
     await features.profiles.setActive(work.id);
     expect(features.profiles.activeId()).toBe(work.id);
     expect(await features.profiles.remove(work.id)).toEqual({ removed: true });
@@ -173,12 +152,7 @@ describe('the profiles feature', () => {
 
   it('chooses the identity: the active profile, --profile by name, or --base-url only with the key in the environment', async () => {
     await open();
-    const work = await features.profiles.add({
-      kind: 'personal',
-      name: 'Work',
-      baseUrl: 'https://api.example.com/v1',
-      secret: SECRET,
-    });
+    const work = await addWork();
     expect(features.profiles.choose({})).toBe(SIMULATOR_PROFILE_ID);
     expect(features.profiles.choose({ profile: 'work' })).toBe(work.id);
     expect(() => features.profiles.choose({ profile: 'Work', baseUrl: 'https://x.example/v1' })).toThrow(
