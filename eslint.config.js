@@ -15,6 +15,13 @@ const RENDERER_IMPORT_PATTERNS = [
   },
 ];
 
+/** The composition root: it opens the core's parts and builds the features (see README, Architecture). */
+const ROOT_MODULES = ['**/app/core-services*', '**/app/compose-core*', '**/app/app-core*'];
+const ROOT_MESSAGE =
+  "Only the composition root (src/main/core/app) holds the core's parts together; use a feature.";
+const JOURNAL_MODULES = ['**/journal/*', '!**/journal/vocabulary.js', '!**/journal/pagination.js'];
+const JOURNAL_MESSAGE = 'Adapters use features (src/main/core/features), never the journal.';
+
 export default tseslint.config(
   {
     ignores: [
@@ -105,6 +112,78 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Inside the core, only the composition root (core/app) holds the opened parts together:
+    // nothing below it imports it. The studio's modules still receive the parts until they are
+    // split into features (issue 12, the studio lane).
+    files: ['src/main/core/**/*.ts'],
+    ignores: [
+      'src/main/core/app/**',
+      'src/main/core/studio/studio-service.ts',
+      'src/main/core/studio/studio-batch.ts',
+      'src/main/core/bridge/handlers/studio-handlers.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ROOT_MODULES, message: ROOT_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // Features never import the composition root, the bridge, the hosts or the CLI.
+    files: ['src/main/core/features/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/*', '**/bridge/**', '!**/shared/bridge/**', '**/cli/**', '**/host/**'],
+              message:
+                'A feature is built by the composition root (core/app) and never imports it, the bridge, a host or the CLI.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Adapters map onto features: bridge handlers and CLI commands/actions never reach the journal
+    // (its import-free vocabularies excepted: `commands/` load them at every start).
+    files: ['src/cli/actions/**/*.ts', 'src/cli/commands/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: JOURNAL_MODULES, message: JOURNAL_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // Bridge handlers are built by the root: they import neither it nor the journal.
+    files: ['src/main/core/bridge/handlers/**/*.ts'],
+    ignores: ['src/main/core/bridge/handlers/studio-handlers.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: JOURNAL_MODULES, message: JOURNAL_MESSAGE },
+            { group: ROOT_MODULES, message: ROOT_MESSAGE },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/core/bridge/handlers/studio-handlers.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: JOURNAL_MODULES, message: JOURNAL_MESSAGE }] },
       ],
     },
   },

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { openCoreServices, type CoreServices } from '../main/core/app/core-services.js';
+import { composeFeatures, type CoreFeatures } from '../main/core/app/compose-core.js';
+import { openCoreServices } from '../main/core/app/core-services.js';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../main/core/app/default-simulator-launcher.js';
 import { errorKindOf } from '../main/core/error-kinds.js';
 import { AppError } from '../main/core/errors.js';
 import { ApiError } from '../main/core/platform/api-errors.js';
-import { API_KEY_ENV_VARIABLE, apiKeyFromEnvironment } from '../main/core/secrets/env-secret-store.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
 import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
@@ -21,7 +21,8 @@ export interface GlobalOptions {
 }
 
 export interface CliCore {
-  core: CoreServices;
+  /** The core's features, built by the composition root over the opened data folder. */
+  core: CoreFeatures;
   /** The profile this invocation acts as (--base-url, --profile, or the active one). */
   profileId: string;
   json: boolean;
@@ -40,7 +41,7 @@ export async function openCliCore(
   const options = command.optsWithGlobals<GlobalOptions>();
   const dataDir = options.dataDir ?? defaultDataDir();
   const timeScale = Number(process.env.FRAMEWRIGHT_SIMULATOR_TIME_SCALE ?? '1');
-  const core = await openCoreServices({
+  const parts = await openCoreServices({
     dataDir,
     launchSimulator: defaultSimulatorLauncher(
       dataDir,
@@ -49,26 +50,14 @@ export async function openCliCore(
     engine: crashPointHooks(),
   });
   try {
-    let profileId: string;
-    if (identity.resolveIdentity === false) {
-      profileId = core.profiles.activeId();
-    } else if (options.baseUrl) {
-      if (options.profile) throw new AppError('usage', 'Use either --profile or --base-url, not both.');
-      if (!apiKeyFromEnvironment()) {
-        throw new AppError(
-          'profile.no_key',
-          `--base-url needs the key in ${API_KEY_ENV_VARIABLE}; it is never stored.`,
-        );
-      }
-      profileId = core.profiles.ensureEnvironmentProfile(options.baseUrl).id;
-    } else if (options.profile) {
-      profileId = core.profiles.find(options.profile).id;
-    } else {
-      profileId = core.profiles.activeId();
-    }
-    return { core, profileId, json: Boolean(options.json), close: () => core.close() };
+    const core = composeFeatures(parts);
+    const profileId =
+      identity.resolveIdentity === false
+        ? core.profiles.activeId()
+        : core.profiles.choose({ profile: options.profile, baseUrl: options.baseUrl });
+    return { core, profileId, json: Boolean(options.json), close: () => parts.close() };
   } catch (error) {
-    await core.close();
+    await parts.close();
     throw error;
   }
 }

@@ -2,9 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import {
   MAX_BATCH_CONCURRENCY,
-  prepareBatch,
   readBatchFile,
-  runBatch,
   type BatchDefaults,
   type PreparedBatchRow,
 } from '../../main/core/batch/batch-service.js';
@@ -94,7 +92,7 @@ export const runBatchCommand = async (file: string, opts: BatchOptions, command:
     if (runLabel !== undefined && runLabel.trim() === '')
       throw new AppError('usage', '--run-label must not be empty.');
     const fileRows = await readBatchFile(file);
-    const plan = await prepareBatch(cli.core, fileRows, {
+    const plan = await cli.core.media.prepareBatch(fileRows, {
       profileId: cli.profileId,
       runLabel,
       defaults: {
@@ -148,7 +146,7 @@ export const runBatchCommand = async (file: string, opts: BatchOptions, command:
       else if (planRow.disposition === 'capped') finish(blank(planRow.prepared!, 'capped'));
     }
 
-    const { stoppedBy } = await runBatch(cli.core, plan.toSend, {
+    const { stoppedBy } = await cli.core.media.runBatch(plan.toSend, {
       profileId: cli.profileId,
       concurrency,
       timeoutSeconds: timeout,
@@ -184,8 +182,7 @@ export const runBatchCommand = async (file: string, opts: BatchOptions, command:
           return;
         }
         const { error } = outcome;
-        const intent = cli.core.journal.jobs.getIntent(row.key);
-        const job = intent ? cli.core.journal.jobs.getJobForIntent(intent.id) : undefined;
+        const job = cli.core.jobs.jobForKey(row.key);
         finish(
           {
             ...blank(row, 'failed'),

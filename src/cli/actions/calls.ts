@@ -4,7 +4,7 @@ import {
   SERVICE_CALL_OPERATIONS,
   type ServiceCall,
   type ServiceCallOperation,
-} from '../../main/core/journal/service-calls-repository.js';
+} from '../../main/core/features/jobs/jobs-views.js';
 import { MAX_PAGE_SIZE } from '../../main/core/journal/pagination.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -41,18 +41,12 @@ export const runCallsCommand = async (
     const limit = integerOption(opts.limit, '--limit')!;
     if (limit < 1 || limit > MAX_PAGE_SIZE)
       throw new AppError('usage', `--limit must be from 1 to ${MAX_PAGE_SIZE} (got ${limit}).`);
-    let page;
-    try {
-      page = cli.core.journal.serviceCalls.list({
-        profileId: cli.profileId,
-        operation: opts.operation as ServiceCallOperation | undefined,
-        limit,
-        cursor: opts.cursor,
-      });
-    } catch (error) {
-      if (error instanceof RangeError) throw new AppError('usage', error.message);
-      throw error;
-    }
+    const page = cli.core.jobs.calls({
+      profileId: cli.profileId,
+      operation: opts.operation as ServiceCallOperation | undefined,
+      limit,
+      cursor: opts.cursor,
+    });
     if (cli.json) {
       printJson({ object: 'list', data: page.items.map(callView), nextCursor: page.nextCursor ?? null });
     } else {

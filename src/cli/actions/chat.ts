@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { AppError } from '../../main/core/errors.js';
-import { chatTurn, type SamplingValue } from '../../main/core/services/chat.js';
+import type { SamplingValue } from '../../main/core/services/chat.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -40,18 +40,15 @@ function sampling(opts: ChatOptions): Record<string, SamplingValue> {
 
 export const runChatCommand = async (words: string[], opts: ChatOptions, command: Command) => {
   await withCliCore(command, async (cli) => {
-    const repo = cli.core.journal.conversations;
+    const playground = cli.core.playground;
     if (opts.list || opts.search !== undefined) {
-      const found =
-        opts.search !== undefined
-          ? repo.search(opts.search, { profileId: cli.profileId })
-          : repo.list({ profileId: cli.profileId });
+      const found = playground.conversations(cli.profileId, opts.search);
       if (cli.json) printJson({ conversations: found });
       else for (const c of found) process.stdout.write(`${c.id}  ${c.model}  ${c.title}\n`);
       return ExitCode.ok;
     }
     if (opts.show) {
-      const conversation = repo.getWithMessages(opts.show);
+      const conversation = playground.conversationWithMessages(opts.show);
       if (!conversation) throw new AppError('usage', `No conversation ${opts.show}.`);
       if (cli.json) printJson(conversation);
       else for (const m of conversation.messages) process.stdout.write(`${m.role}: ${m.text}\n`);
@@ -59,13 +56,14 @@ export const runChatCommand = async (words: string[], opts: ChatOptions, command
     }
     const text = words.join(' ');
     const params = sampling(opts);
-    const model = opts.model ?? (opts.conversation ? repo.get(opts.conversation)?.model : undefined);
+    const model =
+      opts.model ?? (opts.conversation ? playground.conversation(opts.conversation)?.model : undefined);
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.chat, model);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     try {
-      const turn = await chatTurn(cli.core.journal, client, {
+      const turn = await playground.chat(client, {
         service,
         conversationId: opts.conversation,
         system: opts.system,

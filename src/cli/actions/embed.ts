@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createEmbeddings, validateEmbeddingInputs } from '../../main/core/services/embeddings.js';
+import { validateEmbeddingInputs } from '../../main/core/services/embeddings.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -16,7 +16,7 @@ export const runEmbedCommand = async (
     if (opts.file) inputs.push(...(await readFile(opts.file, 'utf8')).split(/\r?\n/).filter((l) => l.trim()));
     validateEmbeddingInputs(inputs);
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.embeddings, opts.model);
-    const result = await createEmbeddings(cli.core.journal, client, service, inputs);
+    const result = await cli.core.playground.embed(client, service, inputs);
     if (cli.json) {
       printJson({
         model: result.model,

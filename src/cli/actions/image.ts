@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { submitImage } from '../../main/core/services/image-generation.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { withCliCore } from '../cli-context.js';
 import { integerOption, reportJob, resolveFor } from './playground-shared.js';
@@ -33,7 +32,7 @@ export const runImageCommand = async (prompt: string, opts: ImageOptions, comman
       inputImages: opts.input,
     };
     const { service } = await resolveFor(cli, SERVICE_KINDS.image, opts.model);
-    const result = await submitImage(cli.core, {
+    const result = await cli.core.media.submitImage({
       profileId: cli.profileId,
       service,
       draft,

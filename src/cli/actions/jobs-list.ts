@@ -13,11 +13,11 @@ export const runJobsCommand = async (
   opts: { status?: string; limit: string; cursor?: string },
   command: Command,
 ) =>
-  withCliJournal(command, (journal, json) => {
+  withCliJournal(command, (jobs, json) => {
     if (opts.status && !JOB_STATUSES.includes(opts.status as JobStatus)) {
       throw new AppError('usage', `--status must be one of ${JOB_STATUSES.join(', ')}.`);
     }
-    const page = journal.jobs.listJobs({
+    const page = jobs.page({
       status: opts.status as JobStatus | undefined,
       limit: Number(opts.limit),
       cursor: opts.cursor,

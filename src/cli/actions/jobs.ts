@@ -1,33 +1,13 @@
 import type { Command } from 'commander';
-import { AppError } from '../../main/core/errors.js';
-import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
-import { printJson, withCliCore, type CliCore } from '../cli-context.js';
+import { printJson, withCliCore } from '../cli-context.js';
 import { WORKED_ELSEWHERE_MESSAGE } from '../../main/core/jobs/job-engine.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob } from './video.js';
 
-function findJob(cli: CliCore, ref: string): JobWithOutputs {
-  const journal = cli.core.journal;
-  for (const profile of [cli.core.profiles.get(cli.profileId), ...cli.core.profiles.list()]) {
-    const job = journal.jobs.getJobByJobId(profile.id, ref);
-    if (job) return job;
-  }
-  if (/^\d+$/.test(ref)) {
-    const job = journal.jobs.getJob(Number(ref));
-    if (job) return job;
-  }
-  throw new AppError('usage', `No job "${ref}" in the journal.`);
-}
-
 export const runShowCommand = async (ref: string, _opts: unknown, command: Command) =>
   withCliCore(command, async (cli) => {
-    const job = findJob(cli, ref);
-    const intent = cli.core.journal.jobs.getIntentById(job.intentId);
-    const detail = {
-      ...describeJob(job),
-      idempotencyKey: intent?.idempotencyKey,
-      request: intent ? JSON.parse(intent.canonicalBodyJson) : undefined,
-    };
+    const { job, idempotencyKey, request } = cli.core.jobs.detail(ref, cli.profileId);
+    const detail = { ...describeJob(job), idempotencyKey, request };
     if (cli.json) printJson(detail);
     else process.stdout.write(JSON.stringify(detail, null, 2) + '\n');
     return ExitCode.ok;
@@ -35,7 +15,7 @@ export const runShowCommand = async (ref: string, _opts: unknown, command: Comma
 
 export const runResumeCommand = async (opts: { timeout: string }, command: Command) =>
   withCliCore(command, async (cli) => {
-    const { results, errors, optimizations } = await cli.core.engine.resume({
+    const { results, errors, optimizations } = await cli.core.media.resume({
       waitSeconds: Number(opts.timeout),
     });
     const summary = {

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { statSync } from 'node:fs';
-import { AppError } from '../../main/core/errors.js';
-import { reindexLibrary } from '../../main/core/library/reindex-library.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -9,12 +6,9 @@ export const runReindexCommand = async (opts: { library?: string; assignTo?: str
   withCliCore(
     command,
     async (cli) => {
-      if (opts.library && !statSync(opts.library, { throwIfNoEntry: false })?.isDirectory()) {
-        throw new AppError('usage', `--library ${opts.library} is not a folder.`);
-      }
-      const result = await reindexLibrary(cli.core.journal, {
-        libraryDirs: opts.library ? [opts.library] : cli.core.libraryDirs(),
-        assignToProfileId: opts.assignTo ? cli.core.profiles.find(opts.assignTo).id : undefined,
+      const result = await cli.core.library.reindex({
+        library: opts.library || undefined,
+        assignTo: opts.assignTo || undefined,
       });
       if (cli.json) {
         printJson(result);

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runOcr } from '../../main/core/services/ocr.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -12,7 +11,7 @@ export const runOcrCommand = async (
 ) => {
   await withCliCore(command, async (cli) => {
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.ocr, opts.model);
-    const result = await runOcr(cli.core.journal, client, service, file, {
+    const result = await cli.core.playground.ocr(client, service, file, {
       task: opts.task,
       pages: integerOption(opts.pages, '--pages'),
     });

@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
-import {
-  parseDocument,
-  parsePageRange,
-  validateParseOptions,
-} from '../../main/core/services/document-parse.js';
+import { parsePageRange, validateParseOptions } from '../../main/core/services/document-parse.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -23,7 +19,13 @@ export const runParseCommand = async (
     };
     validateParseOptions(options);
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.parse, opts.model);
-    const result = await parseDocument(cli.core.journal, client, service, file, cli.core.libraryDir, options);
+    const result = await cli.core.playground.parse(
+      client,
+      service,
+      file,
+      cli.core.library.folders.current(),
+      options,
+    );
     if (cli.json)
       printJson({
         model: service.modelAlias,

@@ -1,8 +1,7 @@
 import type { PublicService } from '../../shared/api/discovery.js';
-import type { CoreServices } from '../../main/core/app/core-services.js';
 import { AppError } from '../../main/core/errors.js';
 import type { RunResult } from '../../main/core/jobs/job-engine.js';
-import { resolveService, type ResolvedService } from '../../main/core/services/resolve.js';
+import type { ResolvedService } from '../../main/core/services/resolve.js';
 import type { CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob } from './video.js';
@@ -25,7 +24,7 @@ export function numberOption(value: string | undefined, name: string): number | 
 }
 
 export function resolveFor(cli: CliCore, kinds: readonly string[], model?: string): Promise<ResolvedService> {
-  return resolveService(cli.core, cli.profileId, kinds, model);
+  return cli.core.catalog.resolve(cli.profileId, kinds, model);
 }
 
 export function serviceSummary(service: PublicService) {
@@ -71,5 +70,3 @@ export function reportJob(
   }
   return code;
 }
-
-export type { CoreServices };

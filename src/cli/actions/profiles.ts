@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { isCallable, notCallableReason } from '../../shared/api/service-availability.js';
-import { discoverServices } from '../../main/core/video/discovery.js';
 import { AppError } from '../../main/core/errors.js';
-import { normaliseBaseUrl } from '../../main/core/journal/profiles-repository.js';
-import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -21,8 +18,7 @@ async function readStdin(): Promise<string> {
 
 export const runServicesCommand = async (opts: { kind?: string }, command: Command) =>
   withCliCore(command, async (cli) => {
-    const client = await cli.core.profiles.clientFor(cli.profileId);
-    const found = await discoverServices(cli.core.journal, client, { serviceKind: opts.kind });
+    const found = await cli.core.catalog.discover(cli.profileId, { serviceKind: opts.kind });
     if (cli.json) {
       printJson({
         object: 'list',
@@ -52,40 +48,16 @@ export const runLoginCommand = async (loginOptions: { debugTokenExpires?: string
       if (!opts.profile || !opts.baseUrl) {
         throw new AppError('usage', 'login needs --profile NAME and --base-url URL (including /v1).');
       }
-      // the options are checked first, then the key store, and only then is the key read: no one
-      // types or pipes a key that cannot be kept
-      const baseUrl = normaliseBaseUrl(opts.baseUrl);
-      const kind = opts.debugTokenExpires ? 'debug' : 'personal';
       const expires = opts.debugTokenExpires ? Date.parse(opts.debugTokenExpires) : undefined;
       if (opts.debugTokenExpires && Number.isNaN(expires))
         throw new AppError('usage', '--debug-token-expires must be an ISO date-time.');
-      const keychain = cli.core.secrets.describe();
-      if (!keychain.canStore) throw new SecretStoreError('unavailable', keychain.detail);
-      const secret = await readStdin();
-      const existing = cli.core.journal.profiles.getByName(opts.profile);
-      let profile;
-      if (existing) {
-        if (existing.kind !== kind) {
-          throw new AppError(
-            'usage',
-            `The profile "${existing.name}" is a ${existing.kind} profile; credentials of different kinds are never mixed.`,
-          );
-        }
-        // the key is stored first; the base URL changes with it, or not at all
-        profile = await cli.core.credentials.replaceCredential(existing.id, {
-          baseUrl,
-          secret,
-          ...(expires !== undefined ? { debugTokenExpiresAt: expires } : {}),
-        });
-      } else {
-        profile = await cli.core.credentials.createProfile({
-          name: opts.profile,
-          kind,
-          baseUrl,
-          debugTokenExpiresAt: expires,
-          secret,
-        });
-      }
+      // the feature checks the URL and the key store before the key is read from standard input
+      const profile = await cli.core.profiles.login({
+        name: opts.profile,
+        baseUrl: opts.baseUrl,
+        debugTokenExpiresAt: expires,
+        readSecret: readStdin,
+      });
       if (cli.json)
         printJson({
           id: profile.id,
@@ -96,7 +68,7 @@ export const runLoginCommand = async (loginOptions: { debugTokenExpires?: string
         });
       else
         process.stdout.write(
-          `Stored the ${kind === 'debug' ? 'debug token' : 'key'} for "${profile.name}" in ${cli.core.secrets.describe().detail}.\n`,
+          `Stored the ${profile.kind === 'debug' ? 'debug token' : 'key'} for "${profile.name}" in ${cli.core.profiles.keyStore().detail}.\n`,
         );
       return ExitCode.ok;
     },
@@ -106,22 +78,17 @@ export const runLoginCommand = async (loginOptions: { debugTokenExpires?: string
 
 export const runProfilesCommand = async (opts: { use?: string }, command: Command) =>
   withCliCore(command, async (cli) => {
-    if (opts.use) cli.core.profiles.setActive(cli.core.profiles.find(opts.use).id);
-    const active = cli.core.profiles.activeId();
-    const list = cli.core.profiles.list().map((p) => ({
-      ...cli.core.profiles.summary(p, null),
-      // which key store holds the key (recorded when it was stored; read only from there)
-      secretBackend: p.secretBackend ?? null,
-      active: p.id === active,
-    }));
-    if (cli.json) printJson({ object: 'list', data: list, secretStore: cli.core.secrets.describe() });
+    const profiles = cli.core.profiles;
+    if (opts.use) await profiles.setActive(profiles.find(opts.use).id);
+    const list = profiles.listing();
+    if (cli.json) printJson({ object: 'list', data: list, secretStore: profiles.keyStore() });
     else {
       for (const p of list) {
         process.stdout.write(
           `${p.active ? '*' : ' '} ${p.name.padEnd(24)} ${p.kind.padEnd(10)} ${p.baseUrl ?? '(embedded)'}${p.kind !== 'simulator' ? (p.hasSecret ? `  key stored${p.secretBackend ? ` (${p.secretBackend})` : ''}` : '  no key') : ''}\n`,
         );
       }
-      process.stdout.write(`Secrets: ${cli.core.secrets.describe().detail}\n`);
+      process.stdout.write(`Secrets: ${profiles.keyStore().detail}\n`);
     }
     return ExitCode.ok;
   });

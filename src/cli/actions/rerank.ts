@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { documentsFromFile, rerankDocuments, validateRerank } from '../../main/core/services/rerank.js';
+import { documentsFromFile, validateRerank } from '../../main/core/services/rerank.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -20,7 +20,7 @@ export const runRerankCommand = async (
     const input = { query: opts.query, documents, topN: integerOption(opts.topN, '--top-n') };
     validateRerank(input);
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.rerank, opts.model);
-    const result = await rerankDocuments(cli.core.journal, client, service, input);
+    const result = await cli.core.playground.rerank(client, service, input);
     if (cli.json) printJson({ model: result.model, results: result.results, usage: result.usage });
     else
       for (const r of result.results)

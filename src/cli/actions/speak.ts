@@ -1,14 +1,8 @@
 import type { Command } from 'commander';
 import type { VoiceMode } from '../../shared/api/audio-generation.js';
 import { isCallable } from '../../shared/api/service-availability.js';
-import {
-  audioProfile,
-  listVoices,
-  submitAudio,
-  buildAudioBody,
-} from '../../main/core/services/audio-generation.js';
+import { audioProfile, listVoices, buildAudioBody } from '../../main/core/services/audio-generation.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { discoverServices } from '../../main/core/video/discovery.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { integerOption, reportJob, resolveFor } from './playground-shared.js';
@@ -31,7 +25,7 @@ interface SpeakOptions {
 export const runSpeakCommand = async (text: string | undefined, opts: SpeakOptions, command: Command) => {
   await withCliCore(command, async (cli) => {
     if (opts.voices) {
-      const client = await cli.core.profiles.clientFor(cli.profileId);
+      const client = await cli.core.catalog.clientFor(cli.profileId);
       const voices = await listVoices(client);
       if (cli.json) printJson({ voices });
       else
@@ -53,8 +47,7 @@ export const runSpeakCommand = async (text: string | undefined, opts: SpeakOptio
     };
     let model = opts.model;
     if (!model) {
-      const client = await cli.core.profiles.clientFor(cli.profileId);
-      const { services } = await discoverServices(cli.core.journal, client, {
+      const { services } = await cli.core.catalog.discover(cli.profileId, {
         serviceKind: 'audio_generation',
       });
       const want = opts.video ? 'foley' : text === undefined && opts.prompt ? 'music' : 'speech';
@@ -63,7 +56,7 @@ export const runSpeakCommand = async (text: string | undefined, opts: SpeakOptio
     const { service } = await resolveFor(cli, SERVICE_KINDS.audio, model);
     buildAudioBody(service, draft);
     const timeout = integerOption(opts.timeout, '--timeout')!;
-    const result = await submitAudio(cli.core, {
+    const result = await cli.core.media.submitAudio({
       profileId: cli.profileId,
       service,
       draft,

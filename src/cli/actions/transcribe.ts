@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AppError } from '../../main/core/errors.js';
 import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { transcribeFile, transcriptionMimeType } from '../../main/core/services/transcription.js';
+import { transcriptionMimeType } from '../../main/core/services/transcription.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { FORMATS } from '../commands/transcribe.js';
@@ -18,7 +18,7 @@ export const runTranscribeCommand = async (
       throw new AppError('usage', `--format must be one of ${FORMATS.join(', ')} (got ${opts.format}).`);
     await transcriptionMimeType(file);
     const { client, service } = await resolveFor(cli, SERVICE_KINDS.transcription, opts.model);
-    const result = await transcribeFile(cli.core.journal, client, service, file, {
+    const result = await cli.core.playground.transcribe(client, service, file, {
       language: opts.language,
       responseFormat: opts.responseFormat,
     });

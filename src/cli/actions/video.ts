@@ -3,11 +3,10 @@ import type { Command } from 'commander';
 import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
 import { verificationOf } from '../../main/core/jobs/download-outputs.js';
-import type { JobWithOutputs } from '../../main/core/journal/jobs-repository.js';
+import type { JobWithOutputs } from '../../main/core/features/jobs/jobs-views.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
-import { discoverServices } from '../../main/core/video/discovery.js';
-import { submitVideo, type LocalVideoDraft, type VideoResult } from '../../main/core/video/submit-video.js';
+import type { LocalVideoDraft, VideoResult } from '../../main/core/video/submit-video.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -94,8 +93,7 @@ export function exitCodeForResult(
  * stderr (stdout stays the result); none or several end with exit 2 and the list.
  */
 async function modelForMode(cli: CliCore, mode: string): Promise<string> {
-  const client = await cli.core.profiles.clientFor(cli.profileId);
-  const { services } = await discoverServices(cli.core.journal, client, { serviceKind: 'video_generation' });
+  const { services } = await cli.core.catalog.discover(cli.profileId, { serviceKind: 'video_generation' });
   const service = chooseVideoServiceForMode(services, mode);
   process.stderr.write(
     `Using model ${service.modelAlias}: the one available video service that offers mode ${mode}.\n`,
@@ -129,7 +127,7 @@ export const runVideoCommand = async (opts: VideoOptions, command: Command) =>
       references: refs,
     };
     const idempotencyKey = opts.idempotencyKey ?? `fw-cli-${randomUUID()}`;
-    const result = await submitVideo(cli.core, {
+    const result = await cli.core.media.submitVideo({
       profileId: cli.profileId,
       draft,
       idempotencyKey,

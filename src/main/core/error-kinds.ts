@@ -91,7 +91,7 @@ export const ERROR_CODE_KINDS = {
   'profile.builtin': 'service',
   'profile.has_jobs': 'service',
   'profile.insecure_base_url': 'service',
-  'profile.invalid': 'service',
+  'profile.invalid': 'invalid_input',
   'profile.no_base_url': 'service',
   'profile.unreachable': 'service',
   'settings.library_dir_invalid': 'service',

@@ -7,7 +7,7 @@ import { createLogger, redact } from '../../../src/main/core/logging/logger.js';
 import {
   createFileSettingsStore,
   DEFAULT_UI_SETTINGS,
-} from '../../../src/main/core/settings/settings-store.js';
+} from '../../../src/main/core/features/settings/ui-settings.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'fw-core-'));
 

@@ -33,3 +33,24 @@ export function journalFromNewerVersion(file: string): void {
   raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)").run();
   raw.close();
 }
+
+/** A video job the platform accepted for `profileId` under `key`, recorded as the engine records one. */
+export function acceptJob(journal: Journal, key: string, profileId: string, jobId: string) {
+  journal.jobs.recordIntent({
+    idempotencyKey: key,
+    profileId,
+    model: 'h3',
+    serviceKind: 'video_generation',
+    body: { prompt: `prompt of ${key}`, model: 'h3' },
+  });
+  return journal.jobs.markAccepted(key, {
+    jobId,
+    requestId: `req-${jobId}`,
+    jobUrl: `https://api.example.com/v1/jobs/${jobId}?model=h3`,
+    status: 'queued',
+    stage: 'queued',
+    refreshAfterSeconds: 2,
+    retryAfterSeconds: 2,
+    body: {},
+  });
+}

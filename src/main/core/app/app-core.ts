@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
 import { EventHub } from '../bridge/event-hub.js';
-import { ConnectionMonitor, createAppHandlers } from '../bridge/handlers/app-handlers.js';
+import { createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
 import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
 import {
@@ -14,7 +14,9 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createFileSettingsStore } from '../settings/settings-store.js';
+import { ConnectionMonitor } from '../features/connection/connection-monitor.js';
+import { createFileSettingsStore } from '../features/settings/ui-settings.js';
+import { composeFeatures } from './compose-core.js';
 import { openCoreServices, type CoreServices, type CoreServicesOptions } from './core-services.js';
 
 export interface AppCoreOptions {
@@ -44,7 +46,8 @@ export interface AppCore {
 
 /**
  * The main-process core as one object: plain Node, shared by the Electron shell and the browser
- * host. Transports only call `dispatcher.dispatch` and subscribe to `events`.
+ * host. Transports only call `dispatcher.dispatch` and subscribe to `events`. This is the
+ * composition root: it opens the parts, builds the features and hands each handler its features.
  */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { dataDir } = options;
@@ -60,19 +63,24 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     onSecretRead: (secret) => logger.addSecret(secret),
     onEngineChange: (change) => forwardEngineChange(change),
   });
+  const connection = new ConnectionMonitor({
+    activeProfileId: () => services.profiles.activeId(),
+    clientFor: (profileId) => services.profiles.clientFor(profileId),
+    onChange: (state) => events.emit('connection.changed', state),
+    warn: (message, fields) => logger.warn(message, fields),
+  });
   const ctx: HandlerContext = {
-    services,
+    features: { ...composeFeatures(services), connection, settings: createFileSettingsStore(dataDir) },
     events,
     logger,
-    settings: createFileSettingsStore(dataDir),
+    dataDir,
     host: options.host,
   };
-  const connection = new ConnectionMonitor(ctx);
-  const studio = createStudioParts(ctx);
+  const studio = createStudioParts(ctx, services);
   forwardEngineChange = (change) => studio.service.onEngineChange(change);
   const handlers: BridgeHandlers = {
-    ...createAppHandlers(ctx, connection),
-    ...createStudioHandlers(ctx, studio),
+    ...createAppHandlers(ctx),
+    ...createStudioHandlers(ctx, studio, services),
     ...createPlaygroundHandlers(ctx),
   };
   const dispatcher = createBridgeDispatcher(handlers, {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LibraryFolders } from '../features/library/library-folders.js';
 import { openJournal, type Journal } from '../journal/open-journal.js';
 import { JobEngine, type EngineChange, type JobEngineOptions } from '../jobs/job-engine.js';
 import { EmbeddedSimulator, type SimulatorLauncher } from '../profiles/embedded-simulator.js';
@@ -7,10 +8,6 @@ import { ProfileCredentials } from '../secrets/profile-credentials.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
-
-/** Journal settings: the library folder chosen in Settings and every folder used before. */
-export const LIBRARY_SETTING = 'studio.libraryDir';
-export const LIBRARY_HISTORY_SETTING = 'studio.libraryDirHistory';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -29,7 +26,11 @@ export interface CoreServicesOptions {
   onSecretRead?: (secret: string) => void;
 }
 
-/** The plain-Node core every host shares: journal, keychain, profiles, the job engine. */
+/**
+ * The opened parts of the plain-Node core every host shares: journal, keychain, profiles, the job
+ * engine. Only the composition root (this folder) holds them together: it builds the features
+ * (`compose-core.ts`) with what each needs, and nothing below it receives this object.
+ */
 export interface CoreServices {
   readonly dataDir: string;
   /** The current library folder (the setting, else the default); read at download time. */
@@ -38,6 +39,7 @@ export interface CoreServices {
   libraryDirs(): string[];
   /** Makes `folder` the library for new downloads (already validated by the caller). */
   setLibraryDir(folder: string): void;
+  readonly libraryFolders: LibraryFolders;
   readonly journal: Journal;
   readonly secrets: SecretStore;
   /** Why no better keychain was used (shown in Settings). */
@@ -67,8 +69,11 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     lockFile: path.join(options.dataDir, 'simulator.lock'),
   });
   const profiles = new ProfileDirectory(journal, credentials, simulator, options.env, options.onSecretRead);
-  const defaultLibraryDir = options.libraryDir ?? path.join(options.dataDir, 'library');
-  const currentLibraryDir = () => journal.settings.get<string>(LIBRARY_SETTING) ?? defaultLibraryDir;
+  const libraryFolders = new LibraryFolders(
+    journal.settings,
+    options.libraryDir ?? path.join(options.dataDir, 'library'),
+  );
+  const currentLibraryDir = () => libraryFolders.current();
   const engine = new JobEngine({
     journal,
     libraryDir: currentLibraryDir,
@@ -81,17 +86,9 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
     get libraryDir() {
       return currentLibraryDir();
     },
-    libraryDirs() {
-      const history = journal.settings.get<string[]>(LIBRARY_HISTORY_SETTING) ?? [];
-      return [...new Set([currentLibraryDir(), defaultLibraryDir, ...history])];
-    },
-    setLibraryDir(folder: string) {
-      const history = journal.settings.get<string[]>(LIBRARY_HISTORY_SETTING) ?? [];
-      const previous = currentLibraryDir();
-      // the folders results were written to stay servable (their rows keep absolute paths)
-      journal.settings.set(LIBRARY_HISTORY_SETTING, [...new Set([...history, previous, folder])]);
-      journal.settings.set(LIBRARY_SETTING, folder);
-    },
+    libraryDirs: () => libraryFolders.all(),
+    setLibraryDir: (folder: string) => libraryFolders.use(folder),
+    libraryFolders,
     journal,
     secrets,
     secretStoreNotes: notes,

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import type { EffectiveLimits } from '../../../shared/h3/effective-limits.js';
 import { validateDraft } from '../../../shared/h3/validate-draft.js';
-import type { CoreServices } from '../app/core-services.js';
 import { AppError } from '../errors.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { ApiError } from '../platform/api-errors.js';
@@ -19,6 +18,7 @@ import {
 import { MAX_BATCH_CONCURRENCY } from './batch-vocabulary.js';
 import { concurrencyPool } from './pool.js';
 import { chooseService } from '../services/service-common.js';
+import type { MediaJobDeps } from '../services/job-with-inputs.js';
 
 /**
  * Batches of video prompts, shared by `framewright batch` and the studio's "Import prompts":
@@ -125,7 +125,7 @@ const issueOf = (error: unknown): BatchIssue => ({
  * its frame files probed, keyed, and duplicates and the cap decided. Only discovery is called.
  */
 export async function prepareBatch(
-  core: CoreServices,
+  core: MediaJobDeps,
   rows: BatchFileRow[],
   options: PrepareBatchOptions,
 ): Promise<BatchPlan> {
@@ -290,7 +290,7 @@ export interface RunBatchOptions {
  * flight finish) and the rest end `not_submitted`.
  */
 export async function runBatch(
-  core: CoreServices,
+  core: MediaJobDeps,
   rows: PreparedBatchRow[],
   options: RunBatchOptions,
 ): Promise<{ stoppedBy?: string }> {

@@ -7,12 +7,11 @@ import {
 import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import { CatalogVoiceList, VoiceDetail, type CatalogVoice } from '../../../shared/api/discovery.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
-import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile } from './inputs.js';
-import { submitJobWithInputs } from './job-with-inputs.js';
+import { submitJobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
 import { checkField, checkText, contractParameter, publishedFields } from './contract-fields.js';
 import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
 
@@ -158,7 +157,7 @@ export interface AudioSubmission {
 
 /** Speech, music or Foley through the job engine (journal, polling, verified download into the library). */
 export async function submitAudio(
-  core: CoreServices,
+  core: MediaJobDeps,
   submission: AudioSubmission,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const { service, draft } = submission;

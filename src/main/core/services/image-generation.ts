@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { codePointLength } from '../../../shared/api/common.js';
 import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import type { PublicService } from '../../../shared/api/discovery.js';
-import type { CoreServices } from '../app/core-services.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import { checkProbedFile } from './inputs.js';
-import { submitJobWithInputs } from './job-with-inputs.js';
+import { submitJobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
 import { checkField, contractParameter } from './contract-fields.js';
 import { InputLimitError } from './service-common.js';
 
@@ -107,7 +106,7 @@ function imageBody(
  * downloaded and verified into the library (one job folder = one set).
  */
 export async function submitImage(
-  core: CoreServices,
+  core: MediaJobDeps,
   submission: ImageSubmission,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const { service, draft } = submission;

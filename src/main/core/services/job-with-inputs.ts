@@ -1,8 +1,19 @@
 import type { PublicService } from '../../../shared/api/discovery.js';
-import type { CoreServices } from '../app/core-services.js';
-import type { RunResult, SubmitRequest, WaitOptions } from '../jobs/job-engine.js';
+import type { JobEngine, RunResult, SubmitRequest, WaitOptions } from '../jobs/job-engine.js';
+import type { Journal } from '../journal/open-journal.js';
 import type { ProbedFile } from '../media/probe-media.js';
+import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import { withUploadedInputs } from './inputs.js';
+
+/**
+ * What submitting a media job needs from the core: the journal (uploads, intents), the profile's
+ * client and the job engine. The composition root passes its parts; nothing here sees the rest.
+ */
+export interface MediaJobDeps {
+  readonly journal: Journal;
+  readonly profiles: Pick<ProfileDirectory, 'clientFor'>;
+  readonly engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+}
 
 export interface JobWithInputs {
   profileId: string;
@@ -23,7 +34,7 @@ export interface JobWithInputs {
  * intent is forgotten and sent once more, under the same key, with the inputs uploaded again.
  */
 export async function submitJobWithInputs(
-  core: CoreServices,
+  core: MediaJobDeps,
   job: JobWithInputs,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const client = await core.profiles.clientFor(job.profileId);

@@ -1,6 +1,7 @@
 import type { PublicService } from '../../../shared/api/discovery.js';
-import type { CoreServices } from '../app/core-services.js';
+import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import { discoverServices } from '../video/discovery.js';
 import { chooseService } from './service-common.js';
 
@@ -13,7 +14,7 @@ export interface ResolvedService {
 
 /** The profile's client and the service `model` (or the first available one) of the given kinds, from discovery. */
 export async function resolveService(
-  core: Pick<CoreServices, 'journal' | 'profiles'>,
+  core: { readonly journal: Journal; readonly profiles: Pick<ProfileDirectory, 'clientFor'> },
   profileId: string,
   kinds: readonly string[],
   model?: string,

@@ -6,7 +6,6 @@ import { resolveEffectiveLimits, type EffectiveLimits } from '../../../shared/h3
 import { buildMediaGenerationRequest, buildOptimizationRequest } from '../../../shared/h3/build-request.js';
 import { frameSlot, validateDraft } from '../../../shared/h3/validate-draft.js';
 import { DraftInvalidError } from '../../../shared/h3/violations.js';
-import type { CoreServices } from '../app/core-services.js';
 import { AppError } from '../errors.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import type { ProbedFile } from '../media/probe-media.js';
@@ -16,6 +15,7 @@ import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices } from './discovery.js';
 import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
 import { chooseService } from '../services/service-common.js';
+import type { MediaJobDeps } from '../services/job-with-inputs.js';
 
 /** A video draft whose media are local files that were probed (content type, size, duration, tracks). */
 export interface LocalVideoDraft extends Omit<VideoDraft, 'firstFrame' | 'lastFrame' | 'references'> {
@@ -80,7 +80,7 @@ function inputsToSend(
 
 /** Uploads what the draft's mode sends (reusing still-valid assets of this credential). */
 async function uploadInputs(
-  core: CoreServices,
+  core: MediaJobDeps,
   client: PublicApiClient,
   submission: VideoSubmission,
   limits: EffectiveLimits,
@@ -122,7 +122,7 @@ async function uploadInputs(
  * sent when they fail) → uploads (reusing still-valid assets) → optional prompt optimization →
  * the job engine (intent committed, create, poll, download and verify).
  */
-export async function submitVideo(core: CoreServices, submission: VideoSubmission): Promise<VideoResult> {
+export async function submitVideo(core: MediaJobDeps, submission: VideoSubmission): Promise<VideoResult> {
   const { draft, profileId } = submission;
   const step = submission.onStep ?? (() => undefined);
   const existing = core.journal.jobs.getIntent(submission.idempotencyKey);

@@ -1,15 +1,33 @@
 import type { z } from 'zod';
-import type { CoreServices } from '../../app/core-services.js';
+import type { ServiceCatalog } from '../../features/catalog/service-catalog.js';
+import type { ConnectionMonitor } from '../../features/connection/connection-monitor.js';
+import type { JobsViews } from '../../features/jobs/jobs-views.js';
+import type { LibraryFeature } from '../../features/library/library-feature.js';
+import type { MediaJobsFeature } from '../../features/media-jobs/media-jobs-feature.js';
+import type { PlaygroundFeature } from '../../features/playground/playground-feature.js';
+import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
+import type { SettingsStore } from '../../features/settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
-import type { SettingsStore } from '../../settings/settings-store.js';
 import type { EventHub } from '../event-hub.js';
 
-/** What every domain's handlers may use: the core services, pushed events, settings, the log. */
-export interface HandlerContext {
-  readonly services: CoreServices;
-  readonly events: EventHub;
+/** The features the app and playground handlers map onto (built by the composition root). */
+export interface HandlerFeatures {
+  readonly profiles: ProfilesFeature;
+  readonly connection: ConnectionMonitor;
+  readonly catalog: ServiceCatalog;
+  readonly library: LibraryFeature;
+  readonly media: MediaJobsFeature;
+  readonly playground: PlaygroundFeature;
+  readonly jobs: JobsViews;
   readonly settings: SettingsStore;
+}
+
+/** What every domain's handlers may use: the features, pushed events, the log, the data folder. */
+export interface HandlerContext {
+  readonly features: HandlerFeatures;
+  readonly events: EventHub;
   readonly logger: Logger;
+  readonly dataDir: string;
   readonly host: 'electron' | 'browser';
 }
 

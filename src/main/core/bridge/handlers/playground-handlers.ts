@@ -10,20 +10,12 @@ import type {
 import { PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/domains/playground.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
-import type { ConversationWithMessages } from '../../journal/conversations-repository.js';
-import { getVoice, listVoices, submitAudio } from '../../services/audio-generation.js';
-import { chatTurn } from '../../services/chat.js';
-import { parseDocument } from '../../services/document-parse.js';
-import { createEmbeddings } from '../../services/embeddings.js';
-import { submitImage } from '../../services/image-generation.js';
-import { runOcr } from '../../services/ocr.js';
+import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
+import { getVoice, listVoices } from '../../services/audio-generation.js';
 import { PlaygroundFiles } from '../../services/playground-files.js';
-import { documentsFromFile, rerankDocuments } from '../../services/rerank.js';
-import { resolveService } from '../../services/resolve.js';
+import { documentsFromFile } from '../../services/rerank.js';
 import { SERVICE_KINDS } from '../../services/service-common.js';
-import { transcribeFile } from '../../services/transcription.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
-import { discoverServices } from '../../video/discovery.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
@@ -51,12 +43,11 @@ function conversationView(c: ConversationWithMessages): ConversationView {
 
 /** The Playground's bridge handlers: every other service of the public API, over the same core. */
 export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<typeof playgroundMethods> {
-  const { services } = ctx;
-  const files = new PlaygroundFiles(services.dataDir, PLAYGROUND_MAX_FILE_BYTES);
+  const { profiles, catalog, playground, media, library } = ctx.features;
+  const files = new PlaygroundFiles(ctx.dataDir, PLAYGROUND_MAX_FILE_BYTES);
   const streams = new Map<string, AbortController>();
-  const profileId = () => services.profiles.activeId();
-  const resolve = (kinds: readonly string[], model: string) =>
-    resolveService(services, profileId(), kinds, model);
+  const profileId = () => profiles.activeId();
+  const resolve = (kinds: readonly string[], model: string) => catalog.resolve(profileId(), kinds, model);
 
   const generationResult = (result: RunResult): GenerationResult => ({
     state: result.state,
@@ -81,8 +72,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
 
   return {
     'playground.services': async () => {
-      const client = await services.profiles.clientFor(profileId());
-      const { services: list } = await discoverServices(services.journal, client);
+      const { services: list } = await catalog.discover(profileId());
       return list
         .filter((s) => PLAYGROUND_KINDS.has(s.serviceKind))
         .map((s) => ({
@@ -113,7 +103,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
         const attachments = [];
         for (const a of params.attachments)
           attachments.push({ filePath: await files.pathOf(a.fileId), inline: a.inline });
-        const turn = await chatTurn(services.journal, client, {
+        const turn = await playground.chat(client, {
           service,
           conversationId: params.conversationId,
           system: params.system,
@@ -124,9 +114,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
           onToken: (token) => ctx.events.emit('playground.chat.delta', { streamId: params.streamId, token }),
         });
         return {
-          conversation: conversationView(
-            services.journal.conversations.getWithMessages(turn.conversation.id)!,
-          ),
+          conversation: conversationView(playground.conversationWithMessages(turn.conversation.id)!),
         };
       } finally {
         streams.delete(params.streamId);
@@ -138,39 +126,34 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       return { cancelled: Boolean(controller) };
     },
     'playground.conversations.list': ({ query }) => {
-      const repo = services.journal.conversations;
-      const list = query?.trim()
-        ? repo.search(query, { profileId: profileId() })
-        : repo.list({ profileId: profileId() });
+      const list = playground.conversations(profileId(), query?.trim() ? query : undefined);
       return list.map((c) => ({ id: c.id, title: c.title, model: c.model, updatedAt: c.updatedAt }));
     },
     'playground.conversations.get': ({ id }) => {
-      const c = services.journal.conversations.getWithMessages(id);
+      const c = playground.conversationWithMessages(id);
       if (!c || c.profileId !== profileId()) throw new AppError('chat.not_found', 'No such conversation.');
       return conversationView(c);
     },
     'playground.calls.list': ({ operation, limit }) =>
-      services.journal.serviceCalls
-        .list({ profileId: profileId(), operation, limit: limit ?? 20 })
-        .items.map((c) => ({
-          id: c.id,
-          operation: c.operation,
-          model: c.model,
-          state: c.state,
-          startedAt: c.startedAt,
-          finishedAt: c.finishedAt ?? null,
-          requestId: c.requestId ?? null,
-          statusCode: c.statusCode ?? null,
-          errorCode: c.errorCode ?? null,
-        })),
+      ctx.features.jobs.calls({ profileId: profileId(), operation, limit: limit ?? 20 }).items.map((c) => ({
+        id: c.id,
+        operation: c.operation,
+        model: c.model,
+        state: c.state,
+        startedAt: c.startedAt,
+        finishedAt: c.finishedAt ?? null,
+        requestId: c.requestId ?? null,
+        statusCode: c.statusCode ?? null,
+        errorCode: c.errorCode ?? null,
+      })),
     'playground.embed': async ({ model, inputs }) => {
       const { client, service } = await resolve(SERVICE_KINDS.embeddings, model);
-      const r = await createEmbeddings(services.journal, client, service, inputs);
+      const r = await playground.embed(client, service, inputs);
       return { model: r.model, count: r.vectors.length, dimensions: r.dimensions, similarity: r.similarity };
     },
     'playground.rerank': async ({ model, query, documents, topN }) => {
       const { client, service } = await resolve(SERVICE_KINDS.rerank, model);
-      const r = await rerankDocuments(services.journal, client, service, { query, documents, topN });
+      const r = await playground.rerank(client, service, { query, documents, topN });
       return { model: r.model, results: r.results };
     },
     'playground.rerank.loadDocuments': async ({ fileId }) => {
@@ -179,7 +162,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.ocr': async ({ model, fileId, task, pages }) => {
       const { client, service } = await resolve(SERVICE_KINDS.ocr, model);
-      const r = await runOcr(services.journal, client, service, await files.pathOf(fileId), { task, pages });
+      const r = await playground.ocr(client, service, await files.pathOf(fileId), { task, pages });
       return {
         raw: r.raw,
         text: r.text ?? null,
@@ -193,7 +176,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.transcribe': async ({ model, fileId, language, responseFormat }) => {
       const { client, service } = await resolve(SERVICE_KINDS.transcription, model);
-      const r = await transcribeFile(services.journal, client, service, await files.pathOf(fileId), {
+      const r = await playground.transcribe(client, service, await files.pathOf(fileId), {
         language,
         responseFormat,
       });
@@ -206,7 +189,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       };
     },
     'playground.voices': async () => {
-      const client = await services.profiles.clientFor(profileId());
+      const client = await catalog.clientFor(profileId());
       return (await listVoices(client)).map((v) => ({
         voiceId: v.voiceId,
         displayName: v.displayName,
@@ -217,7 +200,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       }));
     },
     'playground.voices.preview': async ({ voiceId, model }) => {
-      const client = await services.profiles.clientFor(profileId());
+      const client = await catalog.clientFor(profileId());
       const voice = await getVoice(client, voiceId);
       if (!voice.previewAssetId)
         throw new AppError('voice.no_preview', `${voice.displayName} has no preview.`);
@@ -238,7 +221,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.audio.generate': async ({ model, videoFileId, ...draft }) => {
       const { service } = await resolve(SERVICE_KINDS.audio, model);
-      const result = await submitAudio(services, {
+      const result = await media.submitAudio({
         profileId: profileId(),
         service,
         draft: { ...draft, videoFile: videoFileId ? await files.pathOf(videoFileId) : undefined },
@@ -250,7 +233,7 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
       const { service } = await resolve(SERVICE_KINDS.image, model);
       const inputImages = [];
       for (const id of inputFileIds) inputImages.push(await files.pathOf(id));
-      const result = await submitImage(services, {
+      const result = await media.submitImage({
         profileId: profileId(),
         service,
         draft: { ...draft, inputImages },
@@ -260,20 +243,13 @@ export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<ty
     },
     'playground.parse': async ({ model, fileId, language, pages, pageRange, preset }) => {
       const { client, service } = await resolve(SERVICE_KINDS.parse, model);
-      const libraryDir = services.libraryDir;
-      const r = await parseDocument(
-        services.journal,
-        client,
-        service,
-        await files.pathOf(fileId),
-        libraryDir,
-        {
-          language,
-          pages,
-          pageRange,
-          preset,
-        },
-      );
+      const libraryDir = library.folders.current();
+      const r = await playground.parse(client, service, await files.pathOf(fileId), libraryDir, {
+        language,
+        pages,
+        pageRange,
+        preset,
+      });
       return {
         id: r.response.id,
         pageCount: r.response.pageCount,

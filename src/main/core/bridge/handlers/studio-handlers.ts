@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { studioMethods } from '../../../../shared/bridge/domains/studio.js';
-import { AppError } from '../../errors.js';
+import type { CoreServices } from '../../app/core-services.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
 import { MediaResolver, mediaUrl } from '../../studio/media-resolver.js';
 import { StudioBatch } from '../../studio/studio-batch.js';
@@ -16,8 +16,7 @@ export interface StudioHostParts {
   readonly media: MediaResolver;
 }
 
-export function createStudioParts(ctx: HandlerContext): StudioHostParts {
-  const { services } = ctx;
+export function createStudioParts(ctx: HandlerContext, services: CoreServices): StudioHostParts {
   const staged = new StagedFiles(services.dataDir, services.journal);
   // staging keeps only what drafts name (and fresh drops); a failure to clean is only logged
   staged.removeUnnamed().catch((error: unknown) => ctx.logger.warn('staging not cleaned', { error }));
@@ -52,8 +51,9 @@ function openFolder(folder: string): Promise<boolean> {
 export function createStudioHandlers(
   ctx: HandlerContext,
   parts: StudioHostParts,
+  services: CoreServices,
 ): DomainHandlers<typeof studioMethods> {
-  const { services } = ctx;
+  const { profiles } = ctx.features;
   const { service, staged } = parts;
   let scenario: string | null = null;
   const batch = new StudioBatch({
@@ -66,59 +66,13 @@ export function createStudioHandlers(
     libraryDir: services.libraryDir,
     mediaBase: mediaUrl(ctx.host, ''),
   });
-  const summary = async (profileId: string) => {
-    const running = await services.simulator.peek();
-    return services.profiles.summary(services.profiles.get(profileId), running?.baseUrl ?? null);
-  };
   return {
     'services.list': ({ profileId, serviceKind }) =>
       service.services(profileId ?? services.profiles.activeId(), serviceKind),
-    'profiles.add': async ({ kind, name, baseUrl, secret, debugTokenExpiresAt }) => {
-      // The secret goes straight to the keychain; the answer carries only `hasSecret`.
-      let profile;
-      try {
-        profile = await services.credentials.createProfile({
-          kind,
-          name,
-          baseUrl: baseUrl.replace(/\/+$/, ''),
-          secret,
-          ...(kind === 'debug' && debugTokenExpiresAt !== undefined ? { debugTokenExpiresAt } : {}),
-        });
-      } catch (error) {
-        // the journal's checks (name taken, base URL shape) name the field, never the secret
-        if (error instanceof RangeError) throw new AppError('profile.invalid', error.message);
-        throw error;
-      }
-      return summary(profile.id);
-    },
-    'profiles.remove': async ({ profileId }) => {
-      if (profileId === SIMULATOR_PROFILE_ID)
-        throw new AppError('profile.builtin', 'The local simulator is built in and cannot be removed.');
-      if (services.journal.jobs.listJobs({ profileId, limit: 1 }).items.length > 0)
-        throw new AppError(
-          'profile.has_jobs',
-          'This profile owns jobs in the library; it cannot be removed.',
-        );
-      if (services.profiles.activeId() === profileId) services.profiles.setActive(SIMULATOR_PROFILE_ID);
-      return { removed: await services.credentials.deleteProfile(profileId) };
-    },
-    'profiles.setActive': async ({ profileId }) => {
-      services.profiles.setActive(profileId);
-      return summary(profileId);
-    },
-    'profiles.test': async ({ profileId }) => {
-      try {
-        const client = await services.profiles.clientFor(profileId);
-        const list = await client.listServices();
-        return { ok: true, serviceCount: list.data.length, message: null };
-      } catch (error) {
-        return {
-          ok: false,
-          serviceCount: 0,
-          message: error instanceof Error ? error.message : String(error),
-        };
-      }
-    },
+    'profiles.add': (input) => profiles.add(input),
+    'profiles.remove': ({ profileId }) => profiles.remove(profileId),
+    'profiles.setActive': ({ profileId }) => profiles.setActive(profileId),
+    'profiles.test': ({ profileId }) => profiles.test(profileId),
     'simulator.getScenario': () => ({ scenario }),
     'simulator.setScenario': async ({ name }) => {
       const running = await services.simulator.get();

@@ -4,9 +4,9 @@ import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { INCOMING_DIR, SIDECAR_NAME } from '../jobs/library-layout.js';
-import { JOB_STATUSES } from '../journal/jobs-repository.js';
-import type { Journal } from '../journal/open-journal.js';
+import { INCOMING_DIR, SIDECAR_NAME } from '../../jobs/library-layout.js';
+import { JOB_STATUSES } from '../../journal/jobs-repository.js';
+import type { Journal } from '../../journal/open-journal.js';
 
 /** How deep below a library root sidecars are looked for (`<day>/<jobId>/` today, room for more). */
 const MAX_DEPTH = 4;

@@ -1,0 +1,48 @@
+import { ServiceCatalog } from '../features/catalog/service-catalog.js';
+import { JobsViews } from '../features/jobs/jobs-views.js';
+import { LibraryFeature } from '../features/library/library-feature.js';
+import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
+import { PlaygroundFeature } from '../features/playground/playground-feature.js';
+import { ProfilesFeature } from '../features/profiles/profiles-feature.js';
+import { apiKeyFromEnvironment } from '../secrets/env-secret-store.js';
+import type { CoreServices } from './core-services.js';
+
+/** Every use case of the core, each built with only what it needs. Hosts and the CLI map onto these. */
+export interface CoreFeatures {
+  readonly profiles: ProfilesFeature;
+  readonly catalog: ServiceCatalog;
+  readonly jobs: JobsViews;
+  readonly library: LibraryFeature;
+  readonly media: MediaJobsFeature;
+  readonly playground: PlaygroundFeature;
+}
+
+/**
+ * The composition root's second half: from the opened parts (journal, key store, simulator,
+ * engine: `openCoreServices`) to the features. Only this file and `core-services.ts` see the
+ * parts together; below them every feature receives the narrow dependencies it names.
+ */
+export function composeFeatures(parts: CoreServices): CoreFeatures {
+  const { journal } = parts;
+  return {
+    profiles: new ProfilesFeature({
+      directory: parts.profiles,
+      credentials: parts.credentials,
+      secrets: parts.secrets,
+      byName: (name) => journal.profiles.getByName(name),
+      ownsJobs: (profileId) => journal.jobs.listJobs({ profileId, limit: 1 }).items.length > 0,
+      simulatorBaseUrl: async () => (await parts.simulator.peek())?.baseUrl ?? null,
+      environmentProfile: (baseUrl) => parts.profiles.ensureEnvironmentProfile(baseUrl),
+      hasEnvironmentKey: () => Boolean(apiKeyFromEnvironment()),
+    }),
+    catalog: new ServiceCatalog({ journal, profiles: parts.profiles }),
+    jobs: JobsViews.over(journal),
+    library: new LibraryFeature({
+      journal,
+      folders: parts.libraryFolders,
+      findProfile: (idOrName) => parts.profiles.find(idOrName),
+    }),
+    media: new MediaJobsFeature({ journal, profiles: parts.profiles, engine: parts.engine }),
+    playground: new PlaygroundFeature({ journal }),
+  };
+}
