@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
-import type { StudioHostParts } from '../core/bridge/handlers/studio-handlers.js';
+import type { StudioFeatures } from '../core/studio/studio-features.js';
 import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
 
 /** The scheme the player reads library media from (declared privileged before the app is ready). */
@@ -20,7 +20,7 @@ export const MEDIA_SCHEME_PRIVILEGES = {
 export function registerMediaProtocol(
   protocol: Pick<Protocol, 'handle'>,
   fetchFile: (url: string, init: { headers: Headers }) => Promise<Response>,
-  parts: Pick<StudioHostParts, 'media'>,
+  parts: Pick<StudioFeatures, 'media'>,
 ): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const url = new URL(request.url);
@@ -44,7 +44,7 @@ export function registerMediaProtocol(
 /** Staging of a dropped/picked file by the path the preload read from a real File; sender checked first. */
 export function registerFileStagingIpc(
   ipcMain: Pick<IpcMain, 'handle'>,
-  parts: Pick<StudioHostParts, 'staged'>,
+  parts: Pick<StudioFeatures, 'staged'>,
   isAppUrl: (url: string) => boolean,
 ): void {
   ipcMain.handle(
