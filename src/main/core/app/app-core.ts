@@ -83,7 +83,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const handlers: BridgeHandlers = {
     ...createAppHandlers(ctx, connection),
     ...createStudioHandlers(ctx, studio),
-    ...createPlaygroundHandlers(ctx),
+    ...createPlaygroundHandlers(ctx, studio.staged),
   };
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),

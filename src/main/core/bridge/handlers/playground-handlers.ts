@@ -7,7 +7,6 @@ import type {
   GenerationResult,
   playgroundMethods,
 } from '../../../../shared/bridge/domains/playground.js';
-import { PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/domains/playground.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
 import type { ConversationWithMessages } from '../../journal/conversations-repository.js';
@@ -17,12 +16,12 @@ import { parseDocument } from '../../services/document-parse.js';
 import { createEmbeddings } from '../../services/embeddings.js';
 import { submitImage } from '../../services/image-generation.js';
 import { runOcr } from '../../services/ocr.js';
-import { PlaygroundFiles } from '../../services/playground-files.js';
 import { documentsFromFile, rerankDocuments } from '../../services/rerank.js';
 import { resolveService } from '../../services/resolve.js';
 import { SERVICE_KINDS } from '../../services/service-common.js';
 import { transcribeFile } from '../../services/transcription.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
+import type { StagedFiles } from '../../studio/staged-files.js';
 import { discoverServices } from '../../video/discovery.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
@@ -50,9 +49,13 @@ function conversationView(c: ConversationWithMessages): ConversationView {
 }
 
 /** The Playground's bridge handlers: every other service of the public API, over the same core. */
-export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<typeof playgroundMethods> {
+export function createPlaygroundHandlers(
+  ctx: HandlerContext,
+  /** The one staging store (the Playground's files arrive in chunks). */
+  staged: Pick<StagedFiles, 'putChunk' | 'chunkedPath'>,
+): DomainHandlers<typeof playgroundMethods> {
   const { services } = ctx;
-  const files = new PlaygroundFiles(services.dataDir, PLAYGROUND_MAX_FILE_BYTES);
+  const files = { put: staged.putChunk.bind(staged), pathOf: staged.chunkedPath.bind(staged) };
   const streams = new Map<string, AbortController>();
   const profileId = () => services.profiles.activeId();
   const resolve = (kinds: readonly string[], model: string) =>
