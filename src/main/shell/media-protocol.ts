@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
 import type { StudioFeatures } from '../core/studio/studio-features.js';
+import { isTrustedSender, UNTRUSTED_SENDER } from './ipc.js';
 import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
 
 /** The scheme the player reads library media from (declared privileged before the app is ready). */
@@ -50,13 +51,7 @@ export function registerFileStagingIpc(
   ipcMain.handle(
     IPC_STAGE_FILE_CHANNEL,
     async (event: IpcMainInvokeEvent, filePath: unknown): Promise<BridgeResponse> => {
-      const frame = event.senderFrame;
-      if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
-        return {
-          ok: false,
-          error: { code: 'bridge.untrusted_sender', message: 'Refused: the call did not come from the app.' },
-        };
-      }
+      if (!isTrustedSender(event, isAppUrl)) return UNTRUSTED_SENDER;
       if (typeof filePath !== 'string' || filePath.length === 0 || filePath.length > 4096) {
         return { ok: false, error: { code: 'file.no_path', message: 'Not a file path.' } };
       }
