@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
+import { IPC_STAGE_FILE_CHANNEL, isStagePurpose, type BridgeResponse } from '../../shared/bridge/api.js';
 import type { StudioFeatures } from '../core/studio/studio-features.js';
 import { isTrustedSender, UNTRUSTED_SENDER } from './ipc.js';
 import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
@@ -42,7 +42,10 @@ export function registerMediaProtocol(
   });
 }
 
-/** Staging of a dropped/picked file by the path the preload read from a real File; sender checked first. */
+/**
+ * Staging of a dropped/picked file, for Create or the Playground, by the path the preload read from
+ * a real File; sender checked first (the same check as every bridge channel).
+ */
 export function registerFileStagingIpc(
   ipcMain: Pick<IpcMain, 'handle'>,
   parts: Pick<StudioFeatures, 'staged'>,
@@ -50,13 +53,23 @@ export function registerFileStagingIpc(
 ): void {
   ipcMain.handle(
     IPC_STAGE_FILE_CHANNEL,
-    async (event: IpcMainInvokeEvent, filePath: unknown): Promise<BridgeResponse> => {
+    async (event: IpcMainInvokeEvent, filePath: unknown, purpose?: unknown): Promise<BridgeResponse> => {
       if (!isTrustedSender(event, isAppUrl)) return UNTRUSTED_SENDER;
       if (typeof filePath !== 'string' || filePath.length === 0 || filePath.length > 4096) {
         return { ok: false, error: { code: 'file.no_path', message: 'Not a file path.' } };
       }
+      if (purpose !== undefined && !isStagePurpose(purpose)) {
+        return {
+          ok: false,
+          error: { code: 'file.bad_purpose', message: 'Not a purpose a file is staged for.' },
+        };
+      }
       try {
-        return { ok: true, result: await parts.staged.stageCopy(filePath) };
+        const staged =
+          purpose === 'playground'
+            ? await parts.staged.stageCopy(filePath, 'playground')
+            : await parts.staged.stageCopy(filePath);
+        return { ok: true, result: staged };
       } catch (error) {
         const shaped = error as { code?: unknown; message?: unknown };
         return {

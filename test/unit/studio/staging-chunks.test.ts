@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
 import { tempJournal } from '../journal/helpers.js';
@@ -89,5 +90,31 @@ describe('the one staging store: ids, ownership and limits', () => {
     await expect(store.putChunk(chunk('', { fileName: 'empty.txt' }))).rejects.toMatchObject({
       code: 'usage.file',
     });
+  });
+});
+
+describe('whole Playground files (the browser host streams them, Electron copies them)', () => {
+  it('are bounded like chunked ones: past the limit nothing is kept; the answer is the id, never a path', async () => {
+    t = tempJournal();
+    const store = new StagedFiles(t.dir, t.journal, 1024);
+    await expect(
+      store.stageStream(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), 'big.wav', 'playground'),
+    ).rejects.toMatchObject({ code: 'usage.file' });
+    const source = path.join(t.dir, 'big-on-disk.bin');
+    writeFileSync(source, Buffer.alloc(1025));
+    await expect(store.stageCopy(source, 'playground')).rejects.toMatchObject({ code: 'usage.file' });
+    expect(filesUnder(store.dir)).toEqual([]);
+
+    writeFileSync(source, Buffer.alloc(1024, 1));
+    const copied = await store.stageCopy(source, 'playground');
+    expect(copied).toEqual({
+      fileId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      fileName: 'big-on-disk.bin',
+      byteSize: 1024,
+    });
+    expect(JSON.stringify(copied)).not.toContain(t.dir);
+    const file = await store.chunkedPath((copied as { fileId: string }).fileId);
+    expect(file.startsWith(store.dir + path.sep)).toBe(true);
+    expect(readFileSync(file)).toEqual(Buffer.alloc(1024, 1));
   });
 });

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names.js';
+import type { StagePurpose } from '../../../shared/bridge/api.js';
+import { PlaygroundFile } from '../../../shared/bridge/domains/playground.js';
 import { DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import { isProcessAlive } from '../app/process-liveness.js';
@@ -114,35 +116,91 @@ export class StagedFiles {
     return path.join(this.dir, fileId);
   }
 
-  /** Streams bytes into a new staged file, then probes it. */
-  async stageStream(source: Readable, fileName: string): Promise<DraftMedia> {
+  /**
+   * Streams bytes from a host (the browser host's `POST /bridge/files`) into the store: a
+   * composer file (probed media, the default) or a Playground file.
+   */
+  stageStream(source: Readable, fileName: string): Promise<DraftMedia>;
+  stageStream(
+    source: Readable,
+    fileName: string,
+    purpose: StagePurpose,
+  ): Promise<DraftMedia | PlaygroundFile>;
+  async stageStream(
+    source: Readable,
+    fileName: string,
+    purpose: StagePurpose = 'composer',
+  ): Promise<DraftMedia | PlaygroundFile> {
+    if (purpose === 'playground')
+      return this.stagePlaygroundFile(fileName, (target, name) =>
+        streamInto(source, target, this.chunkMaxBytes, () => this.playgroundTooLarge(name)),
+      );
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
-    const target = this.pathOf(id);
-    let size = 0;
-    source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_STAGED_BYTES) source.destroy(new AppError('file.too_large', 'The file is too large.'));
-    });
-    try {
-      await pipeline(source, createWriteStream(target, { mode: 0o600 }));
-    } catch (error) {
-      await rm(target, { force: true });
-      if (error instanceof AppError) throw error;
-      throw new AppError('file.stage_failed', `The file could not be received: ${String(error)}`);
-    }
+    await streamInto(
+      source,
+      this.pathOf(id),
+      MAX_STAGED_BYTES,
+      () => new AppError('file.too_large', 'The file is too large.'),
+    );
     return this.register(id, fileName);
   }
 
-  /** Copies a local file (Electron: a dropped file's path) into staging, then probes it. */
-  async stageCopy(sourcePath: string): Promise<DraftMedia> {
+  /**
+   * Copies a local file (Electron: the path of a file the user dropped or picked) into the store:
+   * a composer file (probed media, the default) or a Playground file.
+   */
+  stageCopy(sourcePath: string): Promise<DraftMedia>;
+  stageCopy(sourcePath: string, purpose: StagePurpose): Promise<DraftMedia | PlaygroundFile>;
+  async stageCopy(
+    sourcePath: string,
+    purpose: StagePurpose = 'composer',
+  ): Promise<DraftMedia | PlaygroundFile> {
     const info = await stat(sourcePath).catch(() => undefined);
     if (!info?.isFile()) throw new AppError('file.not_found', 'The dropped item is not a file.');
+    if (purpose === 'playground') {
+      if (info.size > this.chunkMaxBytes)
+        throw this.playgroundTooLarge(safeSegment(path.basename(sourcePath)));
+      return this.stagePlaygroundFile(path.basename(sourcePath), (target) => copyFile(sourcePath, target));
+    }
     if (info.size > MAX_STAGED_BYTES) throw new AppError('file.too_large', 'The file is too large.');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
     await copyFile(sourcePath, this.pathOf(id));
     return this.register(id, path.basename(sourcePath));
+  }
+
+  /** A whole Playground file, written by `write` into its own folder under its cleaned name. */
+  private async stagePlaygroundFile(
+    fileName: string,
+    write: (target: string, name: string) => Promise<void>,
+  ): Promise<PlaygroundFile> {
+    await this.chunksReady;
+    const id = randomUUID();
+    const name = safeSegment(fileName, 'file');
+    const folder = this.chunkFolderOf(id);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const target = path.join(folder, name);
+    try {
+      await write(target, name);
+      // a file that grew past the limit while it was copied is refused too
+      const { size } = await stat(target);
+      if (size > this.chunkMaxBytes) throw this.playgroundTooLarge(name);
+      if (size === 0) throw new AppError('usage.file', `${name} is empty.`);
+      this.chunked.set(id, { fileName: name, received: size, complete: true });
+      return PlaygroundFile.parse({ fileId: id, fileName: name, byteSize: size });
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private playgroundTooLarge(name: string): AppError {
+    const max = this.chunkMaxBytes;
+    return new AppError(
+      'usage.file',
+      `${name} is larger than ${max} bytes (${+(max / 1024 / 1024).toFixed(2)} MiB), the most the Playground takes.`,
+    );
   }
 
   private async register(id: string, fileName: string): Promise<DraftMedia> {
@@ -257,13 +315,9 @@ export class StagedFiles {
     if (entry.complete) throw new AppError('file.bad_chunk', 'This file is already complete.');
     if (input.offset !== entry.received)
       throw new AppError('file.bad_chunk', `Expected the chunk at ${entry.received}, got ${input.offset}.`);
-    const maxBytes = this.chunkMaxBytes;
-    if (entry.received + input.data.length > maxBytes) {
+    if (entry.received + input.data.length > this.chunkMaxBytes) {
       await this.removeChunked(id);
-      throw new AppError(
-        'usage.file',
-        `${entry.fileName} is larger than ${maxBytes} bytes (${+(maxBytes / 1024 / 1024).toFixed(2)} MiB), the most the Playground takes.`,
-      );
+      throw this.playgroundTooLarge(entry.fileName);
     }
     await appendFile(path.join(this.chunkFolderOf(id), entry.fileName), input.data, { mode: 0o600 });
     entry.received += input.data.length;
@@ -291,6 +345,27 @@ export class StagedFiles {
   async removeChunked(id: string): Promise<void> {
     this.chunked.delete(id);
     await rm(this.chunkFolderOf(id), { recursive: true, force: true });
+  }
+}
+
+/** Streams `source` into a new file at `target`, refused (and removed) past `maxBytes`. */
+async function streamInto(
+  source: Readable,
+  target: string,
+  maxBytes: number,
+  tooLarge: () => AppError,
+): Promise<void> {
+  let size = 0;
+  source.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) source.destroy(tooLarge());
+  });
+  try {
+    await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+  } catch (error) {
+    await rm(target, { force: true });
+    if (error instanceof AppError) throw error;
+    throw new AppError('file.stage_failed', `The file could not be received: ${String(error)}`);
   }
 }
 
