@@ -2,37 +2,18 @@ import { useState, type DragEvent, type ReactNode } from 'react';
 import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
 import { useTranslation } from 'react-i18next';
 import type { PlaygroundFile, PlaygroundService } from '../../../../shared/bridge/contract';
-import { PLAYGROUND_CHUNK_BYTES, PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/names';
+import { PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/names';
 import { bridge } from '../../bridge';
 import { usePlayground } from '../../store/playground-slice';
 
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-/** Sends a dropped file to the core in bounded chunks; refuses one past 25 MiB before sending anything. */
+/**
+ * Hands a dropped file to the core's one staging store (as Create does, for the Playground);
+ * refuses one past 25 MiB before sending anything.
+ */
 export async function sendFile(file: File): Promise<PlaygroundFile> {
   if (file.size > PLAYGROUND_MAX_FILE_BYTES)
     throw Object.assign(new Error('too_large'), { code: 'playground.too_large' });
-  let uploadId: string | undefined;
-  let offset = 0;
-  for (;;) {
-    const chunk = new Uint8Array(await file.slice(offset, offset + PLAYGROUND_CHUNK_BYTES).arrayBuffer());
-    const last = offset + chunk.length >= file.size;
-    const answer = await bridge.invoke('playground.files.put', {
-      ...(uploadId ? { uploadId } : {}),
-      fileName: file.name,
-      offset,
-      dataBase64: base64(chunk),
-      last,
-    });
-    uploadId = answer.uploadId;
-    offset += chunk.length;
-    if (last && answer.file) return answer.file;
-  }
+  return bridge.stageFile(file, 'playground');
 }
 
 /** A decoded data: URL as a blob: URL (the page's policy plays blob: media, not data:). */
