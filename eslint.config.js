@@ -117,15 +117,9 @@ export default tseslint.config(
   },
   {
     // Inside the core, only the composition root (core/app) holds the opened parts together:
-    // nothing below it imports it. The studio's modules still receive the parts until they are
-    // split into features (issue 12, the studio lane).
+    // nothing below it imports it.
     files: ['src/main/core/**/*.ts'],
-    ignores: [
-      'src/main/core/app/**',
-      'src/main/core/studio/studio-service.ts',
-      'src/main/core/studio/studio-batch.ts',
-      'src/main/core/bridge/handlers/studio-handlers.ts',
-    ],
+    ignores: ['src/main/core/app/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -165,7 +159,6 @@ export default tseslint.config(
   {
     // Bridge handlers are built by the root: they import neither it nor the journal.
     files: ['src/main/core/bridge/handlers/**/*.ts'],
-    ignores: ['src/main/core/bridge/handlers/studio-handlers.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -175,15 +168,6 @@ export default tseslint.config(
             { group: ROOT_MODULES, message: ROOT_MESSAGE },
           ],
         },
-      ],
-    },
-  },
-  {
-    files: ['src/main/core/bridge/handlers/studio-handlers.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { patterns: [{ group: JOURNAL_MODULES, message: JOURNAL_MESSAGE }] },
       ],
     },
   },

@@ -3,6 +3,7 @@ import {
   IPC_EVENT_CHANNEL,
   IPC_STAGE_FILE_CHANNEL,
   ipcChannelForMethod,
+  isStagePurpose,
   type BridgeResponse,
   type BridgeTransport,
 } from '../shared/bridge/api.js';
@@ -23,7 +24,7 @@ const transport: BridgeTransport = {
     }
     return ipcRenderer.invoke(ipcChannelForMethod(method), params) as Promise<BridgeResponse>;
   },
-  stageFile(file) {
+  stageFile(file, purpose) {
     // only a File the user dropped or picked has a path; one made by page script has none
     let filePath = '';
     try {
@@ -40,7 +41,8 @@ const transport: BridgeTransport = {
         },
       });
     }
-    return ipcRenderer.invoke(IPC_STAGE_FILE_CHANNEL, filePath) as Promise<BridgeResponse>;
+    const forWhat = isStagePurpose(purpose) ? purpose : 'composer';
+    return ipcRenderer.invoke(IPC_STAGE_FILE_CHANNEL, filePath, forWhat) as Promise<BridgeResponse>;
   },
   subscribe(listener) {
     const handler = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {

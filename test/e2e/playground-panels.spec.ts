@@ -123,7 +123,11 @@ test('transcription: segments with timestamps, click to play, export SRT', async
   // 25 MiB + 1: refused in the page, before a single byte is sent
   const puts: string[] = [];
   page.on('request', (r) => {
-    if (r.url().endsWith('/bridge/invoke') && (r.postData() ?? '').includes('playground.files.put'))
+    // a file is sent through the one staging route (or, earlier, the chunked method)
+    if (
+      r.url().includes('/bridge/files') ||
+      (r.url().endsWith('/bridge/invoke') && (r.postData() ?? '').includes('playground.files.put'))
+    )
       puts.push(r.url());
   });
   await page.getByTestId('transcribe-file').setInputFiles(playgroundFiles().tooBig);

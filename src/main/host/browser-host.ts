@@ -13,6 +13,7 @@ import {
   HOST_SESSION_PATH,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../shared/bridge/browser-host-protocol.js';
+import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
 import type { EventHub } from '../core/bridge/event-hub.js';
 import { mediaResponseHeaders, mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
@@ -47,10 +48,11 @@ export interface BrowserHostOptions {
    */
   media?: { resolve(route: string, signature: string | null): Promise<ResolvedMedia | undefined> };
   /**
-   * `POST /bridge/files?name=<file name>` with an `application/octet-stream` body: a dropped
-   * file's bytes, streamed into the core's staging folder; answers a bridge envelope.
+   * `POST /bridge/files?name=<file name>[&for=composer|playground]` with an
+   * `application/octet-stream` body: a dropped file's bytes, streamed into the core's one staging
+   * store (for Create, the default, or the Playground); answers a bridge envelope.
    */
-  files?: { stage(source: IncomingMessage, fileName: string): Promise<unknown> };
+  files?: { stage(source: IncomingMessage, fileName: string, purpose: StagePurpose): Promise<unknown> };
 }
 
 export interface RunningBrowserHost {
@@ -357,8 +359,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
         throw new Refusal(415, 'host.content_type', 'Files are sent as application/octet-stream.');
       }
       const name = url.searchParams.get('name') ?? 'file';
+      const purpose = url.searchParams.get('for') ?? 'composer';
+      if (!isStagePurpose(purpose))
+        throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
       try {
-        return sendJson(res, 200, { ok: true, result: await options.files.stage(req, name) });
+        return sendJson(res, 200, { ok: true, result: await options.files.stage(req, name, purpose) });
       } catch (error) {
         const shaped = error as { code?: unknown; message?: unknown };
         return sendJson(res, 200, {

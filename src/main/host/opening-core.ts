@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { BridgeResponse } from '../../shared/bridge/api.js';
+import type { BridgeResponse, StagePurpose } from '../../shared/bridge/api.js';
 import type { AppCore } from '../core/app/app-core.js';
 import type { AnyEventListener } from '../core/bridge/event-hub.js';
 import type { BrowserHostOptions } from './browser-host.js';
@@ -49,8 +49,8 @@ export function openingCoreParts(core: Promise<AppCore>): HostCoreParts {
       resolve: async (route, signature) => (await core).studio.media.resolve(route, signature),
     },
     files: {
-      stage: async (source: IncomingMessage, fileName: string) =>
-        (await core).studio.staged.stageStream(source, fileName),
+      stage: async (source: IncomingMessage, fileName: string, purpose: StagePurpose) =>
+        (await core).studio.staged.stageStream(source, fileName, purpose),
     },
   };
 }

@@ -3,6 +3,18 @@ import { ipcChannelForMethod, type BridgeResponse } from '../../shared/bridge/ap
 import { methodNames } from '../../shared/bridge/contract.js';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
 
+/** The answer to a call from anything but the app's own top-level frame. */
+export const UNTRUSTED_SENDER: BridgeResponse = {
+  ok: false,
+  error: { code: 'bridge.untrusted_sender', message: 'Refused: the call did not come from the app.' },
+};
+
+/** The one sender check of every IPC channel: the app's own top-level frame, nothing else. */
+export function isTrustedSender(event: IpcMainInvokeEvent, isAppUrl: (url: string) => boolean): boolean {
+  const frame: WebFrameMain | null = event.senderFrame;
+  return frame !== null && frame.parent === null && isAppUrl(frame.url);
+}
+
 /**
  * Registers one IPC handler per contract method. Every call first checks that it comes from the
  * app's own top-level frame (GitHub Desktop's rule: verify the sender before anything else),
@@ -13,18 +25,9 @@ export function registerBridgeIpc(
   dispatcher: BridgeDispatcher,
   isAppUrl: (url: string) => boolean,
 ): () => void {
-  const isTrustedSender = (event: IpcMainInvokeEvent): boolean => {
-    const frame: WebFrameMain | null = event.senderFrame;
-    return frame !== null && frame.parent === null && isAppUrl(frame.url);
-  };
   for (const method of methodNames) {
     ipcMain.handle(ipcChannelForMethod(method), async (event, params: unknown): Promise<BridgeResponse> => {
-      if (!isTrustedSender(event)) {
-        return {
-          ok: false,
-          error: { code: 'bridge.untrusted_sender', message: 'Refused: the call did not come from the app.' },
-        };
-      }
+      if (!isTrustedSender(event, isAppUrl)) return UNTRUSTED_SENDER;
       return dispatcher.dispatch(method, params);
     });
   }

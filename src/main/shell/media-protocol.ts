@@ -1,7 +1,8 @@
 import type { IpcMain, IpcMainInvokeEvent, Protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { IPC_STAGE_FILE_CHANNEL, type BridgeResponse } from '../../shared/bridge/api.js';
-import type { StudioHostParts } from '../core/bridge/handlers/studio-handlers.js';
+import { IPC_STAGE_FILE_CHANNEL, isStagePurpose, type BridgeResponse } from '../../shared/bridge/api.js';
+import type { StudioFeatures } from '../core/studio/studio-features.js';
+import { isTrustedSender, UNTRUSTED_SENDER } from './ipc.js';
 import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
 
 /** The scheme the player reads library media from (declared privileged before the app is ready). */
@@ -20,7 +21,7 @@ export const MEDIA_SCHEME_PRIVILEGES = {
 export function registerMediaProtocol(
   protocol: Pick<Protocol, 'handle'>,
   fetchFile: (url: string, init: { headers: Headers }) => Promise<Response>,
-  parts: Pick<StudioHostParts, 'media'>,
+  parts: Pick<StudioFeatures, 'media'>,
 ): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const url = new URL(request.url);
@@ -41,27 +42,34 @@ export function registerMediaProtocol(
   });
 }
 
-/** Staging of a dropped/picked file by the path the preload read from a real File; sender checked first. */
+/**
+ * Staging of a dropped/picked file, for Create or the Playground, by the path the preload read from
+ * a real File; sender checked first (the same check as every bridge channel).
+ */
 export function registerFileStagingIpc(
   ipcMain: Pick<IpcMain, 'handle'>,
-  parts: Pick<StudioHostParts, 'staged'>,
+  parts: Pick<StudioFeatures, 'staged'>,
   isAppUrl: (url: string) => boolean,
 ): void {
   ipcMain.handle(
     IPC_STAGE_FILE_CHANNEL,
-    async (event: IpcMainInvokeEvent, filePath: unknown): Promise<BridgeResponse> => {
-      const frame = event.senderFrame;
-      if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
-        return {
-          ok: false,
-          error: { code: 'bridge.untrusted_sender', message: 'Refused: the call did not come from the app.' },
-        };
-      }
+    async (event: IpcMainInvokeEvent, filePath: unknown, purpose?: unknown): Promise<BridgeResponse> => {
+      if (!isTrustedSender(event, isAppUrl)) return UNTRUSTED_SENDER;
       if (typeof filePath !== 'string' || filePath.length === 0 || filePath.length > 4096) {
         return { ok: false, error: { code: 'file.no_path', message: 'Not a file path.' } };
       }
+      if (purpose !== undefined && !isStagePurpose(purpose)) {
+        return {
+          ok: false,
+          error: { code: 'file.bad_purpose', message: 'Not a purpose a file is staged for.' },
+        };
+      }
       try {
-        return { ok: true, result: await parts.staged.stageCopy(filePath) };
+        const staged =
+          purpose === 'playground'
+            ? await parts.staged.stageCopy(filePath, 'playground')
+            : await parts.staged.stageCopy(filePath);
+        return { ok: true, result: staged };
       } catch (error) {
         const shaped = error as { code?: unknown; message?: unknown };
         return {

@@ -1,4 +1,5 @@
 import type { EventName, EventPayload, MethodName, MethodParams, MethodResult } from './contract.js';
+import type { PlaygroundFile } from './domains/playground.js';
 import type { DraftMedia } from './domains/studio.js';
 
 /** Error shape every bridge failure takes, on both transports. */
@@ -29,7 +30,9 @@ export type Unsubscribe = () => void;
 export interface FramewrightBridge {
   invoke<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
   /** Hands a file the creator dropped or picked to the core; answers its probed facts and staging id. */
-  stageFile(file: StageableFile): Promise<DraftMedia>;
+  stageFile(file: StageableFile, purpose?: 'composer'): Promise<DraftMedia>;
+  /** The same for a Playground file (any type, at most `PLAYGROUND_MAX_FILE_BYTES`; not probed). */
+  stageFile(file: StageableFile, purpose: 'playground'): Promise<PlaygroundFile>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): Unsubscribe;
 }
 
@@ -50,9 +53,18 @@ export interface BridgeTransport {
    * Stages a file the creator dropped or picked (a DOM `File`). The browser host streams its
    * bytes to `POST /bridge/files`; the Electron preload passes only the path that
    * `webUtils.getPathForFile` gives for a real user-chosen File (a page-made File has none), and
-   * the shell copies it into staging. Either way the renderer never names a path.
+   * the shell copies it into staging. Either way the renderer never names a path, and the file
+   * lands in the core's one staging store, for Create (`composer`, the default) or the Playground.
    */
-  stageFile(file: StageableFile): Promise<BridgeResponse>;
+  stageFile(file: StageableFile, purpose?: StagePurpose): Promise<BridgeResponse>;
+}
+
+/** What a staged file is for: Create's frames and references (probed media) or a Playground input. */
+export const STAGE_PURPOSES = ['composer', 'playground'] as const;
+export type StagePurpose = (typeof STAGE_PURPOSES)[number];
+
+export function isStagePurpose(value: unknown): value is StagePurpose {
+  return typeof value === 'string' && (STAGE_PURPOSES as readonly string[]).includes(value);
 }
 
 /** A DOM `File` as far as the shared layer needs to know it. */
@@ -68,10 +80,10 @@ export function createBridgeClient(transport: BridgeTransport): FramewrightBridg
       if (response.ok) return response.result as never;
       throw new BridgeError(response.error);
     },
-    async stageFile(file) {
-      const response = await transport.stageFile(file);
-      // main checked the answer against the contract's DraftMedia before either transport sent it
-      if (response.ok) return response.result as DraftMedia;
+    async stageFile(file: StageableFile, purpose?: StagePurpose) {
+      const response = await transport.stageFile(file, purpose);
+      // main checked the answer against the contract (DraftMedia, PlaygroundFile) before either transport sent it
+      if (response.ok) return response.result as never;
       throw new BridgeError(response.error);
     },
     on(event, listener) {

@@ -54,14 +54,14 @@ describe('library delete', () => {
       .run(shared, kept.outputs[0]!.id);
     const before = readFileSync(shared);
 
-    const result = await core.studio.service.deleteResult(removed.id);
+    const result = await core.studio.library.deleteResult(removed.id);
     expect(result.deleted).toBe(true);
     expect(existsSync(removedPath)).toBe(false);
     expect(readFileSync(shared).equals(before)).toBe(true);
     expect(core.services.journal.jobs.getJob(kept.id)?.outputs[0]?.localPath).toBe(shared);
 
     // deleting the other one then leaves nothing behind
-    await core.studio.service.deleteResult(kept.id);
+    await core.studio.library.deleteResult(kept.id);
     expect(existsSync(path.dirname(shared))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ const APP = 'file:///app/renderer/index.html';
 const frame = (url: string, parent: unknown = null) => ({ senderFrame: { url, parent } });
 
 function setup() {
-  let handler: ((event: unknown, path: unknown) => Promise<unknown>) | undefined;
+  let handler: ((event: unknown, path: unknown, purpose?: unknown) => Promise<unknown>) | undefined;
   const stageCopy = vi.fn(async (p: string) => ({ id: 'x', fileName: p.split('/').pop() }));
   registerFileStagingIpc(
     {
@@ -15,7 +15,11 @@ function setup() {
     { staged: { stageCopy } } as never,
     (url) => url === APP,
   );
-  return { call: (event: unknown, path: unknown) => handler!(event, path), stageCopy };
+  return {
+    call: (event: unknown, path: unknown) => handler!(event, path),
+    callFor: (event: unknown, path: unknown, purpose: unknown) => handler!(event, path, purpose),
+    stageCopy,
+  };
 }
 
 describe('Electron file staging IPC', () => {
@@ -45,5 +49,23 @@ describe('Electron file staging IPC', () => {
       ok: false,
       error: { code: 'file.not_found', message: 'The dropped item is not a file.' },
     });
+  });
+
+  it('stages for the Playground into the same store, behind the same sender check; an unknown purpose is refused', async () => {
+    const { callFor, stageCopy } = setup();
+    expect(await callFor(frame('https://evil.example/'), '/home/u/a.wav', 'playground')).toMatchObject({
+      ok: false,
+      error: { code: 'bridge.untrusted_sender' },
+    });
+    for (const bad of ['elsewhere', 42, { purpose: 'playground' }])
+      expect(await callFor(frame(APP), '/home/u/a.wav', bad)).toMatchObject({
+        ok: false,
+        error: { code: 'file.bad_purpose' },
+      });
+    expect(stageCopy).not.toHaveBeenCalled();
+    expect(await callFor(frame(APP), '/home/u/a.wav', 'playground')).toMatchObject({ ok: true });
+    expect(stageCopy).toHaveBeenCalledWith('/home/u/a.wav', 'playground');
+    expect(await callFor(frame(APP), '/home/u/b.png', 'composer')).toMatchObject({ ok: true });
+    expect(stageCopy).toHaveBeenLastCalledWith('/home/u/b.png');
   });
 });

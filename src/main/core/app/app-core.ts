@@ -4,11 +4,7 @@ import { EventHub } from '../bridge/event-hub.js';
 import { createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
 import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
-import {
-  createStudioHandlers,
-  createStudioParts,
-  type StudioHostParts,
-} from '../bridge/handlers/studio-handlers.js';
+import { createStudioHandlers } from '../bridge/handlers/studio-handlers.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
@@ -17,6 +13,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { ConnectionMonitor } from '../features/connection/connection-monitor.js';
 import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import { composeFeatures } from './compose-core.js';
+import { createStudioFeatures, type StudioFeatures } from '../studio/studio-features.js';
 import { openCoreServices, type CoreServices, type CoreServicesOptions } from './core-services.js';
 
 export interface AppCoreOptions {
@@ -38,8 +35,8 @@ export interface AppCore {
   readonly logger: Logger;
   readonly dataDir: string;
   readonly services: CoreServices;
-  /** File staging and the library-only media resolver, for the hosts' upload and media routes. */
-  readonly studio: StudioHostParts;
+  /** The studio's features; the hosts use its file staging and library-only media resolver. */
+  readonly studio: StudioFeatures;
   /** Stops background work, the embedded simulator and the journal. */
   close(): Promise<void>;
 }
@@ -76,12 +73,25 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     dataDir,
     host: options.host,
   };
-  const studio = createStudioParts(ctx, services);
-  forwardEngineChange = (change) => studio.service.onEngineChange(change);
+  const studio = createStudioFeatures({
+    dataDir,
+    journal: services.journal,
+    clientFor: (profileId) => services.profiles.clientFor(profileId),
+    activeProfileId: () => services.profiles.activeId(),
+    libraryDir: () => services.libraryDir,
+    libraryDirs: () => services.libraryDirs(),
+    setLibraryDir: (folder) => services.setLibraryDir(folder),
+    engine: services.engine,
+    runner: services,
+    events,
+    logger,
+    host: options.host,
+  });
+  forwardEngineChange = studio.forwardEngineChange;
   const handlers: BridgeHandlers = {
     ...createAppHandlers(ctx),
-    ...createStudioHandlers(ctx, studio, services),
-    ...createPlaygroundHandlers(ctx),
+    ...createStudioHandlers(ctx, studio, services.simulator),
+    ...createPlaygroundHandlers(ctx, studio.staged),
   };
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),

@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names.js';
+import type { StagePurpose } from '../../../shared/bridge/api.js';
+import { PlaygroundFile } from '../../../shared/bridge/domains/playground.js';
 import { DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
+import { isProcessAlive } from '../app/process-liveness.js';
 import { AppError } from '../errors.js';
+import { safeSegment } from '../jobs/library-layout.js';
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 
 /**
- * Staging of the files a creator drops on the composer.
+ * The one staging store: every file the renderer hands the core lands under `<dataDir>/staging`,
+ * under a UUID the core chose, and is known to the renderer only by that id.
  *
+ * Composer files (Create's frames and references):
  * The renderer never names a path. In the browser host it streams the dropped bytes to
  * `POST /bridge/files` (same token, Host and Origin checks as every bridge call); in Electron the
  * preload reads the dropped file's path with `webUtils.getPathForFile` and the shell copies it.
@@ -20,6 +27,13 @@ import { probeMedia, type ProbedFile } from '../media/probe-media.js';
  * from their content, and are known to the renderer only by that UUID. Every later use (probe,
  * thumbnail, upload) resolves the UUID inside the staging folder, so no renderer input can reach
  * any other file.
+ *
+ * Chunked files (the Playground's documents, audio and images, `playground.files.put`): bounded
+ * chunks, each continuing exactly where the last ended, into
+ * `<dataDir>/staging/chunks/<pid>-<instance>/<uuid>/<name>` (the services send the file's name).
+ * Their ids live in this store's memory: an id another process (or an earlier run) issued is
+ * unknown here, and the folders of processes that no longer run are removed before first use.
+ * A composer id is never a chunked file and a chunked id never a composer file.
  */
 
 /** The largest file the composer accepts (above every H3 upload limit, so the rules explain the refusal). */
@@ -31,6 +45,15 @@ const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * dropped, in this process or another on the data folder, before its draft was saved.
  */
 export const UNNAMED_STAGED_GRACE_MS = 24 * 60 * 60 * 1000;
+/** `<pid>-<uuid>`: the chunk folder of one store, named by the process that owns it. */
+const OWNER_FOLDER = /^(\d+)-[0-9a-f-]{36}$/;
+
+/** A chunked file being received (or received) by this store. */
+interface ChunkedEntry {
+  fileName: string;
+  received: number;
+  complete: boolean;
+}
 
 interface StagedProbe {
   fileName: string;
@@ -44,11 +67,21 @@ interface StagedProbe {
 
 export class StagedFiles {
   readonly dir: string;
+  /** This store's chunked files: `<dir>/chunks/<pid>-<instance>`. */
+  private readonly chunkDir: string;
+  private readonly chunked = new Map<string, ChunkedEntry>();
+  /** The chunk folders of processes that no longer run (and older layouts) are removed first. */
+  private readonly chunksReady: Promise<void>;
+
   constructor(
     dataDir: string,
     private readonly journal: Journal,
+    /** The largest chunked file (the Playground's limit, from the contract). */
+    private readonly chunkMaxBytes: number = PLAYGROUND_MAX_FILE_BYTES,
   ) {
     this.dir = path.join(dataDir, 'staging');
+    this.chunkDir = path.join(this.dir, 'chunks', `${process.pid}-${randomUUID()}`);
+    this.chunksReady = removeAbandonedChunks(dataDir, path.dirname(this.chunkDir)).catch(() => undefined);
   }
 
   /**
@@ -83,35 +116,91 @@ export class StagedFiles {
     return path.join(this.dir, fileId);
   }
 
-  /** Streams bytes into a new staged file, then probes it. */
-  async stageStream(source: Readable, fileName: string): Promise<DraftMedia> {
+  /**
+   * Streams bytes from a host (the browser host's `POST /bridge/files`) into the store: a
+   * composer file (probed media, the default) or a Playground file.
+   */
+  stageStream(source: Readable, fileName: string): Promise<DraftMedia>;
+  stageStream(
+    source: Readable,
+    fileName: string,
+    purpose: StagePurpose,
+  ): Promise<DraftMedia | PlaygroundFile>;
+  async stageStream(
+    source: Readable,
+    fileName: string,
+    purpose: StagePurpose = 'composer',
+  ): Promise<DraftMedia | PlaygroundFile> {
+    if (purpose === 'playground')
+      return this.stagePlaygroundFile(fileName, (target, name) =>
+        streamInto(source, target, this.chunkMaxBytes, () => this.playgroundTooLarge(name)),
+      );
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
-    const target = this.pathOf(id);
-    let size = 0;
-    source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_STAGED_BYTES) source.destroy(new AppError('file.too_large', 'The file is too large.'));
-    });
-    try {
-      await pipeline(source, createWriteStream(target, { mode: 0o600 }));
-    } catch (error) {
-      await rm(target, { force: true });
-      if (error instanceof AppError) throw error;
-      throw new AppError('file.stage_failed', `The file could not be received: ${String(error)}`);
-    }
+    await streamInto(
+      source,
+      this.pathOf(id),
+      MAX_STAGED_BYTES,
+      () => new AppError('file.too_large', 'The file is too large.'),
+    );
     return this.register(id, fileName);
   }
 
-  /** Copies a local file (Electron: a dropped file's path) into staging, then probes it. */
-  async stageCopy(sourcePath: string): Promise<DraftMedia> {
+  /**
+   * Copies a local file (Electron: the path of a file the user dropped or picked) into the store:
+   * a composer file (probed media, the default) or a Playground file.
+   */
+  stageCopy(sourcePath: string): Promise<DraftMedia>;
+  stageCopy(sourcePath: string, purpose: StagePurpose): Promise<DraftMedia | PlaygroundFile>;
+  async stageCopy(
+    sourcePath: string,
+    purpose: StagePurpose = 'composer',
+  ): Promise<DraftMedia | PlaygroundFile> {
     const info = await stat(sourcePath).catch(() => undefined);
     if (!info?.isFile()) throw new AppError('file.not_found', 'The dropped item is not a file.');
+    if (purpose === 'playground') {
+      if (info.size > this.chunkMaxBytes)
+        throw this.playgroundTooLarge(safeSegment(path.basename(sourcePath)));
+      return this.stagePlaygroundFile(path.basename(sourcePath), (target) => copyFile(sourcePath, target));
+    }
     if (info.size > MAX_STAGED_BYTES) throw new AppError('file.too_large', 'The file is too large.');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
     await copyFile(sourcePath, this.pathOf(id));
     return this.register(id, path.basename(sourcePath));
+  }
+
+  /** A whole Playground file, written by `write` into its own folder under its cleaned name. */
+  private async stagePlaygroundFile(
+    fileName: string,
+    write: (target: string, name: string) => Promise<void>,
+  ): Promise<PlaygroundFile> {
+    await this.chunksReady;
+    const id = randomUUID();
+    const name = safeSegment(fileName, 'file');
+    const folder = this.chunkFolderOf(id);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const target = path.join(folder, name);
+    try {
+      await write(target, name);
+      // a file that grew past the limit while it was copied is refused too
+      const { size } = await stat(target);
+      if (size > this.chunkMaxBytes) throw this.playgroundTooLarge(name);
+      if (size === 0) throw new AppError('usage.file', `${name} is empty.`);
+      this.chunked.set(id, { fileName: name, received: size, complete: true });
+      return PlaygroundFile.parse({ fileId: id, fileName: name, byteSize: size });
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private playgroundTooLarge(name: string): AppError {
+    const max = this.chunkMaxBytes;
+    return new AppError(
+      'usage.file',
+      `${name} is larger than ${max} bytes (${+(max / 1024 / 1024).toFixed(2)} MiB), the most the Playground takes.`,
+    );
   }
 
   private async register(id: string, fileName: string): Promise<DraftMedia> {
@@ -195,10 +284,110 @@ export class StagedFiles {
     const media = this.get(fileId);
     return { ...media, path: file, sha256: record.sha256 };
   }
+
+  private chunkFolderOf(id: string): string {
+    if (!UUID.test(id)) throw new AppError('file.bad_id', 'Not a Playground file id.');
+    return path.join(this.chunkDir, id);
+  }
+
+  /**
+   * One chunk of a file (the first one without `uploadId`, at offset 0). The whole file is bounded
+   * by `chunkMaxBytes`: past it the partial file is removed and the call refused.
+   */
+  async putChunk(input: {
+    uploadId?: string;
+    fileName: string;
+    offset: number;
+    data: Buffer;
+    last: boolean;
+  }): Promise<{ uploadId: string; received: number; complete: boolean; fileName: string }> {
+    await this.chunksReady;
+    let id = input.uploadId;
+    let entry = id ? this.chunked.get(id) : undefined;
+    if (id && !entry) throw new AppError('file.not_found', 'This upload is unknown; add the file again.');
+    if (!id || !entry) {
+      if (input.offset !== 0) throw new AppError('file.bad_chunk', 'A new file starts at offset 0.');
+      id = randomUUID();
+      entry = { fileName: safeSegment(input.fileName, 'file'), received: 0, complete: false };
+      await mkdir(this.chunkFolderOf(id), { recursive: true, mode: 0o700 });
+      this.chunked.set(id, entry);
+    }
+    if (entry.complete) throw new AppError('file.bad_chunk', 'This file is already complete.');
+    if (input.offset !== entry.received)
+      throw new AppError('file.bad_chunk', `Expected the chunk at ${entry.received}, got ${input.offset}.`);
+    if (entry.received + input.data.length > this.chunkMaxBytes) {
+      await this.removeChunked(id);
+      throw this.playgroundTooLarge(entry.fileName);
+    }
+    await appendFile(path.join(this.chunkFolderOf(id), entry.fileName), input.data, { mode: 0o600 });
+    entry.received += input.data.length;
+    if (input.last) {
+      if (entry.received === 0) {
+        await this.removeChunked(id);
+        throw new AppError('usage.file', `${entry.fileName} is empty.`);
+      }
+      entry.complete = true;
+    }
+    return { uploadId: id, received: entry.received, complete: entry.complete, fileName: entry.fileName };
+  }
+
+  /** The local path of a complete chunked file (for the core's own use; never sent to the renderer). */
+  async chunkedPath(id: string): Promise<string> {
+    const entry = this.chunked.get(id);
+    if (!entry?.complete)
+      throw new AppError('file.not_found', 'This file is no longer available; add it again.');
+    const file = path.join(this.chunkFolderOf(id), entry.fileName);
+    if (!(await stat(file).catch(() => undefined))?.isFile())
+      throw new AppError('file.not_found', 'This file is no longer available; add it again.');
+    return file;
+  }
+
+  async removeChunked(id: string): Promise<void> {
+    this.chunked.delete(id);
+    await rm(this.chunkFolderOf(id), { recursive: true, force: true });
+  }
+}
+
+/** Streams `source` into a new file at `target`, refused (and removed) past `maxBytes`. */
+async function streamInto(
+  source: Readable,
+  target: string,
+  maxBytes: number,
+  tooLarge: () => AppError,
+): Promise<void> {
+  let size = 0;
+  source.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) source.destroy(tooLarge());
+  });
+  try {
+    await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+  } catch (error) {
+    await rm(target, { force: true });
+    if (error instanceof AppError) throw error;
+    throw new AppError('file.stage_failed', `The file could not be received: ${String(error)}`);
+  }
 }
 
 function cleanName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const base = path.basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f]/g, '');
   return base.slice(0, 200) || 'file';
+}
+
+/**
+ * Removes the chunk folders of processes that no longer run (their ids lived in memory), and the
+ * Playground's folder of earlier versions (`<dataDir>/playground/files`). Another live process's
+ * files (the app beside `framewright serve`) are left alone.
+ */
+async function removeAbandonedChunks(dataDir: string, chunksRoot: string): Promise<void> {
+  await rm(path.join(dataDir, 'playground', 'files'), { recursive: true, force: true });
+  const names = await readdir(chunksRoot).catch(() => [] as string[]);
+  const abandoned = names.filter((name) => {
+    const owner = OWNER_FOLDER.exec(name);
+    return !owner || !isProcessAlive(Number(owner[1]));
+  });
+  await Promise.all(
+    abandoned.map((name) => rm(path.join(chunksRoot, name), { recursive: true, force: true })),
+  );
 }

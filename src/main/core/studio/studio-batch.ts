@@ -6,11 +6,12 @@ import type {
   BatchSubmitResult,
   BatchSubmitRow,
 } from '../../../shared/bridge/domains/studio.js';
-import type { CoreServices } from '../app/core-services.js';
 import { parseBatchText, prepareBatch, runBatch, type BatchPlan } from '../batch/batch-service.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
+import type { JobEngine } from '../jobs/job-engine.js';
+import type { JobsRepository } from '../journal/jobs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
 
 /** The studio imports text-to-video prompts only (frames would need files next to the CSV). */
@@ -31,7 +32,11 @@ export interface StudioBatchParams {
 type SubmitRow = z.output<typeof BatchSubmitRow>;
 
 export interface StudioBatchOptions {
-  core: CoreServices;
+  /** What the shared batch core (`prepareBatch`, `runBatch`) runs on. */
+  batch: Parameters<typeof prepareBatch>[0] & Parameters<typeof runBatch>[0];
+  jobs: Pick<JobsRepository, 'getIntent' | 'getJobForIntent'>;
+  engine: Pick<JobEngine, 'continueIntent'>;
+  activeProfileId: () => string;
   logger: Logger;
   /** The studio's wait limit for one generation (the jobs run on in the background). */
   waitSeconds: () => number;
@@ -49,13 +54,13 @@ export class StudioBatch {
   constructor(private readonly o: StudioBatchOptions) {}
 
   private profileId(params: StudioBatchParams): string {
-    return params.profileId ?? this.o.core.profiles.activeId();
+    return params.profileId ?? this.o.activeProfileId();
   }
 
   private async plan(params: StudioBatchParams): Promise<BatchPlan> {
     const rows = parseBatchText(params.file.text, params.file.name);
     const d = params.defaults;
-    return prepareBatch(this.o.core, rows, {
+    return prepareBatch(this.o.batch, rows, {
       profileId: this.profileId(params),
       runLabel: params.runLabel,
       maxNewRows: params.maxJobs,
@@ -73,7 +78,7 @@ export class StudioBatch {
 
   async preview(params: StudioBatchParams): Promise<BatchPreview> {
     const plan = await this.plan(params);
-    const jobs = this.o.core.journal.jobs;
+    const { jobs } = this.o;
     let newRows = 0;
     const rows = plan.rows.map((r) => {
       const draft = r.prepared?.draft;
@@ -109,7 +114,6 @@ export class StudioBatch {
   }
 
   private async submitOnce(params: StudioBatchParams): Promise<BatchSubmitResult> {
-    const { core } = this.o;
     const profileId = this.profileId(params);
     // checked again here: the renderer's preview is never trusted, and nothing is sent if a row is invalid
     const plan = await this.plan(params);
@@ -119,7 +123,7 @@ export class StudioBatch {
         `${plan.invalid.length} of ${plan.rows.length} rows of ${params.file.name} are invalid; nothing was sent.`,
         plan.invalid.map((r) => ({ row: r.row, reasons: r.issues.map((i) => i.message) })),
       );
-    const jobs = core.journal.jobs;
+    const { jobs } = this.o;
     const results = new Map<number, SubmitRow>();
     const base = (row: number, key: string): SubmitRow => ({
       row,
@@ -167,13 +171,13 @@ export class StudioBatch {
     const continueInBackground = (key: string) => {
       const intent = jobs.getIntent(key);
       if (!intent) return;
-      void core.engine.continueIntent(intent, { waitSeconds }).catch((error: unknown) => {
+      void this.o.engine.continueIntent(intent, { waitSeconds }).catch((error: unknown) => {
         // closing the app keeps the row in the journal for the next start: not an error
         if (isEngineStopped(error)) return;
         this.o.logger.warn('studio batch row ended with an error', { key, error });
       });
     };
-    const { stoppedBy } = await runBatch(core, toRun, {
+    const { stoppedBy } = await runBatch(this.o.batch, toRun, {
       profileId,
       concurrency: STUDIO_BATCH_CONCURRENCY,
       timeoutSeconds: Math.min(waitSeconds, CREATE_ANSWER_SECONDS),

@@ -100,9 +100,10 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
         return unreachable(error);
       }
     },
-    async stageFile(file) {
+    async stageFile(file, purpose) {
+      const query = new URLSearchParams({ name: file.name, for: purpose ?? 'composer' });
       try {
-        const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(file.name)}`, {
+        const response = await fetch(`${origin}/bridge/files?${query.toString()}`, {
           method: 'POST',
           credentials: 'omit',
           headers: { 'content-type': 'application/octet-stream', ...(await authorization()) },

@@ -10,7 +10,7 @@ import type {
   ServiceCallOperationName,
   ServiceCallView,
 } from '../../../shared/bridge/contract';
-import { PLAYGROUND_CHUNK_BYTES, PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names';
+import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names';
 import { bridge } from '../bridge';
 import type { StudioState } from './index';
 
@@ -142,7 +142,7 @@ export const createPlaygroundSlice: StateCreator<StudioState, [], [], Playground
     const streaming = get().streaming;
     if (streaming?.streamId === streamId) set({ streaming: { streamId, text: streaming.text + token } });
   },
-  sendPlaygroundFile: sendInChunks,
+  sendPlaygroundFile: sendToStaging,
   embed: (params) => bridge.invoke('playground.embed', params),
   rerank: (params) => bridge.invoke('playground.rerank', params),
   loadRerankDocuments: (params) => bridge.invoke('playground.rerank.loadDocuments', params),
@@ -156,30 +156,12 @@ export const createPlaygroundSlice: StateCreator<StudioState, [], [], Playground
   listServiceCalls: (operation, limit) => bridge.invoke('playground.calls.list', { operation, limit }),
 });
 
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-async function sendInChunks(file: File): Promise<PlaygroundFile> {
+/**
+ * Hands a dropped file to the core's one staging store (as Create does, for the Playground);
+ * refuses one past 25 MiB before sending anything.
+ */
+async function sendToStaging(file: File): Promise<PlaygroundFile> {
   if (file.size > PLAYGROUND_MAX_FILE_BYTES)
     throw Object.assign(new Error('too_large'), { code: 'playground.too_large' });
-  let uploadId: string | undefined;
-  let offset = 0;
-  for (;;) {
-    const chunk = new Uint8Array(await file.slice(offset, offset + PLAYGROUND_CHUNK_BYTES).arrayBuffer());
-    const last = offset + chunk.length >= file.size;
-    const answer = await bridge.invoke('playground.files.put', {
-      ...(uploadId ? { uploadId } : {}),
-      fileName: file.name,
-      offset,
-      dataBase64: base64(chunk),
-      last,
-    });
-    uploadId = answer.uploadId;
-    offset += chunk.length;
-    if (last && answer.file) return answer.file;
-  }
+  return bridge.stageFile(file, 'playground');
 }

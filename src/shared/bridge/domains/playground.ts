@@ -9,7 +9,8 @@ import {
 /**
  * The Playground: every synchronous service (chat and vision, embeddings, rerank, OCR,
  * transcription, document parse) and the asynchronous image and audio jobs, each driven by the
- * service's live contract. Files reach the core in bounded chunks (`playground.files.put`) and are
+ * service's live contract. Files reach the core's one staging store through
+ * `bridge.stageFile(file, 'playground')` (or in bounded chunks, `playground.files.put`) and are
  * known to the renderer only by the id the core issued.
  */
 

@@ -7,15 +7,14 @@ import type {
   GenerationResult,
   playgroundMethods,
 } from '../../../../shared/bridge/domains/playground.js';
-import { PLAYGROUND_MAX_FILE_BYTES } from '../../../../shared/bridge/domains/playground.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
 import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
 import { getVoice, listVoices } from '../../services/audio-generation.js';
-import { PlaygroundFiles } from '../../services/playground-files.js';
 import { documentsFromFile } from '../../services/rerank.js';
 import { SERVICE_KINDS } from '../../services/service-common.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
+import type { StagedFiles } from '../../studio/staged-files.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
@@ -42,9 +41,13 @@ function conversationView(c: ConversationWithMessages): ConversationView {
 }
 
 /** The Playground's bridge handlers: every other service of the public API, over the same core. */
-export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<typeof playgroundMethods> {
+export function createPlaygroundHandlers(
+  ctx: HandlerContext,
+  /** The one staging store (the Playground's files arrive in chunks). */
+  staged: Pick<StagedFiles, 'putChunk' | 'chunkedPath'>,
+): DomainHandlers<typeof playgroundMethods> {
   const { profiles, catalog, playground, media, library } = ctx.features;
-  const files = new PlaygroundFiles(ctx.dataDir, PLAYGROUND_MAX_FILE_BYTES);
+  const files = { put: staged.putChunk.bind(staged), pathOf: staged.chunkedPath.bind(staged) };
   const streams = new Map<string, AbortController>();
   const profileId = () => profiles.activeId();
   const resolve = (kinds: readonly string[], model: string) => catalog.resolve(profileId(), kinds, model);

@@ -1,0 +1,56 @@
+import type { PublicService } from '../../../shared/api/discovery.js';
+import { isCallable, serviceAvailability } from '../../../shared/api/service-availability.js';
+import type { StudioService as StudioServiceView } from '../../../shared/bridge/domains/studio.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { chooseService } from '../services/service-common.js';
+import { discoverServices } from '../video/discovery.js';
+
+/** A profile's API client (the profile directory's `clientFor`). */
+export type ClientFor = (profileId: string) => Promise<PublicApiClient>;
+
+export interface StudioDiscoveryDeps {
+  /** The discovery cache lives in the journal (offline answers). */
+  journal: Journal;
+  clientFor: ClientFor;
+  activeProfileId: () => string;
+}
+
+/** The services a profile's gateway lists (journal-cached for offline), as the studio shows them. */
+export class StudioDiscovery {
+  constructor(private readonly d: StudioDiscoveryDeps) {}
+
+  async services(profileId: string | undefined, serviceKind?: string) {
+    const id = profileId ?? this.d.activeProfileId();
+    const client = await this.d.clientFor(id);
+    const found = await discoverServices(this.d.journal, client, { serviceKind });
+    return {
+      profileId: id,
+      services: found.services.map(toStudioService),
+      fetchedAt: found.fetchedAt,
+      fromCache: found.fromCache,
+    };
+  }
+
+  /** The video service a draft names (its live contract decides the rules). */
+  async videoService(client: PublicApiClient, model: string): Promise<PublicService> {
+    const { services } = await discoverServices(this.d.journal, client, {
+      serviceKind: 'video_generation',
+    });
+    return chooseService(services, ['video_generation'], model);
+  }
+}
+
+function toStudioService(s: PublicService): StudioServiceView {
+  const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : null);
+  return {
+    modelAlias: s.modelAlias,
+    serviceKind: s.serviceKind,
+    available: isCallable(s),
+    availability: serviceAvailability(s),
+    displayName: s.serviceDisplayName ?? s.modelAlias,
+    mediaSpecContract: obj(s.mediaSpecContract),
+    apiUsageContract: obj(s.apiUsageContract),
+    promptOptimization: obj(s.promptOptimization),
+  };
+}

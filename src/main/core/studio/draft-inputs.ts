@@ -1,0 +1,110 @@
+import { toVideoDraft } from '../../../shared/bridge/draft-form.js';
+import type { DraftForm, DraftMedia } from '../../../shared/bridge/domains/studio.js';
+import { referenceRole, type InputRole, type ProbedMedia } from '../../../shared/h3/draft.js';
+import type { EffectiveLimits } from '../../../shared/h3/effective-limits.js';
+import { frameSlot } from '../../../shared/h3/validate-draft.js';
+import type { EventHub } from '../bridge/event-hub.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { Logger } from '../logging/logger.js';
+import type { ProbedFile } from '../media/probe-media.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+import { uploadInput } from '../uploads/upload-input.js';
+import {
+  assertDraftValid,
+  limitsFor,
+  type LocalVideoDraft,
+  type UploadState,
+} from '../video/submit-video.js';
+import type { ClientFor, StudioDiscovery } from './discovery.js';
+import type { StudioDrafts } from './drafts.js';
+import type { StagedFiles } from './staged-files.js';
+
+export interface DraftInputsDeps {
+  /** The upload cache (asset ids per file and model) lives in the journal. */
+  journal: Journal;
+  clientFor: ClientFor;
+  discovery: StudioDiscovery;
+  drafts: StudioDrafts;
+  staged: StagedFiles;
+  events: EventHub;
+  logger: Logger;
+}
+
+/**
+ * A draft's inputs as main knows them: every file re-read from staging (never the renderer's copy
+ * of its facts), the H3 rules run again against the live contract, and the uploads (journal-cached)
+ * with their progress sent as `uploads.progress`.
+ */
+export class DraftInputs {
+  constructor(private readonly d: DraftInputsDeps) {}
+
+  /** The form with main-side facts for every file (re-read from staging, never from the renderer). */
+  async localDraft(form: DraftForm): Promise<LocalVideoDraft> {
+    const resolve = (m: DraftMedia | undefined) =>
+      m ? this.d.staged.resolve(m.id) : Promise.resolve(undefined);
+    const [firstFrame, lastFrame, references] = await Promise.all([
+      resolve(form.firstFrame),
+      resolve(form.lastFrame),
+      Promise.all(form.references.map((r) => this.d.staged.resolve(r.id))),
+    ]);
+    return toVideoDraft(form, { firstFrame, lastFrame, references });
+  }
+
+  /**
+   * Uploads what the draft's mode sends (journal-cached: a later submit reuses the assets); the
+   * ids taken from the journal rather than uploaded now are listed in `fromJournal`.
+   */
+  async upload(
+    draftId: string,
+    client: PublicApiClient,
+    draft: LocalVideoDraft,
+    limits: EffectiveLimits,
+  ): Promise<{ uploaded: Map<string, string>; fromJournal: string[] }> {
+    const mode = limits.modes[draft.generationMode];
+    const inputs: { file: ProbedFile & ProbedMedia; role: InputRole }[] = [];
+    if (mode) {
+      for (const role of Object.values(mode.frames)) {
+        const slot = frameSlot(role)?.slot;
+        const file = slot ? draft[slot] : undefined;
+        if (file && slot) inputs.push({ file, role: slot === 'firstFrame' ? 'first_frame' : 'last_frame' });
+      }
+      if (mode.referenceInputs)
+        for (const ref of draft.references) inputs.push({ file: ref, role: referenceRole(ref) });
+    }
+    const uploaded = new Map<string, string>();
+    const fromJournal: string[] = [];
+    for (const { file, role } of inputs) {
+      if (uploaded.has(file.id)) continue;
+      const asset = await uploadInput(this.d.journal, client, file, {
+        model: draft.model,
+        role,
+        onProgress: (state) =>
+          this.emitUpload(draftId, { fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
+        onBytes: (sentBytes, totalBytes) =>
+          this.emitUpload(draftId, { fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
+      });
+      uploaded.set(file.id, asset.assetId);
+      if (asset.fromJournal) fromJournal.push(asset.assetId);
+    }
+    return { uploaded, fromJournal };
+  }
+
+  emitUpload(draftId: string, progress: UploadState): void {
+    try {
+      this.d.events.emit('uploads.progress', { draftId, ...progress });
+    } catch (error) {
+      this.d.logger.warn('studio event not sent', { error });
+    }
+  }
+
+  /** The draft, its profile's client and the live limits, checked in main before anything is sent. */
+  async prepared(draftId: string) {
+    const stored = this.d.drafts.stored(draftId);
+    const client = await this.d.clientFor(stored.form.profileId);
+    const service = await this.d.discovery.videoService(client, stored.form.model);
+    const limits = limitsFor(service);
+    const draft = await this.localDraft(stored.form);
+    assertDraftValid(draft, limits);
+    return { stored, client, limits, draft };
+  }
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { DraftForm, type StudioDraft } from '../../../shared/bridge/domains/studio.js';
+import { AppError } from '../errors.js';
+import type { DraftsRepository } from '../journal/drafts-repository.js';
+import type { JobsRepository } from '../journal/jobs-repository.js';
+
+/** What a studio draft is in the journal's `drafts` table. */
+export interface StoredDraft {
+  kind: 'studio-video';
+  idempotencyKey: string;
+  form: DraftForm;
+  submittedAt: number | null;
+  jobRowId: number | null;
+}
+
+export interface StudioDraftsDeps {
+  drafts: DraftsRepository;
+  jobs: Pick<JobsRepository, 'getJob' | 'getIntentById'>;
+}
+
+/**
+ * Create's drafts: each owns its idempotency key (generated once, kept for every submit of it),
+ * is read-only once submitted, and becomes editable again (with a fresh key when the old one was
+ * spent) after a refused creation.
+ */
+export class StudioDrafts {
+  constructor(private readonly d: StudioDraftsDeps) {}
+
+  /** The stored body of a studio draft; a missing or foreign draft is `draft.not_found`. */
+  stored(draftId: string): StoredDraft {
+    const draft = this.d.drafts.get<StoredDraft>(draftId);
+    if (!draft || draft.body.kind !== 'studio-video')
+      throw new AppError('draft.not_found', 'This draft no longer exists.');
+    return draft.body;
+  }
+
+  /** The stored body of a studio draft, or undefined (another kind, or gone). */
+  find(draftId: string): StoredDraft | undefined {
+    const draft = this.d.drafts.get<StoredDraft>(draftId);
+    return draft?.body.kind === 'studio-video' ? draft.body : undefined;
+  }
+
+  draft(draftId: string): StudioDraft {
+    const row = this.d.drafts.get<StoredDraft>(draftId);
+    if (!row || row.body.kind !== 'studio-video')
+      throw new AppError('draft.not_found', 'This draft no longer exists.');
+    return {
+      id: row.id,
+      idempotencyKey: row.body.idempotencyKey,
+      form: row.body.form,
+      submittedAt: row.body.submittedAt,
+      jobRowId: row.body.jobRowId,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  listDrafts(): StudioDraft[] {
+    return this.d.drafts
+      .list<StoredDraft>(50)
+      .filter((d) => d.body.kind === 'studio-video')
+      .map((d) => this.draft(d.id));
+  }
+
+  /** A new draft with its own idempotency key (generated once, kept for every submit of it). */
+  createDraft(form: DraftForm): StudioDraft {
+    const id = randomUUID();
+    this.d.drafts.save<StoredDraft>(id, {
+      kind: 'studio-video',
+      idempotencyKey: `draft-${id}-${randomUUID()}`,
+      form,
+      submittedAt: null,
+      jobRowId: null,
+    });
+    return this.draft(id);
+  }
+
+  /** "Copy to Create": the settings, prompt and references of a job in a new draft (new key). */
+  copyJob(jobRowId: number, fallback: DraftForm): StudioDraft {
+    const job = this.d.jobs.getJob(jobRowId);
+    if (!job) throw new AppError('job.not_found', 'This job is not in the journal.');
+    const intent = this.d.jobs.getIntentById(job.intentId)!;
+    const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+    const source = intent.draftId ? this.find(intent.draftId) : undefined;
+    const form: DraftForm = source ? { ...source.form } : { ...fallback };
+    form.profileId = job.profileId;
+    form.model = job.model;
+    if (typeof body.generationMode === 'string') form.generationMode = body.generationMode;
+    if (typeof body.prompt === 'string') form.prompt = body.prompt;
+    if (typeof body.orientation === 'string') form.orientation = body.orientation;
+    if (typeof body.resolutionTier === 'string') form.resolutionTier = body.resolutionTier;
+    if (typeof body.seconds === 'number') form.seconds = body.seconds;
+    form.seed = typeof body.seed === 'number' ? body.seed : null;
+    return this.createDraft(DraftForm.parse(form));
+  }
+
+  saveDraft(draftId: string, form: DraftForm): StudioDraft {
+    const stored = this.stored(draftId);
+    if (stored.submittedAt !== null)
+      throw new AppError('draft.submitted', 'This draft was submitted; use "Copy to Create" to change it.');
+    this.d.drafts.save<StoredDraft>(draftId, { ...stored, form });
+    return this.draft(draftId);
+  }
+
+  /** The draft's intent was committed: read-only from now on. */
+  markSubmitted(draftId: string): void {
+    const stored = this.stored(draftId);
+    if (stored.submittedAt === null)
+      this.d.drafts.save<StoredDraft>(draftId, { ...stored, submittedAt: Date.now() });
+  }
+
+  setDraftJob(draftId: string, jobRowId: number): void {
+    const stored = this.stored(draftId);
+    this.d.drafts.save<StoredDraft>(draftId, { ...stored, jobRowId });
+  }
+
+  /** After a refused creation: editable again; a new key when the old one is spent. */
+  reopen(draftId: string, newKey: boolean): void {
+    const stored = this.stored(draftId);
+    this.d.drafts.save<StoredDraft>(draftId, {
+      ...stored,
+      submittedAt: null,
+      idempotencyKey: newKey ? `draft-${draftId}-${randomUUID()}` : stored.idempotencyKey,
+    });
+  }
+}

@@ -1,0 +1,129 @@
+import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared/bridge/domains/studio.js';
+import { referenceRole } from '../../../shared/h3/draft.js';
+import { AppError } from '../errors.js';
+import { verificationOf } from '../jobs/download-outputs.js';
+import type { Job, JobIntent, JobWithOutputs, JobsRepository } from '../journal/jobs-repository.js';
+import type { Output, OutputsRepository } from '../journal/outputs-repository.js';
+import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
+import type { StudioDrafts } from './drafts.js';
+import { mediaUrl } from './media-resolver.js';
+import type { StagedFiles } from './staged-files.js';
+
+const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+
+export interface JobViewsDeps {
+  jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs'>;
+  outputs: Pick<OutputsRepository, 'listForJob'>;
+  optimizations: Pick<PromptOptimizationsRepository, 'get'>;
+  drafts: StudioDrafts;
+  staged: Pick<StagedFiles, 'get'>;
+  host: 'electron' | 'browser';
+}
+
+/** The Queue's and a job's details' views of the journal (spec: "Poll a job", "Download a result"). */
+export class JobViews {
+  constructor(private readonly d: JobViewsDeps) {}
+
+  requireJob(jobRowId: number): JobWithOutputs {
+    const job = this.d.jobs.getJob(jobRowId);
+    if (!job) throw new AppError('job.not_found', 'This job is not in the journal.');
+    return job;
+  }
+
+  outputView(jobRowId: number, output: Output): OutputView {
+    const verified = output.downloadState === 'verified';
+    const route = `library/${jobRowId}/${output.id}`;
+    return {
+      id: output.id,
+      position: output.position,
+      state: output.downloadState,
+      kind: nul(output.kind),
+      mimeType: nul(output.mimeType ?? output.expectedMimeType),
+      byteSize: nul(output.byteSize ?? output.expectedByteSize),
+      sha256: nul(output.sha256),
+      verified,
+      verification: verificationOf(output),
+      mediaUrl: verified ? mediaUrl(this.d.host, route) : null,
+      posterUrl: verified ? mediaUrl(this.d.host, `${route}/poster`) : null,
+    };
+  }
+
+  jobView(job: Job, intent?: JobIntent): JobView {
+    const i = intent ?? this.d.jobs.getIntentById(job.intentId);
+    const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
+    const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.d.outputs.listForJob(job.id);
+    return {
+      rowId: job.id,
+      profileId: job.profileId,
+      model: job.model,
+      serviceKind: job.serviceKind,
+      jobId: job.jobId,
+      requestId: job.requestId,
+      status: job.status,
+      stage: nul(job.stage),
+      stageMessage: nul(job.stageMessage),
+      elapsedSeconds: nul(job.elapsedSeconds),
+      queuedSeconds: nul(job.queuedSeconds),
+      runningSeconds: nul(job.runningSeconds),
+      nextPollAt: nul(job.nextPollAt),
+      errorCode: nul(job.errorCode),
+      errorMessage: nul(job.errorMessage),
+      retryable: nul(job.retryable),
+      acceptedAt: job.acceptedAt,
+      completedAt: nul(job.completedAt),
+      updatedAt: job.updatedAt,
+      prompt: typeof body.prompt === 'string' ? body.prompt : '',
+      generationMode: typeof body.generationMode === 'string' ? body.generationMode : null,
+      draftId: nul(i?.draftId),
+      outputs: outputs.map((o) => this.outputView(job.id, o)),
+    };
+  }
+
+  listJobs(query: { status?: Job['status']; profileId?: string; cursor?: string; limit?: number }) {
+    const page = this.d.jobs.listJobs(query);
+    return { items: page.items.map((j) => this.jobView(j)), nextCursor: page.nextCursor ?? null };
+  }
+
+  jobDetail(jobRowId: number): JobDetail {
+    const job = this.requireJob(jobRowId);
+    const intent = this.d.jobs.getIntentById(job.intentId)!;
+    const view = this.jobView(job, intent);
+    const requested = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+    const optimization = intent.optimizationClientRequestId
+      ? this.d.optimizations.get(intent.optimizationClientRequestId)
+      : undefined;
+    const stored = intent.draftId ? this.d.drafts.find(intent.draftId) : undefined;
+    const references: JobDetail['references'] = [];
+    if (stored) {
+      const form = stored.form;
+      const add = (m: DraftMedia | undefined, role: string) => {
+        if (!m) return;
+        let available = true;
+        try {
+          this.d.staged.get(m.id);
+        } catch {
+          available = false;
+        }
+        references.push({
+          ...m,
+          role,
+          posterUrl: available ? mediaUrl(this.d.host, `staged/${m.id}/poster`) : null,
+        });
+      };
+      if (typeof requested.input_image_asset_id === 'string') add(form.firstFrame, 'first_frame');
+      if (typeof requested.end_image_asset_id === 'string') add(form.lastFrame, 'last_frame');
+      if (Array.isArray(requested.referenceInputs)) for (const r of form.references) add(r, referenceRole(r));
+    }
+    return {
+      ...view,
+      requested,
+      effectiveSpec: job.effectiveSpec ?? null,
+      seed: typeof requested.seed === 'number' ? requested.seed : null,
+      originalPrompt: optimization?.canonicalBodyJson
+        ? ((JSON.parse(optimization.canonicalBodyJson) as { originalPrompt?: string }).originalPrompt ?? null)
+        : null,
+      optimizedPrompt: optimization?.optimizedPrompt ?? null,
+      references,
+    };
+  }
+}

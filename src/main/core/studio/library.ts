@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { JobView } from '../../../shared/bridge/domains/studio.js';
+import { AppError } from '../errors.js';
+import { removeJobFolder } from '../jobs/download-outputs.js';
+import type { Job, JobsRepository } from '../journal/jobs-repository.js';
+import type { JobViews } from './job-views.js';
+
+export interface StudioLibraryDeps {
+  jobs: Pick<JobsRepository, 'searchJobs' | 'listJobs' | 'deleteJob'>;
+  views: JobViews;
+  /** Every library folder results were ever stored in (current first). */
+  libraryDirs: () => string[];
+  host: 'electron' | 'browser';
+  /** Opens a folder in the system's file manager (only the desktop app does). */
+  openFolder?: (folder: string) => Promise<boolean>;
+}
+
+/** The Library: verified results, searched, deleted (rows then files) and revealed. */
+export class StudioLibrary {
+  constructor(private readonly d: StudioLibraryDeps) {}
+
+  list(filter: {
+    profileId?: string;
+    model?: string;
+    mode?: string;
+    status?: Job['status'];
+    from?: number;
+    to?: number;
+    query?: string;
+  }): { items: JobView[] } {
+    const jobs = filter.query?.trim()
+      ? this.d.jobs.searchJobs(filter.query, { profileId: filter.profileId, limit: 500 })
+      : this.d.jobs.listJobs({
+          profileId: filter.profileId,
+          status: filter.status ?? 'succeeded',
+          limit: 500,
+        }).items;
+    const items = jobs
+      .filter((j) => (filter.status ? j.status === filter.status : j.status === 'succeeded'))
+      .filter((j) => !filter.model || j.model === filter.model)
+      .filter((j) => filter.from === undefined || j.acceptedAt >= filter.from)
+      .filter((j) => filter.to === undefined || j.acceptedAt <= filter.to)
+      .map((j) => this.d.views.jobView(j))
+      .filter((v) => !filter.mode || v.generationMode === filter.mode)
+      .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified));
+    return { items };
+  }
+
+  /** Deletes a finished result: its journal rows first (so it leaves the library at once), then its files. */
+  async deleteResult(jobRowId: number): Promise<{ deleted: boolean; filesRemoved: number }> {
+    const job = this.d.views.requireJob(jobRowId);
+    const libraries = await Promise.all(this.d.libraryDirs().map((dir) => realpath(dir).catch(() => dir)));
+    const folders = new Set<string>();
+    const files: string[] = [];
+    for (const output of job.outputs) {
+      for (const root of libraries) files.push(path.join(root, '.posters', `output-${output.id}.png`));
+      if (!output.localPath) continue;
+      const real = await realpath(output.localPath).catch(() => undefined);
+      const library = real && libraries.find((root) => real.startsWith(root + path.sep));
+      if (!real || !library) continue;
+      files.push(real);
+      const folder = path.dirname(real);
+      if (folder !== library && folder.startsWith(library + path.sep)) folders.add(folder);
+    }
+    let deleted: boolean;
+    try {
+      deleted = this.d.jobs.deleteJob(jobRowId);
+    } catch (error) {
+      throw new AppError('library.busy', error instanceof Error ? error.message : String(error));
+    }
+    let filesRemoved = 0;
+    for (const file of files) {
+      if (existsSync(file)) {
+        await rm(file, { force: true });
+        filesRemoved += 1;
+      }
+    }
+    for (const folder of folders) await removeJobFolder(folder, job);
+    return { deleted, filesRemoved };
+  }
+
+  libraryFolder(jobRowId: number): string {
+    const job = this.d.views.requireJob(jobRowId);
+    const output = job.outputs.find((o) => o.localPath);
+    if (!output?.localPath) throw new AppError('library.no_file', 'This job has no file in the library yet.');
+    return output.localPath.slice(
+      0,
+      Math.max(output.localPath.lastIndexOf('/'), output.localPath.lastIndexOf('\\')),
+    );
+  }
+
+  /** The result's folder; the desktop app also opens it in the file manager (a browser tab cannot). */
+  async reveal(jobRowId: number): Promise<{ folder: string; opened: boolean }> {
+    const folder = this.libraryFolder(jobRowId);
+    const open = this.d.openFolder ?? openFolder;
+    return { folder, opened: this.d.host === 'electron' ? await open(folder) : false };
+  }
+}
+
+function openFolder(folder: string): Promise<boolean> {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  return new Promise((resolve) => {
+    try {
+      const child = execFile(command, [folder], { timeout: 10_000 }, (error) => resolve(!error));
+      child.on('error', () => resolve(false));
+    } catch {
+      resolve(false);
+    }
+  });
+}

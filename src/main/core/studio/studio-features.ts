@@ -1,0 +1,120 @@
+import type { EventHub } from '../bridge/event-hub.js';
+import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { Logger } from '../logging/logger.js';
+import { StudioAdmission } from './admission.js';
+import { StudioDiscovery, type ClientFor } from './discovery.js';
+import { DraftInputs } from './draft-inputs.js';
+import { StudioDrafts } from './drafts.js';
+import { engineChangeForwarder } from './events.js';
+import { JobViews } from './job-views.js';
+import { StudioLibrary } from './library.js';
+import { MediaResolver } from './media-resolver.js';
+import { StudioOptimize } from './optimize.js';
+import { StagedFiles } from './staged-files.js';
+import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
+import { StudioSettings } from './studio-settings.js';
+import { StudioSubmit, type StudioSubmitDeps } from './submit.js';
+
+export interface StudioFeaturesDeps {
+  dataDir: string;
+  journal: Journal;
+  clientFor: ClientFor;
+  activeProfileId: () => string;
+  /** The current library folder (the setting, else the default). */
+  libraryDir: () => string;
+  libraryDirs: () => string[];
+  setLibraryDir: (folder: string) => void;
+  engine: Pick<JobEngine, 'continueIntent'>;
+  /** What the shared video submit and batch cores run on (`submitVideo`, `prepareBatch`, `runBatch`). */
+  runner: StudioSubmitDeps['video'] & StudioBatchOptions['batch'];
+  events: EventHub;
+  logger: Logger;
+  host: 'electron' | 'browser';
+}
+
+/** The studio's features, each built with the narrow dependencies it uses. */
+export interface StudioFeatures {
+  readonly discovery: StudioDiscovery;
+  readonly drafts: StudioDrafts;
+  readonly optimize: StudioOptimize;
+  readonly admission: StudioAdmission;
+  readonly submit: StudioSubmit;
+  readonly views: JobViews;
+  readonly library: StudioLibrary;
+  readonly settings: StudioSettings;
+  readonly batch: StudioBatch;
+  /** File staging, for the hosts' upload route and the bridge. */
+  readonly staged: StagedFiles;
+  /** The library-only media resolver, for the hosts' media route. */
+  readonly media: MediaResolver;
+  /** Sends the engine's changes to the renderer as bridge events. */
+  readonly forwardEngineChange: (change: EngineChange) => void;
+}
+
+/** Builds the studio's features (called once by the composition root). */
+export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
+  const { journal } = d;
+  const staged = new StagedFiles(d.dataDir, journal);
+  // staging keeps only what drafts name (and fresh drops); a failure to clean is only logged
+  staged.removeUnnamed().catch((error: unknown) => d.logger.warn('staging not cleaned', { error }));
+  const media = new MediaResolver({ journal, libraryDirs: d.libraryDirs, staged });
+  const discovery = new StudioDiscovery({
+    journal,
+    clientFor: d.clientFor,
+    activeProfileId: d.activeProfileId,
+  });
+  const drafts = new StudioDrafts({ drafts: journal.drafts, jobs: journal.jobs });
+  const inputs = new DraftInputs({
+    journal,
+    clientFor: d.clientFor,
+    discovery,
+    drafts,
+    staged,
+    events: d.events,
+    logger: d.logger,
+  });
+  const settings = new StudioSettings({
+    settings: journal.settings,
+    libraryDir: d.libraryDir,
+    setLibraryDir: d.setLibraryDir,
+    host: d.host,
+  });
+  const waitSeconds = () => settings.waitSeconds();
+  const views = new JobViews({
+    jobs: journal.jobs,
+    outputs: journal.outputs,
+    optimizations: journal.optimizations,
+    drafts,
+    staged,
+    host: d.host,
+  });
+  return {
+    discovery,
+    drafts,
+    optimize: new StudioOptimize({ journal, inputs }),
+    admission: new StudioAdmission({ inputs }),
+    submit: new StudioSubmit({
+      video: d.runner,
+      jobs: journal.jobs,
+      drafts,
+      inputs,
+      waitSeconds,
+      logger: d.logger,
+    }),
+    views,
+    library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
+    settings,
+    batch: new StudioBatch({
+      batch: d.runner,
+      jobs: journal.jobs,
+      engine: d.engine,
+      activeProfileId: d.activeProfileId,
+      logger: d.logger,
+      waitSeconds,
+    }),
+    staged,
+    media,
+    forwardEngineChange: engineChangeForwarder({ events: d.events, views, logger: d.logger }),
+  };
+}

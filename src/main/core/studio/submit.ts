@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { SubmitResult } from '../../../shared/bridge/domains/studio.js';
+import { isEngineStopped } from '../jobs/engine-stopped.js';
+import type { JobsRepository } from '../journal/jobs-repository.js';
+import type { Logger } from '../logging/logger.js';
+import { submitVideo } from '../video/submit-video.js';
+import type { DraftInputs } from './draft-inputs.js';
+import type { StudioDrafts } from './drafts.js';
+
+type SubmitOutcome = z.output<typeof SubmitResult>;
+
+/** How long `video.submit` waits for the service's answer before returning "pending". */
+const SUBMIT_ANSWER_MS = 8_000;
+
+export interface StudioSubmitDeps {
+  /** What `submitVideo` runs on (the engine, the journal, the profile's client). */
+  video: Parameters<typeof submitVideo>[0];
+  jobs: Pick<JobsRepository, 'getIntent' | 'getJobForIntent'>;
+  drafts: StudioDrafts;
+  inputs: DraftInputs;
+  waitSeconds: () => number;
+  logger: Logger;
+}
+
+/** `video.submit`: a draft's one creation under its own idempotency key (spec: "Create a video job"). */
+export class StudioSubmit {
+  constructor(private readonly d: StudioSubmitDeps) {}
+
+  /**
+   * Submits the draft with ITS idempotency key. Returns once the service answered the creation
+   * (or after a short wait, while the core keeps retrying the committed intent in the
+   * background). A second call for the same draft joins the same intent: never a second job.
+   */
+  private readonly submitting = new Map<string, Promise<SubmitOutcome>>();
+
+  submit(draftId: string): Promise<SubmitOutcome> {
+    // a double click while the first call is still uploading joins it
+    let running = this.submitting.get(draftId);
+    if (!running) {
+      running = this.submitOnce(draftId).finally(() => this.submitting.delete(draftId));
+      this.submitting.set(draftId, running);
+    }
+    return running;
+  }
+
+  private async submitOnce(draftId: string): Promise<SubmitOutcome> {
+    const stored = this.d.drafts.stored(draftId);
+    const key = stored.idempotencyKey;
+    const draft = await this.d.inputs.localDraft(stored.form);
+    let settled: 'done' | { error: unknown } | undefined;
+    // The run continues in the background after this call returns (the engine owns the job).
+    void submitVideo(this.d.video, {
+      profileId: stored.form.profileId,
+      draft,
+      idempotencyKey: key,
+      draftId,
+      wait: { waitSeconds: this.d.waitSeconds() },
+      onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
+    }).then(
+      () => (settled = 'done'),
+      (error: unknown) => {
+        settled = { error };
+        // closing the app keeps the job in the journal for the next start: not an error
+        if (!isEngineStopped(error))
+          this.d.logger.warn('studio submit ended with an error', { draftId, error });
+      },
+    );
+    const started = Date.now();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const intent = this.d.jobs.getIntent(key);
+      if (intent && intent.state !== 'rejected') this.d.drafts.markSubmitted(draftId);
+      const outcome = settled as typeof settled;
+      if (outcome !== undefined && outcome !== 'done') {
+        // nothing was created (invalid draft, refused upload or creation): editable again, and a
+        // fresh key when the old one was spent on a refused creation
+        if (!intent || intent.state === 'rejected') this.d.drafts.reopen(draftId, intent !== undefined);
+        if (!intent || intent.state !== 'accepted') throw outcome.error;
+        break;
+      }
+      if (outcome === 'done' || intent?.state === 'accepted' || intent?.state === 'abandoned') break;
+      if (intent && Date.now() - started > SUBMIT_ANSWER_MS) break;
+      if (Date.now() - started > 10 * SUBMIT_ANSWER_MS) break;
+    }
+    const intent = this.d.jobs.getIntent(key);
+    const job = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
+    if (job) this.d.drafts.setDraftJob(draftId, job.id);
+    return {
+      state: job ? ('accepted' as const) : ('pending' as const),
+      idempotencyKey: key,
+      jobRowId: job?.id ?? null,
+      reason: job ? null : (intent?.errorMessage ?? null),
+      draft: this.d.drafts.draft(draftId),
+    };
+  }
+}
