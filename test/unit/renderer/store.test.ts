@@ -11,6 +11,7 @@ type Listener = (payload: unknown) => void;
 const fake = vi.hoisted(() => ({
   answers: new Map<string, (params: Record<string, unknown>) => unknown>(),
   calls: [] as { method: string; params: Record<string, unknown> }[],
+  staged: [] as { name: string; size: number; purpose?: string }[],
   listeners: new Map<string, Set<(payload: unknown) => void>>(),
 }));
 
@@ -22,7 +23,10 @@ vi.mock('../../../src/renderer/src/bridge', () => ({
       if (!answer) throw new Error(`unexpected bridge call ${method}`);
       return answer(params);
     },
-    stageFile: () => Promise.reject(new Error('not used')),
+    async stageFile(file: File, purpose?: string) {
+      fake.staged.push({ name: file.name, size: file.size, purpose });
+      return { fileId: 'f-1', fileName: file.name };
+    },
     on(event: string, listener: Listener) {
       const set = fake.listeners.get(event) ?? new Set();
       set.add(listener);
@@ -101,6 +105,7 @@ beforeEach(() => {
   useStudio.setState(initial, true);
   fake.answers.clear();
   fake.calls.length = 0;
+  fake.staged.length = 0;
   fake.listeners.clear();
 });
 
@@ -206,24 +211,15 @@ describe('Playground files', () => {
       code: 'playground.too_large',
     });
     expect(fake.calls).toEqual([]);
+    expect(fake.staged).toEqual([]);
   });
 
-  it('sends a file in 512 KiB chunks under one upload id', async () => {
+  it("hands a file to the core's one staging store, for the Playground", async () => {
     const bytes = new Uint8Array(512 * 1024 + 3).map((_, i) => i % 251);
-    const received: Buffer[] = [];
-    fake.answers.set('playground.files.put', (p) => {
-      received.push(Buffer.from(p.dataBase64 as string, 'base64'));
-      return p.last
-        ? { uploadId: 'u-1', file: { fileId: 'f-1', fileName: 'a.bin' } }
-        : { uploadId: 'u-1', file: null };
-    });
     const file = await useStudio.getState().sendPlaygroundFile(new File([bytes], 'a.bin'));
     expect(file).toEqual({ fileId: 'f-1', fileName: 'a.bin' });
-    expect(fake.calls.map((c) => [c.params.offset, c.params.uploadId, c.params.last])).toEqual([
-      [0, undefined, false],
-      [512 * 1024, 'u-1', true],
-    ]);
-    expect(Buffer.concat(received).equals(Buffer.from(bytes))).toBe(true);
+    expect(fake.staged).toEqual([{ name: 'a.bin', size: 512 * 1024 + 3, purpose: 'playground' }]);
+    expect(fake.calls).toEqual([]);
   });
 });
 
