@@ -9,10 +9,11 @@ import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import { ApiError, ForeignOriginError } from '../platform/api-errors.js';
 import { throttleProgress } from '../platform/progress-throttle.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { retryWaitMs } from '../platform/retry-after.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
+import { backoffDelay, sleepUnlessStopped } from '../platform/retry/backoff.js';
+import { retryWaitMs } from '../platform/retry/retry-after.js';
+import { RETRY_POLICIES, classify } from '../platform/retry/retry.js';
 import { engineStoppedError } from './engine-stopped.js';
+import type { MediaJobTransport } from './media-job-transport.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
 import { SINK_HIGH_WATER_MARK, TempFileSink } from './temp-file-sink.js';
 
@@ -112,13 +113,13 @@ const baseMime = (value: string | null | undefined) =>
 
 /** Streams one result to a temporary file while hashing it, then checks type, length and checksum. */
 async function readVerified(
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   job: JobWithOutputs,
   output: Output,
   tempFile: string,
   options: DownloadOptions,
 ): Promise<{ sha256: string; byteSize: number; mimeType: string }> {
-  const response = await client.openContentStream({
+  const response = await transport.openContentStream({
     assetId: output.assetId,
     model: job.model,
     contentUrl: output.contentUrl,
@@ -286,12 +287,13 @@ export async function removeJobFolder(
  */
 export async function downloadOutputs(
   journal: Journal,
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   job: JobWithOutputs,
   libraryDir: string,
   options: DownloadOptions = {},
 ): Promise<JobWithOutputs> {
-  const maxReads = options.maxReads ?? 4;
+  const policy = RETRY_POLICIES.download;
+  const maxReads = options.maxReads ?? policy.attempts;
   const incoming = path.join(libraryDir, INCOMING_DIR);
   await mkdir(incoming, { recursive: true });
   const folder = jobFolder(libraryDir, job.profileId, job.jobId, job.acceptedAt);
@@ -312,7 +314,7 @@ export async function downloadOutputs(
       journal.outputs.markDownloading(output.id, tempFile);
       try {
         // durable once read: the temporary file is fsynced before readVerified returns
-        const verified = await readVerified(client, job, output, tempFile, options);
+        const verified = await readVerified(transport, job, output, tempFile, options);
         await mkdir(folder, { recursive: true });
         const finalPath = path.join(
           folder,
@@ -337,8 +339,7 @@ export async function downloadOutputs(
         if (
           error instanceof ForeignOriginError ||
           error instanceof ResultTooLargeError ||
-          (error instanceof ApiError &&
-            !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind))
+          (error instanceof ApiError && classify(error).kind === 'final')
         ) {
           journal.outputs.markFailed(output.id, message);
           throw error;
@@ -352,10 +353,10 @@ export async function downloadOutputs(
           // stays pending for the next resume)
           const wait = retryWaitMs({
             serverSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
-            ownDelayMs: options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
-            operation: `Download result ${output.assetId}`,
+            ownDelayMs: options.retryDelayMs ?? backoffDelay(policy.backoff, read),
+            operation: `${policy.label} ${output.assetId}`,
           });
-          if (!(await sleepUnlessStopped(wait, options.signal, client.clock))) throw engineStoppedError();
+          if (!(await sleepUnlessStopped(wait, options.signal, transport.clock))) throw engineStoppedError();
         }
       }
     }

@@ -7,7 +7,7 @@ import type { ServiceCallOperation } from '../journal/service-calls-repository.j
 import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { readJsonBody } from '../platform/read-json-body.js';
-import { retryWaitMs, systemClock, type RetryClock } from '../platform/retry-after.js';
+import { retryWaitMs, systemClock, type RetryClock } from '../platform/retry/retry-after.js';
 
 /**
  * A request that breaks a documented or published limit, found before anything was sent. Its code

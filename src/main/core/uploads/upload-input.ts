@@ -6,8 +6,8 @@ import type { UploadField } from '../journal/uploads-repository.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { UploadProgress } from '../platform/multipart-file-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
-import { retryWaitMs } from '../platform/retry-after.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../platform/retry/backoff.js';
+import { retryWaitMs } from '../platform/retry/retry-after.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { UploadCache } from './upload-cache.js';
 

@@ -5,8 +5,8 @@ import type { Journal } from '../journal/open-journal.js';
 import type { PromptOptimization } from '../journal/prompt-optimizations-repository.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
 import { canonicalJson } from '../journal/json.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
-import { retryWaitMs } from '../platform/retry-after.js';
+import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../platform/retry/backoff.js';
+import { retryWaitMs } from '../platform/retry/retry-after.js';
 import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 
