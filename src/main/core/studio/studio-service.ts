@@ -384,42 +384,34 @@ export class StudioService {
     const stored = this.stored(draftId);
     const key = stored.idempotencyKey;
     const draft = await this.localDraft(stored.form);
-    let settled: 'done' | { error: unknown } | undefined;
-    // The run continues in the background after this call returns (the engine owns the job).
-    void submitVideo(this.core, {
+    let failure: { error: unknown } | undefined;
+    // answers once the create is answered; the run continues in the background (the engine owns the job)
+    await submitVideo(this.core, {
       profileId: stored.form.profileId,
       draft,
       idempotencyKey: key,
       draftId,
-      wait: { waitSeconds: this.waitSeconds() },
-      onUpload: (progress) => this.emitUpload(draftId, progress),
-    }).then(
-      () => (settled = 'done'),
-      (error: unknown) => {
-        settled = { error };
-        // closing the app keeps the job in the journal for the next start: not an error
-        if (!isEngineStopped(error))
-          this.o.logger.warn('studio submit ended with an error', { draftId, error });
+      wait: {
+        waitSeconds: this.waitSeconds(),
+        until: 'accepted',
+        answerWithinMs: SUBMIT_ANSWER_MS,
+        onBackgroundEnd: (end) => {
+          if ('error' in end) this.logSubmitError(draftId, end.error);
+        },
       },
-    );
-    const started = Date.now();
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      const intent = this.core.journal.jobs.getIntent(key);
-      if (intent && intent.state !== 'rejected') this.markSubmitted(draftId);
-      const outcome = settled as typeof settled;
-      if (outcome !== undefined && outcome !== 'done') {
-        // nothing was created (invalid draft, refused upload or creation): editable again, and a
-        // fresh key when the old one was spent on a refused creation
-        if (!intent || intent.state === 'rejected') this.reopen(draftId, intent !== undefined);
-        if (!intent || intent.state !== 'accepted') throw outcome.error;
-        break;
-      }
-      if (outcome === 'done' || intent?.state === 'accepted' || intent?.state === 'abandoned') break;
-      if (intent && Date.now() - started > SUBMIT_ANSWER_MS) break;
-      if (Date.now() - started > 10 * SUBMIT_ANSWER_MS) break;
-    }
+      onUpload: (progress) => this.emitUpload(draftId, progress),
+    }).catch((error: unknown) => {
+      failure = { error };
+      this.logSubmitError(draftId, error);
+    });
     const intent = this.core.journal.jobs.getIntent(key);
+    if (intent && intent.state !== 'rejected') this.markSubmitted(draftId);
+    if (failure) {
+      // nothing was created (invalid draft, refused upload or creation): editable again, and a
+      // fresh key when the old one was spent on a refused creation
+      if (!intent || intent.state === 'rejected') this.reopen(draftId, intent !== undefined);
+      if (!intent || intent.state !== 'accepted') throw failure.error;
+    }
     const job = intent ? this.core.journal.jobs.getJobForIntent(intent.id) : undefined;
     if (job) this.setDraftJob(draftId, job.id);
     return {
@@ -429,6 +421,11 @@ export class StudioService {
       reason: job ? null : (intent?.errorMessage ?? null),
       draft: this.draft(draftId),
     };
+  }
+
+  private logSubmitError(draftId: string, error: unknown): void {
+    // closing the app keeps the job in the journal for the next start: not an error
+    if (!isEngineStopped(error)) this.o.logger.warn('studio submit ended with an error', { draftId, error });
   }
 
   private markSubmitted(draftId: string): void {
