@@ -28,6 +28,17 @@ export function classify(error: unknown): RetryVerdict {
   return { kind: 'final' };
 }
 
+/**
+ * A read of a result's bytes (spec, "Errors": "download broken or checksum mismatch → re-read the
+ * same result"): a refusal of the service stays final, anything else — a broken stream, a
+ * mismatching length or checksum, a 429/503/504 — is read again. Reads are safe to repeat.
+ */
+export function rereadVerdict(error: unknown): RetryVerdict {
+  const verdict = classify(error);
+  if (error instanceof ApiError && verdict.kind === 'final') return verdict;
+  return { kind: 'retry', afterSeconds: verdict.kind === 'final' ? undefined : verdict.afterSeconds };
+}
+
 export interface RetryPolicy {
   /** Sends per call, counting the first. */
   attempts: number;
@@ -92,6 +103,8 @@ export interface RetryOptions {
   /** Overrides of the operation's row (tests, a resume's remaining sends). */
   policy?: Partial<RetryPolicy>;
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** How an error is judged (default {@link classify}; result reads use {@link rereadVerdict}). */
+  classify?: (error: unknown) => RetryVerdict;
 }
 
 /**
@@ -114,7 +127,7 @@ export async function withRetry<T>(
     try {
       return await send(attempt);
     } catch (error) {
-      const verdict = classify(error);
+      const verdict = (options.classify ?? classify)(error);
       if (verdict.kind === 'final') throw error;
       if (verdict.kind === 'unknown_outcome' && !policy.resendUnknown) throw error;
       if (attempt + 1 >= policy.attempts || options.signal?.aborted) throw error;
