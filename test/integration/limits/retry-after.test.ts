@@ -9,7 +9,7 @@ import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js
 import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
 import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry-after.js';
+import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry/retry-after.js';
 import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
 import { uploadChecked } from '../../../src/main/core/services/inputs.js';
 import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';

@@ -7,7 +7,7 @@ import { createEmbeddings } from '../../../src/main/core/services/embeddings.js'
 import { submitImage } from '../../../src/main/core/services/image-generation.js';
 import { runOcr } from '../../../src/main/core/services/ocr.js';
 import { rerankDocuments } from '../../../src/main/core/services/rerank.js';
-import { SYNC_RETRY } from '../../../src/main/core/services/service-common.js';
+import { RETRY_POLICIES } from '../../../src/main/core/platform/retry/retry.js';
 import { transcribeFile } from '../../../src/main/core/services/transcription.js';
 import type { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
@@ -86,7 +86,9 @@ describe('the spec error table, for every synchronous operation', () => {
         const error = await apiErrorOf(() => run(client));
         expect([error.status, error.kind]).toEqual([status, kind]);
         expect(error.retryAfterSeconds).toBeGreaterThan(0);
-        expect(recorder.calls.filter((c) => c.method === 'POST')).toHaveLength(SYNC_RETRY.maxAttempts);
+        expect(recorder.calls.filter((c) => c.method === 'POST')).toHaveLength(
+          RETRY_POLICIES.syncCall.attempts,
+        );
         // each retry waited what the server asked
         expect(clock.waits.length).toBeGreaterThan(0);
         for (const ms of clock.waits) expect(ms).toBeGreaterThanOrEqual(error.retryAfterSeconds! * 1000);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import type { RetryClock } from '../../../src/main/core/platform/retry-after.js';
+import type { RetryClock } from '../../../src/main/core/platform/retry/retry-after.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { PublicService } from '../../../src/shared/api/discovery.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../../src/main/core/jobs/backoff.js';
+import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../../src/main/core/platform/retry/backoff.js';
 import {
   injectiveSegment,
   jobFolder,
@@ -13,7 +13,7 @@ import {
   RetryAfterTooLongError,
   parseRetryAfter,
   retryWaitMs,
-} from '../../../src/main/core/platform/retry-after.js';
+} from '../../../src/main/core/platform/retry/retry-after.js';
 
 const noJitter = () => 0.5;
 

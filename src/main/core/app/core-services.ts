@@ -2,12 +2,14 @@ import path from 'node:path';
 import { LibraryFolders } from '../features/library/library-folders.js';
 import { openJournal, type Journal } from '../journal/open-journal.js';
 import { JobEngine, type EngineChange, type JobEngineOptions } from '../jobs/job-engine.js';
+import { publicApiTransport } from '../jobs/public-api-transport.js';
 import { EmbeddedSimulator, type SimulatorLauncher } from '../profiles/embedded-simulator.js';
 import { ProfileDirectory } from '../profiles/profile-directory.js';
 import { ProfileCredentials } from '../secrets/profile-credentials.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
+import { resumeOptimizations } from '../video/resume-optimizations.js';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -20,7 +22,7 @@ export interface CoreServicesOptions {
   safeStorage?: SafeStorageLike;
   env?: NodeJS.ProcessEnv;
   /** Engine timing and test seams. */
-  engine?: Partial<Omit<JobEngineOptions, 'journal' | 'clientFor' | 'libraryDir' | 'onChange'>>;
+  engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
   onEngineChange?: (change: EngineChange) => void;
   /** Told every key or token as it is read (the app's logger redacts them). */
   onSecretRead?: (secret: string) => void;
@@ -77,7 +79,13 @@ export async function openCoreServices(options: CoreServicesOptions): Promise<Co
   const engine = new JobEngine({
     journal,
     libraryDir: currentLibraryDir,
-    clientFor: (profileId) => profiles.clientFor(profileId),
+    transportFor: async (profileId) => publicApiTransport(await profiles.clientFor(profileId)),
+    resumeOptimizations: (signal) =>
+      resumeOptimizations(journal, {
+        clientFor: (profileId) => profiles.clientFor(profileId),
+        backoff: options.engine?.create?.backoff,
+        signal,
+      }),
     onChange: options.onEngineChange,
     ...options.engine,
   });

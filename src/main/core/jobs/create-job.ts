@@ -2,24 +2,15 @@ import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
-import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../platform/api-errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry-after.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
+import { ApiError } from '../platform/api-errors.js';
+import type { BackoffPolicy } from '../platform/retry/backoff.js';
+import { RetryAfterTooLongError } from '../platform/retry/retry-after.js';
+import { classify, withRetry } from '../platform/retry/retry.js';
 import { acceptanceOf } from './job-snapshot.js';
+import { CREATE_PATHS, type CreatePath, type MediaJobTransport } from './media-job-transport.js';
 
-/** Where each asynchronous service kind is created. */
-export const CREATE_PATHS = {
-  video_generation: '/media/generations',
-  image_generation: '/images/generations',
-  audio_generation: '/audio/generations',
-} as const;
-export type AsyncServiceKind = keyof typeof CREATE_PATHS;
-
-export function createPathFor(serviceKind: string): (typeof CREATE_PATHS)[AsyncServiceKind] {
-  const path = (CREATE_PATHS as Record<string, (typeof CREATE_PATHS)[AsyncServiceKind] | undefined>)[
-    serviceKind
-  ];
+export function createPathFor(serviceKind: string): CreatePath {
+  const path = (CREATE_PATHS as Record<string, CreatePath | undefined>)[serviceKind];
   if (!path)
     throw new AppError('job.unknown_service_kind', `"${serviceKind}" is not an asynchronous job kind.`);
   return path;
@@ -45,10 +36,9 @@ export type CreateOutcome =
   /** 429/503/unknown outcomes went past the bound: the intent stays in the journal for resume. */
   | { state: 'deferred'; intent: JobIntent; error: AppError };
 
-const RETRY_LATER = new Set(['rate_limited', 'unavailable']);
-
 /**
- * Sends a committed intent: one stable idempotency key, the same canonical body every time.
+ * Sends a committed intent through the transport under the `create` row of the retry module's
+ * table: one stable idempotency key, the same canonical body every time.
  * - accepted (202, or 200 on an idempotent replay): the job is committed the moment it is read;
  * - 429/503: waits as `Retry-After` says (bounded, jittered) and tries again with the same key;
  * - timeout, 504 or a broken connection: the outcome is unknown, so the same key and body are
@@ -59,17 +49,17 @@ const RETRY_LATER = new Set(['rate_limited', 'unavailable']);
  */
 export async function sendIntent(
   journal: Journal,
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   intent: JobIntent,
   options: CreateOptions = {},
 ): Promise<CreateOutcome> {
-  const maxAttempts = options.maxAttempts ?? 6;
   const maxLifetime = options.maxLifetimeAttempts ?? 30;
-  const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
   const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
   const path = createPathFor(intent.serviceKind);
   let lastError: AppError | undefined;
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+  /** A refusal (or a body we cannot read) of this call: thrown as it is, never deferred. */
+  let finalError: unknown;
+  const attemptOnce = async (): Promise<CreateOutcome> => {
     const current = journal.jobs.getIntent(intent.idempotencyKey)!;
     if (current.state === 'accepted') {
       return { state: 'accepted', job: journal.jobs.getJobForIntent(current.id)! };
@@ -89,25 +79,19 @@ export async function sendIntent(
     const replay = current.state === 'unknown' || current.attemptCount > 0;
     journal.jobs.markAttempt(intent.idempotencyKey);
     options.beforeSend?.(current);
-    let serverSeconds: number | undefined;
     try {
-      const accepted = await client.createJob(path, body, intent.idempotencyKey);
+      const accepted = await transport.createJob(path, body, intent.idempotencyKey);
       const job = journal.jobs.markAccepted(
         intent.idempotencyKey,
         acceptanceOf(accepted.job, accepted.retryAfterSeconds),
       );
       return { state: 'accepted', job };
     } catch (error) {
-      if (error instanceof ApiError && RETRY_LATER.has(error.kind)) {
-        lastError = error;
-        serverSeconds = error.retryAfterSeconds;
-      } else if (
-        error instanceof OutcomeUnknownError ||
-        (error instanceof ApiError && error.kind === 'gateway_timeout')
-      ) {
-        lastError = error;
-        serverSeconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
-        journal.jobs.markUnknown(intent.idempotencyKey, error.message);
+      const verdict = classify(error);
+      if (verdict.kind !== 'final') {
+        lastError = error as AppError;
+        if (verdict.kind === 'unknown_outcome')
+          journal.jobs.markUnknown(intent.idempotencyKey, (error as Error).message);
       } else if (error instanceof ApiError && error.status === 409 && replay) {
         return conflictOnReplay(journal, current, error);
       } else if (error instanceof ApiError) {
@@ -118,38 +102,44 @@ export async function sendIntent(
           requestId: error.requestId,
           retryable: error.retryable,
         });
-        throw error;
-      } else if (error instanceof ResponseShapeError) {
-        // A 2xx whose body we cannot read: the job may exist. Keep the intent for a replay.
-        journal.jobs.markUnknown(intent.idempotencyKey, error.message);
-        throw error;
       } else {
+        // a 2xx whose body we cannot read, or no answer at all: the job may exist; keep the
+        // intent for a replay under the same key
         journal.jobs.markUnknown(
           intent.idempotencyKey,
           error instanceof Error ? error.message : String(error),
         );
-        throw error;
       }
+      throw error;
     }
-    if (attempt + 1 >= maxAttempts) break;
-    let delayMs: number;
+  };
+  const sendOnce = async (): Promise<CreateOutcome> => {
     try {
-      delayMs = retryWaitMs({
-        serverSeconds,
-        ownDelayMs: backoffDelay(backoff, attempt),
-        remainingMs: options.deadline !== undefined ? options.deadline - client.clock.now() : undefined,
-        operation: 'Create job',
-      });
+      return await attemptOnce();
     } catch (error) {
-      if (!(error instanceof RetryAfterTooLongError)) throw error;
-      lastError = error; // the service asked for longer than we wait: stop, the intent stays for resume
-      break;
+      if (classify(error).kind === 'final') finalError = error;
+      throw error;
     }
-    if (options.deadline !== undefined && client.clock.now() + delayMs > options.deadline) break;
-    options.onRetry?.({ attempt: attempt + 1, delayMs, reason: lastError?.message ?? '' });
-    if (!(await sleepUnlessStopped(delayMs, options.signal, client.clock))) break;
+  };
+  try {
+    return await withRetry('create', sendOnce, {
+      clock: transport.clock,
+      signal: options.signal,
+      deadline: options.deadline,
+      policy: {
+        ...(options.maxAttempts !== undefined ? { attempts: options.maxAttempts } : {}),
+        ...(options.backoff ? { backoff: options.backoff } : {}),
+      },
+      onRetry: ({ attempt, delayMs, error }) =>
+        options.onRetry?.({ attempt, delayMs, reason: error instanceof Error ? error.message : '' }),
+    });
+  } catch (error) {
+    if (error === finalError) throw error;
+    // the service asked for longer than we wait: stop, the intent stays for resume
+    if (error instanceof RetryAfterTooLongError) lastError = error;
+    // past the bound, the deadline or the engine's stop (its wait ended): the intent stays for resume
+    return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
   }
-  return { state: 'deferred', intent: journal.jobs.getIntent(intent.idempotencyKey)!, error: lastError! };
 }
 
 /**

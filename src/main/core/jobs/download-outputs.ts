@@ -9,10 +9,10 @@ import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Output } from '../journal/outputs-repository.js';
 import { ApiError, ForeignOriginError } from '../platform/api-errors.js';
 import { throttleProgress } from '../platform/progress-throttle.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { retryWaitMs } from '../platform/retry-after.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, sleepUnlessStopped } from './backoff.js';
+import { RetryAfterTooLongError } from '../platform/retry/retry-after.js';
+import { RETRY_POLICIES, classify, rereadVerdict, withRetry } from '../platform/retry/retry.js';
 import { engineStoppedError } from './engine-stopped.js';
+import type { MediaJobTransport } from './media-job-transport.js';
 import { INCOMING_DIR, SIDECAR_NAME, jobFolder, outputFileName } from './library-layout.js';
 import { SINK_HIGH_WATER_MARK, TempFileSink } from './temp-file-sink.js';
 
@@ -112,13 +112,13 @@ const baseMime = (value: string | null | undefined) =>
 
 /** Streams one result to a temporary file while hashing it, then checks type, length and checksum. */
 async function readVerified(
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   job: JobWithOutputs,
   output: Output,
   tempFile: string,
   options: DownloadOptions,
 ): Promise<{ sha256: string; byteSize: number; mimeType: string }> {
-  const response = await client.openContentStream({
+  const response = await transport.openContentStream({
     assetId: output.assetId,
     model: job.model,
     contentUrl: output.contentUrl,
@@ -286,33 +286,37 @@ export async function removeJobFolder(
  */
 export async function downloadOutputs(
   journal: Journal,
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   job: JobWithOutputs,
   libraryDir: string,
   options: DownloadOptions = {},
 ): Promise<JobWithOutputs> {
-  const maxReads = options.maxReads ?? 4;
   const incoming = path.join(libraryDir, INCOMING_DIR);
   await mkdir(incoming, { recursive: true });
   const folder = jobFolder(libraryDir, job.profileId, job.jobId, job.acceptedAt);
   const maxLifetime = options.maxLifetimeReads ?? MAX_LIFETIME_READS;
   for (const output of job.outputs) {
     if (output.downloadState === 'verified' || output.downloadState === 'failed') continue;
-    let lastError: unknown;
-    for (let read = 0; read < maxReads; read += 1) {
+    /** What this run decided never to read again (refused, too large, a full disk, a stop). */
+    const notReadAgain = new WeakSet<object>();
+    const final = (error: unknown): never => {
+      if (error instanceof Object) notReadAgain.add(error);
+      throw error;
+    };
+    const readOnce = async (): Promise<void> => {
       if (output.tempPath) await rm(output.tempPath, { force: true });
       const attemptsSoFar = journal.outputs.get(output.id)?.attemptCount ?? output.attemptCount;
       if (attemptsSoFar >= maxLifetime) {
         const last = journal.outputs.get(output.id)?.lastError ?? 'no answer';
         const message = `Gave up on result ${output.assetId} after ${attemptsSoFar} reads: ${last}`;
         journal.outputs.markFailed(output.id, message);
-        throw new AppError('download.gave_up', message);
+        final(new AppError('download.gave_up', message));
       }
       const tempFile = path.join(incoming, `${randomUUID()}.part`);
       journal.outputs.markDownloading(output.id, tempFile);
       try {
         // durable once read: the temporary file is fsynced before readVerified returns
-        const verified = await readVerified(client, job, output, tempFile, options);
+        const verified = await readVerified(transport, job, output, tempFile, options);
         await mkdir(folder, { recursive: true });
         const finalPath = path.join(
           folder,
@@ -320,8 +324,6 @@ export async function downloadOutputs(
         );
         await rename(tempFile, finalPath);
         journal.outputs.markVerified(output.id, { localPath: finalPath, ...verified });
-        lastError = undefined;
-        break;
       } catch (caught) {
         await rm(tempFile, { force: true });
         const error = isDiskFull(caught)
@@ -330,42 +332,57 @@ export async function downloadOutputs(
               `The disk is full: result ${output.assetId} could not be written under ${libraryDir}. Free some space; Framewright reads it again at the next start (read ${attemptsSoFar + 1} of at most ${maxLifetime}).`,
             )
           : caught;
-        lastError = error;
         const message = error instanceof Error ? error.message : String(error);
         // Identity and not-found answers, a content URL on another origin and a result larger
         // than the cap will not change by re-reading.
         if (
           error instanceof ForeignOriginError ||
           error instanceof ResultTooLargeError ||
-          (error instanceof ApiError &&
-            !['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind))
+          (error instanceof ApiError && classify(error).kind === 'final')
         ) {
           journal.outputs.markFailed(output.id, message);
-          throw error;
+          final(error);
         }
         journal.outputs.markForRetry(output.id, message);
-        if (options.signal?.aborted) throw engineStoppedError();
+        if (options.signal?.aborted) final(engineStoppedError());
         // a full disk stays full for now: stop this run, the output stays pending (bounded reads)
-        if (isDiskFull(caught)) throw error;
-        if (read + 1 < maxReads) {
-          // the same read again, after what the server asked (a longer ask stops here; the output
-          // stays pending for the next resume)
-          const wait = retryWaitMs({
-            serverSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
-            ownDelayMs: options.retryDelayMs ?? backoffDelay(DEFAULT_RETRY_BACKOFF, read),
-            operation: `Download result ${output.assetId}`,
-          });
-          if (!(await sleepUnlessStopped(wait, options.signal, client.clock))) throw engineStoppedError();
-        }
+        if (isDiskFull(caught)) final(error);
+        throw error;
       }
-    }
-    if (lastError) {
-      const message = lastError instanceof Error ? lastError.message : String(lastError);
+    };
+    try {
+      // the same read again, after what the server asked (a longer ask stops here; the output
+      // stays pending for the next resume)
+      await withRetry('download', readOnce, {
+        clock: transport.clock,
+        signal: options.signal,
+        policy: {
+          label: `${RETRY_POLICIES.download.label} ${output.assetId}`,
+          ...(options.maxReads !== undefined ? { attempts: options.maxReads } : {}),
+          ...(options.retryDelayMs !== undefined
+            ? {
+                backoff: {
+                  initialMs: options.retryDelayMs,
+                  maxMs: options.retryDelayMs,
+                  factor: 1,
+                  jitter: 0,
+                },
+              }
+            : {}),
+        },
+        // spec, "Errors": a broken or mismatching download is re-read (the same read)
+        classify: (error) => (notReadAgain.has(error as object) ? { kind: 'final' } : rereadVerdict(error)),
+      });
+    } catch (error) {
+      if (error instanceof Object && notReadAgain.has(error)) throw error;
+      if (error instanceof RetryAfterTooLongError) throw error;
+      if (options.signal?.aborted) throw engineStoppedError();
+      const message = error instanceof Error ? error.message : String(error);
       // Bytes that keep failing verification are refused for good; a network failure stays
       // pending so that the next resume reads it again (until the lifetime bound).
-      if (lastError instanceof VerificationError) journal.outputs.markFailed(output.id, message);
-      throw lastError instanceof AppError
-        ? lastError
+      if (error instanceof VerificationError) journal.outputs.markFailed(output.id, message);
+      throw error instanceof AppError
+        ? error
         : new AppError('download.failed', `Downloading result ${output.assetId} failed: ${message}`);
     }
   }

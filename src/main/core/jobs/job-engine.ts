@@ -7,14 +7,14 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
 import type { JobIntent, JobWithOutputs, LeaseOwner, LeaseOwnerAlive } from '../journal/jobs-repository.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import type { BackoffPolicy } from './backoff.js';
+import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
 import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js';
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
 import { INCOMING_DIR } from './library-layout.js';
+import type { MediaJobTransport } from './media-job-transport.js';
 import { pollJob } from './poll-job.js';
-import { resumeOptimizations, type ResumedOptimization } from '../video/resume-optimizations.js';
+import type { ResumedOptimization } from '../video/resume-optimizations.js';
 import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
 
 export interface SubmitRequest {
@@ -35,6 +35,17 @@ export interface WaitOptions {
   waitSeconds?: number;
   /** Return right after acceptance (the job continues on the next resume). */
   noWait?: boolean;
+  /**
+   * `accepted`: resolve as soon as the create is answered — accepted (state `pending` with the
+   * job), refused (rejects), or not yet known to be accepted within `answerWithinMs` (state
+   * `pending` without a job; the intent stays recorded for resume). The run goes on in the
+   * background (poll, download) and its end is reported to `onBackgroundEnd`.
+   */
+  until?: 'accepted';
+  /** With `until: 'accepted'`: how long a create under retry is waited for (default 8 s). */
+  answerWithinMs?: number;
+  /** With `until: 'accepted'`: the background run's outcome (an error when it ended with one). */
+  onBackgroundEnd?: (outcome: { result: RunResult } | { error: unknown }) => void;
 }
 
 export type RunResult =
@@ -59,8 +70,13 @@ export type EngineChange =
 
 export interface JobEngineOptions {
   journal: Journal;
-  /** The client of a profile (identity); the engine never mixes them. */
-  clientFor(profileId: string): Promise<PublicApiClient>;
+  /** The job transport of a profile (identity); the engine never mixes them. */
+  transportFor(profileId: string): Promise<MediaJobTransport>;
+  /**
+   * At resume, before the jobs: replays the prompt optimizations of unknown outcome (the video
+   * feature's work, not the engine's; absent, none are replayed).
+   */
+  resumeOptimizations?: (signal: AbortSignal) => Promise<ResumedOptimization[]>;
   /** Where verified results go; a function is read at each download (the folder is a setting). */
   libraryDir: string | (() => string);
   create?: Omit<CreateOptions, 'deadline'>;
@@ -83,6 +99,8 @@ export interface JobEngineOptions {
 }
 
 const DEFAULT_LEASE_TTL_MS = 30_000;
+/** How long `until: 'accepted'` waits for a create under retry before answering "pending" (8 s). */
+const DEFAULT_ANSWER_WITHIN_MS = 8_000;
 
 /**
  * The job lifecycle over the journal: an accepted job is never lost, never created twice, and a
@@ -90,6 +108,8 @@ const DEFAULT_LEASE_TTL_MS = 30_000;
  */
 export class JobEngine {
   private readonly inFlight = new Map<string, Promise<RunResult>>();
+  /** Callers of `until: 'accepted'`, by idempotency key, told when the create is accepted. */
+  private readonly acceptanceWaiters = new Map<string, Set<(result: RunResult) => void>>();
   /** Aborted by `stop()`: every wait ends and every running read is dropped, never half-recorded. */
   private readonly stopping = new AbortController();
   /** Who this engine is in the journal's job leases. */
@@ -152,11 +172,77 @@ export class JobEngine {
   continueIntent(intent: JobIntent, wait: WaitOptions = {}): Promise<RunResult> {
     if (this.stopping.signal.aborted) return Promise.reject(engineStoppedError());
     const key = `intent:${intent.idempotencyKey}`;
-    const running = this.inFlight.get(key);
-    if (running) return running;
-    const run = this.runLeased(intent, wait).finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, run);
-    return run;
+    let run = this.inFlight.get(key);
+    if (!run) {
+      run = this.runLeased(intent, wait).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, run);
+    }
+    return wait.until === 'accepted' ? this.untilAccepted(intent.idempotencyKey, run, wait) : run;
+  }
+
+  /**
+   * The answer to `until: 'accepted'`: the first of the create's acceptance (announced by the run),
+   * the run's own end (a refusal, a deferral, a lease held elsewhere), or the answer time passing
+   * with the intent still unanswered. No journal polling: the run tells.
+   */
+  private untilAccepted(
+    idempotencyKey: string,
+    run: Promise<RunResult>,
+    wait: WaitOptions,
+  ): Promise<RunResult> {
+    return new Promise<RunResult>((resolve, reject) => {
+      let answered = false;
+      const waiters = this.acceptanceWaiters.get(idempotencyKey) ?? new Set();
+      this.acceptanceWaiters.set(idempotencyKey, waiters);
+      const settle = (then: () => void) => {
+        if (answered) return;
+        answered = true;
+        clearTimeout(timer);
+        waiters.delete(answer);
+        if (waiters.size === 0 && this.acceptanceWaiters.get(idempotencyKey) === waiters)
+          this.acceptanceWaiters.delete(idempotencyKey);
+        then();
+      };
+      const answer = (result: RunResult) => settle(() => resolve(result));
+      waiters.add(answer);
+      const timer = setTimeout(
+        () => answer(this.pendingNow(idempotencyKey)),
+        wait.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+      );
+      timer.unref?.();
+      run.then(
+        (result) => {
+          if (answered) wait.onBackgroundEnd?.({ result });
+          else answer(result);
+        },
+        (error: unknown) => {
+          if (answered) wait.onBackgroundEnd?.({ error });
+          else settle(() => reject(error));
+        },
+      );
+      // accepted earlier (a second press, a resumed intent): answered at once
+      const known = this.journal.jobs.getIntent(idempotencyKey);
+      if (known && this.journal.jobs.getJobForIntent(known.id)) answer(this.pendingNow(idempotencyKey));
+    });
+  }
+
+  /** The intent as the journal has it now, still in the engine's hands. */
+  private pendingNow(idempotencyKey: string): RunResult {
+    const intent = this.journal.jobs.getIntent(idempotencyKey)!;
+    const job = this.journal.jobs.getJobForIntent(intent.id);
+    return job
+      ? { state: 'pending', intent, job, reason: 'accepted' }
+      : {
+          state: 'pending',
+          intent,
+          reason: intent.errorMessage ?? 'The create is not answered yet; it continues in the background.',
+        };
+  }
+
+  private announceAccepted(idempotencyKey: string): void {
+    const waiters = this.acceptanceWaiters.get(idempotencyKey);
+    if (!waiters) return;
+    for (const answer of [...waiters]) answer(this.pendingNow(idempotencyKey));
   }
 
   /**
@@ -212,8 +298,8 @@ export class JobEngine {
     }
     let job = this.journal.jobs.getJobForIntent(intent.id);
     if (!job) {
-      const client = await this.options.clientFor(intent.profileId);
-      const outcome = await sendIntent(this.journal, client, intent, {
+      const transport = await this.options.transportFor(intent.profileId);
+      const outcome = await sendIntent(this.journal, transport, intent, {
         ...this.options.create,
         deadline,
         signal,
@@ -226,6 +312,7 @@ export class JobEngine {
       this.options.onChange?.({ type: 'job', job });
     }
     const accepted = this.journal.jobs.getIntent(intent.idempotencyKey)!;
+    this.announceAccepted(intent.idempotencyKey);
     if (wait.noWait) return { state: 'pending', intent: accepted, job, reason: 'not waiting' };
     return this.runJob(accepted, job, deadline, signal);
   }
@@ -236,10 +323,10 @@ export class JobEngine {
     deadline: number,
     signal: AbortSignal,
   ): Promise<RunResult> {
-    const client = await this.options.clientFor(start.profileId);
+    const transport = await this.options.transportFor(start.profileId);
     let job = start;
     if (job.status !== 'succeeded' && job.status !== 'failed' && job.status !== 'canceled') {
-      const polled = await pollJob(this.journal, client, job, {
+      const polled = await pollJob(this.journal, transport, job, {
         deadline,
         backoff: this.options.pollBackoff,
         signal,
@@ -261,7 +348,7 @@ export class JobEngine {
       }
     }
     if (job.status !== 'succeeded') return { state: 'failed', intent, job };
-    job = await downloadOutputs(this.journal, client, job, this.libraryDir, {
+    job = await downloadOutputs(this.journal, transport, job, this.libraryDir, {
       ...this.options.download,
       signal,
       onProgress: (progress) => this.options.onChange?.({ type: 'download', progress }),
@@ -280,11 +367,7 @@ export class JobEngine {
     optimizations: ResumedOptimization[];
   }> {
     await this.removeAbandonedDownloads();
-    const optimizations = await resumeOptimizations(this.journal, {
-      clientFor: (profileId) => this.options.clientFor(profileId),
-      backoff: this.options.create?.backoff,
-      signal: this.stopping.signal,
-    });
+    const optimizations = (await this.options.resumeOptimizations?.(this.stopping.signal)) ?? [];
     const work = this.journal.jobs.listUnfinished();
     const results: RunResult[] = [];
     const errors: { key: string; error: AppError }[] = [];

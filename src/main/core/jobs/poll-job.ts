@@ -1,11 +1,17 @@
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { isTerminalStatus, type JobWithOutputs } from '../journal/jobs-repository.js';
-import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry-after.js';
-import { DEFAULT_POLL_BACKOFF, backoffDelay, sleepUnlessStopped, type BackoffPolicy } from './backoff.js';
+import { ApiError } from '../platform/api-errors.js';
+import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry/retry-after.js';
+import {
+  DEFAULT_POLL_BACKOFF,
+  backoffDelay,
+  sleepUnlessStopped,
+  type BackoffPolicy,
+} from '../platform/retry/backoff.js';
+import { classify } from '../platform/retry/retry.js';
 import { snapshotOf } from './job-snapshot.js';
+import type { MediaJobTransport } from './media-job-transport.js';
 
 export interface PollOptions {
   /** The total wait limit (epoch ms). Past it the job stays pending in the journal, to be resumed. */
@@ -21,23 +27,21 @@ export interface PollOptions {
 export type PollOutcome =
   { state: 'terminal'; job: JobWithOutputs } | { state: 'pending'; job: JobWithOutputs };
 
-const TRANSIENT = new Set(['rate_limited', 'unavailable', 'gateway_timeout']);
-
 /**
  * Polls one accepted job by its `jobUrl` until `status` is terminal or the wait limit passes.
  * Decides by `status` only (never HTTP status or `stage`), honours `Retry-After` (header first,
- * else `refreshAfterSeconds` / `retryAfterSeconds`) by the one rule of platform/retry-after.ts,
+ * else `refreshAfterSeconds` / `retryAfterSeconds`) by the one rule of platform/retry/retry-after.ts,
  * backs off from 2 s up to 10 s, and never resubmits. A wait the server asks for beyond the wait
  * limit is not shortened: the job stays pending, its next poll scheduled when the server said.
  */
 export async function pollJob(
   journal: Journal,
-  client: PublicApiClient,
+  transport: MediaJobTransport,
   start: JobWithOutputs,
   options: PollOptions,
 ): Promise<PollOutcome> {
   const backoff = options.backoff ?? DEFAULT_POLL_BACKOFF;
-  const clock = client.clock;
+  const clock = transport.clock;
   /** The wait before the next poll, or undefined when the server asked for longer than the limit. */
   const waitBefore = (attempt: number, serverSeconds: number | undefined): number | undefined => {
     try {
@@ -67,7 +71,7 @@ export async function pollJob(
       if (!(await sleepUnlessStopped(wait, options.signal, clock))) return { state: 'pending', job };
     }
     try {
-      const polled = await client.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
+      const polled = await transport.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
       const read = polled.job;
       if (read.jobId !== job.jobId) {
         throw new AppError('job.mismatch', `Polling ${job.jobId} answered job ${read.jobId}.`);
@@ -77,8 +81,9 @@ export async function pollJob(
       options.onUpdate?.(job);
       options.afterPoll?.(job);
     } catch (error) {
-      if (error instanceof ApiError && TRANSIENT.has(error.kind)) serverSeconds = error.retryAfterSeconds;
-      else if (!(error instanceof OutcomeUnknownError)) throw error; // 401/403/404…: the caller says what to do
+      // 401/403/404…: the caller says what to do; a read is safe to repeat whatever its outcome
+      if (classify(error).kind === 'final') throw error;
+      if (error instanceof ApiError) serverSeconds = error.retryAfterSeconds;
     }
     if (isTerminalStatus(job.status)) break;
     attempt += 1;

@@ -2,7 +2,7 @@ import { PublicError } from '../../../shared/api/errors.js';
 import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
 import { AppError } from '../errors.js';
 import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
-import { parseRetryAfter, retryAfterHint } from './retry-after.js';
+import { parseRetryAfter, retryAfterHint } from './retry/retry-after.js';
 
 /** What a failed call means for the user, one class per row of the spec's error table. */
 export type ApiErrorKind =

@@ -28,7 +28,7 @@ import { AppError } from '../errors.js';
 import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
 import { redactValue } from '../secrets/redact-value.js';
 import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
-import { parseRetryAfter, systemClock, type RetryClock } from './retry-after.js';
+import { parseRetryAfter, systemClock, type RetryClock } from './retry/retry-after.js';
 import { CONTENT_DOWNLOAD_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 /**

@@ -5,9 +5,9 @@ import type { RoleUploadLimit } from '../../../shared/api/media-spec-contract.js
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import type { UploadedInput } from '../uploads/upload-input.js';
-import { UploadCache, isAssetNotFound } from '../uploads/upload-cache.js';
-import { InputLimitError, isRetryLater, syncRetryWait } from './service-common.js';
+import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
+import { isAssetNotFound } from '../uploads/upload-cache.js';
+import { InputLimitError } from './service-common.js';
 
 const MiB = 1024 * 1024;
 
@@ -52,43 +52,21 @@ export function checkProbedFile(service: PublicService, file: ProbedFile, role: 
 
 /**
  * Uploads a checked file under this profile and model, or reuses a still-valid asset of the same
- * bytes from the journal (nothing sent). 429/503 are retried after `Retry-After` (bounded); other
- * errors keep their ApiError (413, 415, 402, …) so callers and the CLI can tell them apart.
+ * bytes from the journal (nothing sent), through the one upload pipeline: 429/503 are retried
+ * after `Retry-After` (the retry module's `playgroundUpload` row); other errors keep their ApiError (413, 415, 402, …) so callers and the CLI can tell them apart.
  */
-export async function uploadChecked(
+export function uploadChecked(
   journal: Journal,
   client: PublicApiClient,
   service: PublicService,
   file: ProbedFile,
 ): Promise<UploadedInput> {
-  const key = {
-    sha256: file.sha256,
-    byteSize: file.byteSize,
+  return uploadInput(journal, client, file, {
     model: service.modelAlias,
-    uploadField: 'file' as const,
-  };
-  const cache = await UploadCache.for(journal, client);
-  const cached = cache.find(key);
-  if (cached) return cached;
-  let waited = 0;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const { asset } = await client.uploadAsset({
-        model: service.modelAlias,
-        filePath: file.path,
-        fileName: file.fileName,
-        mimeType: file.mimeType,
-        field: 'file',
-      });
-      return cache.record(key, asset);
-    } catch (error) {
-      if (!isRetryLater(error)) throw error;
-      const delay = syncRetryWait(error, attempt, waited, `Upload ${file.fileName}`);
-      if (delay === undefined) throw error;
-      await client.clock.sleep(delay);
-      waited += delay;
-    }
-  }
+    field: 'file',
+    retry: 'playgroundUpload',
+    keepServiceErrors: true,
+  });
 }
 
 /** What may happen before a call refused for an unknown cached asset is made once more. */

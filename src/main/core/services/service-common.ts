@@ -7,7 +7,8 @@ import type { ServiceCallOperation } from '../journal/service-calls-repository.j
 import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { readJsonBody } from '../platform/read-json-body.js';
-import { retryWaitMs, systemClock, type RetryClock } from '../platform/retry-after.js';
+import type { RetryClock } from '../platform/retry/retry-after.js';
+import { withRetry } from '../platform/retry/retry.js';
 
 /**
  * A request that breaks a documented or published limit, found before anything was sent. Its code
@@ -86,54 +87,27 @@ export async function readJson<S extends z.ZodType>(
 }
 
 /**
- * Synchronous calls answered 429 or 503 were not processed: they are tried again after the
- * server's `Retry-After` (the one rule of platform/retry-after.ts), at most `maxAttempts` times in
- * all and waiting at most `maxTotalWaitMs` in all; a server asking for longer stops the call with
- * "the service asked to wait N s". Without a `Retry-After`, `ownDelayMs` is waited.
+ * Sends a synchronous call (again on 429/503, by the retry module's `syncCall` row: bounded in
+ * attempts and in total wait, `Retry-After` honoured; never after an unknown outcome) and returns
+ * the first successful answer; an error answer becomes an ApiError.
  */
-export const SYNC_RETRY = { maxAttempts: 3, maxTotalWaitMs: 120_000, ownDelayMs: 1_000 };
-
-/** Whether a synchronous call's error answer may be sent again (it was not processed). */
-export function isRetryLater(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.kind === 'rate_limited' || error.kind === 'unavailable');
-}
-
-/**
- * The wait before the next try of a synchronous call, or the error to throw instead: the attempts
- * are used up, or the server asks for longer than what is left of the total wait limit.
- */
-export function syncRetryWait(
-  error: ApiError,
-  attempt: number,
-  waitedMs: number,
-  operation: string,
-): number | undefined {
-  if (attempt >= SYNC_RETRY.maxAttempts) return undefined;
-  return retryWaitMs({
-    serverSeconds: error.retryAfterSeconds,
-    ownDelayMs: SYNC_RETRY.ownDelayMs,
-    remainingMs: SYNC_RETRY.maxTotalWaitMs - waitedMs,
-    operation,
-  });
-}
-
-/** Sends (again on 429/503, bounded) and returns the first non-retryable answer; errors become ApiError. */
 export async function sendWithRetry(
   send: () => Promise<Response>,
   options: { signal?: AbortSignal; clock?: RetryClock; operation?: string } = {},
 ): Promise<Response> {
-  const clock = options.clock ?? systemClock;
-  let waited = 0;
-  for (let attempt = 1; ; attempt += 1) {
-    const response = await send();
-    if (response.ok) return response;
-    const error = await apiErrorFromResponse(response);
-    if (!isRetryLater(error) || options.signal?.aborted) throw error;
-    const delay = syncRetryWait(error, attempt, waited, options.operation ?? 'Call');
-    if (delay === undefined) throw error;
-    await clock.sleep(delay, options.signal);
-    waited += delay;
-  }
+  return withRetry(
+    'syncCall',
+    async () => {
+      const response = await send();
+      if (!response.ok) throw await apiErrorFromResponse(response);
+      return response;
+    },
+    {
+      signal: options.signal,
+      clock: options.clock,
+      ...(options.operation ? { policy: { label: options.operation } } : {}),
+    },
+  );
 }
 
 /** A validated answer and the service's `X-Request-Id`. */

@@ -47,42 +47,34 @@ export class StudioSubmit {
     const stored = this.d.drafts.stored(draftId);
     const key = stored.idempotencyKey;
     const draft = await this.d.inputs.localDraft(stored.form);
-    let settled: 'done' | { error: unknown } | undefined;
-    // The run continues in the background after this call returns (the engine owns the job).
-    void submitVideo(this.d.video, {
+    let failure: { error: unknown } | undefined;
+    // answers once the create is answered; the run continues in the background (the engine owns the job)
+    await submitVideo(this.d.video, {
       profileId: stored.form.profileId,
       draft,
       idempotencyKey: key,
       draftId,
-      wait: { waitSeconds: this.d.waitSeconds() },
-      onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
-    }).then(
-      () => (settled = 'done'),
-      (error: unknown) => {
-        settled = { error };
-        // closing the app keeps the job in the journal for the next start: not an error
-        if (!isEngineStopped(error))
-          this.d.logger.warn('studio submit ended with an error', { draftId, error });
+      wait: {
+        waitSeconds: this.d.waitSeconds(),
+        until: 'accepted',
+        answerWithinMs: SUBMIT_ANSWER_MS,
+        onBackgroundEnd: (end) => {
+          if ('error' in end) this.logSubmitError(draftId, end.error);
+        },
       },
-    );
-    const started = Date.now();
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      const intent = this.d.jobs.getIntent(key);
-      if (intent && intent.state !== 'rejected') this.d.drafts.markSubmitted(draftId);
-      const outcome = settled as typeof settled;
-      if (outcome !== undefined && outcome !== 'done') {
-        // nothing was created (invalid draft, refused upload or creation): editable again, and a
-        // fresh key when the old one was spent on a refused creation
-        if (!intent || intent.state === 'rejected') this.d.drafts.reopen(draftId, intent !== undefined);
-        if (!intent || intent.state !== 'accepted') throw outcome.error;
-        break;
-      }
-      if (outcome === 'done' || intent?.state === 'accepted' || intent?.state === 'abandoned') break;
-      if (intent && Date.now() - started > SUBMIT_ANSWER_MS) break;
-      if (Date.now() - started > 10 * SUBMIT_ANSWER_MS) break;
-    }
+      onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
+    }).catch((error: unknown) => {
+      failure = { error };
+      this.logSubmitError(draftId, error);
+    });
     const intent = this.d.jobs.getIntent(key);
+    if (intent && intent.state !== 'rejected') this.d.drafts.markSubmitted(draftId);
+    if (failure) {
+      // nothing was created (invalid draft, refused upload or creation): editable again, and a
+      // fresh key when the old one was spent on a refused creation
+      if (!intent || intent.state === 'rejected') this.d.drafts.reopen(draftId, intent !== undefined);
+      if (!intent || intent.state !== 'accepted') throw failure.error;
+    }
     const job = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
     if (job) this.d.drafts.setDraftJob(draftId, job.id);
     return {
@@ -92,5 +84,10 @@ export class StudioSubmit {
       reason: job ? null : (intent?.errorMessage ?? null),
       draft: this.d.drafts.draft(draftId),
     };
+  }
+
+  private logSubmitError(draftId: string, error: unknown): void {
+    // closing the app keeps the job in the journal for the next start: not an error
+    if (!isEngineStopped(error)) this.d.logger.warn('studio submit ended with an error', { draftId, error });
   }
 }

@@ -3,11 +3,11 @@ import { isQuickTime } from '../../../shared/h3/draft.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { UploadField } from '../journal/uploads-repository.js';
-import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import { ApiError } from '../platform/api-errors.js';
 import type { UploadProgress } from '../platform/multipart-file-body.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
-import { retryWaitMs } from '../platform/retry-after.js';
+import type { BackoffPolicy } from '../platform/retry/backoff.js';
+import { classify, withRetry, type RetryOperation } from '../platform/retry/retry.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { UploadCache } from './upload-cache.js';
 
@@ -35,8 +35,20 @@ export function uploadFieldFor(
 export interface UploadOptions {
   model: string;
   role?: InputRole;
+  /** The multipart field (default: by the file and its role, see {@link uploadFieldFor}). */
+  field?: UploadField;
   /** The asset must stay valid at least this long (ms) to be reused; else it is uploaded again. */
   safetyMarginMs?: number;
+  /**
+   * The retry module's row: `upload` (media jobs: 429/503, 504 and lost connections are sent
+   * again; the same bytes are safe to repeat) or `playgroundUpload` (a user waits: 429/503 only).
+   */
+  retry?: Extract<RetryOperation, 'upload' | 'playgroundUpload'>;
+  /**
+   * Keep a service refusal as the ApiError it came as (the Playground and the CLI tell 413, 415
+   * and 402 apart); by default it is reported with the file's name.
+   */
+  keepServiceErrors?: boolean;
   maxAttempts?: number;
   backoff?: BackoffPolicy;
   onProgress?: (state: 'reused' | 'uploading' | 'uploaded') => void;
@@ -45,10 +57,11 @@ export interface UploadOptions {
 }
 
 /**
- * Gets an asset id for a local file under one profile, credential and model: a still-valid asset
- * of the same bytes, profile, credential, model and field from the journal, or a new streamed upload. 429/503 and lost
- * connections are retried (an upload of the same bytes is safe to repeat); 413/415/422 and identity
- * errors are not.
+ * The one upload pipeline of `/assets/input` (spec: "Assets"): gets an asset id for a local file
+ * under one profile, credential and model — a still-valid asset of the same bytes, profile,
+ * credential, model and field from the journal, or a new streamed upload (with byte progress),
+ * sent again by the retry module's `upload` or `playgroundUpload` row and recorded in the cache.
+ * 413/415/422 and identity errors are never sent again.
  */
 export async function uploadInput(
   journal: Journal,
@@ -60,7 +73,7 @@ export async function uploadInput(
     sha256: file.sha256,
     byteSize: file.byteSize,
     model: options.model,
-    uploadField: uploadFieldFor(file, options.role),
+    uploadField: options.field ?? uploadFieldFor(file, options.role),
   };
   const cache = await UploadCache.for(journal, client);
   const cached = cache.find(key, options.safetyMarginMs);
@@ -68,45 +81,35 @@ export async function uploadInput(
     options.onProgress?.('reused');
     return cached;
   }
-  const maxAttempts = options.maxAttempts ?? 4;
-  let lastError: unknown;
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-    options.onProgress?.('uploading');
-    try {
-      const { asset } = await client.uploadAsset({
-        model: options.model,
-        filePath: file.path,
-        fileName: file.fileName,
-        mimeType: file.mimeType,
-        field: key.uploadField,
-        ...(options.onBytes ? { onProgress: options.onBytes } : {}),
-      });
-      const uploaded = cache.record(key, asset);
-      options.onProgress?.('uploaded');
-      return uploaded;
-    } catch (error) {
-      lastError = error;
-      let serverSeconds: number | undefined;
-      if (
-        error instanceof ApiError &&
-        ['rate_limited', 'unavailable', 'gateway_timeout'].includes(error.kind)
-      ) {
-        serverSeconds = error.retryAfterSeconds;
-      } else if (!(error instanceof OutcomeUnknownError)) {
-        throw error instanceof ApiError
-          ? new AppError(error.code, `${file.fileName}: ${error.message}`, error.details)
-          : error;
-      }
-      if (attempt + 1 < maxAttempts) {
-        // a Retry-After beyond the bound stops here with "the service asked to wait N s"
-        const wait = retryWaitMs({
-          serverSeconds,
-          ownDelayMs: backoffDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt),
-          operation: `Upload ${file.fileName}`,
+  try {
+    return await withRetry(
+      options.retry ?? 'upload',
+      async () => {
+        options.onProgress?.('uploading');
+        const { asset } = await client.uploadAsset({
+          model: options.model,
+          filePath: file.path,
+          fileName: file.fileName,
+          mimeType: file.mimeType,
+          field: key.uploadField,
+          ...(options.onBytes ? { onProgress: options.onBytes } : {}),
         });
-        await client.clock.sleep(wait);
-      }
-    }
+        const uploaded = cache.record(key, asset);
+        options.onProgress?.('uploaded');
+        return uploaded;
+      },
+      {
+        clock: client.clock,
+        policy: {
+          label: `Upload ${file.fileName}`,
+          ...(options.maxAttempts !== undefined ? { attempts: options.maxAttempts } : {}),
+          ...(options.backoff ? { backoff: options.backoff } : {}),
+        },
+      },
+    );
+  } catch (error) {
+    if (error instanceof ApiError && !options.keepServiceErrors && classify(error).kind === 'final')
+      throw new AppError(error.code, `${file.fileName}: ${error.message}`, error.details);
+    throw error;
   }
-  throw lastError;
 }

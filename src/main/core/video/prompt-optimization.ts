@@ -5,9 +5,9 @@ import type { Journal } from '../journal/open-journal.js';
 import type { PromptOptimization } from '../journal/prompt-optimizations-repository.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
 import { canonicalJson } from '../journal/json.js';
-import { DEFAULT_RETRY_BACKOFF, backoffDelay, type BackoffPolicy } from '../jobs/backoff.js';
-import { retryWaitMs } from '../platform/retry-after.js';
-import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
+import type { BackoffPolicy } from '../platform/retry/backoff.js';
+import { RETRY_POLICIES, classify, withRetry } from '../platform/retry/retry.js';
+import { ApiError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 
 export interface OptimizeOptions {
@@ -19,7 +19,7 @@ export interface OptimizeOptions {
 }
 
 /** Sends of one optimization per call (the first and its replays). */
-export const OPTIMIZATION_ATTEMPTS_PER_CALL = 4;
+export const OPTIMIZATION_ATTEMPTS_PER_CALL = RETRY_POLICIES.optimization.attempts;
 
 /** Refusals after which the service created nothing: the next press may use the next attempt key. */
 const NOTHING_CREATED = new Set([401, 402, 403]);
@@ -106,52 +106,39 @@ export async function replayOptimization(
 ): Promise<PromptOptimization> {
   const recorded = journal.optimizations.get(clientRequestId)!;
   const body = JSON.parse(recorded.canonicalBodyJson) as PromptOptimizationRequest;
-  const maxAttempts = options.maxAttempts ?? OPTIMIZATION_ATTEMPTS_PER_CALL;
-  let lastError: unknown;
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-    journal.optimizations.markAttempt(clientRequestId);
-    let serverSeconds: number | undefined;
-    try {
-      const response = await client.optimizePrompt(body, options.clientTimeoutSeconds);
-      return journal.optimizations.markSucceeded(clientRequestId, {
-        requestId: response.requestId,
-        optimizationId: response.optimization.optimizationId,
-        optimizedPrompt: response.optimization.optimizedPrompt,
-        expiresAt: Date.parse(response.optimization.expiresAt),
-        response,
-      });
-    } catch (error) {
-      lastError = error;
-      if (
-        error instanceof OutcomeUnknownError ||
-        (error instanceof ApiError && error.kind === 'gateway_timeout')
-      ) {
-        journal.optimizations.markUnknown(clientRequestId, error.message);
-      } else if (
-        error instanceof ApiError &&
-        (error.kind === 'rate_limited' || error.kind === 'unavailable')
-      ) {
-        serverSeconds = error.retryAfterSeconds;
-      } else if (error instanceof ApiError) {
-        journal.optimizations.markFailed(clientRequestId, {
-          statusCode: error.status,
-          errorCode: error.apiCode,
-          errorMessage: error.serviceMessage,
-          requestId: error.requestId,
+  return withRetry(
+    'optimization',
+    async () => {
+      journal.optimizations.markAttempt(clientRequestId);
+      try {
+        const response = await client.optimizePrompt(body, options.clientTimeoutSeconds);
+        return journal.optimizations.markSucceeded(clientRequestId, {
+          requestId: response.requestId,
+          optimizationId: response.optimization.optimizationId,
+          optimizedPrompt: response.optimization.optimizedPrompt,
+          expiresAt: Date.parse(response.optimization.expiresAt),
+          response,
         });
-        throw error;
-      } else {
+      } catch (error) {
+        const verdict = classify(error);
+        if (verdict.kind === 'unknown_outcome')
+          journal.optimizations.markUnknown(clientRequestId, (error as Error).message);
+        else if (verdict.kind === 'final' && error instanceof ApiError)
+          journal.optimizations.markFailed(clientRequestId, {
+            statusCode: error.status,
+            errorCode: error.apiCode,
+            errorMessage: error.serviceMessage,
+            requestId: error.requestId,
+          });
         throw error;
       }
-    }
-    if (attempt + 1 < maxAttempts) {
-      const wait = retryWaitMs({
-        serverSeconds,
-        ownDelayMs: backoffDelay(options.backoff ?? DEFAULT_RETRY_BACKOFF, attempt),
-        operation: 'Optimize prompt',
-      });
-      await client.clock.sleep(wait);
-    }
-  }
-  throw lastError;
+    },
+    {
+      clock: client.clock,
+      policy: {
+        ...(options.maxAttempts !== undefined ? { attempts: options.maxAttempts } : {}),
+        ...(options.backoff ? { backoff: options.backoff } : {}),
+      },
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { resolveEffectiveLimits } from '../../../shared/h3/effective-limits.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { OptimizationState } from '../journal/prompt-optimizations-repository.js';
-import type { BackoffPolicy } from '../jobs/backoff.js';
+import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { discoverServices } from './discovery.js';
 import { OPTIMIZATION_ATTEMPTS_PER_CALL, replayOptimization } from './prompt-optimization.js';

@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import { sleep } from '../jobs/backoff.js';
+import { AppError } from '../../errors.js';
+import { sleep } from './backoff.js';
 
 /**
  * The one rule for a server's "wait before trying again" (a `Retry-After` header, in seconds or as

@@ -1,4 +1,4 @@
-import type { RetryClock } from '../platform/retry-after.js';
+import type { RetryClock } from './retry-after.js';
 
 /**
  * Bounded, jittered waiting: every loop in the job lifecycle waits through these. What a server
