@@ -16,7 +16,7 @@ const RENDERER_IMPORT_PATTERNS = [
 ];
 
 /** The composition root: it opens the core's parts and builds the features (see README, Architecture). */
-const ROOT_MODULES = ['**/app/core-services*', '**/app/compose-core*', '**/app/app-core*'];
+const ROOT_MODULES = ['**/app/core-parts*', '**/app/compose-core*', '**/app/app-core*'];
 const ROOT_MESSAGE =
   "Only the composition root (src/main/core/app) holds the core's parts together; use a feature.";
 const JOURNAL_MODULES = ['**/journal/*', '!**/journal/vocabulary.js', '!**/journal/pagination.js'];

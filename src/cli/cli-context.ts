@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { composeFeatures, type CoreFeatures } from '../main/core/app/compose-core.js';
-import { openCoreServices } from '../main/core/app/core-services.js';
+import { openCoreParts } from '../main/core/app/core-parts.js';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../main/core/app/default-simulator-launcher.js';
 import { errorKindOf } from '../main/core/error-kinds.js';
@@ -41,7 +41,7 @@ export async function openCliCore(
   const options = command.optsWithGlobals<GlobalOptions>();
   const dataDir = options.dataDir ?? defaultDataDir();
   const timeScale = Number(process.env.FRAMEWRIGHT_SIMULATOR_TIME_SCALE ?? '1');
-  const parts = await openCoreServices({
+  const parts = await openCoreParts({
     dataDir,
     launchSimulator: defaultSimulatorLauncher(
       dataDir,

@@ -1,4 +1,4 @@
-import type { CoreServicesOptions } from '../main/core/app/core-services.js';
+import type { CorePartsOptions } from '../main/core/app/core-parts.js';
 
 /**
  * Test-only crash points for the crash tests (test/integration/crash/): with
@@ -8,7 +8,7 @@ import type { CoreServicesOptions } from '../main/core/app/core-services.js';
  *  - `while-polling`: the job was accepted and polled once, not finished;
  *  - `mid-download`: bytes of a result are in the temporary file, not verified.
  */
-export function crashPointHooks(env: NodeJS.ProcessEnv = process.env): CoreServicesOptions['engine'] {
+export function crashPointHooks(env: NodeJS.ProcessEnv = process.env): CorePartsOptions['engine'] {
   const at = env.FRAMEWRIGHT_TEST_CRASH_AT;
   if (!at) return undefined;
   const die = () => process.kill(process.pid, 'SIGKILL');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CatalogVoice, PublicModel, PublicService } from '../shared/api/discovery.js';
+import type { CatalogVoice, PublicModel, ServiceEntry } from '../shared/api/discovery.js';
 import type { MediaSpecContract, RoleUploadLimit } from '../shared/api/media-spec-contract.js';
 import { OPTIMIZATION_PROFILE } from '../shared/api/prompt-optimization.js';
 import { H3_PROMPT_CODE_POINTS } from '../shared/api/spec-limits.js';
@@ -210,7 +210,7 @@ const H3_PROMPT_OPTIMIZATION = {
 };
 
 /** A service entry plus what the simulator needs to serve it. */
-export interface CatalogService extends PublicService {
+export interface CatalogService extends ServiceEntry {
   modelAlias: string;
   serviceKind: string;
   available: boolean;
@@ -785,7 +785,7 @@ export function findService(alias: string): CatalogService | undefined {
 }
 
 /** The public view of a service (no simulator-only fields). */
-export function publicService(entry: CatalogService): PublicService {
+export function publicService(entry: CatalogService): ServiceEntry {
   const { publicationId: _publicationId, ...rest } = entry;
   return structuredClone(rest);
 }

@@ -1,18 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  openCoreServices,
-  type CoreServices,
-  type CoreServicesOptions,
-} from '../../src/main/core/app/core-services.js';
+import { openCoreParts, type CoreParts, type CorePartsOptions } from '../../src/main/core/app/core-parts.js';
 import type { SubmitRequest } from '../../src/main/core/jobs/job-engine.js';
 import { UnavailableSecretStore } from '../../src/main/core/secrets/unavailable-secret-store.js';
 import type { SecretStore } from '../../src/main/core/secrets/secret-store.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
 
 /** Fast timings for tests: the engine's loops keep their shape, only the waits shrink. */
-export const FAST_ENGINE: NonNullable<CoreServicesOptions['engine']> = {
+export const FAST_ENGINE: NonNullable<CorePartsOptions['engine']> = {
   pollBackoff: { initialMs: 50, maxMs: 200, factor: 1.5, jitter: 0.1 },
   create: { backoff: { initialMs: 50, maxMs: 300, factor: 2, jitter: 0.1 } },
   download: { retryDelayMs: 20 },
@@ -29,9 +25,9 @@ export function tempDir(prefix = 'fw-test-'): string {
 /** A core on a fresh data dir whose "simulator" profile is the given running simulator. */
 export async function openTestCore(
   sim: RunningSimulator,
-  options: { dataDir?: string; secretStore?: SecretStore; engine?: CoreServicesOptions['engine'] } = {},
-): Promise<CoreServices> {
-  return openCoreServices({
+  options: { dataDir?: string; secretStore?: SecretStore; engine?: CorePartsOptions['engine'] } = {},
+): Promise<CoreParts> {
+  return openCoreParts({
     dataDir: options.dataDir ?? tempDir(),
     // the test owns the simulator: the core must not close it
     launchSimulator: async () => ({ ...sim, close: async () => undefined }),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AppError } from '../../main/core/errors.js';
-import type { SamplingValue } from '../../main/core/services/chat.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import type { SamplingValue } from '../../main/core/operations/chat.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { numberOption, resolveFor } from './playground-shared.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { validateEmbeddingInputs } from '../../main/core/services/embeddings.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { validateEmbeddingInputs } from '../../main/core/operations/embeddings.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { resolveFor } from './playground-shared.js';

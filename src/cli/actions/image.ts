@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { withCliCore } from '../cli-context.js';
 import { integerOption, reportJob, resolveFor } from './playground-shared.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { integerOption, resolveFor } from './playground-shared.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { parsePageRange, validateParseOptions } from '../../main/core/services/document-parse.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { parsePageRange, validateParseOptions } from '../../main/core/operations/document-parse.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { integerOption, resolveFor } from './playground-shared.js';

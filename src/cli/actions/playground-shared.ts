@@ -1,7 +1,7 @@
-import type { PublicService } from '../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../shared/api/discovery.js';
 import { AppError } from '../../main/core/errors.js';
 import type { RunResult } from '../../main/core/jobs/job-engine.js';
-import type { ResolvedService } from '../../main/core/services/resolve.js';
+import type { ResolvedService } from '../../main/core/operations/resolve.js';
 import type { CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob } from './video.js';
@@ -27,7 +27,7 @@ export function resolveFor(cli: CliCore, kinds: readonly string[], model?: strin
   return cli.core.catalog.resolve(cli.profileId, kinds, model);
 }
 
-export function serviceSummary(service: PublicService) {
+export function serviceSummary(service: ServiceEntry) {
   return { model: service.modelAlias, serviceKind: service.serviceKind };
 }
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { documentsFromFile, validateRerank } from '../../main/core/services/rerank.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { documentsFromFile, validateRerank } from '../../main/core/operations/rerank.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { integerOption, resolveFor } from './playground-shared.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { VoiceMode } from '../../shared/api/audio-generation.js';
 import { isCallable } from '../../shared/api/service-availability.js';
-import { audioProfile, listVoices, buildAudioBody } from '../../main/core/services/audio-generation.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
+import { audioProfile, listVoices, buildAudioBody } from '../../main/core/operations/audio-generation.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { integerOption, reportJob, resolveFor } from './playground-shared.js';

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AppError } from '../../main/core/errors.js';
-import { SERVICE_KINDS } from '../../main/core/services/service-common.js';
-import { transcriptionMimeType } from '../../main/core/services/transcription.js';
+import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
+import { transcriptionMimeType } from '../../main/core/operations/transcription.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { FORMATS } from '../commands/transcribe.js';

@@ -1,6 +1,6 @@
 /**
  * The gateway's vocabulary that the spec leaves open, in one place. The spec fixes the shapes
- * (PublicError, PublicService) but not every value: "The full catalogue of error codes: not shown",
+ * (PublicError, ServiceEntry) but not every value: "The full catalogue of error codes: not shown",
  * and the contracts (`mediaSpecContract`, `apiUsageContract`, `promptOptimization`) are free-form.
  * Framewright reads the names below — taken from the local simulator — and says here what it does
  * when a live answer lacks them. Adapting to the real gateway's names is a change in this file.

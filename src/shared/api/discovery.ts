@@ -15,8 +15,12 @@ export const KNOWN_SERVICE_KINDS = [
 export const ServicesQuery = z.object({ serviceKind: z.string().min(1).optional() });
 export type ServicesQuery = z.infer<typeof ServicesQuery>;
 
-/** Element of `GET /services`. The contracts are free-form objects in the spec. */
-export const PublicService = z
+/**
+ * A model the gateway lists: one element of `GET /services` (the contracts are free-form objects in
+ * the spec). The one meaning of "service entry" in Framewright; the bridge's view of one is
+ * `ServiceEntryView`, a use case of the core is a `…Feature`.
+ */
+export const ServiceEntry = z
   .object({
     modelAlias: z.string(),
     serviceKind: z.string(),
@@ -30,17 +34,10 @@ export const PublicService = z
     promptOptimization: FreeFormObject.optional(),
   })
   .loose();
-export type PublicService = z.infer<typeof PublicService>;
+export type ServiceEntry = z.infer<typeof ServiceEntry>;
 
-/**
- * A model the gateway lists (one element of `GET /services`): the one meaning of "service entry"
- * in Framewright. (A use case of the core is a `…Feature`; the bridge's view of an entry is
- * `StudioService`.) New code names it `ServiceEntry`.
- */
-export type ServiceEntry = PublicService;
-
-export const PublicServiceList = listOf(PublicService);
-export type PublicServiceList = z.infer<typeof PublicServiceList>;
+export const ServiceEntryList = listOf(ServiceEntry);
+export type ServiceEntryList = z.infer<typeof ServiceEntryList>;
 
 export const PublicModelParameter = z
   .object({ name: z.string(), type: z.string(), required: z.boolean(), description: z.string() })

@@ -1,5 +1,5 @@
 /**
- * Which discovered services may be called. The spec ("PublicService", "Discovery"): `available` is
+ * Which discovered services may be called. The spec ("ServiceEntry", "Discovery"): `available` is
  * optional and only `available: true` services are to be chosen — a service that says `false`,
  * and one that does not say, are both listed as not available, each with its reason.
  */

@@ -1,7 +1,7 @@
 import {
   CatalogVoiceList,
   PublicModelList,
-  PublicServiceList,
+  ServiceEntryList,
   ServicesQuery,
   VoiceDetail,
 } from '../../shared/api/discovery.js';
@@ -21,7 +21,7 @@ export const discoveryRoutes: RouteDef[] = [
       summary: 'Services visible to the identity, with their live contracts',
       tags: ['discovery'],
       query: ServicesQuery,
-      responses: { 200: { description: 'PublicServiceList', schema: PublicServiceList } },
+      responses: { 200: { description: 'ServiceEntryList', schema: ServiceEntryList } },
     },
     handler: async (rc) => {
       const query = parseWith(ServicesQuery, Object.fromEntries(rc.query));

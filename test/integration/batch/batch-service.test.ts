@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { batchIdempotencyKey } from '../../../src/main/core/batch/batch-file.js';
 import {
   parseBatchText,
@@ -32,7 +32,7 @@ const options = (extra: Partial<PrepareBatchOptions> = {}): PrepareBatchOptions 
   ...extra,
 });
 
-async function withCore<T>(run: (core: CoreServices) => Promise<T>): Promise<T> {
+async function withCore<T>(run: (core: CoreParts) => Promise<T>): Promise<T> {
   const core = await openTestCore(sim);
   try {
     return await run(core);

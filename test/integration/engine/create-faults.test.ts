@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import {
@@ -10,11 +10,11 @@ import {
   startTestSimulator,
   tempDir,
 } from '../../support/engine-harness.js';
-import { openCoreServices } from '../../../src/main/core/app/core-services.js';
+import { openCoreParts } from '../../../src/main/core/app/core-parts.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 
 let sim: RunningSimulator;
-const cores: CoreServices[] = [];
+const cores: CoreParts[] = [];
 
 beforeAll(async () => {
   sim = await startTestSimulator();
@@ -48,7 +48,7 @@ async function coreWithRetryHook(
   return core;
 }
 
-const submit = (core: CoreServices, key: string, prompt = key) =>
+const submit = (core: CoreParts, key: string, prompt = key) =>
   core.engine.submit(
     {
       profileId: 'simulator',
@@ -134,7 +134,7 @@ describe('creation faults', () => {
   });
 
   it('401: a wrong identity is refused once and named as an identity problem', async () => {
-    const core = await openCoreServices({
+    const core = await openCoreParts({
       dataDir: tempDir(),
       launchSimulator: async () => ({ ...sim, token: 'not-a-known-token', close: async () => undefined }),
       secretStore: new UnavailableSecretStore('tests'),

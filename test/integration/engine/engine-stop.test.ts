@@ -4,7 +4,7 @@
  * without creating anything twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices, CoreServicesOptions } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts, CorePartsOptions } from '../../../src/main/core/app/core-parts.js';
 import { ENGINE_STOPPED } from '../../../src/main/core/jobs/engine-stopped.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import {
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /** Waits long enough that a close which waited for them would time the test out. */
-const MINUTE_WAITS: NonNullable<CoreServicesOptions['engine']> = {
+const MINUTE_WAITS: NonNullable<CorePartsOptions['engine']> = {
   pollBackoff: { initialMs: 60_000, maxMs: 60_000, factor: 1, jitter: 0 },
   create: { maxAttempts: 5, backoff: { initialMs: 60_000, maxMs: 60_000, factor: 1, jitter: 0 } },
   download: { retryDelayMs: 60_000 },
@@ -47,7 +47,7 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-function submit(core: CoreServices, key: string) {
+function submit(core: CoreParts, key: string) {
   return core.engine.submit(
     {
       idempotencyKey: key,

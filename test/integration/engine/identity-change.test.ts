@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
@@ -14,7 +14,7 @@ const KEY_A = 'identity-key-A-0123456789';
 const KEY_B = 'identity-key-B-0123456789';
 
 let sim: RunningSimulator;
-let core: CoreServices;
+let core: CoreParts;
 let store: MemorySecretStore;
 let profileId: string;
 const fx = mediaFixtures();

@@ -4,7 +4,7 @@
  * it) stops instead of working the job alongside the new holder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { WORKED_ELSEWHERE_MESSAGE } from '../../../src/main/core/jobs/job-engine.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import {
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const OTHER = { id: 'other-process', pid: 4242, host: 'elsewhere' };
 
-function submit(core: CoreServices, key: string, wait: { noWait?: boolean; waitSeconds?: number }) {
+function submit(core: CoreParts, key: string, wait: { noWait?: boolean; waitSeconds?: number }) {
   return core.engine.submit(h3VideoSubmission(key, `Leases (${key})`, 3), wait);
 }
 

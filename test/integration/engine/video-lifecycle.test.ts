@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreServices } from '../../../src/main/core/app/core-services.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
@@ -12,7 +12,7 @@ import { createdPerKey, openTestCore, startTestSimulator } from '../../support/e
 import { mediaFixtures } from '../../support/media-fixtures.js';
 
 let sim: RunningSimulator;
-let core: CoreServices;
+let core: CoreParts;
 const fx = mediaFixtures();
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
 import { BodyTooLargeError, MAX_JSON_BODY_BYTES } from '../../../src/main/core/platform/capped-body.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { streamChat } from '../../../src/main/core/services/chat.js';
+import { streamChat } from '../../../src/main/core/operations/chat.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 
 /**

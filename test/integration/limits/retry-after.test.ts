@@ -10,10 +10,10 @@ import { pollJob } from '../../../src/main/core/jobs/poll-job.js';
 import type { ProbedFile } from '../../../src/main/core/media/probe-media.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry/retry-after.js';
-import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
-import { uploadChecked } from '../../../src/main/core/services/inputs.js';
+import { createEmbeddings } from '../../../src/main/core/operations/embeddings.js';
+import { uploadChecked } from '../../../src/main/core/operations/inputs.js';
 import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';
-import type { PublicService } from '../../../src/shared/api/discovery.js';
+import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { acceptedJobRow, journalWithProfile, videoIntentRow } from '../../support/journal-rows.js';
 import { publicError, startHostileServer } from '../../support/hostile-server.js';
@@ -37,7 +37,7 @@ function clientFor(base: string, clock: ReturnType<typeof instantClock>): Public
   );
 }
 
-const embedService: PublicService = { modelAlias: 'embed', serviceKind: 'embeddings', available: true };
+const embedService: ServiceEntry = { modelAlias: 'embed', serviceKind: 'embeddings', available: true };
 const ASSET = {
   assetId: 'asset_1',
   publicationId: 'pub',
@@ -137,7 +137,7 @@ describe('Retry-After: one rule everywhere', () => {
 
   it('upload (playground inputs): a 429 with Retry-After: 12 is sent again only after 12 s', async () => {
     const { server, client } = await rateLimitedOnce('12', (res) => json(res, 201, { asset: ASSET }));
-    const service: PublicService = { modelAlias: 'ocr', serviceKind: 'ocr', available: true };
+    const service: ServiceEntry = { modelAlias: 'ocr', serviceKind: 'ocr', available: true };
     const uploaded = await uploadChecked(
       journalWithProfile('http://127.0.0.1:1/v1'),
       client,

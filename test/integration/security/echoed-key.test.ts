@@ -4,9 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
+import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { createLogger } from '../../../src/main/core/logging/logger.js';
-import { callAnswer } from '../../../src/main/core/services/service-common.js';
+import { callAnswer } from '../../../src/main/core/operations/service-common.js';
 import { FAST_ENGINE, tempDir } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -78,14 +78,14 @@ async function startEchoingGateway() {
 }
 
 let gateway: Awaited<ReturnType<typeof startEchoingGateway>>;
-let core: CoreServices;
+let core: CoreParts;
 let dataDir: string;
 let profileId: string;
 
 beforeAll(async () => {
   gateway = await startEchoingGateway();
   dataDir = tempDir('fw-echo-');
-  core = await openCoreServices({
+  core = await openCoreParts({
     dataDir,
     launchSimulator: async () => {
       throw new Error('not used');

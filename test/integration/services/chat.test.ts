@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatCapabilities, chatTurn, streamChat } from '../../../src/main/core/services/chat.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
+import { chatCapabilities, chatTurn, streamChat } from '../../../src/main/core/operations/chat.js';
+import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
 import { AppError } from '../../../src/main/core/errors.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
 import { FetchRecorder, clientWithToken, loseCachedAsset, openWorld, type ServicesWorld } from './helpers.js';

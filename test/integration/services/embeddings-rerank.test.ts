@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
-import { documentsFromFile, rerankDocuments } from '../../../src/main/core/services/rerank.js';
+import { createEmbeddings } from '../../../src/main/core/operations/embeddings.js';
+import { documentsFromFile, rerankDocuments } from '../../../src/main/core/operations/rerank.js';
 import { astral, type ServicesWorld, useServicesWorld } from './helpers.js';
 
 let world: ServicesWorld;

@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { buildAudioBody } from '../../../src/main/core/services/audio-generation.js';
+import type { buildAudioBody } from '../../../src/main/core/operations/audio-generation.js';
 import {
   audioProfile,
   getVoice,
   listVoices,
   submitAudio,
-} from '../../../src/main/core/services/audio-generation.js';
-import type { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
-import { submitImage } from '../../../src/main/core/services/image-generation.js';
+} from '../../../src/main/core/operations/audio-generation.js';
+import type { validateImageDraft } from '../../../src/main/core/operations/image-generation.js';
+import { submitImage } from '../../../src/main/core/operations/image-generation.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
 import { astral, loseCachedAsset, type ServicesWorld, useServicesWorld } from './helpers.js';
 

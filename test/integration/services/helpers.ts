@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
+import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
+import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import type { RetryClock } from '../../../src/main/core/platform/retry/retry-after.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
-import type { PublicService } from '../../../src/shared/api/discovery.js';
+import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 
 export interface Call {
@@ -79,11 +79,11 @@ export class FetchRecorder {
 
 export interface ServicesWorld {
   sim: RunningSimulator;
-  core: CoreServices;
+  core: CoreParts;
   profileId: string;
   client: PublicApiClient;
-  services: PublicService[];
-  service(alias: string): PublicService;
+  services: ServiceEntry[];
+  service(alias: string): ServiceEntry;
   dir: string;
   file(name: string, content: Buffer | string): string;
   close(): Promise<void>;
@@ -92,7 +92,7 @@ export interface ServicesWorld {
 export async function openWorld(): Promise<ServicesWorld> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-services-'));
   const sim = await startSimulator({ port: 0, timeScale: 0.02, tokens: ['other-identity'] });
-  const core = await openCoreServices({
+  const core = await openCoreParts({
     dataDir: path.join(dir, 'data'),
     launchSimulator: async () => ({ ...sim, close: async () => undefined }),
     secretStore: new UnavailableSecretStore('tests use the simulator token'),

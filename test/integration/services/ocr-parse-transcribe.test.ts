@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, parsePageRange } from '../../../src/main/core/services/document-parse.js';
-import { runOcr } from '../../../src/main/core/services/ocr.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
-import { transcribeFile, transcriptExports } from '../../../src/main/core/services/transcription.js';
+import { parseDocument, parsePageRange } from '../../../src/main/core/operations/document-parse.js';
+import { runOcr } from '../../../src/main/core/operations/ocr.js';
+import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
+import { transcribeFile, transcriptExports } from '../../../src/main/core/operations/transcription.js';
 import { TRANSCRIPTION_MAX_BYTES } from '../../../src/shared/api/transcription.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { loseCachedAsset, type ServicesWorld, useServicesWorld } from './helpers.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicService } from '../../../src/shared/api/discovery.js';
+import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import { SERVICES } from '../../../src/simulator/catalog.js';
 import { runFramewright } from '../../support/cli-runner.js';
 
@@ -12,13 +12,13 @@ import { runFramewright } from '../../support/cli-runner.js';
  * A gateway whose discovery lists a chat service without `available` (the spec makes it optional)
  * and one that says `available: false`. Only `available: true` may be called, so nothing is posted.
  */
-const withoutAvailable = (alias: string): PublicService => {
-  const { available: _dropped, ...rest } = SERVICES.find((s) => s.modelAlias === alias) as PublicService;
+const withoutAvailable = (alias: string): ServiceEntry => {
+  const { available: _dropped, ...rest } = SERVICES.find((s) => s.modelAlias === alias) as ServiceEntry;
   return { ...rest };
 };
-const DISCOVERY: PublicService[] = [
+const DISCOVERY: ServiceEntry[] = [
   withoutAvailable('atlas-chat'),
-  { ...(SERVICES.find((s) => s.modelAlias === 'atlas-chat-large') as PublicService), available: false },
+  { ...(SERVICES.find((s) => s.modelAlias === 'atlas-chat-large') as ServiceEntry), available: false },
 ];
 
 let server: http.Server;

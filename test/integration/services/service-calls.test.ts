@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../../src/main/core/journal/service-calls-repository.js';
 import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { createEmbeddings } from '../../../src/main/core/services/embeddings.js';
-import { runOcr } from '../../../src/main/core/services/ocr.js';
-import { rerankDocuments } from '../../../src/main/core/services/rerank.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
-import { transcribeFile } from '../../../src/main/core/services/transcription.js';
+import { createEmbeddings } from '../../../src/main/core/operations/embeddings.js';
+import { runOcr } from '../../../src/main/core/operations/ocr.js';
+import { rerankDocuments } from '../../../src/main/core/operations/rerank.js';
+import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
+import { transcribeFile } from '../../../src/main/core/operations/transcription.js';
 import { makePng, makeWav } from '../simulator/fixtures.js';
 import { FetchRecorder, openWorld, type ServicesWorld } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogVoiceList, PublicModelList, PublicServiceList } from '../../../src/shared/api/discovery.js';
+import { CatalogVoiceList, PublicModelList, ServiceEntryList } from '../../../src/shared/api/discovery.js';
 import { MediaSpecContract } from '../../../src/shared/api/media-spec-contract.js';
 import {
   FIXED_LOCAL_TEST_TOKEN,
@@ -69,7 +69,7 @@ describe('serving and identities', () => {
 describe('discovery', () => {
   it('publishes several services over the service kinds, some not available, aliases only', async () => {
     const res = await client.get('/services');
-    const list = PublicServiceList.parse(res.data);
+    const list = ServiceEntryList.parse(res.data);
     expect(list.object).toBe('list');
     const kinds = new Set(list.data.map((s) => s.serviceKind));
     for (const kind of [
@@ -96,18 +96,18 @@ describe('discovery', () => {
 
   it('filters by exact serviceKind', async () => {
     const res = await client.get('/services?serviceKind=audio_generation');
-    const list = PublicServiceList.parse(res.data);
+    const list = ServiceEntryList.parse(res.data);
     expect(list.data.map((s) => s.modelAlias).sort()).toEqual([
       'cadence-foley',
       'cadence-music',
       'cadence-speech',
     ]);
-    const none = PublicServiceList.parse((await client.get('/services?serviceKind=audio')).data);
+    const none = ServiceEntryList.parse((await client.get('/services?serviceKind=audio')).data);
     expect(none.data).toEqual([]);
   });
 
   it('publishes a complete H3 mediaSpecContract, apiUsageContract and promptOptimization', async () => {
-    const list = PublicServiceList.parse((await client.get('/services?serviceKind=video_generation')).data);
+    const list = ServiceEntryList.parse((await client.get('/services?serviceKind=video_generation')).data);
     const h3 = list.data.find((s) => s.modelAlias === 'h3-video')!;
     expect(h3.available).toBe(true);
     const contract = MediaSpecContract.parse(h3.mediaSpecContract);
@@ -192,7 +192,7 @@ describe('discovery', () => {
   });
 
   it('publishes image, speech (custom_voice, voice_design), music, Foley and document contracts', async () => {
-    const list = PublicServiceList.parse((await client.get('/services')).data);
+    const list = ServiceEntryList.parse((await client.get('/services')).data);
     const by = (alias: string) => list.data.find((s) => s.modelAlias === alias)!;
     expect(
       MediaSpecContract.parse(by('lumen-image').mediaSpecContract).parameters!.some(

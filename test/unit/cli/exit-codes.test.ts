@@ -7,7 +7,7 @@ import { ERROR_CODE_KINDS, errorKindOf, type ErrorKind } from '../../../src/main
 import { AppError } from '../../../src/main/core/errors.js';
 import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
 import { SecretStoreError } from '../../../src/main/core/secrets/secret-store.js';
-import { InputLimitError } from '../../../src/main/core/services/service-common.js';
+import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
 import { DraftInvalidError } from '../../../src/shared/h3/violations.js';
 
 function apiError(status: number, apiCode = 'some_code'): ApiError {

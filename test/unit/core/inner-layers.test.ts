@@ -18,7 +18,7 @@ describe('the inner layers of the core (eslint.config.js)', () => {
     const file = 'src/main/core/features/profiles/example.ts';
     for (const target of [
       '../../app/compose-core.js',
-      '../../app/core-services.js',
+      '../../app/core-parts.js',
       '../../bridge/event-hub.js',
       '../../../../cli/cli-context.js',
       '../../../host/browser-host.js',
@@ -69,7 +69,7 @@ describe('the inner layers of the core (eslint.config.js)', () => {
 
   it('keeps the composition root out of everything below it', async () => {
     for (const file of [
-      'src/main/core/services/example.ts',
+      'src/main/core/operations/example.ts',
       'src/main/core/batch/example.ts',
       'src/main/core/video/example.ts',
       'src/main/core/jobs/example.ts',
@@ -77,7 +77,7 @@ describe('the inner layers of the core (eslint.config.js)', () => {
       expect(
         await refusals(
           file,
-          "import type { CoreServices } from '../app/core-services.js';\nexport type C = CoreServices;\n",
+          "import type { CoreParts } from '../app/core-parts.js';\nexport type C = CoreParts;\n",
         ),
         file,
       ).toHaveLength(1);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { composeFeatures, type CoreFeatures } from '../../../src/main/core/app/compose-core.js';
-import { openCoreServices, type CoreServices } from '../../../src/main/core/app/core-services.js';
+import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { SIMULATOR_PROFILE_ID } from '../../../src/main/core/profiles/profile-directory.js';
 import type { SecretStoreDescription } from '../../../src/main/core/secrets/secret-store.js';
 import { acceptJob } from '../journal/helpers.js';
@@ -11,7 +11,7 @@ import { MemorySecretStore } from '../secrets/fakes.js';
 
 const SECRET = 'sk-feature-test-never-shown-0123456789';
 let dir: string;
-let parts: CoreServices;
+let parts: CoreParts;
 let features: CoreFeatures;
 let store: MemorySecretStore;
 
@@ -20,7 +20,7 @@ async function open(keyStore: Partial<SecretStoreDescription> = {}) {
   store = new MemorySecretStore();
   const describe = store.describe.bind(store);
   store.describe = () => ({ ...describe(), ...keyStore });
-  parts = await openCoreServices({
+  parts = await openCoreParts({
     dataDir: dir,
     secretStore: store,
     launchSimulator: () => Promise.reject(new Error('the simulator is not started by these tests')),

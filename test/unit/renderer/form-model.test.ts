@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DraftForm, StudioService } from '../../../src/shared/bridge/contract.js';
+import type { DraftForm, ServiceEntryView } from '../../../src/shared/bridge/contract.js';
 import { H3_MEDIA_SPEC_CONTRACT } from '../../../src/simulator/catalog.js';
 import {
   diffWords,
@@ -9,7 +9,7 @@ import {
 } from '../../../src/renderer/src/screens/create/form-model.js';
 import { validateDraft } from '../../../src/shared/h3/index.js';
 
-const service = (contract: Record<string, unknown>, alias = 'any-video'): StudioService => ({
+const service = (contract: Record<string, unknown>, alias = 'any-video'): ServiceEntryView => ({
   modelAlias: alias,
   serviceKind: 'video_generation',
   available: true,

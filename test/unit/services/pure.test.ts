@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicService } from '../../../src/shared/api/discovery.js';
+import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import {
   audioProfile,
   buildAudioBody,
   speechLimits,
-} from '../../../src/main/core/services/audio-generation.js';
-import { chatCapabilities, validateSampling } from '../../../src/main/core/services/chat.js';
-import { checkField } from '../../../src/main/core/services/contract-fields.js';
-import { parsePageRange, validateParseOptions } from '../../../src/main/core/services/document-parse.js';
-import { similarityMatrix, validateEmbeddingInputs } from '../../../src/main/core/services/embeddings.js';
-import { validateImageDraft } from '../../../src/main/core/services/image-generation.js';
-import { documentsFromFile, parseCsv, validateRerank } from '../../../src/main/core/services/rerank.js';
-import { chooseService, InputLimitError } from '../../../src/main/core/services/service-common.js';
+} from '../../../src/main/core/operations/audio-generation.js';
+import { chatCapabilities, validateSampling } from '../../../src/main/core/operations/chat.js';
+import { checkField } from '../../../src/main/core/operations/contract-fields.js';
+import { parsePageRange, validateParseOptions } from '../../../src/main/core/operations/document-parse.js';
+import { similarityMatrix, validateEmbeddingInputs } from '../../../src/main/core/operations/embeddings.js';
+import { validateImageDraft } from '../../../src/main/core/operations/image-generation.js';
+import { documentsFromFile, parseCsv, validateRerank } from '../../../src/main/core/operations/rerank.js';
+import { chooseService, InputLimitError } from '../../../src/main/core/operations/service-common.js';
 import { isCallable, serviceAvailability } from '../../../src/shared/api/service-availability.js';
 import {
   transcriptExports,
   validateTranscriptionOptions,
-} from '../../../src/main/core/services/transcription.js';
+} from '../../../src/main/core/operations/transcription.js';
 import { SERVICES } from '../../../src/simulator/catalog.js';
 
-const service = (alias: string) => SERVICES.find((s) => s.modelAlias === alias) as PublicService;
+const service = (alias: string) => SERVICES.find((s) => s.modelAlias === alias) as ServiceEntry;
 const refuses = (run: () => unknown, message: RegExp) => expect(run).toThrow(message);
 
 describe('local limits (pure, nothing to send)', () => {
@@ -82,7 +82,7 @@ describe('local limits (pure, nothing to send)', () => {
         parameters: [{ name: 'text', type: 'string', maxLength: 5000 }],
       },
     };
-    expect(speechLimits(loose as PublicService).textMax).toBe(600);
+    expect(speechLimits(loose as ServiceEntry).textMax).toBe(600);
   });
 
   it('images: fields and values only as the contract publishes them', () => {
@@ -116,7 +116,7 @@ describe('local limits (pure, nothing to send)', () => {
   });
 
   it('chooses a service by alias among kinds, never an unavailable one', () => {
-    const all = SERVICES as PublicService[];
+    const all = SERVICES as ServiceEntry[];
     expect(chooseService(all, ['text_chat']).modelAlias).toBe('atlas-chat');
     expect(() => chooseService(all, ['text_chat'], 'atlas-chat-large')).toThrow(/not available/);
     expect(() => chooseService(all, ['rerank'], 'atlas-chat')).toThrow(/No rerank service/);
@@ -125,7 +125,7 @@ describe('local limits (pure, nothing to send)', () => {
   it('a service without `available` is listed, never picked: only available: true is callable', () => {
     const unstated = (alias: string) => {
       const { available: _dropped, ...rest } = service(alias);
-      return rest as PublicService;
+      return rest as ServiceEntry;
     };
     const list = [unstated('atlas-chat'), service('atlas-vision'), unstated('h3-video')];
     expect(chooseService(list, ['text_chat', 'vision_chat']).modelAlias).toBe('atlas-vision');

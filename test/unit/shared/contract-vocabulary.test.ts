@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
-import { chatCapabilities } from '../../../src/main/core/services/chat.js';
-import { uploadLimitFor } from '../../../src/main/core/services/inputs.js';
-import type { PublicService } from '../../../src/shared/api/discovery.js';
+import { chatCapabilities } from '../../../src/main/core/operations/chat.js';
+import { uploadLimitFor } from '../../../src/main/core/operations/inputs.js';
+import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import {
   conflictMeaning,
   contractParameterOf,
@@ -34,7 +34,7 @@ describe('409 by its code', () => {
 });
 
 describe('contract vocabulary: every key read in one place, with its fallback', () => {
-  const chat = (apiUsageContract: Record<string, unknown>): PublicService => ({
+  const chat = (apiUsageContract: Record<string, unknown>): ServiceEntry => ({
     modelAlias: 'some-vision',
     serviceKind: 'vision_chat',
     available: true,
@@ -91,7 +91,7 @@ describe('contract vocabulary: every key read in one place, with its fallback', 
       },
     };
     expect(readUploadLimits(contract)).toEqual({ input_image: { formats: ['image/png'], maxBytes: 1024 } });
-    const service = { modelAlias: 'x', serviceKind: 'ocr', mediaSpecContract: contract } as PublicService;
+    const service = { modelAlias: 'x', serviceKind: 'ocr', mediaSpecContract: contract } as ServiceEntry;
     expect(uploadLimitFor(service, 'input_image')).toEqual({ formats: ['image/png'], maxBytes: 1024 });
     expect(uploadLimitFor(service, 'input_audio')?.formats).toEqual(['audio/wav']);
   });

@@ -14,7 +14,7 @@ import { ConnectionMonitor } from '../features/connection/connection-monitor.js'
 import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import { composeFeatures } from './compose-core.js';
 import { createStudioFeatures, type StudioFeatures } from '../studio/studio-features.js';
-import { openCoreServices, type CoreServices, type CoreServicesOptions } from './core-services.js';
+import { openCoreParts, type CoreParts, type CorePartsOptions } from './core-parts.js';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -24,7 +24,7 @@ export interface AppCoreOptions {
   logger?: Logger;
   safeStorage?: SafeStorageLike;
   secretStore?: SecretStore;
-  engine?: CoreServicesOptions['engine'];
+  engine?: CorePartsOptions['engine'];
   /** Finish unfinished work at start (default true). */
   resumeOnStart?: boolean;
 }
@@ -34,7 +34,7 @@ export interface AppCore {
   readonly events: EventHub;
   readonly logger: Logger;
   readonly dataDir: string;
-  readonly services: CoreServices;
+  readonly services: CoreParts;
   /** The studio's features; the hosts use its file staging and library-only media resolver. */
   readonly studio: StudioFeatures;
   /** Stops background work, the embedded simulator and the journal. */
@@ -51,7 +51,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const logger = options.logger ?? createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
   const events = new EventHub();
   let forwardEngineChange: (change: EngineChange) => void = () => undefined;
-  const services = await openCoreServices({
+  const services = await openCoreParts({
     dataDir,
     launchSimulator: options.launchSimulator,
     safeStorage: options.safeStorage,

@@ -5,7 +5,7 @@ import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
 import { ProfilesFeature } from '../features/profiles/profiles-feature.js';
 import { apiKeyFromEnvironment } from '../secrets/env-secret-store.js';
-import type { CoreServices } from './core-services.js';
+import type { CoreParts } from './core-parts.js';
 
 /** Every use case of the core, each built with only what it needs. Hosts and the CLI map onto these. */
 export interface CoreFeatures {
@@ -19,10 +19,10 @@ export interface CoreFeatures {
 
 /**
  * The composition root's second half: from the opened parts (journal, key store, simulator,
- * engine: `openCoreServices`) to the features. Only this file and `core-services.ts` see the
+ * engine: `openCoreParts`) to the features. Only this file and `core-parts.ts` see the
  * parts together; below them every feature receives the narrow dependencies it names.
  */
-export function composeFeatures(parts: CoreServices): CoreFeatures {
+export function composeFeatures(parts: CoreParts): CoreFeatures {
   const { journal } = parts;
   return {
     profiles: new ProfilesFeature({

@@ -17,8 +17,8 @@ import {
 } from './batch-file.js';
 import { MAX_BATCH_CONCURRENCY } from './batch-vocabulary.js';
 import { concurrencyPool } from './pool.js';
-import { chooseService } from '../services/service-common.js';
-import type { MediaJobDeps } from '../services/job-with-inputs.js';
+import { chooseService } from '../operations/service-common.js';
+import type { MediaJobDeps } from '../operations/job-with-inputs.js';
 
 /**
  * Batches of video prompts, shared by `framewright batch` and the studio's "Import prompts":

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { UploadResponse } from '../../../shared/api/assets.js';
 import { AdmissionPreviewResponse } from '../../../shared/api/admission.js';
-import { PublicServiceList } from '../../../shared/api/discovery.js';
+import { ServiceEntryList } from '../../../shared/api/discovery.js';
 import {
   MediaJobAnswer,
   TERMINAL_JOB_STATUSES,
@@ -282,9 +282,9 @@ export class PublicApiClient {
     });
   }
 
-  async listServices(serviceKind?: string): Promise<PublicServiceList> {
+  async listServices(serviceKind?: string): Promise<ServiceEntryList> {
     const url = this.url('/services', serviceKind ? { serviceKind } : undefined);
-    return (await this.call('List services', url, { method: 'GET' }, PublicServiceList)).body;
+    return (await this.call('List services', url, { method: 'GET' }, ServiceEntryList)).body;
   }
 
   /** POST a creation body with its idempotency key (video, image and audio jobs share this read pattern). */

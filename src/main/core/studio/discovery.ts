@@ -1,9 +1,9 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { isCallable, serviceAvailability } from '../../../shared/api/service-availability.js';
-import type { StudioService as StudioServiceView } from '../../../shared/bridge/domains/studio.js';
+import type { ServiceEntryView as StudioServiceView } from '../../../shared/bridge/domains/studio.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { chooseService } from '../services/service-common.js';
+import { chooseService } from '../operations/service-common.js';
 import { discoverServices } from '../video/discovery.js';
 
 /** A profile's API client (the profile directory's `clientFor`). */
@@ -33,7 +33,7 @@ export class StudioDiscovery {
   }
 
   /** The video service a draft names (its live contract decides the rules). */
-  async videoService(client: PublicApiClient, model: string): Promise<PublicService> {
+  async videoService(client: PublicApiClient, model: string): Promise<ServiceEntry> {
     const { services } = await discoverServices(this.d.journal, client, {
       serviceKind: 'video_generation',
     });
@@ -41,7 +41,7 @@ export class StudioDiscovery {
   }
 }
 
-function toStudioService(s: PublicService): StudioServiceView {
+function toStudioService(s: ServiceEntry): StudioServiceView {
   const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : null);
   return {
     modelAlias: s.modelAlias,

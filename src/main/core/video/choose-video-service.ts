@@ -1,4 +1,4 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { AppError } from '../errors.js';
 import { limitsFor } from './submit-video.js';
 
@@ -7,7 +7,7 @@ import { limitsFor } from './submit-video.js';
  * service whose contract offers `mode`. None, or several, is a usage error that lists what there
  * is, so the caller can pass `--model`.
  */
-export function chooseVideoServiceForMode(services: PublicService[], mode: string): PublicService {
+export function chooseVideoServiceForMode(services: ServiceEntry[], mode: string): ServiceEntry {
   const available = services.filter((s) => s.serviceKind === 'video_generation' && s.available !== false);
   const offering = available.filter((s) => Object.hasOwn(limitsFor(s).modes, mode));
   if (offering.length === 1) return offering[0]!;

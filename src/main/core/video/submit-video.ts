@@ -1,4 +1,4 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { PromptOptimizationRequest } from '../../../shared/api/prompt-optimization.js';
 import type { InputRole, ProbedMedia, VideoDraft } from '../../../shared/h3/draft.js';
 import { referenceRole } from '../../../shared/h3/draft.js';
@@ -14,8 +14,8 @@ import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cach
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices } from './discovery.js';
 import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
-import { chooseService } from '../services/service-common.js';
-import type { MediaJobDeps } from '../services/job-with-inputs.js';
+import { chooseService } from '../operations/service-common.js';
+import type { MediaJobDeps } from '../operations/job-with-inputs.js';
 
 /** A video draft whose media are local files that were probed (content type, size, duration, tracks). */
 export interface LocalVideoDraft extends Omit<VideoDraft, 'firstFrame' | 'lastFrame' | 'references'> {
@@ -50,7 +50,7 @@ export type VideoResult = RunResult & {
 };
 
 /** The H3 rules as the live contract of `service` sets them (document numbers where it is silent). */
-export function limitsFor(service: PublicService): EffectiveLimits {
+export function limitsFor(service: ServiceEntry): EffectiveLimits {
   return resolveEffectiveLimits(service.mediaSpecContract, service.promptOptimization);
 }
 

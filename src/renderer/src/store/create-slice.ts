@@ -6,7 +6,7 @@ import type {
   MethodParams,
   MethodResult,
   StudioDraft,
-  StudioService,
+  ServiceEntryView,
 } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
 import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
@@ -31,7 +31,7 @@ export type SubmitOutcome =
 /** Create: the open draft, its profile's video services, its uploads, admission, optimizer, submit and batch import. */
 export interface CreateSlice {
   /** Video services of the active profile (from discovery; cached by the core for offline use). */
-  services: StudioService[];
+  services: ServiceEntryView[];
   servicesFromCache: boolean;
   servicesFetchedAt: number | null;
   servicesError: string | null;

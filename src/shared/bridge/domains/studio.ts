@@ -15,7 +15,7 @@ const Id = z.string().min(1).max(200);
 /** A staged file id: a UUID the core issued (never a path). */
 export const StagedFileId = z.uuid();
 
-export const StudioService = z.object({
+export const ServiceEntryView = z.object({
   modelAlias: z.string(),
   serviceKind: z.string(),
   /** Callable: only a service that says `available: true`. */
@@ -28,11 +28,11 @@ export const StudioService = z.object({
   apiUsageContract: z.record(z.string(), z.unknown()).nullable(),
   promptOptimization: z.record(z.string(), z.unknown()).nullable(),
 });
-export type StudioService = z.infer<typeof StudioService>;
+export type ServiceEntryView = z.infer<typeof ServiceEntryView>;
 
 export const ServicesList = z.object({
   profileId: z.string(),
-  services: z.array(StudioService),
+  services: z.array(ServiceEntryView),
   fetchedAt: z.number(),
   /** The profile could not be reached: this is the journal's last copy. */
   fromCache: z.boolean(),

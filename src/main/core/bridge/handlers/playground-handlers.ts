@@ -10,9 +10,9 @@ import type {
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
 import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
-import { getVoice, listVoices } from '../../services/audio-generation.js';
-import { documentsFromFile } from '../../services/rerank.js';
-import { SERVICE_KINDS } from '../../services/service-common.js';
+import { getVoice, listVoices } from '../../operations/audio-generation.js';
+import { documentsFromFile } from '../../operations/rerank.js';
+import { SERVICE_KINDS } from '../../operations/service-common.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
 import type { StagedFiles } from '../../studio/staged-files.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';

@@ -1,7 +1,7 @@
 import type { Journal } from '../../journal/open-journal.js';
 import type { PublicApiClient } from '../../platform/public-api-client.js';
 import type { ProfileDirectory } from '../../profiles/profile-directory.js';
-import { resolveService, type ResolvedService } from '../../services/resolve.js';
+import { resolveService, type ResolvedService } from '../../operations/resolve.js';
 import { discoverServices, type DiscoveredServices } from '../../video/discovery.js';
 
 export interface ServiceCatalogDeps {

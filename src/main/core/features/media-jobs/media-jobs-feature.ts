@@ -8,9 +8,9 @@ import {
   type RunBatchOptions,
 } from '../../batch/batch-service.js';
 import type { JobEngine } from '../../jobs/job-engine.js';
-import { submitAudio, type AudioSubmission } from '../../services/audio-generation.js';
-import { submitImage, type ImageSubmission } from '../../services/image-generation.js';
-import type { MediaJobDeps } from '../../services/job-with-inputs.js';
+import { submitAudio, type AudioSubmission } from '../../operations/audio-generation.js';
+import { submitImage, type ImageSubmission } from '../../operations/image-generation.js';
+import type { MediaJobDeps } from '../../operations/job-with-inputs.js';
 import { submitVideo, type VideoSubmission } from '../../video/submit-video.js';
 
 export interface MediaJobsDeps extends MediaJobDeps {

@@ -1,11 +1,11 @@
 import type { Journal } from '../../journal/open-journal.js';
 import type { Conversation, ConversationWithMessages } from '../../journal/conversations-repository.js';
-import { chatTurn } from '../../services/chat.js';
-import { parseDocument } from '../../services/document-parse.js';
-import { createEmbeddings } from '../../services/embeddings.js';
-import { runOcr } from '../../services/ocr.js';
-import { rerankDocuments } from '../../services/rerank.js';
-import { transcribeFile } from '../../services/transcription.js';
+import { chatTurn } from '../../operations/chat.js';
+import { parseDocument } from '../../operations/document-parse.js';
+import { createEmbeddings } from '../../operations/embeddings.js';
+import { runOcr } from '../../operations/ocr.js';
+import { rerankDocuments } from '../../operations/rerank.js';
+import { transcribeFile } from '../../operations/transcription.js';
 
 export type { Conversation, ConversationWithMessages };
 

@@ -1,13 +1,13 @@
 import { Dialog } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchPreview, DraftForm, StudioService } from '../../../../shared/bridge/contract';
+import type { BatchPreview, DraftForm, ServiceEntryView } from '../../../../shared/bridge/contract';
 import { BATCH_MAX_JOBS } from '../../../../shared/bridge/names';
 import { useStudio } from '../../store';
 
 interface Props {
   form: DraftForm;
-  service: StudioService;
+  service: ServiceEntryView;
   disabled: boolean;
 }
 

@@ -1,13 +1,13 @@
 import { RadioGroup, Select, Slider, Switch } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import type { ContractParameter } from '../../../../shared/api/media-spec-contract';
-import type { DraftForm, StudioService } from '../../../../shared/bridge/contract';
+import type { DraftForm, ServiceEntryView } from '../../../../shared/bridge/contract';
 import { parameterApplies, violationsFor, type EffectiveLimits, type Violation } from '../../../../shared/h3';
 import { ViolationList } from './ViolationList';
 import { parameterOf } from './form-model';
 
 interface Props {
-  service: StudioService;
+  service: ServiceEntryView;
   limits: EffectiveLimits;
   form: DraftForm;
   violations: readonly Violation[];

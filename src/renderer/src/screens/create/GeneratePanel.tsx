@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import type { DraftForm, StudioService } from '../../../../shared/bridge/contract';
+import type { DraftForm, ServiceEntryView } from '../../../../shared/bridge/contract';
 import { AdmissionCheck } from './AdmissionCheck';
 import { SubmitBar } from './SubmitBar';
 
 interface Props {
   draftId: string;
   form: DraftForm;
-  service: StudioService;
+  service: ServiceEntryView;
   /** The draft was sent or its service cannot be called. */
   disabled: boolean;
   /** Why Generate is disabled (null: it is not). */

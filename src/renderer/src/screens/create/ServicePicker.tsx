@@ -1,6 +1,6 @@
 import { Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-import type { StudioService } from '../../../../shared/bridge/contract';
+import type { ServiceEntryView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
 
 /** The video service of the draft, from discovery; services that cannot be called are listed with why. */
@@ -8,7 +8,7 @@ export function ServicePicker({
   service,
   disabled,
 }: {
-  service: StudioService | undefined;
+  service: ServiceEntryView | undefined;
   disabled: boolean;
 }) {
   const { t } = useTranslation();
@@ -70,7 +70,7 @@ export function ServicePicker({
 }
 
 /** The reason shown for a service that is not callable: it says it is not available, or does not say. */
-function whyNotCallable(s: StudioService): string {
+function whyNotCallable(s: ServiceEntryView): string {
   return s.availability === 'not_stated'
     ? 'studio.create.serviceAvailabilityNotStated'
     : 'studio.create.serviceUnavailableWhy';

@@ -1,15 +1,15 @@
 import { contractParameterOf, readMediaSpec } from '../../../../shared/api/contract-vocabulary';
-import type { DraftForm, DraftMedia, StudioService } from '../../../../shared/bridge/contract';
+import type { DraftForm, DraftMedia, ServiceEntryView } from '../../../../shared/bridge/contract';
 import type { ContractParameter } from '../../../../shared/api/media-spec-contract';
 import { resolveEffectiveLimits, type EffectiveLimits } from '../../../../shared/h3';
 
 /** The rules of a service's live contract (document numbers where it is silent). */
-export function limitsOf(service: StudioService): EffectiveLimits {
+export function limitsOf(service: ServiceEntryView): EffectiveLimits {
   return resolveEffectiveLimits(service.mediaSpecContract, service.promptOptimization);
 }
 
 /** The contract's own parameter for a core field (for its description and default). */
-export function parameterOf(service: StudioService, name: string): ContractParameter | undefined {
+export function parameterOf(service: ServiceEntryView, name: string): ContractParameter | undefined {
   return contractParameterOf(readMediaSpec(service.mediaSpecContract), name);
 }
 
@@ -23,7 +23,7 @@ function pick<T>(allowed: readonly T[], wanted: unknown, fallback?: unknown): T 
  * A form fitted to a service: values the contract does not allow are replaced by its defaults
  * (or first allowed value); references and frames are always kept.
  */
-export function fitForm(form: DraftForm, service: StudioService, limits: EffectiveLimits): DraftForm {
+export function fitForm(form: DraftForm, service: ServiceEntryView, limits: EffectiveLimits): DraftForm {
   const modes = Object.keys(limits.modes);
   const seconds = limits.seconds;
   const secondsDefault = parameterOf(service, 'seconds')?.default;

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { DOCUMENT_PAGE_MAX, DocumentParseResponse } from '../../../shared/api/document-parse.js';
 import type { Journal } from '../journal/open-journal.js';
 import { safeSegment } from '../jobs/library-layout.js';
@@ -69,7 +69,7 @@ export function parsePageRange(text: string): { start: number; end: number } {
 export async function parseDocument(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   filePath: string,
   libraryDir: string,
   options: ParseOptions = {},

@@ -1,5 +1,5 @@
 import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { codePointLength } from '../../../shared/api/common.js';
 import {
   EMBEDDING_MAX_CODE_POINTS,
@@ -22,7 +22,7 @@ export interface EmbeddingsResult {
 }
 
 /** The limits that apply: the document's, tightened by the service's published ones. */
-function limitsOf(service: PublicService): { maxItems: number; maxChars: number } {
+function limitsOf(service: ServiceEntry): { maxItems: number; maxChars: number } {
   const usage = readApiUsage(service.apiUsageContract);
   const n = (v: number | undefined, d: number) => (v === undefined ? d : Math.min(v, d));
   return {
@@ -32,7 +32,7 @@ function limitsOf(service: PublicService): { maxItems: number; maxChars: number 
 }
 
 /** Checks the input before anything is sent: 1..64 non-empty texts, each at most 8192 code points. */
-export function validateEmbeddingInputs(inputs: readonly string[], service?: PublicService): void {
+export function validateEmbeddingInputs(inputs: readonly string[], service?: ServiceEntry): void {
   const { maxItems, maxChars } = service
     ? limitsOf(service)
     : { maxItems: EMBEDDING_MAX_ITEMS, maxChars: EMBEDDING_MAX_CODE_POINTS };
@@ -74,7 +74,7 @@ export function similarityMatrix(vectors: readonly (readonly number[])[]): numbe
 export async function createEmbeddings(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   inputs: readonly string[],
 ): Promise<EmbeddingsResult> {
   validateEmbeddingInputs(inputs, service);

@@ -6,7 +6,7 @@ import {
 } from '../../../shared/api/audio-generation.js';
 import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import { CatalogVoiceList, VoiceDetail, type CatalogVoice } from '../../../shared/api/discovery.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
@@ -31,7 +31,7 @@ export interface AudioDraft {
 }
 
 /** Which kind of audio a service makes, from its contract's profile (or the fields it publishes). */
-export function audioProfile(service: PublicService): AudioProfile {
+export function audioProfile(service: ServiceEntry): AudioProfile {
   const profile = readMediaSpec(service.mediaSpecContract).profile;
   if (profile === 'speech' || profile === 'music' || profile === 'foley') return profile;
   const fields = publishedFields(service);
@@ -42,7 +42,7 @@ export function audioProfile(service: PublicService): AudioProfile {
 }
 
 /** The speech profile's limits: the contract's, never above the document's 600 and 160. */
-export function speechLimits(service: PublicService): { textMax: number; instructMax: number } {
+export function speechLimits(service: ServiceEntry): { textMax: number; instructMax: number } {
   const { limits } = readMediaSpec(service.mediaSpecContract);
   return {
     textMax: Math.min(
@@ -59,7 +59,7 @@ export function speechLimits(service: PublicService): { textMax: number; instruc
 }
 
 /** The published speakers (contract `speakers` or the `speaker` parameter's values). */
-export function speakersOf(service: PublicService): string[] | undefined {
+export function speakersOf(service: ServiceEntry): string[] | undefined {
   return (
     readMediaSpec(service.mediaSpecContract).speakers ??
     contractParameter(service, 'speaker')?.values?.map(String)
@@ -67,7 +67,7 @@ export function speakersOf(service: PublicService): string[] | undefined {
 }
 
 /** Checks an audio draft against the speech/music/Foley contract; builds the body (video id added later). */
-export function buildAudioBody(service: PublicService, draft: AudioDraft): Record<string, unknown> {
+export function buildAudioBody(service: ServiceEntry, draft: AudioDraft): Record<string, unknown> {
   const profile = audioProfile(service);
   const body: Record<string, unknown> = { model: service.modelAlias };
   checkField(service, 'generationMode', draft.generationMode);
@@ -148,7 +148,7 @@ export async function getVoice(
 
 export interface AudioSubmission {
   profileId: string;
-  service: PublicService;
+  service: ServiceEntry;
   draft: AudioDraft;
   idempotencyKey?: string;
   wait?: WaitOptions;

@@ -1,4 +1,4 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { JobEngine, RunResult, SubmitRequest, WaitOptions } from '../jobs/job-engine.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { ProbedFile } from '../media/probe-media.js';
@@ -17,7 +17,7 @@ export interface MediaJobDeps {
 
 export interface JobWithInputs {
   profileId: string;
-  service: PublicService;
+  service: ServiceEntry;
   serviceKind: SubmitRequest['serviceKind'];
   idempotencyKey: string;
   /** Checked input files, uploaded (or reused from the journal) in this order. */

@@ -7,7 +7,7 @@ import {
   type ChatContentPart,
   type ChatMessage,
 } from '../../../shared/api/chat.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { AppError } from '../errors.js';
 import type { Conversation, ConversationMessage } from '../journal/conversations-repository.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -32,7 +32,7 @@ export interface ChatCapabilities {
   streaming: boolean;
 }
 
-export function chatCapabilities(service: PublicService): ChatCapabilities {
+export function chatCapabilities(service: ServiceEntry): ChatCapabilities {
   const usage = readApiUsage(service.apiUsageContract);
   return {
     partTypes: usage.contentPartTypes,
@@ -43,7 +43,7 @@ export function chatCapabilities(service: PublicService): ChatCapabilities {
 }
 
 /** Refuses any sampling field the model's contract does not allow (platform-managed fields included). */
-export function validateSampling(service: PublicService, sampling: Record<string, SamplingValue> = {}): void {
+export function validateSampling(service: ServiceEntry, sampling: Record<string, SamplingValue> = {}): void {
   const allowed = chatCapabilities(service).samplingFields;
   for (const [field, value] of Object.entries(sampling)) {
     if (!allowed.includes(field))
@@ -188,7 +188,7 @@ export interface ChatAttachment {
 }
 
 export interface ChatTurnInput {
-  service: PublicService;
+  service: ServiceEntry;
   /** Continue this conversation; a new one is created (on success) when absent. */
   conversationId?: string;
   /** System prompt of a new conversation. */
@@ -217,7 +217,7 @@ interface CheckedAttachment {
 
 /** Probes and checks every attachment against the model's part types and upload limits (nothing sent). */
 async function checkAttachments(
-  service: PublicService,
+  service: ServiceEntry,
   attachments: ChatAttachment[],
 ): Promise<CheckedAttachment[]> {
   const caps = chatCapabilities(service);
@@ -254,7 +254,7 @@ async function checkAttachments(
  */
 async function userContent(
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   text: string,
   checked: CheckedAttachment[],
   uploaded: UploadedInput[],

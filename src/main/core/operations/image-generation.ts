@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { codePointLength } from '../../../shared/api/common.js';
 import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import { checkProbedFile } from './inputs.js';
@@ -23,7 +23,7 @@ export interface ImageDraft {
 }
 
 /** The number of input images a mode takes, from the contract (`modes.<mode>.maxInputImages`). */
-export function maxInputImages(service: PublicService, mode: string): number {
+export function maxInputImages(service: ServiceEntry, mode: string): number {
   const m = readMediaSpec(service.mediaSpecContract).modes[mode];
   if (!m) return 0;
   if (typeof m.maxInputImages === 'number') return m.maxInputImages;
@@ -31,7 +31,7 @@ export function maxInputImages(service: PublicService, mode: string): number {
 }
 
 /** Checks an image draft against the live contract; nothing is uploaded or sent when it fails. */
-export function validateImageDraft(service: PublicService, draft: ImageDraft): string {
+export function validateImageDraft(service: ServiceEntry, draft: ImageDraft): string {
   const { prompt } = readMediaSpec(service.mediaSpecContract);
   const max = prompt.maxCodePoints ?? contractParameter(service, 'prompt')?.maxLength;
   const min = prompt.minCodePoints ?? 1;
@@ -70,7 +70,7 @@ export function validateImageDraft(service: PublicService, draft: ImageDraft): s
 
 export interface ImageSubmission {
   profileId: string;
-  service: PublicService;
+  service: ServiceEntry;
   draft: ImageDraft;
   idempotencyKey?: string;
   wait?: WaitOptions;
@@ -79,7 +79,7 @@ export interface ImageSubmission {
 
 /** The create body of an image draft whose input images were uploaded as `ids`. */
 function imageBody(
-  service: PublicService,
+  service: ServiceEntry,
   draft: ImageDraft,
   mode: string,
   ids: readonly string[],

@@ -1,5 +1,5 @@
 import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { codePointLength } from '../../../shared/api/common.js';
 import {
   RERANK_DOCUMENT_MAX,
@@ -32,7 +32,7 @@ export interface RerankResult {
 }
 
 /** Whether the model takes `top_n` (its contract says `supportsTopN`). */
-export function supportsTopN(service: PublicService): boolean {
+export function supportsTopN(service: ServiceEntry): boolean {
   return readApiUsage(service.apiUsageContract).supportsTopN;
 }
 
@@ -41,7 +41,7 @@ export function supportsTopN(service: PublicService): boolean {
  * 8192, query plus documents at most 65,536 characters (code points), `top_n` >= 1 and only where
  * the model supports it.
  */
-export function validateRerank(input: RerankInput, service?: PublicService): void {
+export function validateRerank(input: RerankInput, service?: ServiceEntry): void {
   const queryLength = codePointLength(input.query);
   if (input.query.trim().length === 0) throw new InputLimitError('query', 'The query is empty.');
   if (queryLength > RERANK_QUERY_MAX)
@@ -131,7 +131,7 @@ export function parseCsv(text: string): string[][] {
 export async function rerankDocuments(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   input: RerankInput,
 ): Promise<RerankResult> {
   validateRerank(input, service);

@@ -1,15 +1,15 @@
 import { codePointLength } from '../../../shared/api/common.js';
 import { contractParameterOf, readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { ContractParameter } from '../../../shared/api/media-spec-contract.js';
 import { InputLimitError } from './service-common.js';
 
-export function contractParameter(service: PublicService, name: string): ContractParameter | undefined {
+export function contractParameter(service: ServiceEntry, name: string): ContractParameter | undefined {
   return contractParameterOf(readMediaSpec(service.mediaSpecContract), name);
 }
 
 /** Names the contract publishes (parameters and required fields). */
-export function publishedFields(service: PublicService): Set<string> {
+export function publishedFields(service: ServiceEntry): Set<string> {
   const contract = readMediaSpec(service.mediaSpecContract);
   return new Set([...contract.parameters.map((p) => p.name), ...contract.requiredFields]);
 }
@@ -18,7 +18,7 @@ export function publishedFields(service: PublicService): Set<string> {
  * Checks one optional field against the live contract: it must be published, and its value must
  * fit the published enum values, integer range or length. Undefined values are not sent, not checked.
  */
-export function checkField(service: PublicService, name: string, value: unknown, mode?: string): void {
+export function checkField(service: ServiceEntry, name: string, value: unknown, mode?: string): void {
   if (value === undefined) return;
   const param = contractParameter(service, name);
   if (!param) {

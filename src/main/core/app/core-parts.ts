@@ -11,7 +11,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
 import { resumeOptimizations } from '../video/resume-optimizations.js';
 
-export interface CoreServicesOptions {
+export interface CorePartsOptions {
   dataDir: string;
   launchSimulator: SimulatorLauncher;
   /** Where verified results go; `<dataDir>/library` by default. */
@@ -33,7 +33,7 @@ export interface CoreServicesOptions {
  * engine. Only the composition root (this folder) holds them together: it builds the features
  * (`compose-core.ts`) with what each needs, and nothing below it receives this object.
  */
-export interface CoreServices {
+export interface CoreParts {
   readonly dataDir: string;
   /** The current library folder (the setting, else the default); read at download time. */
   readonly libraryDir: string;
@@ -53,7 +53,7 @@ export interface CoreServices {
   close(): Promise<void>;
 }
 
-export async function openCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
+export async function openCoreParts(options: CorePartsOptions): Promise<CoreParts> {
   const journal = openJournal({ path: path.join(options.dataDir, 'journal.sqlite') });
   let secrets = options.secretStore;
   let notes: readonly string[] = [];

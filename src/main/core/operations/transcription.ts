@@ -3,7 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import {
   TRANSCRIPTION_EXTENSIONS,
   TRANSCRIPTION_MAX_BYTES,
@@ -30,7 +30,7 @@ export interface TranscriptionResult {
 }
 
 /** What the model takes, from its contract: `language` and `response_format` only when supported. */
-export function transcriptionCapabilities(service: PublicService): {
+export function transcriptionCapabilities(service: ServiceEntry): {
   supportsLanguage: boolean;
   languages?: string[];
   responseFormats: string[];
@@ -95,7 +95,7 @@ export async function transcriptionMimeType(
 }
 
 /** Checks the options against the model's contract before anything is sent. */
-export function validateTranscriptionOptions(service: PublicService, options: TranscriptionOptions): void {
+export function validateTranscriptionOptions(service: ServiceEntry, options: TranscriptionOptions): void {
   const caps = transcriptionCapabilities(service);
   if (options.language !== undefined) {
     if (!caps.supportsLanguage)
@@ -122,7 +122,7 @@ export function validateTranscriptionOptions(service: PublicService, options: Tr
 export async function transcribeFile(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   filePath: string,
   options: TranscriptionOptions = {},
 ): Promise<TranscriptionResult> {

@@ -1,4 +1,4 @@
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
@@ -7,9 +7,9 @@ import { chooseService } from './service-common.js';
 
 export interface ResolvedService {
   client: PublicApiClient;
-  service: PublicService;
+  service: ServiceEntry;
   /** Every service of the same kinds visible to the profile. */
-  choices: PublicService[];
+  choices: ServiceEntry[];
 }
 
 /** The profile's client and the service `model` (or the first available one) of the given kinds, from discovery. */

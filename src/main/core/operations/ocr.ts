@@ -1,5 +1,5 @@
 import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { OcrResponse } from '../../../shared/api/ocr.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
@@ -30,7 +30,7 @@ export interface OcrResult {
   assetId: string;
 }
 
-export function ocrCapabilities(service: PublicService): { tasks?: string[]; supportsDocument: boolean } {
+export function ocrCapabilities(service: ServiceEntry): { tasks?: string[]; supportsDocument: boolean } {
   const usage = readApiUsage(service.apiUsageContract);
   return { tasks: usage.ocrTasks, supportsDocument: usage.supportsDocumentAsset };
 }
@@ -60,7 +60,7 @@ export function boxesOf(body: OcrResponse): OcrBox[] {
 export async function runOcr(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   filePath: string,
   options: OcrOptions = {},
 ): Promise<OcrResult> {

@@ -1,6 +1,6 @@
 import { readUploadLimits } from '../../../shared/api/contract-vocabulary.js';
 import path from 'node:path';
-import type { PublicService } from '../../../shared/api/discovery.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { RoleUploadLimit } from '../../../shared/api/media-spec-contract.js';
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
@@ -20,13 +20,13 @@ export const GENERAL_LIMITS: Record<string, RoleUploadLimit> = {
 };
 
 /** The upload rule of one input role: the service's `mediaSpecContract.uploadLimits`, else the general one. */
-export function uploadLimitFor(service: PublicService, role: string): RoleUploadLimit | undefined {
+export function uploadLimitFor(service: ServiceEntry, role: string): RoleUploadLimit | undefined {
   return readUploadLimits(service.mediaSpecContract)[role] ?? GENERAL_LIMITS[role];
 }
 
 /** Probes a local file and checks it against the role's published format and size, before any upload. */
 export async function checkInputFile(
-  service: PublicService,
+  service: ServiceEntry,
   filePath: string,
   role: string,
 ): Promise<ProbedFile> {
@@ -34,7 +34,7 @@ export async function checkInputFile(
 }
 
 /** Checks an already probed file against the role's published format and size. */
-export function checkProbedFile(service: PublicService, file: ProbedFile, role: string): ProbedFile {
+export function checkProbedFile(service: ServiceEntry, file: ProbedFile, role: string): ProbedFile {
   const limit = uploadLimitFor(service, role);
   const name = path.basename(file.path);
   if (limit?.formats && !limit.formats.includes(file.mimeType))
@@ -58,7 +58,7 @@ export function checkProbedFile(service: PublicService, file: ProbedFile, role: 
 export function uploadChecked(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   file: ProbedFile,
 ): Promise<UploadedInput> {
   return uploadInput(journal, client, file, {
@@ -88,7 +88,7 @@ export interface ResendOptions {
 export async function withUploadedInputs<T>(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   files: readonly ProbedFile[],
   use: (assets: UploadedInput[]) => Promise<T>,
   options: ResendOptions = {},
@@ -121,7 +121,7 @@ export async function withUploadedInputs<T>(
 export function withUploadedInput<T>(
   journal: Journal,
   client: PublicApiClient,
-  service: PublicService,
+  service: ServiceEntry,
   file: ProbedFile,
   use: (asset: UploadedInput) => Promise<T>,
 ): Promise<T> {
