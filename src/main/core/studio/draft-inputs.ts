@@ -1,17 +1,14 @@
 import { toVideoDraft } from '../../../shared/bridge/draft-form.js';
 import type { DraftForm, DraftMedia } from '../../../shared/bridge/domains/studio.js';
-import { referenceRole, type InputRole, type ProbedMedia } from '../../../shared/h3/draft.js';
 import type { EffectiveLimits } from '../../../shared/h3/effective-limits.js';
-import { frameSlot } from '../../../shared/h3/validate-draft.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
-import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { uploadInput } from '../uploads/upload-input.js';
 import {
   assertDraftValid,
   limitsFor,
+  uploadDraftInputs,
   type LocalVideoDraft,
   type UploadState,
 } from '../video/submit-video.js';
@@ -60,33 +57,10 @@ export class DraftInputs {
     draft: LocalVideoDraft,
     limits: EffectiveLimits,
   ): Promise<{ uploaded: Map<string, string>; fromJournal: string[] }> {
-    const mode = limits.modes[draft.generationMode];
-    const inputs: { file: ProbedFile & ProbedMedia; role: InputRole }[] = [];
-    if (mode) {
-      for (const role of Object.values(mode.frames)) {
-        const slot = frameSlot(role)?.slot;
-        const file = slot ? draft[slot] : undefined;
-        if (file && slot) inputs.push({ file, role: slot === 'firstFrame' ? 'first_frame' : 'last_frame' });
-      }
-      if (mode.referenceInputs)
-        for (const ref of draft.references) inputs.push({ file: ref, role: referenceRole(ref) });
-    }
-    const uploaded = new Map<string, string>();
-    const fromJournal: string[] = [];
-    for (const { file, role } of inputs) {
-      if (uploaded.has(file.id)) continue;
-      const asset = await uploadInput(this.d.journal, client, file, {
-        model: draft.model,
-        role,
-        onProgress: (state) =>
-          this.emitUpload(draftId, { fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
-        onBytes: (sentBytes, totalBytes) =>
-          this.emitUpload(draftId, { fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
-      });
-      uploaded.set(file.id, asset.assetId);
-      if (asset.fromJournal) fromJournal.push(asset.assetId);
-    }
-    return { uploaded, fromJournal };
+    const { uploaded, uploads } = await uploadDraftInputs(this.d.journal, client, draft, limits, {
+      onUpload: (progress) => this.emitUpload(draftId, progress),
+    });
+    return { uploaded, fromJournal: uploads.filter((u) => u.fromJournal).map((u) => u.assetId) };
   }
 
   emitUpload(draftId: string, progress: UploadState): void {

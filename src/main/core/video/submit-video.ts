@@ -78,30 +78,34 @@ function inputsToSend(
   return out;
 }
 
-/** Uploads what the draft's mode sends (reusing still-valid assets of this credential). */
-async function uploadInputs(
-  core: MediaJobDeps,
+/**
+ * Uploads what the draft's mode sends (reusing still-valid assets of this credential), through the
+ * one upload pipeline (`uploads/upload-input.ts`): `framewright video` and the studio's Optimize,
+ * admission and submit all choose and send a draft's inputs here.
+ */
+export async function uploadDraftInputs(
+  journal: MediaJobDeps['journal'],
   client: PublicApiClient,
-  submission: VideoSubmission,
+  draft: LocalVideoDraft,
   limits: EffectiveLimits,
+  report: { onStep?: (step: string) => void; onUpload?: (state: UploadState) => void } = {},
 ): Promise<{ uploaded: Map<string, string>; uploads: VideoResult['uploads'] }> {
-  const { draft } = submission;
-  const step = submission.onStep ?? (() => undefined);
+  const step = report.onStep ?? (() => undefined);
   const uploaded = new Map<string, string>();
   const uploads: VideoResult['uploads'] = [];
   for (const { file, role } of inputsToSend(draft, limits)) {
     if (uploaded.has(file.id)) continue;
     step(`upload ${file.fileName}`);
-    const report = submission.onUpload;
-    const asset: UploadedInput = await uploadInput(core.journal, client, file, {
+    const onUpload = report.onUpload;
+    const asset: UploadedInput = await uploadInput(journal, client, file, {
       model: draft.model,
       role,
-      ...(report
+      ...(onUpload
         ? {
             onProgress: (state) =>
-              report({ fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
+              onUpload({ fileName: file.fileName, state, sentBytes: null, totalBytes: null }),
             onBytes: (sentBytes, totalBytes) =>
-              report({ fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
+              onUpload({ fileName: file.fileName, state: 'uploading', sentBytes, totalBytes }),
           }
         : {}),
     });
@@ -138,7 +142,7 @@ export async function submitVideo(core: MediaJobDeps, submission: VideoSubmissio
   const limits = limitsFor(service);
   assertDraftValid(draft, limits);
 
-  let { uploaded, uploads } = await uploadInputs(core, client, submission, limits);
+  let { uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission);
 
   let finalDraft: VideoDraft = draft;
   let optimizedPrompt: string | undefined;
@@ -209,7 +213,7 @@ export async function submitVideo(core: MediaJobDeps, submission: VideoSubmissio
     if (!usedCache || !isAssetNotFound(error)) throw error;
     if (!core.journal.jobs.forgetRejectedIntent(submission.idempotencyKey)) throw error;
     step('upload again');
-    ({ uploaded, uploads } = await uploadInputs(core, client, submission, limits));
+    ({ uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission));
     step('create');
     return { ...(await create()), optimizedPrompt, uploads };
   }
