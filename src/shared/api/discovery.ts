@@ -16,9 +16,10 @@ export const ServicesQuery = z.object({ serviceKind: z.string().min(1).optional(
 export type ServicesQuery = z.infer<typeof ServicesQuery>;
 
 /**
- * A model the gateway lists: one element of `GET /services` (the contracts are free-form objects in
- * the spec). The one meaning of "service entry" in Framewright; the bridge's view of one is
- * `ServiceEntryView`, a use case of the core is a `…Feature`.
+ * A model the gateway lists: one element of `GET /services`, the spec's `PublicService`
+ * ("Resources and their fields"; the contracts are free-form objects in the spec). The one meaning
+ * of "service entry" in Framewright; the bridge's view of one is `ServiceEntryView`, a use case
+ * of the core is a `…Feature`.
  */
 export const ServiceEntry = z
   .object({
