@@ -70,6 +70,15 @@ export async function startStudioHost(options: { rendererDir?: string } = {}): P
     ),
   ]);
   const info = JSON.parse(firstLine) as Omit<StudioHost, 'dataDir'>;
+  // `serve` prints its address while the core is still opening (bridge calls wait for it); a test
+  // that writes into the journal (seedFinishedJobs) needs the core's own first open (migrations,
+  // the built-in simulator profile) done first: one bridge call answers only after it.
+  const answer = await fetch(`${info.origin}/bridge/invoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${info.token}` },
+    body: JSON.stringify({ method: 'app.info', params: {} }),
+  });
+  if (!answer.ok) throw new Error(`framewright serve's core did not open: ${await answer.text()}`);
   return {
     host: { ...info, dataDir },
     type: (text) => child.stdin!.write(text),
