@@ -1,6 +1,7 @@
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { isCallable, serviceAvailability } from '../../../shared/api/service-availability.js';
-import type { ServiceEntryView as StudioServiceView } from '../../../shared/bridge/domains/studio.js';
+import type { ServiceEntryView } from '../../../shared/bridge/domains/studio.js';
+import type { ServiceCatalog } from '../features/catalog/service-catalog.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { chooseService } from '../operations/service-common.js';
@@ -12,7 +13,8 @@ export type ClientFor = (profileId: string) => Promise<PublicApiClient>;
 export interface StudioDiscoveryDeps {
   /** The discovery cache lives in the journal (offline answers). */
   journal: Journal;
-  clientFor: ClientFor;
+  /** A profile's services, as every other caller lists them (client, cache, offline copy). */
+  catalog: Pick<ServiceCatalog, 'discover'>;
   activeProfileId: () => string;
 }
 
@@ -22,11 +24,10 @@ export class StudioDiscovery {
 
   async services(profileId: string | undefined, serviceKind?: string) {
     const id = profileId ?? this.d.activeProfileId();
-    const client = await this.d.clientFor(id);
-    const found = await discoverServices(this.d.journal, client, { serviceKind });
+    const found = await this.d.catalog.discover(id, { serviceKind });
     return {
       profileId: id,
-      services: found.services.map(toStudioService),
+      services: found.services.map(toServiceEntryView),
       fetchedAt: found.fetchedAt,
       fromCache: found.fromCache,
     };
@@ -41,7 +42,7 @@ export class StudioDiscovery {
   }
 }
 
-function toStudioService(s: ServiceEntry): StudioServiceView {
+function toServiceEntryView(s: ServiceEntry): ServiceEntryView {
   const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : null);
   return {
     modelAlias: s.modelAlias,

@@ -3,7 +3,7 @@ import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { StudioAdmission } from './admission.js';
-import { StudioDiscovery, type ClientFor } from './discovery.js';
+import { StudioDiscovery, type ClientFor, type StudioDiscoveryDeps } from './discovery.js';
 import { DraftInputs } from './draft-inputs.js';
 import { StudioDrafts } from './drafts.js';
 import { engineChangeForwarder } from './events.js';
@@ -20,6 +20,8 @@ export interface StudioFeaturesDeps {
   dataDir: string;
   journal: Journal;
   clientFor: ClientFor;
+  /** The profiles' service lists (the catalog feature). */
+  catalog: StudioDiscoveryDeps['catalog'];
   activeProfileId: () => string;
   /** The current library folder (the setting, else the default). */
   libraryDir: () => string;
@@ -61,7 +63,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
   const media = new MediaResolver({ journal, libraryDirs: d.libraryDirs, staged });
   const discovery = new StudioDiscovery({
     journal,
-    clientFor: d.clientFor,
+    catalog: d.catalog,
     activeProfileId: d.activeProfileId,
   });
   const drafts = new StudioDrafts({ drafts: journal.drafts, jobs: journal.jobs });
