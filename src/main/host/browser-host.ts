@@ -1,11 +1,10 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
   BRIDGE_MAX_BODY_BYTES,
@@ -18,6 +17,18 @@ import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
 import type { EventHub } from '../core/bridge/event-hub.js';
 import { mediaResponseHeaders, mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import {
+  answerFailure,
+  decodedPath,
+  readJsonBody,
+  Refusal,
+  requestUrl,
+  safeEqual,
+  sendJson,
+  serveRendererFile,
+  setSecurityHeaders,
+  streamFile,
+} from './http-serving.js';
 
 /**
  * The loopback browser host: serves the built renderer and speaks the bridge contract to the real
@@ -69,113 +80,6 @@ export interface RunningBrowserHost {
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const SESSION_BODY_MAX_BYTES = 4 * 1024;
 
-const MIME_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** Writes the head, then the file's bytes (a range of them); a broken stream ends only this response. */
-async function streamFile(
-  res: ServerResponse,
-  handle: FileHandle,
-  o: {
-    status: number;
-    headers: Record<string, string | number>;
-    head: boolean;
-    start?: number;
-    end?: number;
-  },
-): Promise<void> {
-  res.writeHead(o.status, o.headers);
-  if (o.head) {
-    res.end();
-    return;
-  }
-  const bytes = handle.createReadStream({ start: o.start, end: o.end, autoClose: false });
-  await pipeline(bytes, res).catch(() => res.destroy());
-}
-
-/** A request the host answers with this status and a bridge-shaped error (and stays up). */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/**
- * The request target as a URL, or a 400: only origin-form targets (`/path?query`) are accepted, and
- * anything the WHATWG parser refuses (`//[`) is refused here instead of throwing in a handler.
- */
-function requestUrl(req: IncomingMessage): URL {
-  const target = req.url ?? '';
-  if (!target.startsWith('/')) throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
-  try {
-    return new URL(`http://host.invalid${target}`);
-  } catch {
-    throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
-  }
-}
-
-function decodedPath(pathname: string): string {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    throw new Refusal(400, 'host.bad_request', 'Malformed percent-encoding in the path.');
-  }
-}
-
-/** A body of at most `limit` bytes; a larger announced or received body is a 413 (nothing is kept). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const announced = Number(req.headers['content-length'] ?? '0');
-  if (announced > limit) return Promise.reject(new Refusal(413, 'host.too_large', 'Body too large.'));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        req.removeAllListeners('data');
-        req.pause();
-        reject(new Refusal(413, 'host.too_large', 'Body too large.'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-    req.on('aborted', () => reject(new Error('aborted')));
-  });
-}
-
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const bytes = await readBody(req, limit);
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new Refusal(400, 'host.bad_body', 'Body is not JSON.');
-  }
-}
-
 export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
   const bindHost = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(bindHost)) {
@@ -211,27 +115,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     });
   };
 
-  const securityHeaders = (res: ServerResponse) => {
-    res.setHeader('Content-Security-Policy', contentSecurityPolicy({ allowLoopbackSocket: true }));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-  };
-  const sendJson = (
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    extra: Record<string, string> = {},
-  ) => {
-    res.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'no-store',
-      ...extra,
-    });
-    res.end(JSON.stringify(body));
-  };
+  const securityHeaders = (res: ServerResponse) =>
+    setSecurityHeaders(res, contentSecurityPolicy({ allowLoopbackSocket: true }));
   /** `POST /bridge/session {code}`: a one-time code of a launch URL, exchanged once for the token. */
   const exchangeCode = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
@@ -251,28 +136,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     sendJson(res, 200, { ok: true, result: { token } });
   };
 
-  /** The built renderer: public code, no secret, served without the token (the page then signs in). */
-  const serveStatic = async (pathname: string, res: ServerResponse, head: boolean) => {
-    const relative = pathname === '/' ? 'index.html' : decodedPath(pathname).replace(/^\/+/, '');
-    const file = path.resolve(rendererDir, relative);
-    const handle = file.startsWith(rendererDir + path.sep)
-      ? await open(file, 'r').catch(() => undefined)
-      : undefined;
-    if (!handle) throw new Refusal(404, 'host.not_found', 'Not found.');
-    try {
-      if (!(await handle.stat()).isFile()) throw new Refusal(404, 'host.not_found', 'Not found.');
-      await streamFile(res, handle, {
-        status: 200,
-        headers: {
-          'Content-Type': MIME_TYPES[path.extname(file)] ?? 'application/octet-stream',
-          'Cache-Control': 'no-cache',
-        },
-        head,
-      });
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
-  };
+  const serveStatic = (pathname: string, res: ServerResponse, head: boolean) =>
+    serveRendererFile(rendererDir, pathname, res, head);
 
   /** A library file, with byte ranges (the player seeks), served only as what the core sniffed. */
   const serveMedia = async (req: IncomingMessage, res: ServerResponse, media: ResolvedMedia) => {
@@ -380,20 +245,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
 
   const server = http.createServer((req, res) => {
     securityHeaders(res);
-    route(req, res).catch((error: unknown) => {
-      const refusal =
-        error instanceof Refusal ? error : new Refusal(500, 'host.internal', 'The host could not answer.');
-      if (!res.headersSent) {
-        // a refused body is not read: close the connection rather than drain it
-        const close: Record<string, string> = refusal.status === 413 ? { Connection: 'close' } : {};
-        sendJson(
-          res,
-          refusal.status,
-          { ok: false, error: { code: refusal.code, message: refusal.message } },
-          close,
-        );
-      } else res.destroy();
-    });
+    route(req, res).catch((error: unknown) => answerFailure(res, error));
   });
   // a socket that errors (reset, half-closed) ends only its own request
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

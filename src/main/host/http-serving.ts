@@ -1,0 +1,190 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * The HTTP pieces both hosts share (the loopback browser host and the platform host): the built
+ * renderer served from its folder only, response security headers, bounded JSON bodies, parsed
+ * request targets, and a refusal that answers 4xx/5xx for one request without ending the process.
+ */
+
+export const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Writes the head, then the file's bytes (a range of them); a broken stream ends only this response. */
+export async function streamFile(
+  res: ServerResponse,
+  handle: FileHandle,
+  o: {
+    status: number;
+    headers: Record<string, string | number>;
+    head: boolean;
+    start?: number;
+    end?: number;
+  },
+): Promise<void> {
+  res.writeHead(o.status, o.headers);
+  if (o.head) {
+    res.end();
+    return;
+  }
+  const bytes = handle.createReadStream({ start: o.start, end: o.end, autoClose: false });
+  await pipeline(bytes, res).catch(() => res.destroy());
+}
+
+/** A request the host answers with this status and a bridge-shaped error (and stays up). */
+export class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * The request target as a URL, or a 400: only origin-form targets (`/path?query`) are accepted, and
+ * anything the WHATWG parser refuses (`//[`) is refused here instead of throwing in a handler.
+ */
+export function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '';
+  if (!target.startsWith('/')) throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
+  try {
+    return new URL(`http://host.invalid${target}`);
+  } catch {
+    throw new Refusal(400, 'host.bad_request', 'Malformed request target.');
+  }
+}
+
+export function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    throw new Refusal(400, 'host.bad_request', 'Malformed percent-encoding in the path.');
+  }
+}
+
+/** A body of at most `limit` bytes; a larger announced or received body is a 413 (nothing is kept). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const announced = Number(req.headers['content-length'] ?? '0');
+  if (announced > limit) return Promise.reject(new Refusal(413, 'host.too_large', 'Body too large.'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.pause();
+        reject(new Refusal(413, 'host.too_large', 'Body too large.'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+    req.on('aborted', () => reject(new Error('aborted')));
+  });
+}
+
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const bytes = await readBody(req, limit);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Refusal(400, 'host.bad_body', 'Body is not JSON.');
+  }
+}
+
+/** Security headers of every answer; the policy is the page's Content-Security-Policy. */
+export function setSecurityHeaders(res: ServerResponse, policy: string): void {
+  res.setHeader('Content-Security-Policy', policy);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+/** A JSON answer that no cache keeps. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string | string[]> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
+  res.end(JSON.stringify(body));
+}
+
+/** The built renderer: public code, no secret; only files inside `rendererDir` (an absolute path). */
+export async function serveRendererFile(
+  rendererDir: string,
+  pathname: string,
+  res: ServerResponse,
+  head: boolean,
+): Promise<void> {
+  const relative = pathname === '/' ? 'index.html' : decodedPath(pathname).replace(/^\/+/, '');
+  const file = path.resolve(rendererDir, relative);
+  const handle = file.startsWith(rendererDir + path.sep)
+    ? await open(file, 'r').catch(() => undefined)
+    : undefined;
+  if (!handle) throw new Refusal(404, 'host.not_found', 'Not found.');
+  try {
+    if (!(await handle.stat()).isFile()) throw new Refusal(404, 'host.not_found', 'Not found.');
+    await streamFile(res, handle, {
+      status: 200,
+      headers: {
+        'Content-Type': MIME_TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-cache',
+      },
+      head,
+    });
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Answers a failed request: a Refusal as itself, anything else as a 500 that says nothing more. */
+export function answerFailure(res: ServerResponse, error: unknown): void {
+  const refusal =
+    error instanceof Refusal ? error : new Refusal(500, 'host.internal', 'The host could not answer.');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // a refused body is not read: close the connection rather than drain it
+  const close: Record<string, string> = refusal.status === 413 ? { Connection: 'close' } : {};
+  sendJson(
+    res,
+    refusal.status,
+    { ok: false, error: { code: refusal.code, message: refusal.message } },
+    close,
+  );
+}
