@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The settings of `framewright serve --platform`, read from the environment the platform injects
+ * (`PLATFORM_APP_*`) and from `FRAMEWRIGHT_PUBLIC_URL`, the origin users reach.
+ *
+ * Every problem is one line and all of them are reported at once; no line ever contains the
+ * credential (only the names of the settings and, for a file, its path).
+ */
+export interface PlatformSettings {
+  readonly runtimeBaseUrl: string;
+  readonly sessionBaseUrl: string;
+  readonly appKey: string;
+  /** The platform-managed application credential: secret, kept in memory only. */
+  readonly appCredential: string;
+  /** The public origin (`https://studio.example.com`), no path, query or trailing slash. */
+  readonly publicOrigin: string;
+  /** True when the public origin is https: cookies are `Secure` and `__Host-` prefixed. */
+  readonly secureCookies: boolean;
+}
+
+export class PlatformSettingsError extends Error {
+  /** The exit code of the CLI for settings that are missing or inconsistent. */
+  readonly exitCode = 2;
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'PlatformSettingsError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function baseUrl(env: Env, name: string, problems: string[]): string {
+  const raw = env[name]?.trim();
+  if (!raw) {
+    problems.push(`${name} is not set: the platform's base address (http or https).`);
+    return '';
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`${name} is not a URL.`);
+    return '';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`${name} must be an http or https URL.`);
+    return '';
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    problems.push(`${name} must not carry credentials, a query or a fragment.`);
+    return '';
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function publicOrigin(env: Env, problems: string[]): string {
+  const name = 'FRAMEWRIGHT_PUBLIC_URL';
+  const raw = env[name]?.trim();
+  if (!raw) {
+    problems.push(`${name} is not set: the origin users reach Framewright at (http or https).`);
+    return '';
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`${name} is not a URL.`);
+    return '';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`${name} must be an http or https origin.`);
+    return '';
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || raw.endsWith('?')) {
+    problems.push(`${name} must be an origin only (scheme, host, port), without a path, query or fragment.`);
+    return '';
+  }
+  return url.origin;
+}
+
+function credential(env: Env, problems: string[], readFile: (file: string) => string): string {
+  const inline = env.PLATFORM_APP_CREDENTIAL;
+  const file = env.PLATFORM_APP_CREDENTIAL_FILE?.trim();
+  if (inline !== undefined && inline !== '' && file) {
+    problems.push('PLATFORM_APP_CREDENTIAL and PLATFORM_APP_CREDENTIAL_FILE are both set: set only one.');
+    return '';
+  }
+  if (file) {
+    let text: string;
+    try {
+      text = readFile(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      problems.push(`PLATFORM_APP_CREDENTIAL_FILE names a file that cannot be read (${code}): ${file}`);
+      return '';
+    }
+    const value = text.trim();
+    if (!value) problems.push(`PLATFORM_APP_CREDENTIAL_FILE names an empty file: ${file}`);
+    return value;
+  }
+  const value = inline?.trim() ?? '';
+  if (!value)
+    problems.push(
+      'The application credential is not set: set PLATFORM_APP_CREDENTIAL or PLATFORM_APP_CREDENTIAL_FILE.',
+    );
+  return value;
+}
+
+/** Reads and checks the settings; throws PlatformSettingsError listing every problem. */
+export function readPlatformSettings(
+  env: Env = process.env,
+  readFile: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): PlatformSettings {
+  const problems: string[] = [];
+  const runtimeBaseUrl = baseUrl(env, 'PLATFORM_APP_RUNTIME_BASE_URL', problems);
+  const sessionBaseUrl = baseUrl(env, 'PLATFORM_APP_SESSION_BASE_URL', problems);
+  const appKey = env.PLATFORM_APP_KEY?.trim() ?? '';
+  if (!appKey) problems.push('PLATFORM_APP_KEY is not set: the application key the platform assigned.');
+  else if (!/^[A-Za-z0-9._-]+$/.test(appKey))
+    problems.push('PLATFORM_APP_KEY may contain only letters, digits, ".", "_" and "-".');
+  const appCredential = credential(env, problems, readFile);
+  const origin = publicOrigin(env, problems);
+  if (problems.length > 0) throw new PlatformSettingsError(problems);
+  return {
+    runtimeBaseUrl,
+    sessionBaseUrl,
+    appKey,
+    appCredential,
+    publicOrigin: origin,
+    secureCookies: origin.startsWith('https:'),
+  };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { PlatformSettingsError, readPlatformSettings } from '../../../src/main/core/app/platform-settings.js';
+
+const CREDENTIAL = 'app-credential-SECRET-value';
+const complete = {
+  PLATFORM_APP_RUNTIME_BASE_URL: 'https://runtime.example.com/platform/runtime/',
+  PLATFORM_APP_SESSION_BASE_URL: 'https://sessions.example.com/session',
+  PLATFORM_APP_KEY: 'framewright-studio',
+  PLATFORM_APP_CREDENTIAL: `  ${CREDENTIAL}\n`,
+  FRAMEWRIGHT_PUBLIC_URL: 'https://studio.example.com',
+};
+const noFile = (): string => {
+  throw Object.assign(new Error('no file'), { code: 'ENOENT' });
+};
+
+function problemsOf(env: Record<string, string | undefined>, readFile = noFile): string[] {
+  try {
+    readPlatformSettings(env, readFile);
+  } catch (error) {
+    expect(error).toBeInstanceOf(PlatformSettingsError);
+    expect((error as PlatformSettingsError).exitCode).toBe(2);
+    return [...(error as PlatformSettingsError).problems];
+  }
+  throw new Error('expected the settings to be refused');
+}
+
+describe('platform settings', () => {
+  it('reads complete settings, trims the credential and makes https cookies secure', () => {
+    const settings = readPlatformSettings(complete, noFile);
+    expect(settings).toEqual({
+      runtimeBaseUrl: 'https://runtime.example.com/platform/runtime',
+      sessionBaseUrl: 'https://sessions.example.com/session',
+      appKey: 'framewright-studio',
+      appCredential: CREDENTIAL,
+      publicOrigin: 'https://studio.example.com',
+      secureCookies: true,
+    });
+    expect(
+      readPlatformSettings({ ...complete, FRAMEWRIGHT_PUBLIC_URL: 'http://127.0.0.1:8080' }, noFile),
+    ).toMatchObject({ publicOrigin: 'http://127.0.0.1:8080', secureCookies: false });
+  });
+
+  it('reads the credential from PLATFORM_APP_CREDENTIAL_FILE, trimmed', () => {
+    const env = {
+      ...complete,
+      PLATFORM_APP_CREDENTIAL: undefined,
+      PLATFORM_APP_CREDENTIAL_FILE: '/run/cred',
+    };
+    const settings = readPlatformSettings(env, (file) =>
+      file === '/run/cred' ? `${CREDENTIAL}\n` : noFile(),
+    );
+    expect(settings.appCredential).toBe(CREDENTIAL);
+  });
+
+  it('reports every missing setting at once, one line each', () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(5);
+    for (const name of [
+      'PLATFORM_APP_RUNTIME_BASE_URL',
+      'PLATFORM_APP_SESSION_BASE_URL',
+      'PLATFORM_APP_KEY',
+      'PLATFORM_APP_CREDENTIAL',
+      'FRAMEWRIGHT_PUBLIC_URL',
+    ])
+      expect(problems.some((line) => line.includes(name))).toBe(true);
+    for (const line of problems) expect(line).not.toContain('\n');
+  });
+
+  it('refuses both credential settings, and never echoes the credential', () => {
+    const problems = problemsOf({ ...complete, PLATFORM_APP_CREDENTIAL_FILE: '/run/cred' }, () => CREDENTIAL);
+    expect(problems).toEqual([
+      'PLATFORM_APP_CREDENTIAL and PLATFORM_APP_CREDENTIAL_FILE are both set: set only one.',
+    ]);
+    expect(problems.join('\n')).not.toContain(CREDENTIAL);
+  });
+
+  it('refuses an unreadable or empty credential file, naming the file', () => {
+    const env = {
+      ...complete,
+      PLATFORM_APP_CREDENTIAL: undefined,
+      PLATFORM_APP_CREDENTIAL_FILE: '/run/missing',
+    };
+    expect(problemsOf(env)).toEqual([
+      'PLATFORM_APP_CREDENTIAL_FILE names a file that cannot be read (ENOENT): /run/missing',
+    ]);
+    expect(problemsOf(env, () => ' \n')).toEqual([
+      'PLATFORM_APP_CREDENTIAL_FILE names an empty file: /run/missing',
+    ]);
+  });
+
+  it('refuses a public URL with a path or query, and base URLs that are not http(s)', () => {
+    for (const value of [
+      'https://studio.example.com/app',
+      'https://studio.example.com/?x=1',
+      'ftp://x.example.com',
+      'studio',
+    ])
+      expect(problemsOf({ ...complete, FRAMEWRIGHT_PUBLIC_URL: value })).toHaveLength(1);
+    const problems = problemsOf({
+      ...complete,
+      PLATFORM_APP_RUNTIME_BASE_URL: 'file:///etc',
+      PLATFORM_APP_SESSION_BASE_URL: 'https://u:p@sessions.example.com',
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).not.toContain(CREDENTIAL);
+  });
+});
