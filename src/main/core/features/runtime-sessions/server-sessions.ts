@@ -1,0 +1,188 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError, OutcomeUnknownError } from '../../platform/api-errors.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import type { RuntimeSession, SessionService } from './session-service.js';
+
+/** Renew when at most this many seconds remain (the spec's reference client). */
+export const RENEW_WHEN_REMAINING_SECONDS = 21_600;
+/** The absolute renewal window from the first exchange. */
+export const ABSOLUTE_WINDOW_SECONDS = 7 * 24 * 3600;
+const SECRET_KEY_PREFIX = 'runtime-session:';
+
+/** Who a server-side session belongs to: the RuntimeSession's snapshot, without its id. */
+export interface SignedInUser {
+  readonly subject: RuntimeSession['subject'];
+  readonly appRoles: readonly string[];
+  readonly expiresAt: string;
+  /** Milliseconds since the epoch of the first exchange (the start of the 7-day window). */
+  readonly firstExchangeAt: number;
+}
+
+/** A usable server-side session. `sessionId` stays in the backend: never answered, never logged. */
+export interface ActiveSession extends SignedInUser {
+  readonly status: 'active';
+  readonly id: string;
+  readonly sessionId: string;
+  /** The per-session CSRF token the page sends as a header on every state-changing call. */
+  readonly csrfToken: string;
+}
+
+/** Why the person must reopen the application from the application center. */
+export type SessionOverReason = 'unknown' | 'expired' | 'window_passed' | 'revoked' | 'exchange_failed';
+export interface SessionOver {
+  readonly status: 'over';
+  readonly reason: SessionOverReason;
+}
+
+interface StoredSession extends SignedInUser {
+  sessionId: string;
+  csrfToken: string;
+}
+
+export interface ServerSessionsOptions {
+  service: SessionService;
+  /** The platform backend's secret store: a restarted backend keeps its users signed in. */
+  secrets: SecretStore;
+  now?: () => number;
+}
+
+/**
+ * The server-side session table of the platform host. The cookie carries only a random 256-bit
+ * opaque id; behind it, the RuntimeSession of one person, kept in memory and in the secret store
+ * (key `runtime-session:<id>`, the record base64url-encoded JSON).
+ *
+ * - `signIn` exchanges a launch code once. Any failure, including an unknown outcome, is not
+ *   replayed: the page says to reopen the application.
+ * - `current` renews when at most 21600 s remain (concurrent callers share one renewal); past the
+ *   7-day window, or on 401/403/404 from the service, the session is over.
+ */
+export class ServerSessions {
+  private readonly memory = new Map<string, StoredSession>();
+  private readonly renewals = new Map<string, Promise<ActiveSession | SessionOver>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: ServerSessionsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async signIn(launchCode: string): Promise<ActiveSession | SessionOver> {
+    if (typeof launchCode !== 'string' || launchCode.length === 0 || launchCode.length > 1024)
+      return { status: 'over', reason: 'exchange_failed' };
+    let session: RuntimeSession;
+    try {
+      session = await this.options.service.exchange(launchCode);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof OutcomeUnknownError)
+        return { status: 'over', reason: 'exchange_failed' };
+      throw error;
+    }
+    const id = randomBytes(32).toString('base64url');
+    const stored: StoredSession = {
+      sessionId: session.sessionId,
+      subject: session.subject,
+      appRoles: session.appRoles,
+      expiresAt: session.expiresAt,
+      firstExchangeAt: this.now(),
+      csrfToken: randomBytes(32).toString('base64url'),
+    };
+    await this.save(id, stored);
+    return active(id, stored);
+  }
+
+  /** The usable session behind a cookie's id (renewed if due), or why it is over. */
+  async current(id: string | undefined): Promise<ActiveSession | SessionOver> {
+    if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return { status: 'over', reason: 'unknown' };
+    const stored = await this.load(id);
+    if (!stored) return { status: 'over', reason: 'unknown' };
+    const now = this.now();
+    if (now - stored.firstExchangeAt >= ABSOLUTE_WINDOW_SECONDS * 1000) return this.end(id, 'window_passed');
+    const remaining = (Date.parse(stored.expiresAt) - now) / 1000;
+    if (remaining > RENEW_WHEN_REMAINING_SECONDS) return active(id, stored);
+    let renewal = this.renewals.get(id);
+    if (!renewal) {
+      renewal = this.renew(id, stored).finally(() => this.renewals.delete(id));
+      this.renewals.set(id, renewal);
+    }
+    return renewal;
+  }
+
+  /** Signs out: forgets the session here and in the secret store. */
+  async signOut(id: string): Promise<void> {
+    await this.end(id, 'unknown');
+  }
+
+  /** The session is over for the service (a 401 of the runtime): forget it, the page reopens. */
+  async endedByService(id: string): Promise<SessionOver> {
+    return this.end(id, 'revoked');
+  }
+
+  private async renew(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
+    let renewed: RuntimeSession;
+    try {
+      renewed = await this.options.service.renew(stored.sessionId);
+    } catch (error) {
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status))
+        return this.end(id, error.status === 401 ? 'window_passed' : 'revoked');
+      // blocked, unavailable or unknown: the current session serves while it lasts
+      if (Date.parse(stored.expiresAt) > this.now()) return active(id, stored);
+      return this.end(id, 'expired');
+    }
+    const next: StoredSession = {
+      ...stored,
+      sessionId: renewed.sessionId,
+      subject: renewed.subject,
+      appRoles: renewed.appRoles,
+      expiresAt: renewed.expiresAt,
+    };
+    await this.save(id, next);
+    return active(id, next);
+  }
+
+  private async save(id: string, stored: StoredSession): Promise<void> {
+    this.memory.set(id, stored);
+    const encoded = Buffer.from(JSON.stringify(stored), 'utf8').toString('base64url');
+    await this.options.secrets.set(SECRET_KEY_PREFIX + id, encoded);
+  }
+
+  private async load(id: string): Promise<StoredSession | undefined> {
+    const known = this.memory.get(id);
+    if (known) return known;
+    const encoded = await this.options.secrets.get(SECRET_KEY_PREFIX + id);
+    if (!encoded) return undefined;
+    try {
+      const stored = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as StoredSession;
+      if (typeof stored.sessionId !== 'string' || typeof stored.csrfToken !== 'string') return undefined;
+      this.memory.set(id, stored);
+      return stored;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async end(id: string, reason: SessionOverReason): Promise<SessionOver> {
+    this.memory.delete(id);
+    await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
+    return { status: 'over', reason };
+  }
+}
+
+function active(id: string, stored: StoredSession): ActiveSession {
+  return {
+    status: 'active',
+    id,
+    sessionId: stored.sessionId,
+    csrfToken: stored.csrfToken,
+    subject: stored.subject,
+    appRoles: stored.appRoles,
+    expiresAt: stored.expiresAt,
+    firstExchangeAt: stored.firstExchangeAt,
+  };
+}
+
+/** The subject's workspace key: sha256("tenant\0account\0user") hex, first 32 characters. */
+export function subjectKeyOf(subject: RuntimeSession['subject']): string {
+  return createHash('sha256')
+    .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}`)
+    .digest('hex')
+    .slice(0, 32);
+}

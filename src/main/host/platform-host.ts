@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { BRIDGE_MAX_BODY_BYTES, HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
+import {
+  PLATFORM_CSRF_HEADER,
+  PLATFORM_CSRF_PROTOCOL_PREFIX,
+  PLATFORM_SESSION_OVER_CODE,
+  PLATFORM_SESSION_PATH,
+  type PlatformSessionView,
+} from '../../shared/bridge/platform-host-protocol.js';
+import type { EventHub } from '../core/bridge/event-hub.js';
+import type { PlatformWorkspace } from '../core/app/platform-workspaces.js';
+import type { ActiveSession, SessionOver } from '../core/features/runtime-sessions/server-sessions.js';
+import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
+import { contentSecurityPolicy } from './content-security-policy.js';
+import {
+  answerFailure,
+  readJsonBody,
+  Refusal,
+  requestUrl,
+  safeEqual,
+  sendJson,
+  serveRendererFile,
+  setSecurityHeaders,
+} from './http-serving.js';
+
+/**
+ * The platform host: Framewright's backend as a platform application. It serves the built
+ * renderer, signs people in with the platform's launch codes, and routes each bridge call to the
+ * workspace of the person whose server-side session the cookie names.
+ *
+ * Guards, each tested (test/integration/platform-host):
+ *  - `Host` must be the public URL's host, and `Origin` its origin (required on every POST and
+ *    on the events socket);
+ *  - the cookie is an opaque 256-bit id: HttpOnly, SameSite=Strict, Path=/, and `Secure` with
+ *    the `__Host-` prefix when the public URL is https; the RuntimeSession's id stays here;
+ *  - every state-changing call carries the session's CSRF token as a header (a subprotocol on
+ *    the socket); a call without a session is 401, without the token 403;
+ *  - identity is taken from the server-side session only, never from a body, query or header.
+ */
+export interface PlatformHostOptions {
+  /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
+  publicOrigin: string;
+  /** The server-side session table (runtime-sessions feature). */
+  sessions: {
+    signIn(launchCode: string): Promise<ActiveSession | SessionOver>;
+    current(id: string | undefined): Promise<ActiveSession | SessionOver>;
+    signOut(id: string): Promise<void>;
+  };
+  /** Subject → its workspace (platform-workspaces). */
+  workspaces: { workspaceOf(subject: RuntimeSession['subject']): PlatformWorkspace };
+  /** Pushed events of one workspace, forwarded to that person's sockets only. */
+  eventsOf?: (workspace: PlatformWorkspace) => Pick<EventHub, 'subscribe'>;
+  rendererDir: string;
+  host?: string;
+  port?: number;
+  /** One line per request: method, path (never the query), status. */
+  log?: (line: string) => void;
+}
+
+export interface RunningPlatformHost {
+  /** The bound address, e.g. http://127.0.0.1:PORT (users reach the public origin). */
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SESSION_BODY_MAX_BYTES = 4 * 1024;
+const REOPEN_MESSAGE = 'Reopen Framewright from your application center.';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-framewright_session' : 'framewright_session';
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function viewOf(session: ActiveSession): PlatformSessionView {
+  return {
+    userId: session.subject.userId,
+    ...(session.subject.organizationId ? { organizationId: session.subject.organizationId } : {}),
+    appRoles: [...session.appRoles],
+    expiresAt: session.expiresAt,
+    csrfToken: session.csrfToken,
+  };
+}
+
+export async function startPlatformHost(options: PlatformHostOptions): Promise<RunningPlatformHost> {
+  const rendererDir = path.resolve(options.rendererDir);
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    throw new Error(`No built renderer at ${rendererDir}. Run "npm run build" first.`);
+  }
+  const publicUrl = new URL(options.publicOrigin);
+  const publicOrigin = publicUrl.origin;
+  const secure = publicUrl.protocol === 'https:';
+  const cookieName = sessionCookieName(secure);
+  const cookieAttributes = `HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`;
+  const setCookie = (id: string) => `${cookieName}=${id}; Max-Age=${7 * 24 * 3600}; ${cookieAttributes}`;
+  const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
+  const log = options.log ?? (() => undefined);
+
+  const hostIsOurs = (req: IncomingMessage) => req.headers.host === publicUrl.host;
+  /** Origin must be ours when sent; on state-changing calls (and sockets) it must be sent. */
+  const originIsOurs = (req: IncomingMessage, required: boolean) =>
+    req.headers.origin === undefined ? !required : req.headers.origin === publicOrigin;
+
+  const over = (res: ServerResponse, status = 401) =>
+    sendJson(
+      res,
+      status,
+      { ok: false, error: { code: PLATFORM_SESSION_OVER_CODE, message: REOPEN_MESSAGE } },
+      { 'Set-Cookie': clearCookie },
+    );
+
+  /** The active session of the request's cookie, or undefined after answering "reopen". */
+  const sessionOf = async (req: IncomingMessage, res: ServerResponse) => {
+    const session = await options.sessions.current(cookieValue(req, cookieName));
+    if (session.status === 'over') {
+      over(res);
+      return undefined;
+    }
+    return session;
+  };
+
+  const sessionRoute = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET') {
+      const session = await sessionOf(req, res);
+      if (session) sendJson(res, 200, { ok: true, result: viewOf(session) });
+      return;
+    }
+    if (req.method === 'DELETE') {
+      const session = await sessionOf(req, res);
+      if (!session) return;
+      if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
+        throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+      await options.sessions.signOut(session.id);
+      return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
+    }
+    if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
+    // only the launch code is read: identity fields of a body are never looked at
+    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as { launchCode?: unknown } | null;
+    const launchCode = typeof body?.launchCode === 'string' ? body.launchCode : '';
+    const session = await options.sessions.signIn(launchCode);
+    if (session.status === 'over') return over(res);
+    sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });
+  };
+
+  const invoke = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
+      throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      throw new Refusal(415, 'host.content_type', 'Bridge calls are JSON.');
+    const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
+    const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
+    const workspace = options.workspaces.workspaceOf(session.subject);
+    sendJson(res, 200, await workspace.dispatcher.dispatch(method, params));
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!hostIsOurs(req))
+      throw new Refusal(421, 'host.bad_host', 'Requests must address this host by its public name.');
+    const safe = req.method === 'GET' || req.method === 'HEAD';
+    if (!originIsOurs(req, !safe))
+      throw new Refusal(403, 'host.bad_origin', 'Cross-origin requests are refused.');
+    const url = requestUrl(req);
+    if (url.pathname === PLATFORM_SESSION_PATH) return sessionRoute(req, res);
+    if (url.pathname === '/bridge/invoke') return invoke(req, res);
+    if (url.pathname.startsWith('/bridge/') || url.pathname.startsWith('/platform/'))
+      throw new Refusal(404, 'host.not_found', 'Not found.');
+    if (!safe) throw new Refusal(405, 'host.method', 'Method not allowed.');
+    return serveRendererFile(rendererDir, url.pathname, res, req.method === 'HEAD');
+  };
+
+  const server = http.createServer((req, res) => {
+    setSecurityHeaders(res, contentSecurityPolicy());
+    res.on('finish', () => {
+      // the path only: a query may carry a launch code
+      const pathname = (req.url ?? '').split('?')[0] ?? '';
+      log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
+    });
+    route(req, res).catch((error: unknown) => answerFailure(res, error));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable && !socket.writableEnded)
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const deny = (status: string) =>
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    if (!hostIsOurs(req)) return deny('421 Misdirected Request');
+    if (!originIsOurs(req, true)) return deny('403 Forbidden');
+    let pathname: string;
+    try {
+      pathname = requestUrl(req).pathname;
+    } catch {
+      return deny('400 Bad Request');
+    }
+    if (pathname !== '/bridge/events') return deny('404 Not Found');
+    void options.sessions.current(cookieValue(req, cookieName)).then(
+      (session) => {
+        if (session.status === 'over') return deny('401 Unauthorized');
+        const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
+        const csrfOk = offered.some((p) => {
+          const value = p.trim();
+          return (
+            value.startsWith(PLATFORM_CSRF_PROTOCOL_PREFIX) &&
+            safeEqual(value.slice(PLATFORM_CSRF_PROTOCOL_PREFIX.length), session.csrfToken)
+          );
+        });
+        if (!csrfOk) return deny('403 Forbidden');
+        const workspace = options.workspaces.workspaceOf(session.subject);
+        sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+          const unsubscribe = options.eventsOf?.(workspace).subscribe((event, payload) => {
+            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+          });
+          ws.on('close', () => unsubscribe?.());
+          ws.on('message', () => undefined);
+          ws.on('error', () => ws.terminate());
+        });
+      },
+      () => deny('500 Internal Server Error'),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    origin: `http://${hostPart}:${address.port}`,
+    port: address.port,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

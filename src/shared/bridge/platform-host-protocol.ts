@@ -1,0 +1,24 @@
+/**
+ * What the platform host (`framewright serve --platform`) and the page it serves agree on. The
+ * platform opens the application at `<origin>/?launchCode=<code>`; the page removes the code from
+ * the address bar and posts it here (JSON `{launchCode}`); the answer sets an HttpOnly cookie and
+ * carries a per-session CSRF token the page sends back as a header on every state-changing call
+ * (and as a WebSocket subprotocol on the events socket). `GET` here answers the same view again
+ * (after a reload) from the cookie.
+ */
+export const PLATFORM_SESSION_PATH = '/platform/session';
+export const PLATFORM_LAUNCH_CODE_PARAM = 'launchCode';
+export const PLATFORM_CSRF_HEADER = 'x-framewright-csrf';
+export const PLATFORM_CSRF_PROTOCOL_PREFIX = 'framewright.csrf.';
+/** The error code of every answer that means "reopen Framewright from your application center". */
+export const PLATFORM_SESSION_OVER_CODE = 'platform.session_over';
+
+/** Who is signed in, as the page is told (never the RuntimeSession's id). */
+export interface PlatformSessionView {
+  userId: string;
+  /** Present when the person opened Framewright inside an organization. */
+  organizationId?: string;
+  appRoles: string[];
+  expiresAt: string;
+  csrfToken: string;
+}

@@ -1,0 +1,186 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
+import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
+import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
+import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
+import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
+import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { MemorySecretStore } from '../../support/memory-secret-store.js';
+
+export const APP_KEY = 'framewright-studio';
+
+/** A free loopback port, so the public origin is known before the host listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A small fake studio over the real per-subject journal: `notes.add {text}` writes a row into the
+ * workspace's journal, `notes.list` reads them, `where` answers the workspace's key. It stands in
+ * for the studio's features, which the coordinator wires into the same factory.
+ */
+function fakeStudio(workspace: {
+  subjectKey: string;
+  journal: { settings: { get<T>(k: string): T | undefined; set(k: string, v: unknown): void } };
+}) {
+  return {
+    async dispatch(method: unknown, params: unknown): Promise<BridgeResponse> {
+      const notes = workspace.journal.settings.get<string[]>('test.notes') ?? [];
+      if (method === 'notes.add') {
+        workspace.journal.settings.set('test.notes', [
+          ...notes,
+          String((params as { text?: unknown })?.text),
+        ]);
+        return { ok: true, result: null };
+      }
+      if (method === 'notes.list') return { ok: true, result: notes };
+      if (method === 'where') return { ok: true, result: workspace.subjectKey };
+      return { ok: false, error: { code: 'bridge.unknown_method', message: 'Unknown method.' } };
+    },
+  };
+}
+
+export interface PlatformRig {
+  sim: RunningSimulator;
+  dataDir: string;
+  origin: string;
+  host: RunningPlatformHost;
+  secrets: SecretStore;
+  logLines: string[];
+  /** Moves the simulator's clock and the host's together. */
+  advance(seconds: number): Promise<void>;
+  launchCode(user: 'member' | 'personal' | 'manager'): Promise<string>;
+  restartHost(): Promise<void>;
+  renewCalls: number;
+  close(): Promise<void>;
+}
+
+export async function startRig(): Promise<PlatformRig> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-host-'));
+  const dataDir = path.join(root, 'data');
+  const rendererDir = path.join(root, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
+  const sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(root, 'sim') });
+  const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const secrets = new MemorySecretStore();
+  const logLines: string[] = [];
+  let offsetMs = 0;
+  const rig = { renewCalls: 0 } as PlatformRig;
+  const service = createSessionService({
+    sessionBaseUrl: sim.platform.sessionBaseUrl,
+    appKey: APP_KEY,
+    appCredential: app.appCredential,
+  });
+  const counted = { ...service, renew: (id: string) => ((rig.renewCalls += 1), service.renew(id)) };
+  let workspaces: PlatformWorkspaces;
+  const start = async () => {
+    workspaces = new PlatformWorkspaces({ dataDir, workspaceDispatcher: fakeStudio });
+    const sessions = new ServerSessions({ service: counted, secrets, now: () => Date.now() + offsetMs });
+    return startPlatformHost({
+      publicOrigin: origin,
+      sessions,
+      workspaces,
+      rendererDir,
+      port,
+      log: (line) => logLines.push(line),
+    });
+  };
+  Object.assign(rig, {
+    sim,
+    dataDir,
+    origin,
+    secrets,
+    logLines,
+    host: await start(),
+    async advance(seconds: number) {
+      offsetMs += seconds * 1000;
+      const answer = await fetch(`${sim.baseUrl}/_simulator/clock`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advanceSeconds: seconds }),
+      });
+      if (!answer.ok) throw new Error(`clock: ${answer.status}`);
+    },
+    async launchCode(user: string) {
+      const answer = await fetch(sim.platform.launchUrl, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: APP_KEY, user }),
+      });
+      const body = (await answer.json()) as { runtime: { launchCode: string } };
+      return body.runtime.launchCode;
+    },
+    async restartHost() {
+      await rig.host.close();
+      workspaces.close();
+      rig.host = await start();
+    },
+    async close() {
+      await rig.host.close();
+      workspaces.close();
+      await sim.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  });
+  return rig;
+}
+
+/** A page of the public origin: keeps its cookie and CSRF token as a browser tab would. */
+export class Page {
+  cookie = '';
+  csrf = '';
+  answers: string[] = [];
+  constructor(private readonly rig: PlatformRig) {}
+
+  async request(
+    pathname: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = {
+      Origin: this.rig.origin,
+      // one connection per request: a restarted host must not meet a pooled socket of the old one
+      Connection: 'close',
+      ...(this.cookie ? { Cookie: this.cookie } : {}),
+      ...(this.csrf ? { 'X-Framewright-CSRF': this.csrf } : {}),
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...init.headers,
+    };
+    const response = await fetch(`${this.rig.origin}${pathname}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await response.text();
+    this.answers.push(text, JSON.stringify([...response.headers]));
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!.endsWith('=') ? '' : setCookie.split(';')[0]!;
+    const json = response.headers.get('content-type')?.startsWith('application/json');
+    return {
+      status: response.status,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer of the host, read by the tests
+      body: (json ? JSON.parse(text) : text) as any,
+      setCookie,
+    };
+  }
+
+  async open(launchCode: string) {
+    const answer = await this.request('/platform/session', { body: { launchCode } });
+    if (answer.status === 200) this.csrf = answer.body.result.csrfToken;
+    return answer;
+  }
+
+  invoke(method: string, params?: unknown) {
+    return this.request('/bridge/invoke', { body: { method, params } });
+  }
+}

@@ -1,0 +1,271 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
+import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
+import { startPlatformHost } from '../../../src/main/host/platform-host.js';
+import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { APP_KEY, freePort, Page, startRig, type PlatformRig } from './harness.js';
+
+let rig: PlatformRig;
+beforeEach(async () => {
+  rig = await startRig();
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+/** The RuntimeSession ids the host keeps in its secret store (to scan for them elsewhere). */
+async function storedSessionIds(store: MemorySecretStore | unknown): Promise<string[]> {
+  const secrets = (store as { secrets: Map<string, string> }).secrets;
+  return [...secrets.values()].map(
+    (encoded) =>
+      (JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { sessionId: string }).sessionId,
+  );
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile());
+}
+
+describe('platform host: signing in with a launch code', () => {
+  it('exchanges a member’s launch code once and sets an HttpOnly, SameSite=Strict cookie', async () => {
+    const page = new Page(rig);
+    const answer = await page.open(await rig.launchCode('member'));
+    expect(answer.status).toBe(200);
+    expect(answer.setCookie).toMatch(/^framewright_session=[A-Za-z0-9_-]{43}; /);
+    const attributes = answer.setCookie!.split('; ').slice(1);
+    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/']));
+    expect(attributes).not.toContain('Secure'); // the public URL is http here
+    expect(answer.body.result).toMatchObject({
+      appRoles: ['studio_editor'],
+      organizationId: expect.any(String),
+    });
+    expect(Object.keys(answer.body.result).sort()).toEqual(
+      ['appRoles', 'csrfToken', 'expiresAt', 'organizationId', 'userId'].sort(),
+    );
+    // a reload asks who is signed in, from the cookie alone
+    const again = await page.request('/platform/session');
+    expect(again.body.result.userId).toBe(answer.body.result.userId);
+    expect((await page.invoke('where')).status).toBe(200);
+  });
+
+  it('a second exchange of the same code fails and tells the page to reopen the application', async () => {
+    const code = await rig.launchCode('member');
+    expect((await new Page(rig).open(code)).status).toBe(200);
+    const second = new Page(rig);
+    const answer = await second.open(code);
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('platform.session_over');
+    expect(answer.body.error.message).toBe('Reopen Framewright from your application center.');
+    expect(second.cookie).toBe('');
+  });
+
+  it('with an https public URL the cookie is Secure and __Host- prefixed', async () => {
+    const port = await freePort();
+    const app = rig.sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
+    const workspaces = new PlatformWorkspaces({
+      dataDir: path.join(rig.dataDir, 'https'),
+      workspaceDispatcher: () => ({ dispatch: async () => ({ ok: true, result: null }) }),
+    });
+    const host = await startPlatformHost({
+      publicOrigin: 'https://studio.example.test',
+      sessions: new ServerSessions({
+        service: createSessionService({
+          sessionBaseUrl: rig.sim.platform.sessionBaseUrl,
+          appKey: APP_KEY,
+          appCredential: app.appCredential,
+        }),
+        secrets: new MemorySecretStore(),
+      }),
+      workspaces,
+      rendererDir: path.join(rig.dataDir, '..', 'renderer'),
+      port,
+    });
+    try {
+      const body = JSON.stringify({ launchCode: await rig.launchCode('member') });
+      const setCookie = await new Promise<string>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/platform/session',
+            headers: {
+              Host: 'studio.example.test',
+              Origin: 'https://studio.example.test',
+              'Content-Type': 'application/json',
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve(String(res.headers['set-cookie'] ?? ''));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(setCookie).toMatch(/^__Host-framewright_session=[A-Za-z0-9_-]{43}; /);
+      expect(setCookie.split('; ')).toEqual(
+        expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/', 'Secure']),
+      );
+    } finally {
+      await host.close();
+      workspaces.close();
+    }
+  });
+});
+
+describe('platform host: guards', () => {
+  it('refuses a bridge call without a cookie (401), without the CSRF token (403), and a foreign Host or Origin', async () => {
+    const page = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+
+    const anonymous = new Page(rig);
+    const noCookie = await anonymous.invoke('where');
+    expect(noCookie.status).toBe(401);
+    expect(noCookie.body.error.code).toBe('platform.session_over');
+
+    const noCsrf = await page.request('/bridge/invoke', {
+      body: { method: 'where' },
+      headers: { 'X-Framewright-CSRF': '' },
+    });
+    expect(noCsrf.status).toBe(403);
+    const wrongCsrf = await page.request('/bridge/invoke', {
+      body: { method: 'where' },
+      headers: { 'X-Framewright-CSRF': 'x'.repeat(43) },
+    });
+    expect(wrongCsrf.status).toBe(403);
+
+    const foreignOrigin = await page.request('/bridge/invoke', {
+      body: { method: 'where' },
+      headers: { Origin: 'http://evil.example' },
+    });
+    expect(foreignOrigin.status).toBe(403);
+    const localhostName = await fetch(`${rig.origin.replace('127.0.0.1', 'localhost')}/bridge/invoke`, {
+      method: 'POST',
+      headers: {
+        Cookie: page.cookie,
+        'X-Framewright-CSRF': page.csrf,
+        Origin: rig.origin,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ method: 'where' }),
+    });
+    expect(localhostName.status).toBe(421); // Host is not the public URL's host
+    // the right call still works
+    expect((await page.invoke('where')).status).toBe(200);
+  });
+
+  it('gives two people two workspaces; identity fields and a guessed workspace key in a request change nothing', async () => {
+    const member = new Page(rig);
+    const personal = new Page(rig);
+    await member.open(await rig.launchCode('member'));
+    await personal.open(await rig.launchCode('personal'));
+    const memberKey = (await member.invoke('where')).body.result as string;
+    const personalKey = (await personal.invoke('where')).body.result as string;
+    expect(memberKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(personalKey).not.toBe(memberKey);
+
+    await member.invoke('notes.add', { text: 'member’s secret plan' });
+    // personal tries to reach member's workspace by every field a browser could send
+    const guess = await personal.request(`/bridge/invoke?subjectKey=${memberKey}`, {
+      body: {
+        method: 'notes.list',
+        params: { subjectKey: memberKey },
+        subjectKey: memberKey,
+        userId: 'member',
+        tenantId: 'x',
+      },
+      headers: { 'X-Subject-Key': memberKey },
+    });
+    expect(guess.body.result).toEqual([]);
+    expect((await member.invoke('notes.list')).body.result).toEqual(['member’s secret plan']);
+    expect(readdirSync(path.join(rig.dataDir, 'subjects')).sort()).toEqual([memberKey, personalKey].sort());
+  });
+});
+
+describe('platform host: session lifetime', () => {
+  it('renews once when at most 21600 s remain, even for concurrent calls', async () => {
+    const page = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    const [before] = await storedSessionIds(rig.secrets);
+    await rig.advance(17 * 3600); // 7 h remain of the 24 h session
+    expect((await page.invoke('where')).status).toBe(200);
+    expect(rig.renewCalls).toBe(0);
+    await rig.advance(3600); // 6 h = 21600 s remain
+    const answers = await Promise.all([
+      page.invoke('where'),
+      page.invoke('where'),
+      page.invoke('notes.list'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(rig.renewCalls).toBe(1);
+    const [after] = await storedSessionIds(rig.secrets);
+    expect(after).not.toBe(before);
+    // the renewed session lasts: a day later (past the old session's end) the page still works
+    await rig.advance(12 * 3600);
+    expect((await page.invoke('where')).status).toBe(200);
+  });
+
+  it('past the 7-day window the page is told to reopen the application', async () => {
+    const page = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    for (let day = 0; day < 6; day += 1) {
+      await rig.advance(20 * 3600);
+      expect((await page.invoke('where')).status).toBe(200);
+    }
+    await rig.advance(7 * 24 * 3600 - 6 * 20 * 3600);
+    const answer = await page.invoke('where');
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('platform.session_over');
+    expect(answer.setCookie).toMatch(/Max-Age=0/);
+  });
+
+  it('a restarted host keeps the person signed in, in the same workspace', async () => {
+    const page = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    await page.invoke('notes.add', { text: 'before restart' });
+    await rig.restartHost();
+    expect((await page.invoke('notes.list')).body.result).toEqual(['before restart']);
+  });
+});
+
+describe('platform host: secret confinement', () => {
+  it('launch codes, session ids and the credential appear in no log line, answer, URL or data file', async () => {
+    const member = new Page(rig);
+    const personal = new Page(rig);
+    const codes = [await rig.launchCode('member'), await rig.launchCode('personal')];
+    await member.open(codes[0]!);
+    await personal.open(codes[1]!);
+    await new Page(rig).open(codes[0]!); // replayed code: refused
+    await member.request(`/?launchCode=${codes[0]}`); // the page as the platform opens it
+    await member.invoke('notes.add', { text: 'x' });
+    await rig.advance(18 * 3600); // renewal: a second session id
+    await member.invoke('where');
+    await personal.invoke('where');
+    const sessionIds = await storedSessionIds(rig.secrets);
+    expect(sessionIds).toHaveLength(2);
+    const credential = rig.sim.platform.apps.find((a) => a.appKey === APP_KEY)!.appCredential;
+    const secrets = [...codes, ...sessionIds, credential];
+
+    const places: [string, string][] = [
+      ...rig.logLines.map((line): [string, string] => ['log', line]),
+      ...[...member.answers, ...personal.answers].map((text): [string, string] => ['answer', text]),
+      ...filesUnder(rig.dataDir).map((file): [string, string] => [
+        file,
+        readFileSync(file).toString('latin1'),
+      ]),
+    ];
+    expect(rig.logLines.length).toBeGreaterThan(5);
+    expect(filesUnder(rig.dataDir).length).toBeGreaterThan(0);
+    for (const [where, text] of places)
+      for (const secret of secrets) expect(text.includes(secret), `${where} holds a secret`).toBe(false);
+    // …and they are where they belong: the session ids in the secret store
+    expect(sessionIds.every((id) => id.length > 0)).toBe(true);
+  });
+});
