@@ -1,0 +1,109 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import type {
+  RuntimeSession,
+  SessionService,
+} from '../../../src/main/core/features/runtime-sessions/session-service.js';
+import { MemorySecretStore } from '../../support/memory-secret-store.js';
+
+const HOUR = 3600 * 1000;
+const T0 = Date.parse('2026-05-01T00:00:00Z');
+
+function session(id: string, expiresAt: number): RuntimeSession {
+  return {
+    sessionId: id,
+    appKey: 'framewright-studio',
+    appVersionId: 'v1',
+    subject: { tenantId: 't', accountId: 'a', userId: 'u' },
+    appRoles: ['studio_editor'],
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
+}
+
+function apiError(status: number, apiCode: string) {
+  return new ApiError({ status, apiCode, message: apiCode, retryable: status >= 500 });
+}
+
+function rig(service: Partial<SessionService>) {
+  let now = T0;
+  const full: SessionService = {
+    exchange: vi.fn(async () => session('s1', now + 24 * HOUR)),
+    resolve: vi.fn(async () => session('s1', now + 24 * HOUR)),
+    renew: vi.fn(async () => session('s2', now + 24 * HOUR)),
+    ...service,
+  };
+  const sessions = new ServerSessions({ service: full, secrets: new MemorySecretStore(), now: () => now });
+  return { sessions, service: full, advance: (ms: number) => (now += ms) };
+}
+
+describe('server-side runtime sessions', () => {
+  it('does not replay an exchange whose outcome is unknown: the page is told to reopen', async () => {
+    const exchange = vi.fn(async () => {
+      throw new OutcomeUnknownError('Exchanging the launch code', 'TimeoutError');
+    });
+    const { sessions } = rig({ exchange });
+    expect(await sessions.signIn('code-1')).toEqual({ status: 'over', reason: 'exchange_failed' });
+    expect(exchange).toHaveBeenCalledTimes(1);
+  });
+
+  it('shares one renewal among concurrent calls once at most 21600 s remain', async () => {
+    let release: () => void = () => undefined;
+    const renew = vi.fn(
+      () =>
+        new Promise<RuntimeSession>((resolve) => (release = () => resolve(session('s2', T0 + 48 * HOUR)))),
+    );
+    const { sessions, advance } = rig({ renew });
+    const signed = await sessions.signIn('code');
+    if (signed.status !== 'active') throw new Error('not signed in');
+    advance(18 * HOUR - 1000); // 21601 s remain: not yet
+    expect((await sessions.current(signed.id)).status).toBe('active');
+    expect(renew).not.toHaveBeenCalled();
+    advance(1000);
+    const calls = [sessions.current(signed.id), sessions.current(signed.id), sessions.current(signed.id)];
+    await Promise.resolve();
+    release();
+    const results = await Promise.all(calls);
+    expect(renew).toHaveBeenCalledTimes(1);
+    expect(results.map((r) => (r.status === 'active' ? r.sessionId : r.reason))).toEqual(['s2', 's2', 's2']);
+  });
+
+  it('ends the session on 401 or 404 of the renewal, and past 7 days without asking', async () => {
+    for (const [status, code] of [
+      [401, 'RUNTIME_SESSION_REAUTHENTICATION_REQUIRED'],
+      [404, 'RUNTIME_SESSION_NOT_FOUND'],
+    ] as const) {
+      const { sessions, advance } = rig({ renew: vi.fn(async () => Promise.reject(apiError(status, code))) });
+      const signed = await sessions.signIn('code');
+      if (signed.status !== 'active') throw new Error('not signed in');
+      advance(20 * HOUR);
+      expect((await sessions.current(signed.id)).status).toBe('over');
+      expect((await sessions.current(signed.id)).status).toBe('over'); // forgotten, not retried
+    }
+    const { sessions, service, advance } = rig({});
+    const signed = await sessions.signIn('code');
+    if (signed.status !== 'active') throw new Error('not signed in');
+    advance(7 * 24 * HOUR);
+    expect(await sessions.current(signed.id)).toEqual({ status: 'over', reason: 'window_passed' });
+    expect(service.renew).not.toHaveBeenCalled();
+  });
+
+  it('keeps serving the current session while a renewal is unavailable, until it expires', async () => {
+    const { sessions, advance } = rig({
+      renew: vi.fn(async () => Promise.reject(apiError(503, 'RUNTIME_SESSION_RENEWAL_UNAVAILABLE'))),
+    });
+    const signed = await sessions.signIn('code');
+    if (signed.status !== 'active') throw new Error('not signed in');
+    advance(20 * HOUR);
+    expect((await sessions.current(signed.id)).status).toBe('active');
+    advance(4 * HOUR);
+    expect((await sessions.current(signed.id)).status).toBe('over');
+  });
+
+  it('refuses a cookie value that is not one of its ids', async () => {
+    const { sessions } = rig({});
+    expect((await sessions.current('../../etc')).status).toBe('over');
+    expect((await sessions.current(undefined)).status).toBe('over');
+    expect((await sessions.current('A'.repeat(43))).status).toBe('over');
+  });
+});
