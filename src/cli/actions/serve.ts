@@ -13,10 +13,15 @@ interface ServeOptions {
   simulatorTimeScale: string;
   dataDir?: string;
   json?: boolean;
+  platform?: boolean;
 }
 
 export const runServeCommand = async (_opts: unknown, command: Command) => {
   const options = command.optsWithGlobals<ServeOptions>();
+  if (options.platform) {
+    const { runServePlatform } = await import('./serve-platform.js');
+    return runServePlatform(command);
+  }
   const dataDir = options.dataDir ?? defaultDataDir();
   const timeScale = Number(options.simulatorTimeScale);
   if (!Number.isFinite(timeScale) || timeScale <= 0)

@@ -14,5 +14,9 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port (0 picks a free one)', '0')
     .option('--renderer-dir <dir>', 'built renderer to serve', builtRendererDir)
     .option('--simulator-time-scale <x>', 'pacing of the embedded simulator (1 = demo pacing)', '1')
+    .option(
+      '--platform',
+      'serve as a platform application (settings from PLATFORM_APP_* and FRAMEWRIGHT_PUBLIC_URL; see the README)',
+    )
     .action(lazyAction(() => import('../actions/serve.js').then((m) => m.runServeCommand)));
 }
