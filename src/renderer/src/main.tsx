@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { PlatformGate } from './app/PlatformGate';
 import { startFirstLoads } from './app/first-loads';
 import { applyLocale } from './i18n';
 import './theme/theme.css';
@@ -11,7 +12,9 @@ startFirstLoads();
 void applyLocale('system').finally(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App />
+      <PlatformGate>
+        <App />
+      </PlatformGate>
     </StrictMode>,
   ),
 );

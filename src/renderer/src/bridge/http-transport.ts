@@ -6,6 +6,11 @@ import {
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../shared/bridge/browser-host-protocol';
 import { isEventName, METHOD_NAMES, type EventName } from '../../../shared/bridge/names';
+import {
+  PLATFORM_CSRF_HEADER,
+  PLATFORM_CSRF_PROTOCOL_PREFIX,
+} from '../../../shared/bridge/platform-host-protocol';
+import { startPlatformSession, takeLaunchCode, watchForSessionOver } from './platform-session';
 
 const unreachable = (error: unknown): BridgeResponse => ({
   ok: false,
@@ -17,7 +22,7 @@ const unreachable = (error: unknown): BridgeResponse => ({
  * the address), kept in memory and in this tab's sessionStorage (scoped to this origin and port, so
  * a reload keeps it and no other local server ever receives it, as it would a cookie).
  */
-async function signIn(origin: string): Promise<string | undefined> {
+async function signInToHost(origin: string): Promise<string | undefined> {
   const location = new URL(window.location.href);
   const code = location.searchParams.get('code');
   if (code === null) return window.sessionStorage.getItem(HOST_SESSION_STORAGE_KEY) ?? undefined;
@@ -39,6 +44,21 @@ async function signIn(origin: string): Promise<string | undefined> {
   }
 }
 
+/** How this page proves who it is: the browser host's token, or the platform host's CSRF token (with its cookie). */
+interface PageCredentials {
+  platform: boolean;
+  token?: string;
+  csrf?: string;
+}
+
+async function signIn(origin: string): Promise<PageCredentials> {
+  // the platform's launch code leaves the address bar first, synchronously, before any request
+  const platform = await startPlatformSession(origin, takeLaunchCode());
+  if (platform.kind === 'signed-in') return { platform: true, csrf: platform.view.csrfToken };
+  if (platform.kind === 'over') return { platform: true };
+  return { platform: false, token: await signInToHost(origin) };
+}
+
 /**
  * The browser host's transport: the same contract over `POST /bridge/invoke` and a WebSocket of
  * pushed events, each call carrying the host token from memory (`Authorization: Bearer`, or a
@@ -51,19 +71,24 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
   let connecting = false;
   let retryMs = 500;
   const authorization = async (): Promise<Record<string, string>> => {
-    const token = await session;
+    const { token, csrf } = await session;
+    if (csrf !== undefined) return { [PLATFORM_CSRF_HEADER]: csrf };
     return token === undefined ? {} : { authorization: `Bearer ${token}` };
   };
+  /** The platform host's cookie is sent; the browser host never uses cookies. */
+  const credentials = async (): Promise<RequestCredentials> =>
+    (await session).platform ? 'same-origin' : 'omit';
 
   const connect = async () => {
     if (socket || connecting) return;
     connecting = true;
-    const token = await session;
+    const { token, csrf } = await session;
     connecting = false;
     if (listeners.size === 0) return;
     const url = origin.replace(/^http/, 'ws') + '/bridge/events';
     const protocols = [HOST_EVENTS_PROTOCOL];
     if (token !== undefined) protocols.push(HOST_TOKEN_PROTOCOL_PREFIX + token);
+    if (csrf !== undefined) protocols.push(PLATFORM_CSRF_PROTOCOL_PREFIX + csrf);
     socket = new WebSocket(url, protocols);
     socket.onopen = () => {
       retryMs = 500;
@@ -91,11 +116,11 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
       try {
         const response = await fetch(`${origin}/bridge/invoke`, {
           method: 'POST',
-          credentials: 'omit',
+          credentials: await credentials(),
           headers: { 'content-type': 'application/json', ...(await authorization()) },
           body: JSON.stringify({ method, params }),
         });
-        return (await response.json()) as BridgeResponse;
+        return watchForSessionOver((await response.json()) as BridgeResponse);
       } catch (error) {
         return unreachable(error);
       }
@@ -105,11 +130,11 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
       try {
         const response = await fetch(`${origin}/bridge/files?${query.toString()}`, {
           method: 'POST',
-          credentials: 'omit',
+          credentials: await credentials(),
           headers: { 'content-type': 'application/octet-stream', ...(await authorization()) },
           body: file,
         });
-        return (await response.json()) as BridgeResponse;
+        return watchForSessionOver((await response.json()) as BridgeResponse);
       } catch (error) {
         return unreachable(error);
       }

@@ -209,6 +209,11 @@ export const en = {
     offline: 'Offline',
     error: 'Connection error',
   },
+  platform: {
+    reopenTitle: 'Reopen Framewright from your application center',
+    reopenBody:
+      'Your session has ended or could not be started. Open Framewright again from your application center; your work is kept.',
+  },
   errors: { generic: 'Something went wrong: {{message}}' },
 };
 

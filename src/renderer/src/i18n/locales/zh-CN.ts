@@ -206,5 +206,9 @@ export const zhCN: Messages = {
     offline: '离线',
     error: '连接出错',
   },
+  platform: {
+    reopenTitle: '请从应用中心重新打开 Framewright',
+    reopenBody: '您的会话已结束或无法开始。请从应用中心再次打开 Framewright；您的作品会保留。',
+  },
   errors: { generic: '出错了：{{message}}' },
 };

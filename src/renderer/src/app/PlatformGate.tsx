@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePlatformSessionOver } from '../store/platform-session';
+
+/**
+ * On the platform, once the host says the session is over (the launch code could not be exchanged,
+ * the 7-day window passed, the platform ended the session), the studio gives way to one screen:
+ * reopen Framewright from the application center. Elsewhere it shows its children.
+ */
+export function PlatformGate({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const over = usePlatformSessionOver();
+  if (!over) return children;
+  return (
+    <main className="reopen-application" role="alert">
+      <h1>{t('platform.reopenTitle')}</h1>
+      <p>{t('platform.reopenBody')}</p>
+    </main>
+  );
+}

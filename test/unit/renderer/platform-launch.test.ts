@@ -1,0 +1,150 @@
+/**
+ * The page on the platform: the launch code leaves the address bar before any request, is posted
+ * once to the host's exchange route, and bridge calls then carry the CSRF token with the cookie;
+ * when the host says the session is over, the page shows the "reopen" screen.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const ORIGIN = 'https://studio.example.test';
+let events: string[];
+let answers: Map<string, { status: number; body: unknown }>;
+let requests: { url: string; init: RequestInit }[];
+
+function installPage(href: string, tabStorage: Record<string, string> = {}) {
+  const storage = new Map(Object.entries(tabStorage));
+  const page = {
+    location: { href, origin: ORIGIN },
+    history: {
+      state: null,
+      replaceState: (_state: unknown, _title: string, url: string) => {
+        events.push(`replaceState ${url}`);
+        page.location.href = `${ORIGIN}${url}`;
+      },
+    },
+    sessionStorage: {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+    },
+  };
+  vi.stubGlobal('window', page);
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    events.push(`fetch ${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`);
+    requests.push({ url, init });
+    const answer = answers.get(`${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`) ?? {
+      status: 404,
+      body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
+    };
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  return page;
+}
+
+// imported by a path held in a variable: the renderer is type-checked with the DOM (tsconfig.web.json), not here
+const transportModule = '../../../src/renderer/src/bridge/http-transport.js';
+const sessionModule = '../../../src/renderer/src/bridge/platform-session.js';
+interface Transport {
+  invoke(method: string, params: unknown): Promise<{ ok: boolean; result?: unknown }>;
+}
+interface PageModules {
+  createHttpTransport(origin: string): Transport;
+  platformSessionIsOver(): boolean;
+  onPlatformSessionOver(listener: () => void): () => void;
+}
+
+async function load(): Promise<PageModules> {
+  vi.resetModules();
+  const transport = (await import(transportModule)) as Pick<PageModules, 'createHttpTransport'>;
+  const session = (await import(sessionModule)) as Omit<PageModules, 'createHttpTransport'>;
+  return { ...transport, ...session };
+}
+
+const signedIn = {
+  status: 200,
+  body: {
+    ok: true,
+    result: {
+      userId: 'u1',
+      appRoles: ['studio_editor'],
+      expiresAt: '2026-05-02T00:00:00Z',
+      csrfToken: 'csrf-1',
+    },
+  },
+};
+const over = {
+  status: 401,
+  body: {
+    ok: false,
+    error: { code: 'platform.session_over', message: 'Reopen Framewright from your application center.' },
+  },
+};
+
+beforeEach(() => {
+  events = [];
+  requests = [];
+  answers = new Map();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('page start on the platform', () => {
+  it('removes the launch code from the address bar before any request, then exchanges it once', async () => {
+    const page = installPage(`${ORIGIN}/?launchCode=lc-123&tab=queue#top`);
+    answers.set('POST /platform/session', signedIn);
+    answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+    const { createHttpTransport, platformSessionIsOver } = await load();
+    const transport = createHttpTransport(ORIGIN);
+    expect(page.location.href).toBe(`${ORIGIN}/?tab=queue#top`);
+    expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+    expect(events).toEqual([
+      'replaceState /?tab=queue#top',
+      'fetch POST /platform/session',
+      'fetch POST /bridge/invoke',
+    ]);
+    expect(JSON.parse(String(requests[0]!.init.body))).toEqual({ launchCode: 'lc-123' });
+    const call = requests[1]!.init;
+    expect(call.credentials).toBe('same-origin');
+    expect((call.headers as Record<string, string>)['x-framewright-csrf']).toBe('csrf-1');
+    expect((call.headers as Record<string, string>).authorization).toBeUndefined();
+    expect(platformSessionIsOver()).toBe(false);
+  });
+
+  it('a failed exchange shows the reopen screen and is not retried', async () => {
+    installPage(`${ORIGIN}/?launchCode=used-code`);
+    answers.set('POST /platform/session', over);
+    const { createHttpTransport, platformSessionIsOver, onPlatformSessionOver } = await load();
+    const told = vi.fn();
+    onPlatformSessionOver(told);
+    const transport = createHttpTransport(ORIGIN);
+    answers.set('POST /bridge/invoke', over);
+    await transport.invoke('app.info', {});
+    expect(platformSessionIsOver()).toBe(true);
+    expect(told).toHaveBeenCalledTimes(1);
+    expect(events.filter((e) => e === 'fetch POST /platform/session')).toHaveLength(1);
+  });
+
+  it('after a reload, asks the host who is signed in; a later "session over" answer shows the reopen screen', async () => {
+    installPage(`${ORIGIN}/`, { 'framewright.platform': '1' });
+    answers.set('GET /platform/session', signedIn);
+    answers.set('POST /bridge/invoke', over);
+    const { createHttpTransport, platformSessionIsOver } = await load();
+    const transport = createHttpTransport(ORIGIN);
+    const answer = await transport.invoke('app.info', {});
+    expect(events).toEqual(['fetch GET /platform/session', 'fetch POST /bridge/invoke']);
+    expect(answer.ok).toBe(false);
+    expect(platformSessionIsOver()).toBe(true);
+  });
+
+  it('outside the platform (the loopback browser host) asks nothing of /platform/session', async () => {
+    installPage(`${ORIGIN}/`);
+    answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 1 } });
+    const { createHttpTransport, platformSessionIsOver } = await load();
+    await createHttpTransport(ORIGIN).invoke('app.info', {});
+    expect(events).toEqual(['fetch POST /bridge/invoke']);
+    expect(requests[0]!.init.credentials).toBe('omit');
+    expect(platformSessionIsOver()).toBe(false);
+  });
+});
