@@ -60,6 +60,8 @@ export interface PlatformRig {
   launchCode(user: 'member' | 'personal' | 'manager'): Promise<string>;
   restartHost(): Promise<void>;
   renewCalls: number;
+  /** Pushes an event to the sockets of one workspace. */
+  emitTo(subjectKey: string, event: string, payload: unknown): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ export async function startRig(): Promise<PlatformRig> {
   });
   const counted = { ...service, renew: (id: string) => ((rig.renewCalls += 1), service.renew(id)) };
   let workspaces: PlatformWorkspaces;
+  type Listener = (event: never, payload: unknown) => void;
+  const hubs = new Map<string, Set<Listener>>();
+  const hubOf = (subjectKey: string) =>
+    hubs.get(subjectKey) ?? hubs.set(subjectKey, new Set()).get(subjectKey)!;
   const start = async () => {
     workspaces = new PlatformWorkspaces({ dataDir, workspaceDispatcher: fakeStudio });
     const sessions = new ServerSessions({ service: counted, secrets, now: () => Date.now() + offsetMs });
@@ -91,6 +97,12 @@ export async function startRig(): Promise<PlatformRig> {
       publicOrigin: origin,
       sessions,
       workspaces,
+      eventsOf: (workspace) => ({
+        subscribe: (listener: Listener) => {
+          hubOf(workspace.subjectKey).add(listener);
+          return () => hubOf(workspace.subjectKey).delete(listener);
+        },
+      }),
       rendererDir,
       port,
       log: (line) => logLines.push(line),
@@ -120,6 +132,9 @@ export async function startRig(): Promise<PlatformRig> {
       });
       const body = (await answer.json()) as { runtime: { launchCode: string } };
       return body.runtime.launchCode;
+    },
+    emitTo(subjectKey: string, event: string, payload: unknown) {
+      for (const listener of hubOf(subjectKey)) listener(event as never, payload);
     },
     async restartHost() {
       await rig.host.close();

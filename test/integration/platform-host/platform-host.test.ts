@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
 import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
@@ -186,6 +187,44 @@ describe('platform host: guards', () => {
     expect(guess.body.result).toEqual([]);
     expect((await member.invoke('notes.list')).body.result).toEqual(['member’s secret plan']);
     expect(readdirSync(path.join(rig.dataDir, 'subjects')).sort()).toEqual([memberKey, personalKey].sort());
+  });
+});
+
+/** Opens the events socket as a page would; answers the first message, or the refusal's status. */
+function openEvents(rig: PlatformRig, page: Page, protocols: string[]) {
+  const socket = new WebSocket(`${rig.origin.replace('http', 'ws')}/bridge/events`, protocols, {
+    headers: { Origin: rig.origin, ...(page.cookie ? { Cookie: page.cookie } : {}) },
+  });
+  const opened = new Promise<number>((resolve) => {
+    socket.once('open', () => resolve(101));
+    socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    socket.once('error', () => resolve(0));
+  });
+  const messages: unknown[] = [];
+  socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+  return { socket, opened, messages };
+}
+
+describe('platform host: events socket', () => {
+  it('needs the cookie and the CSRF subprotocol, and carries only the person’s own events', async () => {
+    const member = new Page(rig);
+    const personal = new Page(rig);
+    await member.open(await rig.launchCode('member'));
+    await personal.open(await rig.launchCode('personal'));
+    const memberKey = (await member.invoke('where')).body.result as string;
+
+    expect(await openEvents(rig, new Page(rig), ['framewright.events']).opened).toBe(401);
+    expect(await openEvents(rig, member, ['framewright.events']).opened).toBe(403);
+    const mine = openEvents(rig, member, ['framewright.events', `framewright.csrf.${member.csrf}`]);
+    const theirs = openEvents(rig, personal, ['framewright.events', `framewright.csrf.${personal.csrf}`]);
+    expect(await mine.opened).toBe(101);
+    expect(await theirs.opened).toBe(101);
+    rig.emitTo(memberKey, 'jobs.changed', { id: 'job-1' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(mine.messages).toEqual([{ event: 'jobs.changed', payload: { id: 'job-1' } }]);
+    expect(theirs.messages).toEqual([]);
+    mine.socket.close();
+    theirs.socket.close();
   });
 });
 
