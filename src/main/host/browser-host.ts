@@ -5,10 +5,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import {
   BRIDGE_MAX_BODY_BYTES,
-  HOST_EVENTS_PROTOCOL,
   HOST_SESSION_PATH,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../shared/bridge/browser-host-protocol.js';
@@ -18,7 +17,10 @@ import type { EventHub } from '../core/bridge/event-hub.js';
 import { mediaResponseHeaders, mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
+  answerClientError,
   answerFailure,
+  endWithStatus,
+  eventsSocketServer,
   decodedPath,
   readJsonBody,
   Refusal,
@@ -248,24 +250,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     route(req, res).catch((error: unknown) => answerFailure(res, error));
   });
   // a socket that errors (reset, half-closed) ends only its own request
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    const status =
-      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable && !socket.writableEnded)
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    else socket.destroy();
-  });
+  server.on('clientError', answerClientError);
 
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 64 * 1024,
-    handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
-  });
+  const sockets = eventsSocketServer();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const deny = (status: string) => {
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
+    const deny = (status: string) => endWithStatus(socket, status);
     // Host and Origin first, before the target is even parsed
     if (!hostIsOurs(req)) return deny('421 Misdirected Request');
     if (!originIsOurs(req)) return deny('403 Forbidden');

@@ -2,6 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -187,4 +190,28 @@ export function answerFailure(res: ServerResponse, error: unknown): void {
     { ok: false, error: { code: refusal.code, message: refusal.message } },
     close,
   );
+}
+
+/** Ends a connection with a bare status line (a refused WebSocket upgrade, a malformed request). */
+export function endWithStatus(socket: Duplex, status: string): void {
+  if (socket.writable && !socket.writableEnded)
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  else socket.destroy();
+}
+
+/** A request the parser refused (oversized headers: 431, anything else: 400) ends only its own socket. */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  endWithStatus(
+    socket,
+    error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request',
+  );
+}
+
+/** The one-way events socket server of a host (upgrades are handled by the host's own checks). */
+export function eventsSocketServer(): WebSocketServer {
+  return new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
+  });
 }

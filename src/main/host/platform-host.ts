@@ -3,8 +3,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { BRIDGE_MAX_BODY_BYTES, HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
+import type { WebSocket } from 'ws';
+import { BRIDGE_MAX_BODY_BYTES } from '../../shared/bridge/browser-host-protocol.js';
 import {
   PLATFORM_CSRF_HEADER,
   PLATFORM_CSRF_PROTOCOL_PREFIX,
@@ -18,7 +18,10 @@ import type { ActiveSession, SessionOver } from '../core/features/runtime-sessio
 import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
+  answerClientError,
   answerFailure,
+  endWithStatus,
+  eventsSocketServer,
   readJsonBody,
   Refusal,
   requestUrl,
@@ -194,21 +197,12 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
     });
     route(req, res).catch((error: unknown) => answerFailure(res, error));
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable && !socket.writableEnded)
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+  server.on('clientError', answerClientError);
 
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 64 * 1024,
-    handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
-  });
+  const sockets = eventsSocketServer();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const deny = (status: string) =>
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const deny = (status: string) => endWithStatus(socket, status);
     if (!hostIsOurs(req)) return deny('421 Misdirected Request');
     if (!originIsOurs(req, true)) return deny('403 Forbidden');
     let pathname: string;

@@ -30,49 +30,40 @@ export class PlatformSettingsError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function baseUrl(env: Env, name: string, problems: string[]): string {
+/** An http(s) URL from the environment, or '' after saying what is wrong with it. */
+function httpUrl(env: Env, name: string, what: string, problems: string[]): URL | undefined {
   const raw = env[name]?.trim();
   if (!raw) {
-    problems.push(`${name} is not set: the platform's base address (http or https).`);
-    return '';
+    problems.push(`${name} is not set: ${what} (http or https).`);
+    return undefined;
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     problems.push(`${name} is not a URL.`);
-    return '';
+    return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     problems.push(`${name} must be an http or https URL.`);
-    return '';
+    return undefined;
   }
-  if (url.username || url.password || url.search || url.hash) {
+  if (url.username || url.password || url.search || url.hash || raw.endsWith('?')) {
     problems.push(`${name} must not carry credentials, a query or a fragment.`);
-    return '';
+    return undefined;
   }
-  return url.href.replace(/\/+$/, '');
+  return url;
+}
+
+function baseUrl(env: Env, name: string, problems: string[]): string {
+  return httpUrl(env, name, "the platform's base address", problems)?.href.replace(/\/+$/, '') ?? '';
 }
 
 function publicOrigin(env: Env, problems: string[]): string {
   const name = 'FRAMEWRIGHT_PUBLIC_URL';
-  const raw = env[name]?.trim();
-  if (!raw) {
-    problems.push(`${name} is not set: the origin users reach Framewright at (http or https).`);
-    return '';
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    problems.push(`${name} is not a URL.`);
-    return '';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    problems.push(`${name} must be an http or https origin.`);
-    return '';
-  }
-  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || raw.endsWith('?')) {
+  const url = httpUrl(env, name, 'the origin users reach Framewright at', problems);
+  if (!url) return '';
+  if (url.pathname !== '/') {
     problems.push(`${name} must be an origin only (scheme, host, port), without a path, query or fragment.`);
     return '';
   }
