@@ -4,8 +4,6 @@ import { open, type FileHandle } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
-import type { WebSocket } from 'ws';
 import {
   BRIDGE_MAX_BODY_BYTES,
   HOST_SESSION_PATH,
@@ -19,8 +17,7 @@ import { contentSecurityPolicy } from './content-security-policy.js';
 import {
   answerClientError,
   answerFailure,
-  endWithStatus,
-  eventsSocketServer,
+  serveEventSockets,
   decodedPath,
   readJsonBody,
   Refusal,
@@ -252,31 +249,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   // a socket that errors (reset, half-closed) ends only its own request
   server.on('clientError', answerClientError);
 
-  const sockets = eventsSocketServer();
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const deny = (status: string) => endWithStatus(socket, status);
-    // Host and Origin first, before the target is even parsed
-    if (!hostIsOurs(req)) return deny('421 Misdirected Request');
-    if (!originIsOurs(req)) return deny('403 Forbidden');
-    let pathname: string;
-    try {
-      pathname = requestUrl(req).pathname;
-    } catch {
-      return deny('400 Bad Request');
-    }
-    if (pathname !== '/bridge/events') return deny('404 Not Found');
-    if (!carriesToken(req, true)) return deny('401 Unauthorized');
-    sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => sockets.emit('connection', ws, req));
+  const sockets = serveEventSockets(server, {
+    hostIsOurs,
+    originIsOurs,
+    admit: (req) =>
+      carriesToken(req, true)
+        ? { accept: true, opened: () => undefined }
+        : { accept: false, status: '401 Unauthorized' },
   });
   const unsubscribe = options.events.subscribe((event, payload) => {
     const message = JSON.stringify({ event, payload });
     for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(message);
-  });
-  sockets.on('connection', (ws: WebSocket) => {
-    // The events channel is one-way; anything the page sends is ignored, a broken frame ends it.
-    ws.on('message', () => undefined);
-    ws.on('error', () => ws.terminate());
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -214,4 +214,51 @@ export function eventsSocketServer(): WebSocketServer {
     maxPayload: 64 * 1024,
     handleProtocols: (offered) => (offered.has(HOST_EVENTS_PROTOCOL) ? HOST_EVENTS_PROTOCOL : false),
   });
+}
+
+/** Whether an events socket may open, and what to do with it once open. */
+export type EventsSocketVerdict =
+  { accept: true; opened(ws: WebSocket): void } | { accept: false; status: string };
+
+/**
+ * Answers upgrades to `/bridge/events`: `Host` and `Origin` first, before the target is even
+ * parsed, then the host's own check of who is asking. The channel is one-way: anything the page
+ * sends is ignored, a broken frame ends it. Returns the socket server (the host closes it).
+ */
+export function serveEventSockets(
+  server: Server,
+  checks: {
+    hostIsOurs(req: IncomingMessage): boolean;
+    originIsOurs(req: IncomingMessage): boolean;
+    admit(req: IncomingMessage): EventsSocketVerdict | Promise<EventsSocketVerdict>;
+  },
+): WebSocketServer {
+  const sockets = eventsSocketServer();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const deny = (status: string) => endWithStatus(socket, status);
+    if (!checks.hostIsOurs(req)) return deny('421 Misdirected Request');
+    if (!checks.originIsOurs(req)) return deny('403 Forbidden');
+    let pathname: string;
+    try {
+      pathname = requestUrl(req).pathname;
+    } catch {
+      return deny('400 Bad Request');
+    }
+    if (pathname !== '/bridge/events') return deny('404 Not Found');
+    void Promise.resolve()
+      .then(() => checks.admit(req))
+      .then(
+        (verdict) => {
+          if (!verdict.accept) return deny(verdict.status);
+          sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+            ws.on('message', () => undefined);
+            ws.on('error', () => ws.terminate());
+            verdict.opened(ws);
+          });
+        },
+        () => deny('500 Internal Server Error'),
+      );
+  });
+  return sockets;
 }

@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
-import type { WebSocket } from 'ws';
 import { BRIDGE_MAX_BODY_BYTES } from '../../shared/bridge/browser-host-protocol.js';
 import {
   PLATFORM_CSRF_HEADER,
@@ -20,8 +18,8 @@ import { contentSecurityPolicy } from './content-security-policy.js';
 import {
   answerClientError,
   answerFailure,
-  endWithStatus,
-  eventsSocketServer,
+  serveEventSockets,
+  type EventsSocketVerdict,
   readJsonBody,
   Refusal,
   requestUrl,
@@ -199,43 +197,33 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
   });
   server.on('clientError', answerClientError);
 
-  const sockets = eventsSocketServer();
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const deny = (status: string) => endWithStatus(socket, status);
-    if (!hostIsOurs(req)) return deny('421 Misdirected Request');
-    if (!originIsOurs(req, true)) return deny('403 Forbidden');
-    let pathname: string;
-    try {
-      pathname = requestUrl(req).pathname;
-    } catch {
-      return deny('400 Bad Request');
-    }
-    if (pathname !== '/bridge/events') return deny('404 Not Found');
-    void options.sessions.current(cookieValue(req, cookieName)).then(
-      (session) => {
-        if (session.status === 'over') return deny('401 Unauthorized');
-        const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
-        const csrfOk = offered.some((p) => {
-          const value = p.trim();
-          return (
-            value.startsWith(PLATFORM_CSRF_PROTOCOL_PREFIX) &&
-            safeEqual(value.slice(PLATFORM_CSRF_PROTOCOL_PREFIX.length), session.csrfToken)
-          );
-        });
-        if (!csrfOk) return deny('403 Forbidden');
-        const workspace = options.workspaces.workspaceOf(session.subject);
-        sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+  const sockets = serveEventSockets(server, {
+    hostIsOurs,
+    originIsOurs: (req) => originIsOurs(req, true),
+    async admit(req): Promise<EventsSocketVerdict> {
+      const session = await options.sessions.current(cookieValue(req, cookieName));
+      if (session.status === 'over') return { accept: false, status: '401 Unauthorized' };
+      // browsers cannot set headers on a socket: the CSRF token rides as a subprotocol
+      const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
+      const csrfOk = offered.some((p) => {
+        const value = p.trim();
+        return (
+          value.startsWith(PLATFORM_CSRF_PROTOCOL_PREFIX) &&
+          safeEqual(value.slice(PLATFORM_CSRF_PROTOCOL_PREFIX.length), session.csrfToken)
+        );
+      });
+      if (!csrfOk) return { accept: false, status: '403 Forbidden' };
+      const workspace = options.workspaces.workspaceOf(session.subject);
+      return {
+        accept: true,
+        opened(ws) {
           const unsubscribe = options.eventsOf?.(workspace).subscribe((event, payload) => {
             if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
           });
           ws.on('close', () => unsubscribe?.());
-          ws.on('message', () => undefined);
-          ws.on('error', () => ws.terminate());
-        });
-      },
-      () => deny('500 Internal Server Error'),
-    );
+        },
+      };
+    },
   });
 
   await new Promise<void>((resolve, reject) => {
