@@ -60,12 +60,18 @@ export interface PlatformRig {
   launchCode(user: 'member' | 'personal' | 'manager'): Promise<string>;
   restartHost(): Promise<void>;
   renewCalls: number;
+  exchangeCalls: number;
   /** Pushes an event to the sockets of one workspace. */
   emitTo(subjectKey: string, event: string, payload: unknown): void;
   close(): Promise<void>;
 }
 
-export async function startRig(): Promise<PlatformRig> {
+export interface RigOptions {
+  /** The session service's exchange happens, but its answer is lost (the outcome is unknown). */
+  loseExchangeAnswers?: boolean;
+}
+
+export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-host-'));
   const dataDir = path.join(root, 'data');
   const rendererDir = path.join(root, 'renderer');
@@ -78,11 +84,19 @@ export async function startRig(): Promise<PlatformRig> {
   const secrets = new MemorySecretStore();
   const logLines: string[] = [];
   let offsetMs = 0;
-  const rig = { renewCalls: 0 } as PlatformRig;
+  const rig = { renewCalls: 0, exchangeCalls: 0 } as PlatformRig;
   const service = createSessionService({
     sessionBaseUrl: sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
     appCredential: app.appCredential,
+    fetch: async (input, init) => {
+      const answer = await fetch(input, init);
+      if (String(input).endsWith(':exchange')) {
+        rig.exchangeCalls += 1;
+        if (rigOptions.loseExchangeAnswers) throw new TypeError('fetch failed: other side closed');
+      }
+      return answer;
+    },
   });
   const counted = { ...service, renew: (id: string) => ((rig.renewCalls += 1), service.renew(id)) };
   let workspaces: PlatformWorkspaces;

@@ -121,6 +121,20 @@ describe('platform host: signing in with a launch code', () => {
   });
 });
 
+describe('platform host: an exchange whose answer is lost', () => {
+  it('is not replayed: the page is told to reopen, and the code stays spent', async () => {
+    await rig.close();
+    rig = await startRig({ loseExchangeAnswers: true });
+    const code = await rig.launchCode('member');
+    const page = new Page(rig);
+    const answer = await page.open(code);
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('platform.session_over');
+    expect(rig.exchangeCalls).toBe(1);
+    expect(page.cookie).toBe('');
+  });
+});
+
 describe('platform host: guards', () => {
   it('refuses a bridge call without a cookie (401), without the CSRF token (403), and a foreign Host or Origin', async () => {
     const page = new Page(rig);
