@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import {
+  ApiError,
+  OutcomeUnknownError,
+  ResponseShapeError,
+} from '../../../src/main/core/platform/api-errors.js';
 import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import type {
   RuntimeSession,
@@ -41,6 +45,15 @@ describe('server-side runtime sessions', () => {
   it('does not replay an exchange whose outcome is unknown: the page is told to reopen', async () => {
     const exchange = vi.fn(async () => {
       throw new OutcomeUnknownError('Exchanging the launch code', 'TimeoutError');
+    });
+    const { sessions } = rig({ exchange });
+    expect(await sessions.signIn('code-1')).toEqual({ status: 'over', reason: 'exchange_failed' });
+    expect(exchange).toHaveBeenCalledTimes(1);
+  });
+
+  it('an exchange answered with something that is not a RuntimeSession also ends in "reopen"', async () => {
+    const exchange = vi.fn(async () => {
+      throw new ResponseShapeError('Exchanging the launch code', 'not a RuntimeSession');
     });
     const { sessions } = rig({ exchange });
     expect(await sessions.signIn('code-1')).toEqual({ status: 'over', reason: 'exchange_failed' });

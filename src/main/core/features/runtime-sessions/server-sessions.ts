@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiError, OutcomeUnknownError } from '../../platform/api-errors.js';
+import { AppError } from '../../errors.js';
+import { ApiError } from '../../platform/api-errors.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import type { RuntimeSession, SessionService } from './session-service.js';
 
@@ -72,8 +73,8 @@ export class ServerSessions {
     try {
       session = await this.options.service.exchange(launchCode);
     } catch (error) {
-      if (error instanceof ApiError || error instanceof OutcomeUnknownError)
-        return { status: 'over', reason: 'exchange_failed' };
+      // refused, unknown outcome or an unreadable answer: the code may be spent, never replay it
+      if (error instanceof AppError) return { status: 'over', reason: 'exchange_failed' };
       throw error;
     }
     const id = randomBytes(32).toString('base64url');
