@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { PlatformWorkspaces } from '../../src/main/core/app/platform-workspaces';
+import { ServerSessions } from '../../src/main/core/features/runtime-sessions/server-sessions';
+import { createSessionService } from '../../src/main/core/features/runtime-sessions/session-service';
+import { startPlatformHost, type RunningPlatformHost } from '../../src/main/host/platform-host';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/index';
+import { freePort } from '../integration/platform-host/harness';
+import { MemorySecretStore } from '../support/memory-secret-store';
+
+/**
+ * Framewright opened from the platform's application center, in Chromium: the page takes the
+ * launch code out of the address bar, the backend answers with an HttpOnly cookie, and a spent
+ * code shows the one "reopen" screen. (The studio's features are wired per workspace by the
+ * composition root; here each workspace answers with a stand-in.)
+ */
+const APP_KEY = 'framewright-studio';
+let sim: RunningSimulator;
+let host: RunningPlatformHost;
+let workspaces: PlatformWorkspaces;
+let origin: string;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-platform-'));
+  sim = await startSimulator({ port: 0, timeScale: 0.01 });
+  const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  workspaces = new PlatformWorkspaces({
+    dataDir,
+    workspaceDispatcher: () => ({
+      dispatch: async () => ({ ok: false, error: { code: 'platform.not_wired', message: 'Not wired yet.' } }),
+    }),
+  });
+  host = await startPlatformHost({
+    publicOrigin: origin,
+    sessions: new ServerSessions({
+      service: createSessionService({
+        sessionBaseUrl: sim.platform.sessionBaseUrl,
+        appKey: APP_KEY,
+        appCredential: app.appCredential,
+      }),
+      secrets: new MemorySecretStore(),
+    }),
+    workspaces,
+    rendererDir: path.resolve(import.meta.dirname, '../../out/renderer'),
+    port,
+  });
+});
+
+test.afterAll(async () => {
+  await host?.close();
+  workspaces?.close();
+  await sim?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function launchCode(user: string): Promise<string> {
+  const answer = await fetch(sim.platform.launchUrl, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ appKey: APP_KEY, user }),
+  });
+  return ((await answer.json()) as { runtime: { launchCode: string } }).runtime.launchCode;
+}
+
+test('opened with a launch code: the code leaves the address bar, the session is an HttpOnly cookie', async ({
+  page,
+  browser,
+}) => {
+  const code = await launchCode('member');
+  await page.goto(`${origin}/?launchCode=${code}`);
+  await expect(page).toHaveURL(`${origin}/`);
+  await expect(page.getByTestId('nav-create')).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Reopen Framewright from your application center' }),
+  ).toHaveCount(0);
+  const cookies = await page.context().cookies();
+  expect(cookies).toHaveLength(1);
+  expect(cookies[0]).toMatchObject({
+    name: 'framewright_session',
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+  });
+  expect(await page.evaluate('document.cookie')).toBe('');
+  await page.screenshot({ path: 'test-results/screenshots/platform-signed-in.png' });
+
+  // the same code again, in another browser: spent, so the page says to reopen the application
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(`${origin}/?launchCode=${code}`);
+  await expect(second).toHaveURL(`${origin}/`);
+  await expect(
+    second.getByRole('heading', { name: 'Reopen Framewright from your application center' }),
+  ).toBeVisible();
+  expect(await other.cookies()).toEqual([]);
+  await second.screenshot({ path: 'test-results/screenshots/platform-reopen.png' });
+  await other.close();
+});
