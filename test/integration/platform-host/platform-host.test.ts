@@ -135,6 +135,25 @@ describe('platform host: an exchange whose answer is lost', () => {
   });
 });
 
+describe('platform host: signing out', () => {
+  it('needs the CSRF token, then forgets the session here and in the secret store', async () => {
+    const page = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    const cookie = page.cookie;
+    expect(
+      (await page.request('/platform/session', { method: 'DELETE', headers: { 'X-Framewright-CSRF': '' } }))
+        .status,
+    ).toBe(403);
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(1);
+    const out = await page.request('/platform/session', { method: 'DELETE' });
+    expect(out.status).toBe(200);
+    expect(out.setCookie).toMatch(/Max-Age=0/);
+    expect(await storedSessionIds(rig.secrets)).toEqual([]);
+    page.cookie = cookie; // the old cookie, replayed, is worth nothing
+    expect((await page.invoke('where')).status).toBe(401);
+  });
+});
+
 describe('platform host: guards', () => {
   it('refuses a bridge call without a cookie (401), without the CSRF token (403), and a foreign Host or Origin', async () => {
     const page = new Page(rig);
