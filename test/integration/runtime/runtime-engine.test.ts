@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runtimeJobBody } from '../../../src/main/core/jobs/runtime-job-body.js';
 import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
 import { PROFILE, RuntimeWorld } from './runtime-world.js';
@@ -13,12 +13,23 @@ import { PROFILE, RuntimeWorld } from './runtime-world.js';
  * unknown creation outcomes ending with one job; 429/503 waits as `Retry-After` says.
  */
 let world: RuntimeWorld;
+/** Everything written to the console during a test (no secret may appear in it). */
+let logged: string[];
+let restoreConsole: () => void;
 
 beforeEach(async () => {
+  logged = [];
+  const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+    vi
+      .spyOn(console, level)
+      .mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+  );
+  restoreConsole = () => spies.forEach((spy) => spy.mockRestore());
   world = new RuntimeWorld();
   await world.start();
 });
 afterEach(async () => {
+  restoreConsole();
   await world.close();
 });
 
@@ -57,7 +68,11 @@ function bytesOutsideSecretStore(): Buffer[] {
 async function expectRefConfined(platformJobId: string): Promise<string> {
   const ref = await world.refs.recall(platformJobId);
   expect(ref, 'the recovery reference is stored at creation').toMatch(/.{8,}/);
-  for (const bytes of bytesOutsideSecretStore()) expect(bytes.includes(Buffer.from(ref!))).toBe(false);
+  const secrets = [ref!, ...(world.sessionId ? [world.sessionId] : [])];
+  for (const secret of secrets) {
+    for (const bytes of bytesOutsideSecretStore()) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    expect(logged.join('\n')).not.toContain(secret);
+  }
   const secretFile = readFileSync(world.secretsPath);
   expect(secretFile.includes(Buffer.from(ref!)), 'the secret file is encrypted').toBe(false);
   expect(statSync(world.secretsPath).mode & 0o777).toBe(0o600);
