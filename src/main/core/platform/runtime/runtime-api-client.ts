@@ -110,7 +110,7 @@ export class RuntimeApiClient {
       { method, headers, body: body === undefined ? undefined : JSON.stringify(body), bound: 'total' },
       async (answer, secrets) => ({
         httpStatus: answer.status,
-        body: parseAnswer(await readText(answer, operation), schema, operation, secrets),
+        body: await parseAnswer(await readText(answer, operation), schema, operation, secrets),
         retryAfterSeconds: parseRetryAfter(header(answer, 'retry-after')),
       }),
     );

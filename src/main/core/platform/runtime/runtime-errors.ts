@@ -1,4 +1,5 @@
-import { ApiError, ResponseShapeError } from '../api-errors.js';
+import { ApiError } from '../api-errors.js';
+import { readJsonBody } from '../read-json-body.js';
 import { parseJsonOrUndefined } from '../capped-body.js';
 import { parseRetryAfter, retryAfterHint } from '../retry/retry-after.js';
 import { redactValue } from '../../secrets/redact-value.js';
@@ -51,27 +52,13 @@ export async function runtimeErrorFrom(
 }
 
 /** Parses a 2xx JSON answer against its schema, secrets removed from every string in it. */
-export function parseAnswer<S extends z.ZodType>(
+export async function parseAnswer<S extends z.ZodType>(
   text: string,
   schema: S,
   operation: string,
   secrets: readonly string[],
-): z.output<S> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ResponseShapeError(operation, 'expected JSON');
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ResponseShapeError(
-      operation,
-      `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return redactValue(parsed.data, secrets);
+): Promise<z.output<S>> {
+  return redactValue(await readJsonBody(new Response(text), schema, operation), secrets);
 }
 
 /** Removes secrets from an error's message and details before it leaves the client. */

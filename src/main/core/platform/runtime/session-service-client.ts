@@ -66,7 +66,7 @@ export class SessionServiceClient {
         operation,
       );
       if (answer.status < 200 || answer.status >= 300) throw await runtimeErrorFrom(answer, operation, all);
-      return parseAnswer(await readText(answer, operation), schema, operation, [credential]);
+      return await parseAnswer(await readText(answer, operation), schema, operation, [credential]);
     } catch (error) {
       throw scrubError(error, all);
     }
