@@ -138,12 +138,17 @@ describe('runtime transport through the job engine', () => {
     await expectRefConfined(platformJobId);
   });
 
-  it('a session refused mid-job (401/403/404 at the platform) falls back to the recovery reference for reads', async () => {
+  it('a session refused mid-job (401) falls back to the recovery reference for reads', async () => {
     await world.signIn('member');
     const accepted = await submitT2v('draft-revoked', { noWait: true });
     await world.setAccess('member', 'revoked');
     // the backend still holds the (now refused) session id
     await new Promise((resolve) => setTimeout(resolve, 1100));
+    await expect(
+      world.client.getJob(sessionAuth(world.sessionId!), accepted.job!.jobId),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
     const run = await world.engine.continueIntent(world.journal.jobs.getIntent('key-draft-revoked')!, {
       waitSeconds: 120,
     });
