@@ -97,6 +97,27 @@ describe('runtimeTransport', () => {
   });
 });
 
+describe('runtimeTransport.getJobs', () => {
+  it('reads with batch-get in calls of at most 100 ids', async () => {
+    const calls: number[] = [];
+    const client = {
+      clock: { now: () => 0, sleep: async () => undefined },
+      batchGet: async (_auth: RuntimeAuth, ids: readonly string[]) => {
+        calls.push(ids.length);
+        return { items: ids.map((id) => ({ platformJobId: id, status: 'running' })), missing: [] };
+      },
+    } as unknown as RuntimeApiClient;
+    const transport = runtimeTransport({
+      client,
+      sessions: { current: async () => ({ sessionId: 's' }) },
+      recoveryRefs: new RecoveryRefs(memoryStore()),
+    });
+    const read = await transport.getJobs!(Array.from({ length: 250 }, (_, i) => `job_${i}`));
+    expect(calls).toEqual([100, 100, 50]);
+    expect(read).toHaveLength(250);
+  });
+});
+
 describe('engineViewOf', () => {
   it('maps a RuntimeJob onto the job the engine reads (results → verified outputs)', () => {
     const view = engineViewOf({
