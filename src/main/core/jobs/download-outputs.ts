@@ -122,6 +122,7 @@ async function readVerified(
     assetId: output.assetId,
     model: job.model,
     contentUrl: output.contentUrl,
+    jobId: job.jobId,
   });
   const contentType = baseMime(response.contentType);
   const expectedType = baseMime(output.expectedMimeType);

@@ -8,6 +8,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
 import type { JobIntent, JobWithOutputs, LeaseOwner, LeaseOwnerAlive } from '../journal/jobs-repository.js';
 import type { BackoffPolicy } from '../platform/retry/backoff.js';
+import { batchReadAtResume } from './batch-read-at-resume.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
 import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js';
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
@@ -368,7 +369,12 @@ export class JobEngine {
   }> {
     await this.removeAbandonedDownloads();
     const optimizations = (await this.options.resumeOptimizations?.(this.stopping.signal)) ?? [];
-    const work = this.journal.jobs.listUnfinished();
+    let work = this.journal.jobs.listUnfinished();
+    if (work.jobsToPoll.length > 0) {
+      // one batched read first where the transport can (runtime batch-get); then the list again
+      if ((await batchReadAtResume(this.journal, work.jobsToPoll, this.options.transportFor)) > 0)
+        work = this.journal.jobs.listUnfinished();
+    }
     const results: RunResult[] = [];
     const errors: { key: string; error: AppError }[] = [];
     const run = async (key: string, task: () => Promise<RunResult>) => {

@@ -54,5 +54,12 @@ export interface MediaJobTransport {
     assetId: string;
     model: string;
     contentUrl?: string | null;
+    /** The job the result belongs to (a runtime download may need that job's recovery reference). */
+    jobId?: string;
   }): Promise<ResultStream>;
+  /**
+   * Reads many accepted jobs at once (the runtime's `:batch-get`), as a resume's first read; null
+   * when it cannot (no user session): the jobs are then read one by one. Absent: never batched.
+   */
+  getJobs?(jobIds: readonly string[]): Promise<ReadJob[] | null>;
 }

@@ -5,7 +5,7 @@
  * chosen by {@link selectSecretStore} (see select-secret-store.ts).
  */
 
-export type SecretBackend = 'keytar' | 'safe-storage' | 'environment' | 'unavailable';
+export type SecretBackend = 'keytar' | 'safe-storage' | 'environment' | 'encrypted-file' | 'unavailable';
 
 export interface SecretStoreDescription {
   readonly backend: SecretBackend;

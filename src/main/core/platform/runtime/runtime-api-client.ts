@@ -1,0 +1,263 @@
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { ForeignOriginError } from '../api-errors.js';
+import { parseRetryAfter, systemClock, type RetryClock } from '../retry/retry-after.js';
+import { authSecrets, runtimeAuthHeaders, type RuntimeAuth, type SessionAuth } from './runtime-auth.js';
+import { parseAnswer, runtimeErrorFrom, scrubError } from './runtime-errors.js';
+import { header, readText, sendHttp, type HttpAnswer, type SendInit } from './runtime-http.js';
+import {
+  AvailableServices,
+  BatchGetAnswer,
+  DryRunAnswer,
+  MarkedExport,
+  ResourceUsage,
+  RuntimeJob,
+} from './runtime-schemas.js';
+
+/** Where the deployed runtime is and the application credential (read at each call, never kept). */
+export interface RuntimeEndpoint {
+  /** `PLATFORM_APP_RUNTIME_BASE_URL`: already contains the platform prefix (no `/v1` is added). */
+  runtimeBaseUrl: string;
+  appCredential(): Promise<string>;
+}
+
+/** The most ids one `:batch-get` takes (spec, "Limits"). */
+export const BATCH_GET_MAX_IDS = 100;
+
+export interface RuntimeAnswer<T> {
+  httpStatus: number;
+  body: T;
+  retryAfterSeconds: number | undefined;
+}
+
+/** A streamed binary answer (result or export download) with the headers the caller verifies. */
+export interface RuntimeStream {
+  status: number;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  contentDisposition: string | undefined;
+  assetVariant: string | undefined;
+  body: Readable;
+}
+
+/**
+ * The typed client of the platform's deployed runtime (application-platform-api.md, section A):
+ * every call Framewright uses. Each call names its {@link RuntimeAuth} — the user's session, or
+ * for a single-job read and its result downloads a recovery reference, never both. Error answers
+ * become `RuntimeApiError` (an `ApiError` with `phase`), no answer an `OutcomeUnknownError`; the
+ * credential, session id and recovery reference are removed from every error text and answer.
+ */
+export class RuntimeApiClient {
+  readonly clock: RetryClock;
+  private readonly base: string;
+  private readonly origin: string;
+
+  constructor(
+    private readonly endpoint: RuntimeEndpoint,
+    options: { clock?: RetryClock } = {},
+  ) {
+    this.base = endpoint.runtimeBaseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.base).origin;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private url(path: string, query?: Record<string, string>): string {
+    const url = new URL(this.base + path);
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  /** Sends with the credential and the auth headers; `work` reads the answer. Errors are scrubbed. */
+  private async exchange<T>(
+    operation: string,
+    url: string,
+    auth: RuntimeAuth,
+    init: Omit<SendInit, 'headers'> & { headers?: Record<string, string> },
+    work: (answer: HttpAnswer, secrets: string[]) => Promise<T>,
+  ): Promise<T> {
+    if (new URL(url).origin !== this.origin) throw new ForeignOriginError(url, this.origin);
+    const credential = await this.endpoint.appCredential();
+    const secrets = [credential, ...authSecrets(auth)];
+    try {
+      const answer = await sendHttp(
+        url,
+        { ...init, headers: { ...init.headers, ...runtimeAuthHeaders(credential, auth) } },
+        operation,
+      );
+      if (answer.status < 200 || answer.status >= 300)
+        throw await runtimeErrorFrom(answer, operation, secrets);
+      return await work(answer, secrets);
+    } catch (error) {
+      throw scrubError(error, secrets);
+    }
+  }
+
+  private async json<S extends z.ZodType>(
+    operation: string,
+    method: 'GET' | 'POST',
+    url: string,
+    auth: RuntimeAuth,
+    schema: S,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<RuntimeAnswer<z.output<S>>> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.exchange(
+      operation,
+      url,
+      auth,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), bound: 'total' },
+      async (answer, secrets) => ({
+        httpStatus: answer.status,
+        body: await parseAnswer(await readText(answer, operation), schema, operation, secrets),
+        retryAfterSeconds: parseRetryAfter(header(answer, 'retry-after')),
+      }),
+    );
+  }
+
+  /** `GET /available-services`. */
+  async availableServices(
+    auth: SessionAuth,
+    query: { serviceKind?: string; page?: number; pageSize?: number } = {},
+  ): Promise<AvailableServices> {
+    const q: Record<string, string> = {};
+    if (query.serviceKind) q.serviceKind = query.serviceKind;
+    if (query.page) q.page = String(query.page);
+    if (query.pageSize) q.pageSize = String(query.pageSize);
+    return (
+      await this.json('List services', 'GET', this.url('/available-services', q), auth, AvailableServices)
+    ).body;
+  }
+
+  /** `POST /media/jobs` under its `Idempotency-Key` (session only: a recovery reference never creates). */
+  createJob(
+    auth: SessionAuth,
+    body: Record<string, unknown>,
+    idempotencyKey: string,
+  ): Promise<RuntimeAnswer<RuntimeJob>> {
+    return this.json('Create job', 'POST', this.url('/media/jobs'), auth, RuntimeJob, body, {
+      'idempotency-key': idempotencyKey,
+    });
+  }
+
+  /** `POST /media/jobs:dry-run`: the same body as creation; `accepted: false` is a valid answer. */
+  async dryRun(auth: SessionAuth, body: Record<string, unknown>): Promise<DryRunAnswer> {
+    return (await this.json('Dry-run', 'POST', this.url('/media/jobs:dry-run'), auth, DryRunAnswer, body))
+      .body;
+  }
+
+  /** `GET /media/jobs/{jobId}`: with the session, or with this job's recovery reference. */
+  getJob(auth: RuntimeAuth, platformJobId: string): Promise<RuntimeAnswer<RuntimeJob>> {
+    return this.json(
+      'Read job',
+      'GET',
+      this.url(`/media/jobs/${encodeURIComponent(platformJobId)}`),
+      auth,
+      RuntimeJob,
+    );
+  }
+
+  /** `POST /media/jobs:batch-get`: 1..100 de-duplicated ids, session only. */
+  async batchGet(auth: SessionAuth, platformJobIds: readonly string[]): Promise<BatchGetAnswer> {
+    const ids = [...new Set(platformJobIds.filter((id) => id.length > 0))];
+    if (ids.length === 0 || ids.length > BATCH_GET_MAX_IDS)
+      throw new RangeError(`batch-get takes 1..${BATCH_GET_MAX_IDS} ids, not ${ids.length}.`);
+    return (
+      await this.json('Read jobs', 'POST', this.url('/media/jobs:batch-get'), auth, BatchGetAnswer, {
+        platformJobIds: ids,
+      })
+    ).body;
+  }
+
+  /**
+   * Opens a result's bytes (`resultDownloadUrl` as returned, on the runtime's origin only), bounded
+   * by progress rather than 30 s; the caller verifies `Content-Type`, size and `sha256`.
+   */
+  openResult(auth: RuntimeAuth, resultDownloadUrl: string): Promise<RuntimeStream> {
+    return this.stream('Download result', resultDownloadUrl, auth);
+  }
+
+  /** `POST /media/exports` (202 in preparation, 200 ready), session only. */
+  createExport(
+    auth: SessionAuth,
+    body: Record<string, unknown>,
+    idempotencyKey: string,
+  ): Promise<RuntimeAnswer<MarkedExport>> {
+    return this.json('Create export', 'POST', this.url('/media/exports'), auth, MarkedExport, body, {
+      'idempotency-key': idempotencyKey,
+    });
+  }
+
+  /** `GET /media/exports/{exportId}`. */
+  getExport(auth: SessionAuth, exportId: string): Promise<RuntimeAnswer<MarkedExport>> {
+    return this.json(
+      'Read export',
+      'GET',
+      this.url(`/media/exports/${encodeURIComponent(exportId)}`),
+      auth,
+      MarkedExport,
+    );
+  }
+
+  /** `GET /media/exports/{exportId}/download` (409 `export_not_ready` carries `Retry-After`). */
+  openExport(auth: SessionAuth, exportId: string): Promise<RuntimeStream> {
+    return this.stream(
+      'Download export',
+      this.url(`/media/exports/${encodeURIComponent(exportId)}/download`),
+      auth,
+    );
+  }
+
+  /** `POST /resource-usage:aggregate`. */
+  async aggregateUsage(
+    auth: SessionAuth,
+    body: { resourceType: string; resourceIds: string[]; groupBy?: ('accountId' | 'serviceKind' | 'day')[] },
+  ): Promise<ResourceUsage> {
+    return (
+      await this.json(
+        'Resource usage',
+        'POST',
+        this.url('/resource-usage:aggregate'),
+        auth,
+        ResourceUsage,
+        body,
+      )
+    ).body;
+  }
+
+  /**
+   * `GET /media/events` as the raw answer (a `text/event-stream`; the events consumer parses it).
+   * Its time is bounded by progress (heartbeats), not by 30 s.
+   */
+  openEvents(
+    auth: SessionAuth,
+    query: { cursor?: string; lastEventId?: string; once?: boolean; limit?: number } = {},
+  ): Promise<RuntimeStream> {
+    const q: Record<string, string> = {};
+    if (query.cursor) q.cursor = query.cursor;
+    if (query.once) q.once = 'true';
+    if (query.limit !== undefined) q.limit = String(query.limit);
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (query.lastEventId) headers['last-event-id'] = query.lastEventId;
+    return this.stream('Events', this.url('/media/events', q), auth, headers);
+  }
+
+  private stream(
+    operation: string,
+    url: string,
+    auth: RuntimeAuth,
+    headers: Record<string, string> = {},
+  ): Promise<RuntimeStream> {
+    return this.exchange(operation, url, auth, { method: 'GET', headers, bound: 'progress' }, (answer) =>
+      Promise.resolve({
+        status: answer.status,
+        contentType: header(answer, 'content-type'),
+        contentLength: header(answer, 'content-length'),
+        contentDisposition: header(answer, 'content-disposition'),
+        assetVariant: header(answer, 'x-platform-asset-variant'),
+        body: answer.body,
+      }),
+    );
+  }
+}

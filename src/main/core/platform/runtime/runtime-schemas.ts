@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from '../../../../shared/api/job-statuses.js';
+
+/**
+ * Answers of the platform's deployed runtime and session service (application-platform-api.md,
+ * "Resources and their fields"). Every object is loose: the spec allows additional properties.
+ */
+
+/** One result of a runtime job (`results[]`). */
+export const RuntimeJobResult = z
+  .object({
+    resultId: z.string().min(1),
+    resultDownloadUrl: z.string().min(1),
+    mimeType: z.string().optional(),
+    byteSize: z.int().min(0).optional(),
+    sha256: z.string().optional(),
+  })
+  .loose();
+export type RuntimeJobResult = z.infer<typeof RuntimeJobResult>;
+
+/** RuntimeJob: the body of `POST /media/jobs` and of the job reads. */
+export const RuntimeJob = z
+  .object({
+    platformJobId: z.string().min(1),
+    clientTaskId: z.string().optional(),
+    status: z.enum(JOB_STATUSES),
+    stage: z.string().optional(),
+    /** Secret: returned at creation; reads do not guarantee to resend it. */
+    jobRecoveryRef: z.string().optional(),
+    results: z.array(RuntimeJobResult).optional(),
+    errorCode: z.string().optional(),
+    errorMessage: z.string().optional(),
+    retryable: z.boolean().optional(),
+    model: z.string().optional(),
+    serviceKind: z.string().optional(),
+    createdAt: z.string().optional(),
+  })
+  .loose();
+export type RuntimeJob = z.infer<typeof RuntimeJob>;
+
+/** `POST /media/jobs:batch-get` answer. */
+export const BatchGetAnswer = z
+  .object({ items: z.array(RuntimeJob), missing: z.array(z.string()).default([]) })
+  .loose();
+export type BatchGetAnswer = z.infer<typeof BatchGetAnswer>;
+
+/** A dry-run blocker. */
+export const DryRunBlocker = z
+  .object({
+    code: z.string(),
+    phase: z.string().optional(),
+    message: z.string(),
+    retryable: z.boolean().optional(),
+    httpStatus: z.int().optional(),
+    details: z.unknown().optional(),
+  })
+  .loose();
+
+/** `POST /media/jobs:dry-run` answer (`accepted: false` is a valid 200). */
+export const DryRunAnswer = z
+  .object({
+    accepted: z.boolean(),
+    clientTaskId: z.string().optional(),
+    blockers: z.array(DryRunBlocker).default([]),
+    estimatedCost: z.record(z.string(), z.unknown()).optional(),
+    normalizedSpec: z.record(z.string(), z.unknown()).optional(),
+    readUrlChecks: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .loose();
+export type DryRunAnswer = z.infer<typeof DryRunAnswer>;
+
+/** `GET /available-services` list. */
+export const AvailableServices = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          model: z.string(),
+          displayName: z.string().optional(),
+          serviceKind: z.string(),
+          status: z.string(),
+        })
+        .loose(),
+    ),
+    page: z.int().optional(),
+    pageSize: z.int().optional(),
+    total: z.int().optional(),
+  })
+  .loose();
+export type AvailableServices = z.infer<typeof AvailableServices>;
+
+/** Marked export (`POST /media/exports`, `GET /media/exports/{exportId}`). */
+export const MarkedExport = z
+  .object({
+    exportId: z.string().min(1),
+    status: z.string(),
+    statusUrl: z.string().optional(),
+    contentUrl: z.string().optional(),
+    mimeType: z.string().optional(),
+    byteSize: z.int().optional(),
+    errorCode: z.string().optional(),
+    retryAfterSeconds: z.number().optional(),
+    expiresAt: z.string().optional(),
+  })
+  .loose();
+export type MarkedExport = z.infer<typeof MarkedExport>;
+
+/** `POST /resource-usage:aggregate` answer. */
+export const ResourceUsage = z
+  .object({
+    items: z.array(z.record(z.string(), z.unknown())),
+    amountScale: z.number(),
+    asOf: z.string().optional(),
+    freshness: z.unknown().optional(),
+  })
+  .loose();
+export type ResourceUsage = z.infer<typeof ResourceUsage>;
+
+/** RuntimeSession (`sessionId` is a secret: never logged). */
+export const RuntimeSession = z
+  .object({
+    sessionId: z.string().min(1),
+    appKey: z.string(),
+    appVersionId: z.string(),
+    subject: z
+      .object({
+        tenantId: z.string(),
+        accountId: z.string(),
+        workspaceId: z.string().optional(),
+        userId: z.string(),
+        organizationId: z.string().optional(),
+        membershipId: z.string().optional(),
+      })
+      .loose(),
+    appRoles: z.array(z.string()),
+    expiresAt: z.string(),
+  })
+  .loose();
+export type RuntimeSession = z.infer<typeof RuntimeSession>;
+
+/** Organization directory groups. */
+export const DirectoryGroups = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          groupId: z.string(),
+          parentGroupId: z.string().nullish(),
+          name: z.string(),
+          groupPath: z.array(z.string()),
+          depth: z.int(),
+          directMemberCount: z.int().optional(),
+          branchMemberCount: z.int().optional(),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
+export type DirectoryGroups = z.infer<typeof DirectoryGroups>;
+
+/** Organization directory members page. */
+export const DirectoryMembers = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          membershipId: z.string(),
+          accountId: z.string(),
+          displayName: z.string(),
+          groupId: z.string().optional(),
+          groupPath: z.array(z.string()).optional(),
+          organizationRoles: z.array(z.string()).default([]),
+          appRoles: z.array(z.string()).default([]),
+        })
+        .loose(),
+    ),
+    page: z.int().optional(),
+    pageSize: z.int().optional(),
+    total: z.int().optional(),
+  })
+  .loose();
+export type DirectoryMembers = z.infer<typeof DirectoryMembers>;
+
+/** A runtime or session error body: `code`, `message`, and when applicable `phase`, `retryable`. */
+export const RuntimeErrorBody = z
+  .object({
+    code: z.string().min(1),
+    message: z.string(),
+    phase: z.string().optional(),
+    retryable: z.boolean().optional(),
+    requestId: z.string().optional(),
+    traceId: z.string().optional(),
+    details: z.unknown().optional(),
+  })
+  .loose();

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { JobEngine } from '../../../src/main/core/jobs/job-engine.js';
+import type { MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
+import {
+  runtimeTransport,
+  type RuntimeSessionSource,
+} from '../../../src/main/core/jobs/runtime-transport.js';
+import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
+import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
+import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
+import { SessionServiceClient } from '../../../src/main/core/platform/runtime/session-service-client.js';
+import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
+import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
+import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+
+export const PROFILE = 'platform-runtime';
+
+/**
+ * One backend's parts over a started simulator: a person's session (exchanged from a launch code
+ * with the session client), the encrypted secret store with its recovery references, the runtime
+ * client and transport, and a journal + engine that can be "killed" and reopened.
+ */
+export class RuntimeWorld {
+  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'fw-runtime-'));
+  readonly journalPath = path.join(this.dir, 'journal.sqlite');
+  readonly secretsPath = path.join(this.dir, 'secrets.enc');
+  readonly libraryDir = path.join(this.dir, 'library');
+  /** Every wait the engine asked its clock for, in ms (no real waiting). */
+  readonly sleeps: number[] = [];
+  /** Called at each wait (e.g. to end a scenario before the replay). */
+  onSleep: (() => void) | undefined;
+  sessionId: string | null = null;
+  batchGets = 0;
+  sim!: RunningSimulator;
+  journal!: Journal;
+  engine!: JobEngine;
+  client!: RuntimeApiClient;
+  sessionClient!: SessionServiceClient;
+  refs!: RecoveryRefs;
+  transport!: MediaJobTransport;
+
+  get app() {
+    return this.sim.platform.apps.find((a) => a.appKey === 'framewright-studio')!;
+  }
+
+  readonly sessions: RuntimeSessionSource = {
+    current: async () => (this.sessionId ? { sessionId: this.sessionId } : null),
+  };
+
+  async start(): Promise<void> {
+    this.sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(this.dir, 'sim') });
+    const credential = async () => this.app.appCredential;
+    this.sessionClient = new SessionServiceClient({
+      sessionBaseUrl: this.sim.platform.sessionBaseUrl,
+      appKey: this.app.appKey,
+      appCredential: credential,
+    });
+    this.client = new RuntimeApiClient(
+      { runtimeBaseUrl: this.sim.platform.runtimeBaseUrl, appCredential: credential },
+      {
+        clock: {
+          now: () => Date.now(),
+          sleep: async (ms, signal) => {
+            this.sleeps.push(ms);
+            this.onSleep?.();
+            await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
+            if (signal?.aborted) throw signal.reason;
+          },
+        },
+      },
+    );
+    this.refs = new RecoveryRefs(new EncryptedFileSecretStore(this.secretsPath, this.app.appCredential));
+    const inner = runtimeTransport({ client: this.client, sessions: this.sessions, recoveryRefs: this.refs });
+    this.transport = {
+      ...inner,
+      getJobs: async (ids) => {
+        const read = await inner.getJobs!(ids);
+        if (read) this.batchGets += 1;
+        return read;
+      },
+    };
+    this.openEngine();
+    this.journal.profiles.create({ id: PROFILE, name: 'Platform runtime', kind: 'simulator' });
+  }
+
+  /** Opens the journal and a new engine over it (as a backend start does). */
+  openEngine(): void {
+    this.journal = openJournal({ path: this.journalPath });
+    this.engine = new JobEngine({
+      journal: this.journal,
+      transportFor: async () => this.transport,
+      libraryDir: this.libraryDir,
+      create: { backoff: { initialMs: 1, maxMs: 5, factor: 2, jitter: 0 } },
+      pollBackoff: { initialMs: 20, maxMs: 50, factor: 1.5, jitter: 0 },
+      download: { retryDelayMs: 1 },
+    });
+  }
+
+  /** Stops the engine and closes the journal, as a killed backend leaves them. */
+  async kill(): Promise<void> {
+    await this.engine.stop();
+    this.journal.close();
+  }
+
+  /** Opens the application as `user` and exchanges the launch code for a session. */
+  async signIn(user = 'member'): Promise<string> {
+    const res = await fetch(this.sim.platform.launchUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ appKey: this.app.appKey, user }),
+    });
+    const { runtime } = (await res.json()) as { runtime: { launchCode: string } };
+    const session = await this.sessionClient.exchange(runtime.launchCode);
+    this.sessionId = session.sessionId;
+    return session.sessionId;
+  }
+
+  /** Changes a person's access at the simulated platform (`revoked` ends their sessions). */
+  async setAccess(user: string, access: 'granted' | 'revoked'): Promise<void> {
+    const origin = new URL(this.sim.platform.launchUrl).origin;
+    const res = await fetch(`${origin}/v1/_simulator/platform/access`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ appKey: this.app.appKey, user, access }),
+    });
+    if (res.status !== 200) throw new Error(`access: HTTP ${res.status}`);
+  }
+
+  /** The platform's jobs of this person with `clientTaskId` (events snapshot, one scan). */
+  async platformJobsOf(clientTaskId: string, sessionId: string): Promise<string[]> {
+    const stream = await this.client.openEvents(sessionAuth(sessionId), { once: true });
+    let text = '';
+    for await (const chunk of stream.body) text += (chunk as Buffer).toString('utf8');
+    const snapshot = text
+      .split('\n\n')
+      .find((block) => block.startsWith('event: snapshot'))!
+      .split('\n')
+      .find((line) => line.startsWith('data: '))!
+      .slice('data: '.length);
+    const jobs = (JSON.parse(snapshot) as { jobs: { platformJobId: string; clientTaskId: string }[] }).jobs;
+    return jobs.filter((j) => j.clientTaskId === clientTaskId).map((j) => j.platformJobId);
+  }
+
+  async close(): Promise<void> {
+    await this.engine?.stop();
+    try {
+      this.journal?.close();
+    } catch {
+      // already closed by kill()
+    }
+    await this.sim?.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
