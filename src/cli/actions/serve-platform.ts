@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import {
@@ -7,11 +8,10 @@ import {
 } from '../../main/core/app/platform-settings.js';
 import { PlatformWorkspaces, type PlatformWorkspace } from '../../main/core/app/platform-workspaces.js';
 import type { BridgeDispatcher } from '../../main/core/bridge/dispatcher.js';
-import { ProcessMemorySecretStore } from '../../main/core/features/runtime-sessions/memory-secret-store.js';
 import { ServerSessions } from '../../main/core/features/runtime-sessions/server-sessions.js';
 import { createSessionService } from '../../main/core/features/runtime-sessions/session-service.js';
 import type { SecretStore } from '../../main/core/secrets/secret-store.js';
-import { selectSecretStore } from '../../main/core/secrets/select-secret-store.js';
+import { EncryptedFileSecretStore } from '../../main/core/secrets/encrypted-file-secret-store.js';
 import { startPlatformHost } from '../../main/host/platform-host.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -35,17 +35,16 @@ export function bindProblem(
 }
 
 /**
- * Where the server-side sessions live: the machine's keychain when it has one, else this
- * process's memory (said on stderr). The encrypted file store of the platform backend replaces
- * this choice when it is wired in.
+ * Where the server-side sessions (and, once jobs run, the recovery references) live: the platform
+ * backend's secret store, one file encrypted under a key derived from the application credential
+ * (`<dataDir>/secrets/platform-secrets.enc`, mode 0600), so a restarted backend keeps its users
+ * signed in and nothing secret sits in the journal.
  */
-async function sessionSecrets(): Promise<SecretStore> {
-  const { store } = await selectSecretStore({ serviceName: 'framewright-platform', probeTimeoutMs: 3000 });
-  if (store.describe().canStore) return store;
-  process.stderr.write(
-    'framewright: no secret store is available; sessions are kept in memory (a restart signs everyone out).\n',
+function sessionSecrets(dataDir: string, settings: PlatformSettings): SecretStore {
+  return new EncryptedFileSecretStore(
+    path.join(dataDir, 'secrets', 'platform-secrets.enc'),
+    settings.appCredential,
   );
-  return new ProcessMemorySecretStore();
 }
 
 /** Until the studio's features are wired per workspace, each call says so (nothing is lost). */
@@ -90,7 +89,7 @@ export async function runServePlatform(
   const dataDir = options.dataDir ?? defaultDataDir();
   const sessions = new ServerSessions({
     service: createSessionService(settings),
-    secrets: await sessionSecrets(),
+    secrets: sessionSecrets(dataDir, settings),
   });
   const workspaces = new PlatformWorkspaces({
     dataDir,

@@ -6,6 +6,7 @@ import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
 import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
+import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
@@ -85,19 +86,24 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
   const logLines: string[] = [];
   let offsetMs = 0;
   const rig = { renewCalls: 0, exchangeCalls: 0 } as PlatformRig;
-  const service = createSessionService({
+  const real = createSessionService({
     sessionBaseUrl: sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
     appCredential: app.appCredential,
-    fetch: async (input, init) => {
-      const answer = await fetch(input, init);
-      if (String(input).endsWith(':exchange')) {
-        rig.exchangeCalls += 1;
-        if (rigOptions.loseExchangeAnswers) throw new TypeError('fetch failed: other side closed');
-      }
-      return answer;
-    },
   });
+  const service = {
+    ...real,
+    resolve: (id: string) => real.resolve(id),
+    renew: (id: string) => real.renew(id),
+    // the exchange is sent; with loseExchangeAnswers its answer is lost on the way back
+    exchange: async (launchCode: string) => {
+      rig.exchangeCalls += 1;
+      const session = await real.exchange(launchCode);
+      if (rigOptions.loseExchangeAnswers)
+        throw new OutcomeUnknownError('Exchange launch code', 'fetch failed: other side closed');
+      return session;
+    },
+  };
   const counted = { ...service, renew: (id: string) => ((rig.renewCalls += 1), service.renew(id)) };
   let workspaces: PlatformWorkspaces;
   type Listener = (event: never, payload: unknown) => void;
