@@ -116,9 +116,10 @@ export class JobEventsConsumer {
     let polling: { stop: AbortController; done: Promise<void> } | undefined;
     const stopPolling = async () => {
       if (!polling) return;
-      polling.stop.abort();
-      await polling.done;
-      polling = undefined;
+      const running = polling;
+      polling = undefined; // a failure right after this starts a new polling loop
+      running.stop.abort();
+      await running.done;
     };
     try {
       while (!signal.aborted) {
