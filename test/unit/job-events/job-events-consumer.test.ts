@@ -258,3 +258,37 @@ describe('JobEventsConsumer', () => {
     );
   });
 });
+
+describe('JobEventsConsumer and a busy platform', () => {
+  it('waits at least the Retry-After of a 503 before reopening the stream', async () => {
+    const times: number[] = [];
+    const { source, opens } = scriptedSource([
+      () =>
+        new Response(JSON.stringify({ code: 'unavailable', message: 'Busy', retryable: true }), {
+          status: 503,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '1' },
+        }),
+      () => streamResponse(sse(['done', '1', {}])),
+    ]);
+    const consumer = new JobEventsConsumer({
+      events: {
+        openEvents: (request) => {
+          times.push(Date.now());
+          return source.openEvents(request);
+        },
+      },
+      session: { current: () => 's' },
+      cursors: memoryCursors(),
+      handler: { jobMayHaveChanged: async () => undefined, unfinishedJobIds: () => [] },
+      reconnectBackoff: FAST,
+      pollBackoff: FAST,
+      onError: () => undefined,
+    });
+    const stop = new AbortController();
+    const run = consumer.run(stop.signal);
+    await until(() => opens.length >= 2);
+    stop.abort();
+    await run;
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(990);
+  });
+});

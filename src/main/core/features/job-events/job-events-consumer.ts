@@ -9,6 +9,7 @@ import {
   sleep,
 } from '../../platform/retry/backoff.js';
 import type { BackoffPolicy } from '../../platform/retry/backoff.js';
+import { MAX_RETRY_AFTER_SECONDS } from '../../platform/retry/retry-after.js';
 
 /** Spec, Limits: `GET /media/events` takes 1..200 events per round (default 50). */
 export const EVENTS_LIMIT_MIN = 1;
@@ -113,6 +114,7 @@ export class JobEventsConsumer {
     const stored = this.options.cursors.get(RUNTIME_EVENTS_STREAM);
     this.acknowledged = isEventCursor(stored) ? stored : undefined;
     let failures = 0;
+    let lastError: unknown;
     let polling: { stop: AbortController; done: Promise<void> } | undefined;
     const stopPolling = async () => {
       if (!polling) return;
@@ -129,6 +131,7 @@ export class JobEventsConsumer {
         try {
           await this.streamOnce(sessionId, signal, () => {
             failures = 0;
+            lastError = undefined;
             void stopPolling();
             this.setState('streaming');
           });
@@ -136,6 +139,7 @@ export class JobEventsConsumer {
         } catch (error) {
           if (signal.aborted) break;
           if (error instanceof ApiError && isFinalRefusal(error)) return { reason: 'refused', error };
+          lastError = error;
           this.options.onError?.(error);
         }
         if (!polling) {
@@ -143,7 +147,8 @@ export class JobEventsConsumer {
           polling = { stop, done: this.pollWhileDown(stop.signal, signal) };
           this.setState('polling');
         }
-        const wait = backoffDelay(this.options.reconnectBackoff ?? DEFAULT_RETRY_BACKOFF, failures);
+        const ownWait = backoffDelay(this.options.reconnectBackoff ?? DEFAULT_RETRY_BACKOFF, failures);
+        const wait = Math.max(ownWait, Math.min(serverWaitMs(lastError), MAX_RETRY_AFTER_SECONDS * 1000));
         failures += 1;
         await sleep(wait, signal).catch(() => undefined);
       }
@@ -256,6 +261,13 @@ export class JobEventsConsumer {
       }
     }
   }
+}
+
+/** What a 429/503 asked to wait (`Retry-After`), in ms; 0 for anything else. */
+function serverWaitMs(error: unknown): number {
+  return error instanceof ApiError && error.retryAfterSeconds !== undefined
+    ? error.retryAfterSeconds * 1000
+    : 0;
 }
 
 /** 401 (reopen the application), 402/403 (stop), 404 (do not probe): reconnecting would not help. */
