@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +216,9 @@ describe('job events consumer against the simulated platform', () => {
     expect(reopened[0]).toBe(events.at(-1));
     expect(reads.length).toBe(readsBefore); // no event processed twice
     journal.close();
+    // the session is a secret: never in the journal (only digits go into event_cursors)
+    for (const file of readdirSync(dataDir).filter((f) => f.startsWith('subject-a.sqlite')))
+      expect(readFileSync(path.join(dataDir, file)).includes(sessionId)).toBe(false);
   }, 90_000);
 
   it('falls back to polling when the stream is cut, and the stream takes over again', async () => {
@@ -234,8 +237,9 @@ describe('job events consumer against the simulated platform', () => {
       reconnectBackoff: FAST_RECONNECT,
       pollBackoff: FAST_POLL,
       onState: (s) => states.push(s),
-      onError: () => undefined,
+      onError: (error) => errors.push(error),
     });
+    const errors: unknown[] = [];
     const stop = new AbortController();
     const run = consumer.run(stop.signal);
     try {
@@ -258,6 +262,10 @@ describe('job events consumer against the simulated platform', () => {
       await until(() => consumer.cursor === events.at(-1), 'the missed events to be acknowledged');
       expect(opened.at(-1)).toBe(cursorBeforeCut);
       expect(states).toEqual(['connecting', 'streaming', 'polling', 'streaming']);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.some((e) => String(e).includes(sessionId) || JSON.stringify(e).includes(sessionId))).toBe(
+        false,
+      );
     } finally {
       stop.abort();
       await run;
