@@ -152,6 +152,25 @@ describe('marked exports against the simulated platform', () => {
     expect(result.sha256).toBe(sha256(readFileSync(destination)));
   }, 60_000);
 
+  it('waits only within its bound: a Retry-After past it stops with a clear error, nothing re-created', async () => {
+    const log: Parameters<typeof runtimeExports>[0] = [];
+    const waits: number[] = [];
+    const { source, urls } = libraryResult('dunes.png', [200, 180, 90]);
+    const exports = new MarkedExports({
+      calls: runtimeExports(log),
+      urls,
+      clock: recordingClock(waits),
+      maxWaitMs: 2_000,
+    });
+    const destination = path.join(downloads, 'dunes.png');
+    await expect(exports.exportTo(source, destination)).rejects.toMatchObject({
+      code: 'export.not_ready_in_time',
+    });
+    expect(log.map((l) => `${l.call} ${l.status}`)).toEqual(['create 202']);
+    expect(waits).toEqual([]);
+    expect(existsSync(destination)).toBe(false);
+  });
+
   it('refuses a download that is not the marked variant and keeps no file', async () => {
     const log: Parameters<typeof runtimeExports>[0] = [];
     const { source, urls } = libraryResult('lake.png', [40, 80, 200]);
