@@ -20,3 +20,4 @@ export * from './jobs-repository.js';
 export * from './outputs-repository.js';
 export * from './service-calls-repository.js';
 export { SettingsRepository } from './settings-repository.js';
+export * from './event-cursors-repository.js';

@@ -3,6 +3,7 @@ import { ConversationsRepository } from './conversations-repository.js';
 import { openDatabase } from './database.js';
 import { DiscoveryCacheRepository } from './discovery-cache-repository.js';
 import { DraftsRepository } from './drafts-repository.js';
+import { EventCursorsRepository } from './event-cursors-repository.js';
 import { JobsRepository } from './jobs-repository.js';
 import { LocalFilesRepository } from './local-files-repository.js';
 import { migrations as allMigrations } from './migrations/index.js';
@@ -50,6 +51,8 @@ export interface Journal {
   readonly outputs: OutputsRepository;
   readonly conversations: ConversationsRepository;
   readonly serviceCalls: ServiceCallsRepository;
+  /** The last acknowledged cursor of the platform runtime's events stream (migration 011). */
+  readonly eventCursors: EventCursorsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -118,6 +121,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       outputs,
       conversations: new ConversationsRepository(db, now),
       serviceCalls: new ServiceCallsRepository(db, now),
+      eventCursors: new EventCursorsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;
