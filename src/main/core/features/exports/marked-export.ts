@@ -7,11 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../../platform/api-errors.js';
+import { OutcomeUnknownError, ResponseShapeError, type ApiError } from '../../platform/api-errors.js';
 import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../platform/retry/backoff.js';
 import { parseRetryAfter, systemClock } from '../../platform/retry/retry-after.js';
 import type { RetryClock } from '../../platform/retry/retry-after.js';
 import { withRetry } from '../../platform/retry/retry.js';
+import { runtimeErrorOf } from '../../platform/runtime/runtime-errors.js';
 
 /** Spec, "Create export": the only source types a marked copy is made of. */
 export const EXPORT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'video/mp4'] as const;
@@ -285,27 +286,8 @@ async function exportOf(response: Response): Promise<MarkedExport> {
   return parsed.data;
 }
 
-const RuntimeErrorBody = z
-  .object({
-    code: z.string().min(1),
-    message: z.string(),
-    retryable: z.boolean().optional(),
-    requestId: z.string().optional(),
-  })
-  .passthrough();
-
-/** An error answer of the runtime (`code`, `message`, optional `phase`, `retryable`, `requestId`) as an ApiError. */
+/** The runtime's error answer (its code, phase and `Retry-After` kept), as the runtime client builds it. */
 async function runtimeErrorFrom(response: Response): Promise<ApiError> {
-  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  const parsed = RuntimeErrorBody.safeParse(await response.json().catch(() => undefined));
-  return new ApiError({
-    status: response.status,
-    apiCode: parsed.success ? parsed.data.code : 'unrecognised_error_body',
-    message: parsed.success ? parsed.data.message : `The runtime answered HTTP ${response.status}`,
-    requestId: parsed.success ? parsed.data.requestId : undefined,
-    retryable: parsed.success
-      ? (parsed.data.retryable ?? false)
-      : response.status === 429 || response.status >= 500,
-    retryAfterSeconds,
-  });
+  const text = await response.text().catch(() => '');
+  return runtimeErrorOf(response.status, response.headers.get('retry-after'), text, 'Export');
 }

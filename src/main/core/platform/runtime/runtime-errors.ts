@@ -27,26 +27,40 @@ export async function runtimeErrorFrom(
   secrets: readonly string[],
 ): Promise<RuntimeApiError> {
   const text = redactValue(await readText(answer, operation).catch(() => ''), secrets);
+  return runtimeErrorOf(answer.status, header(answer, 'retry-after'), text, operation);
+}
+
+/**
+ * The error of a runtime answer already read (status, `Retry-After` header, body text with its
+ * secrets removed): the runtime's `{code, message, phase, retryable, requestId, details}` body, or
+ * `unrecognised_error_body` with the status kept.
+ */
+export function runtimeErrorOf(
+  status: number,
+  retryAfter: string | null | undefined,
+  text: string,
+  operation: string,
+): RuntimeApiError {
   const body = parseJsonOrUndefined(text);
-  const retryAfterSeconds = parseRetryAfter(header(answer, 'retry-after')) ?? retryAfterHint(body);
+  const retryAfterSeconds = parseRetryAfter(retryAfter ?? undefined) ?? retryAfterHint(body);
   const parsed = RuntimeErrorBody.safeParse(body);
   if (parsed.success) {
     return new RuntimeApiError({
-      status: answer.status,
+      status,
       apiCode: parsed.data.code,
       message: parsed.data.message,
       requestId: parsed.data.requestId,
-      retryable: parsed.data.retryable ?? (answer.status === 429 || answer.status >= 500),
+      retryable: parsed.data.retryable ?? (status === 429 || status >= 500),
       retryAfterSeconds,
       details: parsed.data.details,
       phase: parsed.data.phase,
     });
   }
   return new RuntimeApiError({
-    status: answer.status,
+    status,
     apiCode: 'unrecognised_error_body',
-    message: `${operation}: HTTP ${answer.status} without a valid error body`,
-    retryable: answer.status === 429 || answer.status >= 500,
+    message: `${operation}: HTTP ${status} without a valid error body`,
+    retryable: status === 429 || status >= 500,
     retryAfterSeconds,
   });
 }
