@@ -11,6 +11,7 @@ import { currentSchemaVersion, runMigrations } from './migrator.js';
 import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
+import { ProjectsRepository } from './projects-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
 import {
   JournalCorruptError,
@@ -50,6 +51,7 @@ export interface Journal {
   readonly outputs: OutputsRepository;
   readonly conversations: ConversationsRepository;
   readonly serviceCalls: ServiceCallsRepository;
+  readonly projects: ProjectsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -88,7 +90,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
   try {
     let backupPath: string | undefined;
     const fromVersion = onDisk ? currentSchemaVersion(db) : 0;
-    if (fromVersion > 0 && fromVersion < list.length) {
+    if (fromVersion > 0 && fromVersion < (list.at(-1)?.version ?? 0)) {
       // a full check costs about 1.5 s at 100,000 jobs: only before changing the schema
       const problems = integrityProblems(db);
       if (problems.length > 0) {
@@ -118,6 +120,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       outputs,
       conversations: new ConversationsRepository(db, now),
       serviceCalls: new ServiceCallsRepository(db, now),
+      projects: new ProjectsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

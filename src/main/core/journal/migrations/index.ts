@@ -7,6 +7,7 @@ import { migration006ServiceCalls } from './006-service-calls.js';
 import { migration007JobLeases } from './007-job-leases.js';
 import { migration008CredentialIdentity } from './008-credential-identity.js';
 import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes.js';
+import { migration012Projects } from './012-projects.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,4 +23,6 @@ export const migrations: readonly Migration[] = [
   migration007JobLeases,
   migration008CredentialIdentity,
   migration009UnfinishedWorkIndexes,
+  // 010 (runtime-jobs) and 011 (events-exports) come in from their lanes, before this one
+  migration012Projects,
 ];
