@@ -103,7 +103,7 @@ export const ERROR_CODE_KINDS = {
   'project.not_found': 'invalid_input',
   'project.archived': 'invalid_input',
   'team.not_manager': 'identity',
-  'team.invalid_usage_query': 'invalid_input',
+  'team.invalid_query': 'invalid_input',
   'team.unexpected_response': 'service',
 } as const satisfies Record<string, ErrorKind>;
 

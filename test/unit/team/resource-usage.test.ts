@@ -68,10 +68,8 @@ describe('usage split and merged', () => {
     expect(calls.map((c) => c.resourceIds.length)).toEqual([200, 200, 50]);
     expect(calls.flatMap((c) => c.resourceIds)).toEqual(ids);
     expect(calls[0]).toMatchObject({ resourceType: 'project', groupBy: ['accountId', 'serviceKind', 'day'] });
-    expect(() => usageRequests([])).toThrow(expect.objectContaining({ code: 'team.invalid_usage_query' }));
-    expect(() => usageRequests(['ok', ' '])).toThrow(
-      expect.objectContaining({ code: 'team.invalid_usage_query' }),
-    );
+    expect(() => usageRequests([])).toThrow(expect.objectContaining({ code: 'team.invalid_query' }));
+    expect(() => usageRequests(['ok', ' '])).toThrow(expect.objectContaining({ code: 'team.invalid_query' }));
   });
 
   it('merges the answers of split calls, each credit column kept apart, scales brought together, oldest asOf', () => {

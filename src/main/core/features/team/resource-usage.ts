@@ -30,10 +30,7 @@ export interface UsageRequestBody {
 export function usageRequests(projectIds: readonly string[]): UsageRequestBody[] {
   const ids = [...new Set(projectIds)];
   if (ids.length === 0 || ids.some((id) => typeof id !== 'string' || id.trim() === ''))
-    throw new AppError(
-      'team.invalid_usage_query',
-      'Choose at least one project; a project id cannot be empty.',
-    );
+    throw new AppError('team.invalid_query', 'Choose at least one project; a project id cannot be empty.');
   const calls: UsageRequestBody[] = [];
   for (let i = 0; i < ids.length; i += MAX_RESOURCE_IDS_PER_CALL)
     calls.push({
