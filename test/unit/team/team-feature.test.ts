@@ -54,7 +54,7 @@ const member = {
 
 function team(overrides: Partial<TeamDeps> = {}) {
   const deps = {
-    subject: { organizationId: 'org_1' },
+    subject: { organizationId: 'org_1' } as TeamDeps['subject'],
     directory: {
       listGroups: vi.fn(async (): Promise<unknown> => groups),
       listMembers: vi.fn(async (): Promise<unknown> => ({
@@ -86,9 +86,8 @@ function team(overrides: Partial<TeamDeps> = {}) {
       })),
     },
     projects: { list: vi.fn(async () => [{ id: 'prj_1', name: 'Launch film' }]) },
-    ...overrides,
   };
-  return { deps, feature: new TeamFeature(deps) };
+  return { deps, feature: new TeamFeature({ ...deps, ...overrides }) };
 }
 
 describe('TeamFeature: organization managers only', () => {
