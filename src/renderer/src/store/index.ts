@@ -8,6 +8,7 @@ import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice'
 import { createProfilesSlice, type ProfilesSlice } from './profiles-slice';
 import { createQueueSlice, type QueueSlice } from './queue-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createTeamSlice, type TeamSlice } from './team-slice';
 
 /**
  * The renderer's one store, one slice per domain (zustand's slices pattern). Every bridge call
@@ -21,7 +22,8 @@ export type StudioState = AppSlice &
   CreateSlice &
   QueueSlice &
   LibrarySlice &
-  PlaygroundSlice;
+  PlaygroundSlice &
+  TeamSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
   ...createAppSlice(...args),
@@ -33,7 +35,8 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createQueueSlice(...args),
   ...createLibrarySlice(...args),
   ...createPlaygroundSlice(...args),
+  ...createTeamSlice(...args),
 }));
 
-export { SECTIONS, type Section } from './navigation-slice';
+export { SECTIONS, visibleSections, type Section } from './navigation-slice';
 export type { PlaygroundPanel } from './playground-slice';
