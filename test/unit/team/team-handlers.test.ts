@@ -44,9 +44,13 @@ describe('projects and team over the bridge', () => {
       ok: true,
       result: { draftId: 'd1', projectId: id },
     });
-    expect(await bridge.dispatch('projects.list', {})).toEqual({
+    expect(await bridge.dispatch('projects.list', { draftId: 'd1' })).toEqual({
       ok: true,
-      result: { projects: [{ id, name: 'Launch film', archived: false }], lastProjectId: id },
+      result: {
+        projects: [{ id, name: 'Launch film', archived: false }],
+        lastProjectId: id,
+        draftProjectId: id,
+      },
     });
     const blank = await bridge.dispatch('projects.create', { name: '  ' });
     expect(blank).toMatchObject({ ok: false, error: { code: 'project.invalid_name' } });

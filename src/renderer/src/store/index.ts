@@ -6,6 +6,7 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice';
 import { createProfilesSlice, type ProfilesSlice } from './profiles-slice';
+import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createQueueSlice, type QueueSlice } from './queue-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createTeamSlice, type TeamSlice } from './team-slice';
@@ -23,6 +24,7 @@ export type StudioState = AppSlice &
   QueueSlice &
   LibrarySlice &
   PlaygroundSlice &
+  ProjectsSlice &
   TeamSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
@@ -35,6 +37,7 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createQueueSlice(...args),
   ...createLibrarySlice(...args),
   ...createPlaygroundSlice(...args),
+  ...createProjectsSlice(...args),
   ...createTeamSlice(...args),
 }));
 

@@ -16,6 +16,8 @@ export const ProjectList = z.object({
   projects: z.array(ProjectView),
   /** The project new drafts are filed under (the last one chosen), if still active. */
   lastProjectId: z.string().nullable(),
+  /** The project of the draft named in the call (null: none, or no draft named). */
+  draftProjectId: z.string().nullable(),
 });
 export type ProjectList = z.infer<typeof ProjectList>;
 
@@ -82,7 +84,7 @@ export type TeamUsage = z.infer<typeof TeamUsage>;
 
 export const teamMethods = {
   'projects.list': {
-    params: z.object({ includeArchived: z.boolean().optional() }).strict(),
+    params: z.object({ includeArchived: z.boolean().optional(), draftId: z.string().optional() }).strict(),
     result: ProjectList,
   },
   'projects.create': { params: z.object({ name: ProjectName }).strict(), result: ProjectView },

@@ -40,9 +40,10 @@ export function createTeamHandlers(features: TeamHandlerFeatures): DomainHandler
     return features.team;
   };
   return {
-    'projects.list': ({ includeArchived }) => ({
+    'projects.list': ({ includeArchived, draftId }) => ({
       projects: projects.list({ includeArchived }).map(projectView),
       lastProjectId: nullable(projects.projectForNewDraft()),
+      draftProjectId: draftId === undefined ? null : nullable(projects.draftProject(draftId)),
     }),
     'projects.create': ({ name }) => projectView(projects.create(name)),
     'projects.rename': ({ id, name }) => projectView(projects.rename(id, name)),

@@ -210,6 +210,13 @@ export const en = {
     offline: 'Offline',
     error: 'Connection error',
   },
+  projects: {
+    label: 'Project',
+    none: 'No project',
+    new: 'New project…',
+    name: 'Project name',
+    create: 'Create project',
+  },
   team: {
     title: 'Team',
     managersOnly: 'Team is for organization managers.',

@@ -207,6 +207,13 @@ export const zhCN: Messages = {
     offline: '离线',
     error: '连接出错',
   },
+  projects: {
+    label: '项目',
+    none: '不归入项目',
+    new: '新建项目…',
+    name: '项目名称',
+    create: '创建项目',
+  },
   team: {
     title: '团队',
     managersOnly: '团队页面仅供组织管理员使用。',
