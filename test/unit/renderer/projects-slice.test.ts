@@ -1,22 +1,8 @@
 /** Create's project picker slice: new drafts use the last project; choosing and creating file the draft. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fake } from './fake-bridge.js';
 
-const fake = vi.hoisted(() => ({
-  answers: new Map<string, (params: Record<string, unknown>) => unknown>(),
-  calls: [] as { method: string; params: Record<string, unknown> }[],
-}));
-
-vi.mock('../../../src/renderer/src/bridge', () => ({
-  bridge: {
-    async invoke(method: string, params: Record<string, unknown>) {
-      fake.calls.push({ method, params });
-      const answer = fake.answers.get(method);
-      if (!answer) throw new Error(`unexpected bridge call ${method}`);
-      return answer(params);
-    },
-    on: () => () => undefined,
-  },
-}));
+vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
 interface State {
   [name: string]: unknown;
@@ -38,8 +24,7 @@ const film = { id: 'prj_film', name: 'Film', archived: false };
 
 beforeEach(() => {
   useStudio.setState(initial, true);
-  fake.answers.clear();
-  fake.calls.length = 0;
+  fake.reset();
   fake.answers.set('projects.fileDraft', (p) => ({ draftId: p.draftId, projectId: p.projectId }));
 });
 

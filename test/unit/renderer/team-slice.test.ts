@@ -3,23 +3,9 @@
  * the screen is one of its actions.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fake } from './fake-bridge.js';
 
-const fake = vi.hoisted(() => ({
-  answers: new Map<string, (params: Record<string, unknown>) => unknown>(),
-  calls: [] as { method: string; params: Record<string, unknown> }[],
-}));
-
-vi.mock('../../../src/renderer/src/bridge', () => ({
-  bridge: {
-    async invoke(method: string, params: Record<string, unknown>) {
-      fake.calls.push({ method, params });
-      const answer = fake.answers.get(method);
-      if (!answer) throw new Error(`unexpected bridge call ${method}`);
-      return answer(params);
-    },
-    on: () => () => undefined,
-  },
-}));
+vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
 // a browser module (typed by tsconfig.web.json), loaded by a path the node typecheck does not follow
 interface State {
@@ -64,8 +50,7 @@ const usage = {
 
 beforeEach(() => {
   useStudio.setState(initial, true);
-  fake.answers.clear();
-  fake.calls.length = 0;
+  fake.reset();
 });
 
 describe('Team in the navigation', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { checkedAnswer } from './checked-answer.js';
 
 /** Page size asked of `members:list` (the spec recommends `page: 1, pageSize: 50`). */
 export const MEMBERS_PAGE_SIZE = 50;
@@ -81,22 +82,9 @@ export interface GroupNode {
   readonly children: GroupNode[];
 }
 
-function checked<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new AppError(
-      'team.unexpected_response',
-      `The organization directory's ${what} is not in the expected shape (${parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
-        .join('; ')}).`,
-    );
-  return parsed.data;
-}
-
 /** `groups:list` → the group tree (roots: no parent, or a parent not in the list). */
 export function groupTree(body: unknown): GroupNode[] {
-  const { items } = checked(GroupList, body, 'group list');
+  const { items } = checkedAnswer(GroupList, body, 'organization group list');
   const nodes = new Map<string, GroupNode>();
   for (const g of items)
     nodes.set(g.groupId, {
@@ -118,5 +106,5 @@ export function groupTree(body: unknown): GroupNode[] {
 
 /** `members:list` → a page of members with only the fields shown. */
 export function memberPage(body: unknown): MemberPageView {
-  return checked(MemberPage, body, 'member page');
+  return checkedAnswer(MemberPage, body, 'organization member page');
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { checkedAnswer } from './checked-answer.js';
 import { PROJECT_RESOURCE_TYPE } from '../projects/resource-attribution.js';
 import { formatScaled, isAmountScale, rawAmount, rescale } from './credit-amounts.js';
 
@@ -63,16 +64,9 @@ const UsageAnswer = z.object({
 
 /** One answer of `/resource-usage:aggregate`, checked; a malformed one is a clear error. */
 export function parseUsageAnswer(body: unknown): z.infer<typeof UsageAnswer> & { amountScale: number } {
-  const parsed = UsageAnswer.safeParse(body);
-  if (!parsed.success)
-    throw new AppError(
-      'team.unexpected_response',
-      `The platform's resource usage answer is not in the expected shape (${parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
-        .join('; ')}).`,
-    );
-  return parsed.data as z.infer<typeof UsageAnswer> & { amountScale: number };
+  return checkedAnswer(UsageAnswer, body, 'resource usage answer') as z.infer<typeof UsageAnswer> & {
+    amountScale: number;
+  };
 }
 
 export type CreditAmounts = Record<CreditColumn, string>;
