@@ -94,6 +94,29 @@ describe('ProjectsFeature', () => {
     projects.fileJob(intent.id, ads.id);
     expect(projects.jobProject(intent.id)).toBe(film.id);
   });
+
+  it("a submitted draft's job intent carries the draft's project, none when the draft has none", () => {
+    const { journal, projects } = setup();
+    journal.profiles.create({ id: 'sim', name: 'Simulator', kind: 'simulator' });
+    const film = projects.create('Film');
+    journal.drafts.save('with', {});
+    journal.drafts.save('without', {});
+    projects.fileDraft('with', film.id);
+    const intent = (key: string) =>
+      journal.jobs.recordIntent({
+        idempotencyKey: key,
+        profileId: 'sim',
+        model: 'h3',
+        serviceKind: 'video_generation',
+        body: { prompt: key },
+      });
+    const a = intent('a');
+    const b = intent('b');
+    projects.fileJobOfDraft(a.id, 'with');
+    projects.fileJobOfDraft(b.id, 'without');
+    expect(projects.jobProject(a.id)).toBe(film.id);
+    expect(projects.jobProject(b.id)).toBeUndefined();
+  });
 });
 
 describe('resourceAttributionFor', () => {

@@ -89,6 +89,15 @@ export class ProjectsFeature {
     this.deps.projects.setJobProject(intentId, projectId);
   }
 
+  /**
+   * At submission: the job intent carries its draft's project (whatever that project's state now:
+   * the draft was filed while it was active). Nothing when the draft has none.
+   */
+  fileJobOfDraft(intentId: number, draftId: string): void {
+    const projectId = this.deps.projects.draftProject(draftId);
+    if (projectId !== undefined) this.deps.projects.setJobProject(intentId, projectId);
+  }
+
   jobProject(intentId: number): string | undefined {
     return this.deps.projects.jobProject(intentId);
   }
