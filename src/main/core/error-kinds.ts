@@ -105,6 +105,13 @@ export const ERROR_CODE_KINDS = {
   'simulator.lock_timeout': 'service',
   'voice.no_preview': 'service',
   'voice.preview_too_large': 'service',
+  'project.invalid_name': 'invalid_input',
+  'project.name_taken': 'invalid_input',
+  'project.not_found': 'invalid_input',
+  'project.archived': 'invalid_input',
+  'team.not_manager': 'identity',
+  'team.invalid_query': 'invalid_input',
+  'team.unexpected_response': 'service',
 } as const satisfies Record<string, ErrorKind>;
 
 /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appEvents, appMethods } from './domains/app.js';
 import { studioEvents, studioMethods } from './domains/studio.js';
 import { playgroundEvents, playgroundMethods } from './domains/playground.js';
+import { teamEvents, teamMethods } from './domains/team.js';
 import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
@@ -18,10 +19,11 @@ import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js
 export * from './domains/app.js';
 export * from './domains/studio.js';
 export * from './domains/playground.js';
+export * from './domains/team.js';
 
 export const bridgeContract = {
-  methods: { ...appMethods, ...studioMethods, ...playgroundMethods },
-  events: { ...appEvents, ...studioEvents, ...playgroundEvents },
+  methods: { ...appMethods, ...studioMethods, ...playgroundMethods, ...teamMethods },
+  events: { ...appEvents, ...studioEvents, ...playgroundEvents, ...teamEvents },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

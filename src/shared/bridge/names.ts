@@ -63,6 +63,15 @@ export const METHOD_NAMES = [
   'playground.audio.generate',
   'playground.image.generate',
   'playground.parse',
+  'projects.list',
+  'projects.create',
+  'projects.rename',
+  'projects.archive',
+  'projects.fileDraft',
+  'team.access',
+  'team.groups',
+  'team.members',
+  'team.usage',
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 

@@ -95,6 +95,8 @@ describe('studio handlers over a real core and simulator', () => {
     const draft = await call<{ id: string; idempotencyKey: string }>('drafts.create', {
       form: await baseForm(),
     });
+    const project = await call<{ id: string }>('projects.create', { name: 'Submitted under a project' });
+    await call('projects.fileDraft', { draftId: draft.id, projectId: project.id });
     const [a, b] = await Promise.all([
       call<{ jobRowId: number | null; idempotencyKey: string }>('video.submit', { draftId: draft.id }),
       call<{ jobRowId: number | null; idempotencyKey: string }>('video.submit', { draftId: draft.id }),
@@ -107,6 +109,9 @@ describe('studio handlers over a real core and simulator', () => {
     expect(again.jobRowId).toBe(a.jobRowId);
     const jobs = await call<{ items: { rowId: number }[] }>('jobs.list', { limit: 50 });
     expect(jobs.items.filter((j) => j.rowId === a.jobRowId)).toHaveLength(1);
+    // the job carries its draft's project
+    const intent = core.services.journal.jobs.getIntent(draft.idempotencyKey)!;
+    expect(core.services.journal.projects.jobProject(intent.id)).toBe(project.id);
     // the simulator saw the key created once
     const running = await core.services.simulator.get();
     const res = await fetch(`${running.baseUrl}/_simulator/idempotency`, {

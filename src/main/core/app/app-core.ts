@@ -5,6 +5,8 @@ import { createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
 import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
 import { createStudioHandlers } from '../bridge/handlers/studio-handlers.js';
+import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
+import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
@@ -93,6 +95,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx, studio, services.simulator),
     ...createPlaygroundHandlers(ctx, studio.staged),
+    // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
+    ...createTeamHandlers({ projects: new ProjectsFeature(services.journal), team: undefined }),
   };
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),

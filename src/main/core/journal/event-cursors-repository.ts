@@ -12,7 +12,7 @@ export function compareEventCursors(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The last acknowledged cursor of each events stream of this journal (migration 011). */
+/** The last acknowledged cursor of each events stream of this journal (migration 010). */
 export class EventCursorsRepository {
   private readonly getStmt: Statement<[string], { cursor: string }>;
   private readonly setStmt: Statement;

@@ -19,5 +19,6 @@ export * from './prompt-optimizations-repository.js';
 export * from './jobs-repository.js';
 export * from './outputs-repository.js';
 export * from './service-calls-repository.js';
+export * from './projects-repository.js';
 export { SettingsRepository } from './settings-repository.js';
 export * from './event-cursors-repository.js';

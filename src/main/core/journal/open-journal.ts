@@ -12,6 +12,7 @@ import { currentSchemaVersion, runMigrations } from './migrator.js';
 import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
+import { ProjectsRepository } from './projects-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
 import {
   JournalCorruptError,
@@ -51,8 +52,10 @@ export interface Journal {
   readonly outputs: OutputsRepository;
   readonly conversations: ConversationsRepository;
   readonly serviceCalls: ServiceCallsRepository;
-  /** The last acknowledged cursor of the platform runtime's events stream (migration 011). */
+  /** The last acknowledged cursor of the platform runtime's events stream (migration 010). */
   readonly eventCursors: EventCursorsRepository;
+  /** Projects a creator files work under (migration 011). */
+  readonly projects: ProjectsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -91,7 +94,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
   try {
     let backupPath: string | undefined;
     const fromVersion = onDisk ? currentSchemaVersion(db) : 0;
-    if (fromVersion > 0 && fromVersion < list.length) {
+    if (fromVersion > 0 && fromVersion < (list.at(-1)?.version ?? 0)) {
       // a full check costs about 1.5 s at 100,000 jobs: only before changing the schema
       const problems = integrityProblems(db);
       if (problems.length > 0) {
@@ -122,6 +125,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       conversations: new ConversationsRepository(db, now),
       serviceCalls: new ServiceCallsRepository(db, now),
       eventCursors: new EventCursorsRepository(db, now),
+      projects: new ProjectsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

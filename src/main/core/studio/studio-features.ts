@@ -1,5 +1,6 @@
 import type { EventHub } from '../bridge/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
+import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { StudioAdmission } from './admission.js';
@@ -103,6 +104,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       inputs,
       waitSeconds,
       logger: d.logger,
+      projects: new ProjectsFeature(journal),
     }),
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),

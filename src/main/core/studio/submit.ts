@@ -20,6 +20,8 @@ export interface StudioSubmitDeps {
   inputs: DraftInputs;
   waitSeconds: () => number;
   logger: Logger;
+  /** Records the draft's project on the job intent it created (issue 14, projects). */
+  projects?: { fileJobOfDraft(intentId: number, draftId: string): void };
 }
 
 /** `video.submit`: a draft's one creation under its own idempotency key (spec: "Create a video job"). */
@@ -68,7 +70,10 @@ export class StudioSubmit {
       this.logSubmitError(draftId, error);
     });
     const intent = this.d.jobs.getIntent(key);
-    if (intent && intent.state !== 'rejected') this.d.drafts.markSubmitted(draftId);
+    if (intent && intent.state !== 'rejected') {
+      this.d.drafts.markSubmitted(draftId);
+      this.d.projects?.fileJobOfDraft(intent.id, draftId);
+    }
     if (failure) {
       // nothing was created (invalid draft, refused upload or creation): editable again, and a
       // fresh key when the old one was spent on a refused creation

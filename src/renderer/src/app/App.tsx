@@ -5,7 +5,7 @@ import { StatusBar } from '../components/StatusBar';
 import { applyLocale } from '../i18n';
 import { CreateScreen } from '../screens/create/CreateScreen';
 import { useStudioEvents } from './use-studio-events';
-import { SECTIONS, type Section, useStudio } from '../store';
+import { type Section, useStudio, visibleSections } from '../store';
 import { useTheme } from '../theme/use-theme';
 
 // Create opens first and ships in the main bundle; the other screens load on first visit.
@@ -16,6 +16,7 @@ const SCREENS: Record<Section, ComponentType> = {
   playground: lazy(() =>
     import('../screens/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })),
   ),
+  team: lazy(() => import('../screens/team/TeamScreen').then((m) => ({ default: m.TeamScreen }))),
   settings: lazy(() =>
     import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
   ),
@@ -26,6 +27,7 @@ const ICONS: Record<Section, string> = {
   queue: '☰',
   library: '▦',
   playground: '◇',
+  team: '◎',
   settings: '⚙',
 };
 
@@ -36,6 +38,9 @@ export function App() {
   const setSection = useStudio((s) => s.setSection);
   const settings = useStudio((s) => s.settings);
   const loadError = useStudio((s) => s.loadError);
+  const teamManager = useStudio((s) => s.teamManager);
+  const loadTeamAccess = useStudio((s) => s.loadTeamAccess);
+  const sections = visibleSections(teamManager);
   useTheme(settings.theme);
   // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();
@@ -43,6 +48,11 @@ export function App() {
   useEffect(() => {
     void applyLocale(settings.locale);
   }, [settings.locale]);
+
+  // after the first screen: whether Team is shown (organization managers only)
+  useEffect(() => {
+    void loadTeamAccess();
+  }, [loadTeamAccess]);
 
   return (
     <div className="app">
@@ -59,7 +69,7 @@ export function App() {
         <nav className="sidebar" aria-label={t('app.mainNavigation')}>
           <div className="brand">{t('app.name')}</div>
           <Tabs.List className="nav-list" aria-label={t('app.mainNavigation')}>
-            {SECTIONS.map((key) => (
+            {sections.map((key) => (
               <Tabs.Trigger key={key} value={key} className="nav-item" data-testid={`nav-${key}`}>
                 <span className="nav-icon" aria-hidden="true">
                   {ICONS[key]}
@@ -75,7 +85,7 @@ export function App() {
               {t('errors.generic', { message: loadError })}
             </p>
           ) : null}
-          {SECTIONS.map((key) => {
+          {sections.map((key) => {
             const Screen = SCREENS[key];
             return (
               <Tabs.Content key={key} value={key} className="tab-content">

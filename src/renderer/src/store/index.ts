@@ -6,8 +6,10 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice';
 import { createProfilesSlice, type ProfilesSlice } from './profiles-slice';
+import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createQueueSlice, type QueueSlice } from './queue-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createTeamSlice, type TeamSlice } from './team-slice';
 
 /**
  * The renderer's one store, one slice per domain (zustand's slices pattern). Every bridge call
@@ -21,7 +23,9 @@ export type StudioState = AppSlice &
   CreateSlice &
   QueueSlice &
   LibrarySlice &
-  PlaygroundSlice;
+  PlaygroundSlice &
+  ProjectsSlice &
+  TeamSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
   ...createAppSlice(...args),
@@ -33,7 +37,9 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createQueueSlice(...args),
   ...createLibrarySlice(...args),
   ...createPlaygroundSlice(...args),
+  ...createProjectsSlice(...args),
+  ...createTeamSlice(...args),
 }));
 
-export { SECTIONS, type Section } from './navigation-slice';
+export { SECTIONS, visibleSections, type Section } from './navigation-slice';
 export type { PlaygroundPanel } from './playground-slice';

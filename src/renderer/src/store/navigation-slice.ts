@@ -1,8 +1,13 @@
 import type { StateCreator } from 'zustand';
 import type { StudioState } from './index';
 
-export const SECTIONS = ['create', 'queue', 'library', 'playground', 'settings'] as const;
+export const SECTIONS = ['create', 'queue', 'library', 'playground', 'team', 'settings'] as const;
 export type Section = (typeof SECTIONS)[number];
+
+/** The sections shown: Team only to an organization manager (everyone else never sees it). */
+export function visibleSections(teamManager: boolean | null): Section[] {
+  return SECTIONS.filter((key) => key !== 'team' || teamManager === true);
+}
 
 export interface NavigationSlice {
   section: Section;

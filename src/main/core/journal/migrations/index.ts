@@ -7,7 +7,8 @@ import { migration006ServiceCalls } from './006-service-calls.js';
 import { migration007JobLeases } from './007-job-leases.js';
 import { migration008CredentialIdentity } from './008-credential-identity.js';
 import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes.js';
-import { migration011EventCursors } from './011-event-cursors.js';
+import { migration010EventCursors } from './010-event-cursors.js';
+import { migration011Projects } from './011-projects.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -23,5 +24,6 @@ export const migrations: readonly Migration[] = [
   migration007JobLeases,
   migration008CredentialIdentity,
   migration009UnfinishedWorkIndexes,
-  migration011EventCursors,
+  migration010EventCursors,
+  migration011Projects,
 ];

@@ -9,6 +9,7 @@ import { GeneratePanel } from './GeneratePanel';
 import { OptimizerPanel } from './OptimizerPanel';
 import { PromptField } from './PromptField';
 import { ReferenceComposer } from './ReferenceComposer';
+import { ProjectPicker } from './ProjectPicker';
 import { ServicePicker } from './ServicePicker';
 import { UnusedInputs } from './UnusedInputs';
 import { useCreateForm } from './use-create-form';
@@ -72,6 +73,7 @@ export function CreateScreen() {
     <section className="screen create-screen" aria-labelledby="create-title">
       <CreateHeader submitted={submitted} />
       <ServicePicker service={service} disabled={submitted} />
+      <ProjectPicker draftId={draft.id} disabled={submitted} />
       {service && limits ? (
         <div className="create-grid">
           <div className="create-main">

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { migration011EventCursors } from '../../../../src/main/core/journal/migrations/011-event-cursors.js';
+import { migration010EventCursors } from '../../../../src/main/core/journal/migrations/010-event-cursors.js';
 import { EventCursorsRepository } from '../../../../src/main/core/journal/event-cursors-repository.js';
 import { columns, migratedTo, tables } from './schema-helpers.js';
 
-describe('migration 011-event-cursors', () => {
+describe('migration 010-event-cursors', () => {
   it('is version 11 and adds event_cursors: one numeric cursor per stream', () => {
-    expect(migration011EventCursors.version).toBe(11);
+    expect(migration010EventCursors.version).toBe(10);
     const before = tables(migratedTo(9));
     const db = migratedTo(11);
     expect(tables(db).filter((t) => !before.includes(t))).toEqual(['event_cursors']);

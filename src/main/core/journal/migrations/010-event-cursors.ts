@@ -6,8 +6,8 @@ import type { Migration } from './migration.js';
  * restart resumes with `Last-Event-ID` = that cursor and no event is processed twice. A cursor is
  * the numeric SSE `id` as text (digits only: a job id is never a cursor).
  */
-export const migration011EventCursors: Migration = {
-  version: 11,
+export const migration010EventCursors: Migration = {
+  version: 10,
   name: 'event-cursors',
   up(db) {
     db.exec(`
