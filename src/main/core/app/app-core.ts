@@ -13,6 +13,7 @@ import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { ConnectionMonitor } from '../features/connection/connection-monitor.js';
+import { StartupServiceList } from '../features/connection/startup-service-list.js';
 import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import { composeFeatures } from './compose-core.js';
 import { createStudioFeatures, type StudioFeatures } from '../studio/studio-features.js';
@@ -62,14 +63,23 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     onSecretRead: (secret) => logger.addSecret(secret),
     onEngineChange: (change) => forwardEngineChange(change),
   });
+  // the start-up check's service list answers the first screen's (no second request while starting)
+  const startupList = new StartupServiceList();
   const connection = new ConnectionMonitor({
     activeProfileId: () => services.profiles.activeId(),
-    clientFor: (profileId) => services.profiles.clientFor(profileId),
+    clientFor: (profileId) => startupList.recording(profileId, services.profiles.clientFor(profileId)),
     onChange: (state) => events.emit('connection.changed', state),
     warn: (message, fields) => logger.warn(message, fields),
   });
   const ctx: HandlerContext = {
-    features: { ...composeFeatures(services), connection, settings: createFileSettingsStore(dataDir) },
+    features: {
+      ...composeFeatures(services, {
+        catalogClientFor: async (profileId) =>
+          startupList.sharing(profileId, await services.profiles.clientFor(profileId)),
+      }),
+      connection,
+      settings: createFileSettingsStore(dataDir),
+    },
     events,
     logger,
     dataDir,

@@ -5,6 +5,7 @@ import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
 import { ProfilesFeature } from '../features/profiles/profiles-feature.js';
 import { apiKeyFromEnvironment } from '../secrets/env-secret-store.js';
+import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import type { CoreParts } from './core-parts.js';
 
 /** Every use case of the core, each built with only what it needs. Hosts and the CLI map onto these. */
@@ -22,7 +23,13 @@ export interface CoreFeatures {
  * engine: `openCoreParts`) to the features. Only this file and `core-parts.ts` see the
  * parts together; below them every feature receives the narrow dependencies it names.
  */
-export function composeFeatures(parts: CoreParts): CoreFeatures {
+export function composeFeatures(
+  parts: CoreParts,
+  options: {
+    /** The catalog's clients (the app's share the start-up check's service list); the profiles' by default. */
+    catalogClientFor?: ProfileDirectory['clientFor'];
+  } = {},
+): CoreFeatures {
   const { journal } = parts;
   return {
     profiles: new ProfilesFeature({
@@ -35,7 +42,10 @@ export function composeFeatures(parts: CoreParts): CoreFeatures {
       environmentProfile: (baseUrl) => parts.profiles.ensureEnvironmentProfile(baseUrl),
       hasEnvironmentKey: () => Boolean(apiKeyFromEnvironment()),
     }),
-    catalog: new ServiceCatalog({ journal, profiles: parts.profiles }),
+    catalog: new ServiceCatalog({
+      journal,
+      profiles: options.catalogClientFor ? { clientFor: options.catalogClientFor } : parts.profiles,
+    }),
     jobs: JobsViews.over(journal),
     library: new LibraryFeature({
       journal,
