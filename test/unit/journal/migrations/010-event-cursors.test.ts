@@ -4,10 +4,10 @@ import { EventCursorsRepository } from '../../../../src/main/core/journal/event-
 import { columns, migratedTo, tables } from './schema-helpers.js';
 
 describe('migration 010-event-cursors', () => {
-  it('is version 11 and adds event_cursors: one numeric cursor per stream', () => {
+  it('is version 10 and adds event_cursors: one numeric cursor per stream', () => {
     expect(migration010EventCursors.version).toBe(10);
     const before = tables(migratedTo(9));
-    const db = migratedTo(11);
+    const db = migratedTo(10);
     expect(tables(db).filter((t) => !before.includes(t))).toEqual(['event_cursors']);
     expect(Object.keys(columns(db, 'event_cursors'))).toEqual(['stream', 'cursor', 'updated_at']);
     expect(columns(db, 'event_cursors').stream).toMatchObject({ pk: true });
@@ -22,7 +22,7 @@ describe('migration 010-event-cursors', () => {
   });
 
   it('the repository keeps the last acknowledged cursor and refuses a non-numeric one', () => {
-    const repo = new EventCursorsRepository(migratedTo(11), () => 5);
+    const repo = new EventCursorsRepository(migratedTo(10), () => 5);
     expect(repo.get('events')).toBeUndefined();
     repo.set('events', '7');
     repo.set('events', '12345678901234567890');
