@@ -61,7 +61,7 @@ export function assertDraftValid(draft: VideoDraft, limits: EffectiveLimits): vo
 }
 
 /** The files the draft's mode sends, with the role each goes in. Unused inputs are not uploaded. */
-function inputsToSend(
+export function inputsToSend(
   draft: LocalVideoDraft,
   limits: EffectiveLimits,
 ): { file: ProbedFile & ProbedMedia; role: InputRole }[] {

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { admissionViewOfDryRun, dryRunAdmission } from '../../../src/main/core/studio/dry-run-admission.js';
+
+const at = new Date('2026-11-23T12:00:00Z');
+
+describe('dry-run → admission view', () => {
+  it('an accepted dry-run admits, with the estimated cost scaled by amountScale', () => {
+    const view = admissionViewOfDryRun(
+      {
+        accepted: true,
+        clientTaskId: 't1',
+        blockers: [],
+        readUrlChecks: [{ index: 0, role: 'first_frame', ok: true }],
+        estimatedCost: {
+          resourceType: 'video_generation',
+          usage: 10,
+          unit: 'second',
+          estimatedAmount: 1500,
+          amountScale: 2,
+          currency: 'CREDIT',
+        },
+      },
+      at,
+    );
+    expect(view).toEqual({
+      admitted: true,
+      generatedAt: at.toISOString(),
+      admission: expect.objectContaining({
+        decision: 'admit',
+        blockers: [],
+        readUrlChecks: [{ index: 0, role: 'first_frame', ok: true }],
+        estimatedCost: expect.objectContaining({
+          estimatedAmount: 1500,
+          text: '15.00 CREDIT for 10 seconds',
+        }),
+      }),
+    });
+    expect(view.admission.reason).toBeUndefined();
+  });
+
+  it('a refused dry-run is not admitted; its reason names every blocker with its phase (what disables Generate)', () => {
+    const view = admissionViewOfDryRun(
+      {
+        accepted: false,
+        blockers: [
+          {
+            code: 'read_url_unreadable',
+            phase: 'input_fetch',
+            message: 'inputs.0.readUrl could not be read.',
+            retryable: true,
+            httpStatus: 422,
+          },
+          {
+            code: 'insufficient_balance',
+            phase: 'admission',
+            message: 'The balance is too low.',
+            retryable: false,
+          },
+        ],
+      },
+      at,
+    );
+    expect(view.admitted).toBe(false);
+    expect(view.admission.reason).toBe(
+      'inputs.0.readUrl could not be read. (input fetch); The balance is too low. (admission)',
+    );
+    expect(view.admission.blockers).toEqual([
+      expect.objectContaining({ code: 'read_url_unreadable', phase: 'input_fetch', retryable: true }),
+      expect.objectContaining({ code: 'insufficient_balance', phase: 'admission', retryable: false }),
+    ]);
+    expect(view.admission.estimatedCost).toBeUndefined();
+  });
+
+  it('never admits a result that says accepted but carries a blocker, nor one refused without a blocker', () => {
+    const blocked = admissionViewOfDryRun({
+      accepted: true,
+      blockers: [{ code: 'x', phase: 'admission', message: 'Queue is full.', retryable: true }],
+    });
+    expect(blocked.admitted).toBe(false);
+    expect(blocked.admission.reason).toBe('Queue is full. (admission)');
+    const bare = admissionViewOfDryRun({ accepted: false });
+    expect(bare.admitted).toBe(false);
+    expect(bare.admission.reason).toBe('The platform would not accept this job.');
+  });
+
+  it('an answer that is not a dry-run result is a clear error, not an admission', async () => {
+    expect(() => admissionViewOfDryRun({ blockers: [] })).toThrow(/unexpected form/);
+    await expect(dryRunAdmission({ dryRun: async () => 'oops' }, {})).rejects.toMatchObject({
+      code: 'api.unexpected_response',
+    });
+  });
+
+  it('sends the job-creation body as it is', async () => {
+    const sent: unknown[] = [];
+    const body = { clientTaskId: 'draft-1', model: 'h3-video', inputs: [] };
+    await dryRunAdmission({ dryRun: async (b) => (sent.push(b), { accepted: true }) }, body);
+    expect(sent).toEqual([body]);
+  });
+});
