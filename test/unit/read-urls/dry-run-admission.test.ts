@@ -97,3 +97,14 @@ describe('dry-run → admission view', () => {
     expect(sent).toEqual([body]);
   });
 });
+
+describe('the dry-run cost is exact', () => {
+  it('scales the integer amount without float drift (0.1 + 0.2 stays 0.30)', async () => {
+    const { costText } = await import('../../../src/main/core/studio/dry-run-admission.js');
+    expect(costText({ estimatedAmount: 30, amountScale: 2, currency: 'CREDIT' })).toBe('0.30 CREDIT');
+    expect(costText({ estimatedAmount: '123456789012345678901', amountScale: 6 })).toBe(
+      '123456789012345.678901',
+    );
+    expect(costText({ estimatedAmount: 7, amountScale: 0, unit: 'image', usage: 1 })).toBe('7 for 1 image');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatScaled, rawAmount } from '../../../src/main/core/features/team/credit-amounts.js';
+import { formatScaled, rawAmount } from '../../../src/main/core/platform/runtime/credit-amounts.js';
 import { mergeUsage, usageRequests } from '../../../src/main/core/features/team/resource-usage.js';
 
 const item = (resourceId: string, credits: Partial<Record<string, unknown>>, extra: object = {}) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { formatScaled, MAX_AMOUNT_SCALE, rawAmount } from '../platform/runtime/credit-amounts.js';
 
 /** The one runtime call this needs (lane runtime-jobs' client provides it). */
 export interface RuntimeDryRun {
@@ -16,12 +17,13 @@ const Blocker = z.looseObject({
 });
 
 const EstimatedCost = z.looseObject({
-  estimatedAmount: z.number(),
+  /** An integer at `amountScale` decimals (a JSON integer or a string of digits). */
+  estimatedAmount: z.union([z.number().int(), z.string().regex(/^-?\d{1,60}$/)]),
   currency: z.string().optional(),
   unit: z.string().optional(),
   usage: z.number().optional(),
   resourceType: z.string().optional(),
-  amountScale: z.number().int().nonnegative().optional(),
+  amountScale: z.number().int().min(0).max(MAX_AMOUNT_SCALE).optional(),
 });
 
 const ReadUrlCheck = z.looseObject({
@@ -51,7 +53,9 @@ export interface AdmissionView {
 /** "7.50 CREDIT per 5 second": the amount scaled by `amountScale` (default 0), with its unit. */
 export function costText(cost: z.infer<typeof EstimatedCost>): string {
   const scale = cost.amountScale ?? 0;
-  const amount = (cost.estimatedAmount / 10 ** scale).toFixed(scale);
+  const raw = rawAmount(cost.estimatedAmount);
+  // exact: the integer amount moved `scale` decimals, never divided as a float
+  const amount = raw === undefined ? String(cost.estimatedAmount) : formatScaled(raw, scale);
   const usage =
     cost.usage !== undefined && cost.unit
       ? ` for ${cost.usage} ${cost.unit}${cost.usage === 1 ? '' : 's'}`

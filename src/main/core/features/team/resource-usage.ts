@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { checkedAnswer } from './checked-answer.js';
 import { PROJECT_RESOURCE_TYPE } from '../projects/resource-attribution.js';
-import { formatScaled, isAmountScale, rawAmount, rescale } from './credit-amounts.js';
+import { formatScaled, isAmountScale, rawAmount, rescale } from '../../platform/runtime/credit-amounts.js';
 
 /** `resourceIds` per call of `POST /resource-usage:aggregate` (spec "Limits": 1..200). */
 export const MAX_RESOURCE_IDS_PER_CALL = 200;
