@@ -1,6 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../errors.js';
-import { formatScaled, MAX_AMOUNT_SCALE, rawAmount } from '../platform/runtime/credit-amounts.js';
+import { formatScaled, rawAmount } from '../platform/runtime/credit-amounts.js';
+import {
+  DryRunAnswer,
+  type DryRunBlocker,
+  type DryRunEstimatedCost,
+} from '../platform/runtime/runtime-schemas.js';
 
 /** The one runtime call this needs (lane runtime-jobs' client provides it). */
 export interface RuntimeDryRun {
@@ -8,40 +13,8 @@ export interface RuntimeDryRun {
   dryRun(body: Record<string, unknown>): Promise<unknown>;
 }
 
-const Blocker = z.looseObject({
-  code: z.string(),
-  phase: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-  httpStatus: z.number().optional(),
-});
-
-const EstimatedCost = z.looseObject({
-  /** An integer at `amountScale` decimals (a JSON integer or a string of digits). */
-  estimatedAmount: z.union([z.number().int(), z.string().regex(/^-?\d{1,60}$/)]),
-  currency: z.string().optional(),
-  unit: z.string().optional(),
-  usage: z.number().optional(),
-  resourceType: z.string().optional(),
-  amountScale: z.number().int().min(0).max(MAX_AMOUNT_SCALE).optional(),
-});
-
-const ReadUrlCheck = z.looseObject({
-  index: z.number().int().optional(),
-  role: z.string().optional(),
-  ok: z.boolean().optional(),
-  code: z.string().optional(),
-});
-
-/** The spec's dry-run result, as far as the admission view reads it. */
-export const DryRunResult = z.looseObject({
-  accepted: z.boolean(),
-  estimatedCost: EstimatedCost.optional(),
-  blockers: z.array(Blocker).default([]),
-  readUrlChecks: z.array(ReadUrlCheck).optional(),
-  traceId: z.string().optional(),
-});
-export type DryRunResult = z.infer<typeof DryRunResult>;
+type EstimatedCost = z.infer<typeof DryRunEstimatedCost>;
+type Blocker = z.infer<typeof DryRunBlocker>;
 
 /** The bridge's `video.admission` result. */
 export interface AdmissionView {
@@ -51,7 +24,7 @@ export interface AdmissionView {
 }
 
 /** "7.50 CREDIT per 5 second": the amount scaled by `amountScale` (default 0), with its unit. */
-export function costText(cost: z.infer<typeof EstimatedCost>): string {
+export function costText(cost: EstimatedCost): string {
   const scale = cost.amountScale ?? 0;
   const raw = rawAmount(cost.estimatedAmount);
   // exact: the integer amount moved `scale` decimals, never divided as a float
@@ -64,7 +37,7 @@ export function costText(cost: z.infer<typeof EstimatedCost>): string {
 }
 
 /** One blocker as the creator reads it: its message and the phase it stopped at. */
-export function blockerText(b: z.infer<typeof Blocker>): string {
+export function blockerText(b: Blocker): string {
   return `${b.message} (${b.phase.replace(/_/g, ' ')})`;
 }
 
@@ -75,7 +48,8 @@ export function blockerText(b: z.infer<typeof Blocker>): string {
  * blockers and the `readUrl` checks are kept for the details.
  */
 export function admissionViewOfDryRun(raw: unknown, generatedAt: Date = new Date()): AdmissionView {
-  const parsed = DryRunResult.safeParse(raw);
+  // the runtime client's one schema of the spec's dry-run result
+  const parsed = DryRunAnswer.safeParse(raw);
   if (!parsed.success)
     throw new AppError('api.unexpected_response', 'The platform answered the dry-run in an unexpected form.');
   const result = parsed.data;

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { OutcomeUnknownError, ResponseShapeError, type ApiError } from '../../platform/api-errors.js';
 import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../platform/retry/backoff.js';
@@ -13,6 +12,7 @@ import { parseRetryAfter, systemClock } from '../../platform/retry/retry-after.j
 import type { RetryClock } from '../../platform/retry/retry-after.js';
 import { withRetry } from '../../platform/retry/retry.js';
 import { runtimeErrorOf } from '../../platform/runtime/runtime-errors.js';
+import { MarkedExport } from '../../platform/runtime/runtime-schemas.js';
 
 /** Spec, "Create export": the only source types a marked copy is made of. */
 export const EXPORT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'video/mp4'] as const;
@@ -60,17 +60,6 @@ export interface MarkedExportResult {
   /** Of the marked copy (it differs from the source's). */
   sha256: string;
 }
-
-const MarkedExport = z
-  .object({
-    exportId: z.string().min(1),
-    status: z.string().min(1),
-    byteSize: z.number().int().nonnegative().optional(),
-    errorCode: z.string().optional(),
-    retryAfterSeconds: z.number().nonnegative().optional(),
-  })
-  .passthrough();
-type MarkedExport = z.infer<typeof MarkedExport>;
 
 /** One stable key per result content: the same result is never exported twice. */
 export function markedExportKey(sha256: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_AMOUNT_SCALE } from './credit-amounts.js';
 import { JOB_STATUSES } from '../../../../shared/api/job-statuses.js';
 
 /**
@@ -44,15 +45,38 @@ export const BatchGetAnswer = z
   .loose();
 export type BatchGetAnswer = z.infer<typeof BatchGetAnswer>;
 
-/** A dry-run blocker. */
+/** A dry-run blocker (spec: `code`, `phase`, `message`, `retryable`; optional `httpStatus`, `details`). */
 export const DryRunBlocker = z
   .object({
     code: z.string(),
-    phase: z.string().optional(),
+    phase: z.string(),
     message: z.string(),
-    retryable: z.boolean().optional(),
+    retryable: z.boolean(),
     httpStatus: z.int().optional(),
     details: z.unknown().optional(),
+  })
+  .loose();
+
+/** A dry-run's `estimatedCost`: `estimatedAmount` an integer at `amountScale` decimals. */
+export const DryRunEstimatedCost = z
+  .object({
+    /** A JSON integer or a string of digits (kept exact: see credit-amounts.ts). */
+    estimatedAmount: z.union([z.int(), z.string().regex(/^-?\d{1,60}$/)]),
+    currency: z.string().optional(),
+    unit: z.string().optional(),
+    usage: z.number().optional(),
+    resourceType: z.string().optional(),
+    amountScale: z.int().min(0).max(MAX_AMOUNT_SCALE).optional(),
+  })
+  .loose();
+
+/** One of a dry-run's `readUrlChecks`. */
+export const DryRunReadUrlCheck = z
+  .object({
+    index: z.int().optional(),
+    role: z.string().optional(),
+    ok: z.boolean().optional(),
+    code: z.string().optional(),
   })
   .loose();
 
@@ -62,9 +86,10 @@ export const DryRunAnswer = z
     accepted: z.boolean(),
     clientTaskId: z.string().optional(),
     blockers: z.array(DryRunBlocker).default([]),
-    estimatedCost: z.record(z.string(), z.unknown()).optional(),
+    estimatedCost: DryRunEstimatedCost.optional(),
     normalizedSpec: z.record(z.string(), z.unknown()).optional(),
-    readUrlChecks: z.array(z.record(z.string(), z.unknown())).optional(),
+    readUrlChecks: z.array(DryRunReadUrlCheck).optional(),
+    traceId: z.string().optional(),
   })
   .loose();
 export type DryRunAnswer = z.infer<typeof DryRunAnswer>;
@@ -93,13 +118,13 @@ export type AvailableServices = z.infer<typeof AvailableServices>;
 export const MarkedExport = z
   .object({
     exportId: z.string().min(1),
-    status: z.string(),
+    status: z.string().min(1),
     statusUrl: z.string().optional(),
     contentUrl: z.string().optional(),
     mimeType: z.string().optional(),
-    byteSize: z.int().optional(),
+    byteSize: z.int().nonnegative().optional(),
     errorCode: z.string().optional(),
-    retryAfterSeconds: z.number().optional(),
+    retryAfterSeconds: z.number().nonnegative().optional(),
     expiresAt: z.string().optional(),
   })
   .loose();
