@@ -75,6 +75,8 @@ export const ERROR_CODE_KINDS = {
   'runtime.invalid_job_body': 'invalid_input',
   'runtime.no_session': 'identity',
   'runtime.no_recovery_ref': 'identity',
+  'platform.only': 'invalid_input',
+  'platform.not_here': 'invalid_input',
   'batch.frames_unsupported': 'service',
   'batch.invalid_rows': 'service',
   'batch.not_a_number': 'service',

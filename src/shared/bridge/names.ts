@@ -42,6 +42,7 @@ export const METHOD_NAMES = [
   'library.list',
   'library.delete',
   'library.reveal',
+  'library.export',
   'studio.batch.preview',
   'studio.batch.submit',
   'studio.settings.get',

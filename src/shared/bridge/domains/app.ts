@@ -15,11 +15,21 @@ export type ProfileKind = z.infer<typeof ProfileKind>;
 export const AppInfo = z.object({
   name: z.string(),
   version: z.string(),
-  /** Which host the renderer runs in: the Electron shell or the loopback browser host. */
-  host: z.enum(['electron', 'browser']),
+  /**
+   * Which host the renderer runs in: the Electron shell, the loopback browser host, or the
+   * platform host (Framewright deployed as a platform application for a team).
+   */
+  host: z.enum(['electron', 'browser', 'platform']),
   platform: z.string(),
   nodeVersion: z.string(),
   dataDir: z.string(),
+  /**
+   * On the platform: who is signed in, from the RuntimeSession (never an id of the session itself);
+   * absent elsewhere.
+   */
+  signedIn: z
+    .object({ userId: z.string(), organizationId: z.string().nullable(), appRoles: z.array(z.string()) })
+    .optional(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

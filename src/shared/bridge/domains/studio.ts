@@ -351,6 +351,14 @@ export const studioMethods = {
     params: z.object({ jobRowId: z.number().int() }).strict(),
     result: z.object({ folder: z.string(), opened: z.boolean() }),
   },
+  /**
+   * On the platform: makes the platform-marked copy of a library result (`/media/exports`) and
+   * answers where the page downloads it (a same-origin path of this person's workspace).
+   */
+  'library.export': {
+    params: z.object({ jobRowId: z.number().int(), outputIndex: z.number().int().min(0).optional() }).strict(),
+    result: z.object({ fileName: z.string(), byteSize: z.number().int(), downloadPath: z.string() }),
+  },
   /** Parses and checks an imported TXT/CSV of prompts against the live contract; sends nothing. */
   'studio.batch.preview': { params: BatchParams, result: BatchPreview },
   /**

@@ -3,6 +3,7 @@ import type { studioMethods } from '../../../../shared/bridge/domains/studio.js'
 import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
 import type { StudioFeatures } from '../../studio/studio-features.js';
+import { AppError } from '../../errors.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 export function createStudioHandlers(
@@ -42,6 +43,10 @@ export function createStudioHandlers(
     'library.list': (filter) => studio.library.list(filter),
     'library.delete': ({ jobRowId }) => studio.library.deleteResult(jobRowId),
     'library.reveal': ({ jobRowId }) => studio.library.reveal(jobRowId),
+    // the result already is on this computer: only the platform makes marked copies
+    'library.export': () => {
+      throw new AppError('platform.only', 'Marked exports are made by Framewright deployed on the platform.');
+    },
     'studio.batch.preview': (params) => studio.batch.preview(params),
     'studio.batch.submit': (params) => studio.batch.submit(params),
     'studio.settings.get': () => studio.settings.get(),
