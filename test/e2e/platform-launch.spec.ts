@@ -53,7 +53,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await host?.close();
-  workspaces?.close();
+  await workspaces?.close();
   await sim?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,18 +1,12 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
+import { openPlatformBackend, type PlatformBackendOptions } from '../../main/core/app/platform-backend.js';
 import {
   PlatformSettingsError,
   readPlatformSettings,
   type PlatformSettings,
 } from '../../main/core/app/platform-settings.js';
-import { PlatformWorkspaces, type PlatformWorkspace } from '../../main/core/app/platform-workspaces.js';
-import type { BridgeDispatcher } from '../../main/core/bridge/dispatcher.js';
-import { ServerSessions } from '../../main/core/features/runtime-sessions/server-sessions.js';
-import { createSessionService } from '../../main/core/features/runtime-sessions/session-service.js';
-import type { SecretStore } from '../../main/core/secrets/secret-store.js';
-import { EncryptedFileSecretStore } from '../../main/core/secrets/encrypted-file-secret-store.js';
-import { startPlatformHost } from '../../main/host/platform-host.js';
+import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface ServePlatformOptions {
@@ -34,34 +28,9 @@ export function bindProblem(
   return `--host ${host} is reachable from other machines, but FRAMEWRIGHT_PUBLIC_URL is not https: cookies would travel unencrypted. Serve behind https (and set FRAMEWRIGHT_PUBLIC_URL to it) or bind to loopback.`;
 }
 
-/**
- * Where the server-side sessions (and, once jobs run, the recovery references) live: the platform
- * backend's secret store, one file encrypted under a key derived from the application credential
- * (`<dataDir>/secrets/platform-secrets.enc`, mode 0600), so a restarted backend keeps its users
- * signed in and nothing secret sits in the journal.
- */
-function sessionSecrets(dataDir: string, settings: PlatformSettings): SecretStore {
-  return new EncryptedFileSecretStore(
-    path.join(dataDir, 'secrets', 'platform-secrets.enc'),
-    settings.appCredential,
-  );
-}
-
-/** Until the studio's features are wired per workspace, each call says so (nothing is lost). */
-function notWiredDispatcher(): BridgeDispatcher {
-  return {
-    dispatch: async () => ({
-      ok: false,
-      error: {
-        code: 'platform.not_wired',
-        message: 'This studio feature is not available on the platform yet.',
-      },
-    }),
-  };
-}
-
 export interface ServePlatformDependencies {
-  workspaceDispatcher?: (workspace: Omit<PlatformWorkspace, 'dispatcher'>) => BridgeDispatcher;
+  /** Engine and events timing (tests). */
+  timing?: PlatformBackendOptions['timing'];
 }
 
 /** `framewright serve --platform`: the backend of Framewright deployed as a platform application. */
@@ -87,29 +56,22 @@ export async function runServePlatform(
     return;
   }
   const dataDir = options.dataDir ?? defaultDataDir();
-  const sessions = new ServerSessions({
-    service: createSessionService(settings),
-    secrets: sessionSecrets(dataDir, settings),
-  });
-  const workspaces = new PlatformWorkspaces({
-    dataDir,
-    workspaceDispatcher: deps.workspaceDispatcher ?? notWiredDispatcher,
-  });
+  const backend = await openPlatformBackend({ dataDir, settings, timing: deps.timing });
   let host;
   try {
-    host = await startPlatformHost({
+    host = await startPlatformStudio(backend, {
       publicOrigin: settings.publicOrigin,
-      sessions,
-      workspaces,
       rendererDir: options.rendererDir,
       host: options.host,
       port,
       log: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (error) {
-    workspaces.close();
+    await backend.close();
     throw error;
   }
+  // every person's unfinished work goes on (batch-get with their session, else recovery references)
+  await backend.resumeAll();
   if (options.json) {
     process.stdout.write(JSON.stringify({ origin: settings.publicOrigin, mode: 'platform' }) + '\n');
   } else {
@@ -124,5 +86,5 @@ export async function runServePlatform(
     process.once('SIGTERM', stop);
   });
   await host.close();
-  workspaces.close();
+  await backend.close();
 }

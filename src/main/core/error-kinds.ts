@@ -76,6 +76,7 @@ export const ERROR_CODE_KINDS = {
   'runtime.no_session': 'identity',
   'runtime.no_recovery_ref': 'identity',
   'platform.only': 'invalid_input',
+  'platform.session_over': 'identity',
   'platform.not_here': 'invalid_input',
   'batch.frames_unsupported': 'service',
   'batch.invalid_rows': 'service',

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import {
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
 import type { EventHub } from '../core/bridge/event-hub.js';
-import { mediaResponseHeaders, mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
+import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
   answerClientError,
@@ -26,7 +25,7 @@ import {
   sendJson,
   serveRendererFile,
   setSecurityHeaders,
-  streamFile,
+  serveMediaFile,
 } from './http-serving.js';
 
 /**
@@ -138,47 +137,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const serveStatic = (pathname: string, res: ServerResponse, head: boolean) =>
     serveRendererFile(rendererDir, pathname, res, head);
 
-  /** A library file, with byte ranges (the player seeks), served only as what the core sniffed. */
-  const serveMedia = async (req: IncomingMessage, res: ServerResponse, media: ResolvedMedia) => {
-    let handle: FileHandle;
-    try {
-      // opened once: the file may be deleted while it streams, the open handle still reads it
-      handle = await open(media.path, 'r');
-    } catch {
-      throw new Refusal(404, 'host.not_found', 'Not found.');
-    }
-    try {
-      const size = (await handle.stat()).size;
-      const headers: Record<string, string | number> = {
-        ...mediaResponseHeaders(media),
-        'Accept-Ranges': 'bytes',
-        'Cache-Control': 'private, max-age=3600',
-      };
-      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-      let start = 0;
-      let end = size - 1;
-      let status = 200;
-      if (range && (range[1] || range[2])) {
-        if (range[1]) {
-          start = Number(range[1]);
-          if (range[2]) end = Math.min(Number(range[2]), size - 1);
-        } else start = Math.max(0, size - Number(range[2]));
-        if (start > end || start >= size) {
-          res.writeHead(416, { 'Content-Range': `bytes */${size}` });
-          res.end();
-          return;
-        }
-        status = 206;
-        headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
-      }
-      headers['Content-Length'] = size === 0 ? 0 : end - start + 1;
-      const head = req.method === 'HEAD' || size === 0;
-      await streamFile(res, handle, { status, headers, head, start, end });
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
-  };
-
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostIsOurs(req))
       throw new Refusal(421, 'host.bad_host', 'Requests must address this host by its loopback name.');
@@ -194,7 +152,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
         .resolve(decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url))
         .catch(() => undefined);
       if (!found) throw new Refusal(404, 'host.not_found', 'Not found.');
-      return serveMedia(req, res, found);
+      return serveMediaFile(req, res, found);
     }
     if (!url.pathname.startsWith('/bridge/')) {
       if (req.method !== 'GET' && !head) throw new Refusal(405, 'host.method', 'Method not allowed.');

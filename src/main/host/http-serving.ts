@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { mediaResponseHeaders, type ResolvedMedia } from '../core/studio/media-resolver.js';
 
 /**
  * The HTTP pieces both hosts share (the loopback browser host and the platform host): the built
@@ -261,4 +262,49 @@ export function serveEventSockets(
       );
   });
   return sockets;
+}
+
+/** A library file, with byte ranges (the player seeks), served only as what the core sniffed. */
+export async function serveMediaFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  media: ResolvedMedia,
+): Promise<void> {
+  let handle: FileHandle;
+  try {
+    // opened once: the file may be deleted while it streams, the open handle still reads it
+    handle = await open(media.path, 'r');
+  } catch {
+    throw new Refusal(404, 'host.not_found', 'Not found.');
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const headers: Record<string, string | number> = {
+      ...mediaResponseHeaders(media),
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, max-age=3600',
+    };
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    let start = 0;
+    let end = size - 1;
+    let status = 200;
+    if (range && (range[1] || range[2])) {
+      if (range[1]) {
+        start = Number(range[1]);
+        if (range[2]) end = Math.min(Number(range[2]), size - 1);
+      } else start = Math.max(0, size - Number(range[2]));
+      if (start > end || start >= size) {
+        res.writeHead(416, { 'Content-Range': `bytes */${size}` });
+        res.end();
+        return;
+      }
+      status = 206;
+      headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    }
+    headers['Content-Length'] = size === 0 ? 0 : end - start + 1;
+    const head = req.method === 'HEAD' || size === 0;
+    await streamFile(res, handle, { status, headers, head, start, end });
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }

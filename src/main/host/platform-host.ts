@@ -10,15 +10,20 @@ import {
   PLATFORM_SESSION_PATH,
   type PlatformSessionView,
 } from '../../shared/bridge/platform-host-protocol.js';
+import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
 import type { EventHub } from '../core/bridge/event-hub.js';
-import type { PlatformWorkspace } from '../core/app/platform-workspaces.js';
+import { OBJECTS_PREFIX } from '../core/features/read-urls/signed-read-url.js';
+import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
+import type { PlatformWorkspace, WorkspaceCore } from '../core/app/platform-workspaces.js';
 import type { ActiveSession, SessionOver } from '../core/features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
   answerClientError,
   answerFailure,
+  decodedPath,
   serveEventSockets,
+  serveMediaFile,
   type EventsSocketVerdict,
   readJsonBody,
   Refusal,
@@ -43,7 +48,7 @@ import {
  *    the socket); a call without a session is 401, without the token 403;
  *  - identity is taken from the server-side session only, never from a body, query or header.
  */
-export interface PlatformHostOptions {
+export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
   publicOrigin: string;
   /** The server-side session table (runtime-sessions feature). */
@@ -53,9 +58,31 @@ export interface PlatformHostOptions {
     signOut(id: string): Promise<void>;
   };
   /** Subject → its workspace (platform-workspaces). */
-  workspaces: { workspaceOf(subject: RuntimeSession['subject']): PlatformWorkspace };
+  workspaces: { workspaceOf(subject: RuntimeSession['subject']): PlatformWorkspace<C> };
   /** Pushed events of one workspace, forwarded to that person's sockets only. */
-  eventsOf?: (workspace: PlatformWorkspace) => Pick<EventHub, 'subscribe'>;
+  eventsOf?: (workspace: PlatformWorkspace<C>) => Pick<EventHub, 'subscribe'>;
+  /** The studio's routes of one workspace (absent: only bridge calls and events). */
+  studio?: {
+    /** `POST /bridge/files?name=&for=`: a dropped file's bytes into the person's staging. */
+    stage(
+      workspace: PlatformWorkspace<C>,
+      source: IncomingMessage,
+      fileName: string,
+      purpose: StagePurpose,
+    ): Promise<unknown>;
+    /** `GET /media/<route>`: the person's library and staged media (by journal ids only). */
+    media(
+      workspace: PlatformWorkspace<C>,
+      route: string,
+      signature: string | null,
+    ): Promise<ResolvedMedia | undefined>;
+    /** `GET /exports/<name>`: a marked copy the person exported, as a download. */
+    exportedFile(workspace: PlatformWorkspace<C>, name: string): string | undefined;
+    /** `GET /objects/…`: a signed readUrl (the platform reads it; no cookie, the signature is the capability). */
+    serveObject(req: IncomingMessage, res: ServerResponse): Promise<void>;
+    /** A person signed in: their job events consumer starts. */
+    signedIn?(workspace: PlatformWorkspace<C>): void;
+  };
   rendererDir: string;
   host?: string;
   port?: number;
@@ -69,6 +96,14 @@ export interface RunningPlatformHost {
   port: number;
   close(): Promise<void>;
 }
+
+/** The marked copies' types by their file's extension (the core names them `<sha256>.<ext>`). */
+const EXPORT_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
 
 const SESSION_BODY_MAX_BYTES = 4 * 1024;
 const REOPEN_MESSAGE = 'Reopen Framewright from your application center.';
@@ -95,7 +130,9 @@ function viewOf(session: ActiveSession): PlatformSessionView {
   };
 }
 
-export async function startPlatformHost(options: PlatformHostOptions): Promise<RunningPlatformHost> {
+export async function startPlatformHost<C extends WorkspaceCore>(
+  options: PlatformHostOptions<C>,
+): Promise<RunningPlatformHost> {
   const rendererDir = path.resolve(options.rendererDir);
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     throw new Error(`No built renderer at ${rendererDir}. Run "npm run build" first.`);
@@ -154,6 +191,7 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
     const launchCode = typeof body?.launchCode === 'string' ? body.launchCode : '';
     const session = await options.sessions.signIn(launchCode);
     if (session.status === 'over') return over(res);
+    options.studio?.signedIn?.(options.workspaces.workspaceOf(session.subject));
     sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });
   };
 
@@ -171,7 +209,63 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
     sendJson(res, 200, await workspace.dispatcher.dispatch(method, params));
   };
 
+  const stage = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const studio = options.studio;
+    if (!studio) throw new Refusal(404, 'host.not_found', 'Not found.');
+    if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
+      throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+    // not a "simple" content type: a cross-site form or fetch cannot send it without a preflight
+    if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
+      throw new Refusal(415, 'host.content_type', 'Files are sent as application/octet-stream.');
+    const name = url.searchParams.get('name') ?? 'file';
+    const purpose = url.searchParams.get('for') ?? 'composer';
+    if (!isStagePurpose(purpose))
+      throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
+    const workspace = options.workspaces.workspaceOf(session.subject);
+    try {
+      sendJson(res, 200, { ok: true, result: await studio.stage(workspace, req, name, purpose) });
+    } catch (error) {
+      const shaped = error as { code?: unknown; message?: unknown };
+      sendJson(res, 200, {
+        ok: false,
+        error: {
+          code: typeof shaped.code === 'string' ? shaped.code : 'file.stage_failed',
+          message: typeof shaped.message === 'string' ? shaped.message : 'The file could not be staged.',
+        },
+      });
+    }
+  };
+
+  /** `/media/` and `/exports/`: the cookie's person's own files only (a guessed id names their own rows). */
+  const personalFile = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const studio = options.studio;
+    if (!studio) throw new Refusal(404, 'host.not_found', 'Not found.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, 'host.method', 'Use GET.');
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    const workspace = options.workspaces.workspaceOf(session.subject);
+    if (url.pathname.startsWith('/media/')) {
+      const found = await studio
+        .media(workspace, decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url))
+        .catch(() => undefined);
+      if (!found) throw new Refusal(404, 'host.not_found', 'Not found.');
+      return serveMediaFile(req, res, found);
+    }
+    const name = decodedPath(url.pathname.slice('/exports/'.length)).replace(/^\//, '');
+    const file = studio.exportedFile(workspace, name);
+    if (!file || !existsSync(file)) throw new Refusal(404, 'host.not_found', 'Not found.');
+    const type = EXPORT_TYPES[path.extname(name)] ?? 'application/octet-stream';
+    return serveMediaFile(req, res, { path: file, mimeType: type, disposition: 'attachment' });
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const early = requestUrl(req);
+    // the platform reads signed readUrls by the public name; the signature is the only credential
+    if (early.pathname.startsWith(OBJECTS_PREFIX) && options.studio && hostIsOurs(req))
+      return options.studio.serveObject(req, res);
     if (!hostIsOurs(req))
       throw new Refusal(421, 'host.bad_host', 'Requests must address this host by its public name.');
     const safe = req.method === 'GET' || req.method === 'HEAD';
@@ -180,6 +274,9 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
     const url = requestUrl(req);
     if (url.pathname === PLATFORM_SESSION_PATH) return sessionRoute(req, res);
     if (url.pathname === '/bridge/invoke') return invoke(req, res);
+    if (url.pathname === '/bridge/files') return stage(req, res, url);
+    if (url.pathname.startsWith('/media/') || url.pathname.startsWith('/exports/'))
+      return personalFile(req, res, url);
     if (url.pathname.startsWith('/bridge/') || url.pathname.startsWith('/platform/'))
       throw new Refusal(404, 'host.not_found', 'Not found.');
     if (!safe) throw new Refusal(405, 'host.method', 'Method not allowed.');
@@ -189,7 +286,7 @@ export async function startPlatformHost(options: PlatformHostOptions): Promise<R
   const server = http.createServer((req, res) => {
     setSecurityHeaders(res, contentSecurityPolicy());
     res.on('finish', () => {
-      // the path only: a query may carry a launch code
+      // the path only: a query may carry a launch code or a readUrl's signature
       const pathname = (req.url ?? '').split('?')[0] ?? '';
       log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
     });

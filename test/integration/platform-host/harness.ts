@@ -158,12 +158,12 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
     },
     async restartHost() {
       await rig.host.close();
-      workspaces.close();
+      await workspaces.close();
       rig.host = await start();
     },
     async close() {
       await rig.host.close();
-      workspaces.close();
+      await workspaces.close();
       await sim.close();
       rmSync(root, { recursive: true, force: true });
     },

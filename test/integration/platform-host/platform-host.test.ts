@@ -21,10 +21,13 @@ afterEach(async () => {
 /** The RuntimeSession ids the host keeps in its secret store (to scan for them elsewhere). */
 async function storedSessionIds(store: MemorySecretStore | unknown): Promise<string[]> {
   const secrets = (store as { secrets: Map<string, string> }).secrets;
-  return [...secrets.values()].map(
-    (encoded) =>
-      (JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { sessionId: string }).sessionId,
-  );
+  // `runtime-session:<id>` holds a record; `runtime-session-of:<subject>` only names the latest id
+  return [...secrets.entries()]
+    .filter(([name]) => name.startsWith('runtime-session:'))
+    .map(
+      ([, encoded]) =>
+        (JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { sessionId: string }).sessionId,
+    );
 }
 
 function filesUnder(dir: string): string[] {
@@ -116,7 +119,7 @@ describe('platform host: signing in with a launch code', () => {
       );
     } finally {
       await host.close();
-      workspaces.close();
+      await workspaces.close();
     }
   });
 });

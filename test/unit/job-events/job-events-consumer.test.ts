@@ -291,4 +291,23 @@ describe('JobEventsConsumer and a busy platform', () => {
     await run;
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(990);
   });
+
+  it('stopped while it reads the session, it opens no stream and ends (a stream opened then would never close)', async () => {
+    const { source, opens } = scriptedSource([() => streamResponse(sse(), 'open')]);
+    const stop = new AbortController();
+    let answerSession: (id: string) => void = () => undefined;
+    const consumer = new JobEventsConsumer({
+      events: source,
+      session: { current: () => new Promise<string>((resolve) => (answerSession = resolve)) },
+      cursors: memoryCursors(),
+      handler: { jobMayHaveChanged: async () => undefined, unfinishedJobIds: () => [] },
+      reconnectBackoff: FAST,
+      pollBackoff: FAST,
+    });
+    const ended = consumer.run(stop.signal);
+    stop.abort();
+    answerSession('sess-1');
+    expect(await ended).toEqual({ reason: 'aborted' });
+    expect(opens).toHaveLength(0);
+  });
 });

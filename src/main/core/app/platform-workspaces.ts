@@ -1,59 +1,139 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BridgeDispatcher } from '../bridge/dispatcher.js';
 import { subjectKeyOf } from '../features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../features/runtime-sessions/session-service.js';
 import { openJournal, type Journal } from '../journal/index.js';
 
+/** A person's identity fields (tenant, account, user, organization): ids, never a credential. */
+export type Subject = RuntimeSession['subject'];
+
+/** The services of one workspace besides its journal: at least the bridge dispatcher. */
+export interface WorkspaceCore {
+  readonly dispatcher: BridgeDispatcher;
+  close?(): Promise<void> | void;
+}
+
 /** One person's workspace on the platform backend: `<dataDir>/subjects/<subjectKey>/`. */
-export interface PlatformWorkspace {
+export interface PlatformWorkspace<C extends WorkspaceCore = WorkspaceCore> {
   readonly subjectKey: string;
+  readonly subject: Subject;
   readonly dir: string;
   readonly journal: Journal;
   readonly dispatcher: BridgeDispatcher;
+  readonly core: C;
 }
 
-export interface PlatformWorkspacesOptions {
+export type WorkspaceBase = Omit<PlatformWorkspace, 'dispatcher' | 'core'>;
+
+export interface PlatformWorkspacesOptions<C extends WorkspaceCore> {
   dataDir: string;
-  /** Builds the bridge dispatcher of one workspace (the studio's features over its journal). */
-  workspaceDispatcher: (workspace: Omit<PlatformWorkspace, 'dispatcher'>) => BridgeDispatcher;
+  /** Builds the services of one workspace (the studio's features over its journal). */
+  openCore?: (workspace: WorkspaceBase) => C;
+  /** Builds only the bridge dispatcher of one workspace (tests of the host). */
+  workspaceDispatcher?: (workspace: WorkspaceBase) => BridgeDispatcher;
+}
+
+/** Who a workspace belongs to, beside its journal (`subject.json`: ids only, for the backend's own work). */
+const SUBJECT_FILE = 'subject.json';
+const SUBJECT_KEY = /^[0-9a-f]{32}$/;
+
+function readSubject(dir: string): Subject | undefined {
+  try {
+    const value = JSON.parse(readFileSync(path.join(dir, SUBJECT_FILE), 'utf8')) as Partial<Subject>;
+    if (
+      typeof value.tenantId !== 'string' ||
+      typeof value.accountId !== 'string' ||
+      typeof value.userId !== 'string'
+    )
+      return undefined;
+    return {
+      tenantId: value.tenantId,
+      accountId: value.accountId,
+      userId: value.userId,
+      ...(typeof value.organizationId === 'string' ? { organizationId: value.organizationId } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Subject → workspace. The key is derived from the RuntimeSession's subject only (never from
  * anything the browser sends), so one person's requests can only ever reach their own folder.
- * Workspaces are opened lazily, cached, and closed on shutdown.
+ * Workspaces are opened lazily, cached, and closed on shutdown; each folder remembers its subject
+ * so the backend can resume everyone's unfinished work at start.
  */
-export class PlatformWorkspaces {
-  private readonly open = new Map<string, PlatformWorkspace>();
+export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
+  private readonly open = new Map<string, PlatformWorkspace<C>>();
   private closed = false;
 
-  constructor(private readonly options: PlatformWorkspacesOptions) {}
+  constructor(private readonly options: PlatformWorkspacesOptions<C>) {}
 
-  workspaceOf(subject: RuntimeSession['subject']): PlatformWorkspace {
+  private get subjectsDir(): string {
+    return path.join(this.options.dataDir, 'subjects');
+  }
+
+  workspaceOf(subject: Subject): PlatformWorkspace<C> {
     if (this.closed) throw new Error('The workspaces are closed.');
     const subjectKey = subjectKeyOf(subject);
     const known = this.open.get(subjectKey);
     if (known) return known;
-    const dir = path.join(this.options.dataDir, 'subjects', subjectKey);
+    const dir = path.join(this.subjectsDir, subjectKey);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stored = readSubject(dir);
+    if (!stored || stored.organizationId !== subject.organizationId)
+      writeFileSync(path.join(dir, SUBJECT_FILE), JSON.stringify(subject), { mode: 0o600 });
     const journal = openJournal({ path: path.join(dir, 'journal.sqlite') });
-    const base = { subjectKey, dir, journal };
-    let dispatcher: BridgeDispatcher;
+    const base: WorkspaceBase = { subjectKey, subject, dir, journal };
+    let core: C;
     try {
-      dispatcher = this.options.workspaceDispatcher(base);
+      if (this.options.openCore) core = this.options.openCore(base);
+      else if (this.options.workspaceDispatcher)
+        core = { dispatcher: this.options.workspaceDispatcher(base) } as C;
+      else throw new Error('PlatformWorkspaces needs openCore or workspaceDispatcher.');
     } catch (error) {
       journal.close();
       throw error;
     }
-    const workspace = { ...base, dispatcher };
+    const workspace: PlatformWorkspace<C> = { ...base, dispatcher: core.dispatcher, core };
     this.open.set(subjectKey, workspace);
     return workspace;
   }
 
-  close(): void {
+  /** The workspace of a subject key (the `/objects/` route names one), if that person has one here. */
+  workspaceByKey(subjectKey: string): PlatformWorkspace<C> | undefined {
+    if (!SUBJECT_KEY.test(subjectKey)) return undefined;
+    const known = this.open.get(subjectKey);
+    if (known) return known;
+    const subject = readSubject(path.join(this.subjectsDir, subjectKey));
+    return subject && subjectKeyOf(subject) === subjectKey ? this.workspaceOf(subject) : undefined;
+  }
+
+  /** Every person who ever had a workspace here (read from their folders' `subject.json`). */
+  knownSubjects(): Subject[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.subjectsDir);
+    } catch {
+      return [];
+    }
+    const out: Subject[] = [];
+    for (const name of names) {
+      if (!SUBJECT_KEY.test(name)) continue;
+      const subject = readSubject(path.join(this.subjectsDir, name));
+      if (subject && subjectKeyOf(subject) === name) out.push(subject);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
     this.closed = true;
-    for (const workspace of this.open.values()) workspace.journal.close();
+    const workspaces = [...this.open.values()];
     this.open.clear();
+    for (const workspace of workspaces) {
+      await workspace.core.close?.();
+      workspace.journal.close();
+    }
   }
 }

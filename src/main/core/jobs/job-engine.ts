@@ -14,7 +14,7 @@ import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js'
 import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './download-outputs.js';
 import { INCOMING_DIR } from './library-layout.js';
 import type { MediaJobTransport } from './media-job-transport.js';
-import { pollJob } from './poll-job.js';
+import { pollJob, type JobWake } from './poll-job.js';
 import type { ResumedOptimization } from '../video/resume-optimizations.js';
 import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
 
@@ -82,6 +82,8 @@ export interface JobEngineOptions {
   libraryDir: string | (() => string);
   create?: Omit<CreateOptions, 'deadline'>;
   pollBackoff?: BackoffPolicy;
+  /** Events that end a poll's back-off wait early (the platform's job events); none by default. */
+  pollWake?: JobWake;
   download?: Omit<DownloadOptions, 'onProgress'>;
   /** Default total wait limit in seconds (the caller's setting). */
   defaultWaitSeconds?: number;
@@ -333,6 +335,7 @@ export class JobEngine {
         signal,
         onUpdate: (j) => this.options.onChange?.({ type: 'job', job: j }),
         afterPoll: this.options.hooks?.afterPoll,
+        wake: this.options.pollWake,
       });
       job = polled.job;
       if (polled.state === 'pending') {

@@ -22,6 +22,19 @@ export interface PollOptions {
   onUpdate?: (job: JobWithOutputs) => void;
   /** Test seam: called after each recorded poll. */
   afterPoll?: (job: JobWithOutputs) => void;
+  /**
+   * Pushed word that a job may have changed (the runtime's job events): a back-off wait ends early
+   * and the job is read at once. A wait the server asked for (`Retry-After`) is never cut short.
+   */
+  wake?: JobWake;
+}
+
+/** Wakes a job's poll wait when an event names the job; told after each recorded read. */
+export interface JobWake {
+  /** Resolves when an event names `jobId` (or when `signal` aborts). */
+  until(jobId: string, signal: AbortSignal): Promise<void>;
+  /** The job was read and the read recorded. */
+  read(jobId: string): void;
 }
 
 export type PollOutcome =
@@ -60,6 +73,21 @@ export async function pollJob(
     if (serverSeconds !== undefined) journal.jobs.schedulePoll(job.id, clock.now() + serverSeconds * 1000);
     return { state: 'pending', job: journal.jobs.getJob(job.id)! };
   };
+  /** A back-off wait, ended early by an event naming the job (never a wait the server asked for). */
+  const pause = async (ms: number, serverAsked: boolean): Promise<boolean> => {
+    const wake = options.wake;
+    if (!wake || serverAsked) return sleepUnlessStopped(ms, options.signal, clock);
+    const local = new AbortController();
+    const stop = () => local.abort();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([sleepUnlessStopped(ms, local.signal, clock), wake.until(job.jobId, local.signal)]);
+      return !options.signal?.aborted;
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+      local.abort();
+    }
+  };
   let job = start;
   let attempt = 0;
   while (!isTerminalStatus(job.status)) {
@@ -68,7 +96,7 @@ export async function pollJob(
       const wait = waitBefore(0, serverSeconds);
       if (wait === undefined) return stayPending(serverSeconds);
       if (clock.now() + wait > options.deadline) return { state: 'pending', job };
-      if (!(await sleepUnlessStopped(wait, options.signal, clock))) return { state: 'pending', job };
+      if (!(await pause(wait, serverSeconds !== undefined))) return { state: 'pending', job };
     }
     try {
       const polled = await transport.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
@@ -77,6 +105,7 @@ export async function pollJob(
         throw new AppError('job.mismatch', `Polling ${job.jobId} answered job ${read.jobId}.`);
       }
       job = journal.jobs.recordPoll(job.id, snapshotOf(read, polled.retryAfterSeconds));
+      options.wake?.read(job.jobId);
       serverSeconds = polled.retryAfterSeconds ?? read.refreshAfterSeconds ?? read.retryAfterSeconds;
       options.onUpdate?.(job);
       options.afterPoll?.(job);
@@ -92,7 +121,7 @@ export async function pollJob(
     const nextPollAt = clock.now() + delay;
     journal.jobs.schedulePoll(job.id, nextPollAt);
     if (nextPollAt > options.deadline) return { state: 'pending', job: journal.jobs.getJob(job.id)! };
-    if (!(await sleepUnlessStopped(delay, options.signal, clock)))
+    if (!(await pause(delay, serverSeconds !== undefined)))
       return { state: 'pending', job: journal.jobs.getJob(job.id)! };
   }
   return { state: 'terminal', job };

@@ -42,7 +42,7 @@ export class StudioDiscovery {
   }
 }
 
-function toServiceEntryView(s: ServiceEntry): ServiceEntryView {
+export function toServiceEntryView(s: ServiceEntry): ServiceEntryView {
   const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : null);
   return {
     modelAlias: s.modelAlias,

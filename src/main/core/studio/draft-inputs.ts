@@ -16,6 +16,20 @@ import type { ClientFor, StudioDiscovery } from './discovery.js';
 import type { StudioDrafts } from './drafts.js';
 import type { StagedFiles } from './staged-files.js';
 
+/** A draft form with main-side facts for every file: each re-read from staging, never the renderer's copy. */
+export async function localDraftOf(
+  staged: Pick<StagedFiles, 'resolve'>,
+  form: DraftForm,
+): Promise<LocalVideoDraft> {
+  const resolve = (m: DraftMedia | undefined) => (m ? staged.resolve(m.id) : Promise.resolve(undefined));
+  const [firstFrame, lastFrame, references] = await Promise.all([
+    resolve(form.firstFrame),
+    resolve(form.lastFrame),
+    Promise.all(form.references.map((r) => staged.resolve(r.id))),
+  ]);
+  return toVideoDraft(form, { firstFrame, lastFrame, references });
+}
+
 export interface DraftInputsDeps {
   /** The upload cache (asset ids per file and model) lives in the journal. */
   journal: Journal;
@@ -36,15 +50,8 @@ export class DraftInputs {
   constructor(private readonly d: DraftInputsDeps) {}
 
   /** The form with main-side facts for every file (re-read from staging, never from the renderer). */
-  async localDraft(form: DraftForm): Promise<LocalVideoDraft> {
-    const resolve = (m: DraftMedia | undefined) =>
-      m ? this.d.staged.resolve(m.id) : Promise.resolve(undefined);
-    const [firstFrame, lastFrame, references] = await Promise.all([
-      resolve(form.firstFrame),
-      resolve(form.lastFrame),
-      Promise.all(form.references.map((r) => this.d.staged.resolve(r.id))),
-    ]);
-    return toVideoDraft(form, { firstFrame, lastFrame, references });
+  localDraft(form: DraftForm): Promise<LocalVideoDraft> {
+    return localDraftOf(this.d.staged, form);
   }
 
   /**

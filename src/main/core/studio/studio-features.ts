@@ -15,7 +15,8 @@ import { StudioOptimize } from './optimize.js';
 import { StagedFiles } from './staged-files.js';
 import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
-import { StudioSubmit, type StudioSubmitDeps } from './submit.js';
+import { StudioSubmit } from './submit.js';
+import { submitVideo } from '../video/submit-video.js';
 
 export interface StudioFeaturesDeps {
   dataDir: string;
@@ -30,7 +31,7 @@ export interface StudioFeaturesDeps {
   setLibraryDir: (folder: string) => void;
   engine: Pick<JobEngine, 'continueIntent'>;
   /** What the shared video submit and batch cores run on (`submitVideo`, `prepareBatch`, `runBatch`). */
-  runner: StudioSubmitDeps['video'] & StudioBatchOptions['batch'];
+  runner: Parameters<typeof submitVideo>[0] & StudioBatchOptions['batch'];
   events: EventHub;
   logger: Logger;
   host: 'electron' | 'browser';
@@ -98,7 +99,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     optimize: new StudioOptimize({ journal, inputs }),
     admission: new StudioAdmission({ inputs }),
     submit: new StudioSubmit({
-      video: d.runner,
+      createJob: (submission) => submitVideo(d.runner, submission),
       jobs: journal.jobs,
       drafts,
       inputs,

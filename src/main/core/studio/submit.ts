@@ -3,7 +3,7 @@ import type { SubmitResult } from '../../../shared/bridge/domains/studio.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
 import type { JobsRepository } from '../journal/jobs-repository.js';
 import type { Logger } from '../logging/logger.js';
-import { submitVideo } from '../video/submit-video.js';
+import type { VideoSubmission } from '../video/submit-video.js';
 import type { DraftInputs } from './draft-inputs.js';
 import type { StudioDrafts } from './drafts.js';
 
@@ -12,12 +12,15 @@ type SubmitOutcome = z.output<typeof SubmitResult>;
 /** How long `video.submit` waits for the service's answer before returning "pending". */
 const SUBMIT_ANSWER_MS = 8_000;
 
+/** One draft's creation as `submitVideo` takes it (the public interface), or the platform's runtime. */
+export type CreateDraftJob = (submission: VideoSubmission) => Promise<unknown>;
+
 export interface StudioSubmitDeps {
-  /** What `submitVideo` runs on (the engine, the journal, the profile's client). */
-  video: Parameters<typeof submitVideo>[0];
+  /** Creates the job of a draft: `submitVideo` over a profile's client, or the platform runtime's creation. */
+  createJob: CreateDraftJob;
   jobs: Pick<JobsRepository, 'getIntent' | 'getJobForIntent'>;
   drafts: StudioDrafts;
-  inputs: DraftInputs;
+  inputs: Pick<DraftInputs, 'localDraft' | 'emitUpload'>;
   waitSeconds: () => number;
   logger: Logger;
   /** Records the draft's project on the job intent it created (issue 14, projects). */
@@ -51,24 +54,26 @@ export class StudioSubmit {
     const draft = await this.d.inputs.localDraft(stored.form);
     let failure: { error: unknown } | undefined;
     // answers once the create is answered; the run continues in the background (the engine owns the job)
-    await submitVideo(this.d.video, {
-      profileId: stored.form.profileId,
-      draft,
-      idempotencyKey: key,
-      draftId,
-      wait: {
-        waitSeconds: this.d.waitSeconds(),
-        until: 'accepted',
-        answerWithinMs: SUBMIT_ANSWER_MS,
-        onBackgroundEnd: (end) => {
-          if ('error' in end) this.logSubmitError(draftId, end.error);
+    await this.d
+      .createJob({
+        profileId: stored.form.profileId,
+        draft,
+        idempotencyKey: key,
+        draftId,
+        wait: {
+          waitSeconds: this.d.waitSeconds(),
+          until: 'accepted',
+          answerWithinMs: SUBMIT_ANSWER_MS,
+          onBackgroundEnd: (end) => {
+            if ('error' in end) this.logSubmitError(draftId, end.error);
+          },
         },
-      },
-      onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
-    }).catch((error: unknown) => {
-      failure = { error };
-      this.logSubmitError(draftId, error);
-    });
+        onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
+      })
+      .catch((error: unknown) => {
+        failure = { error };
+        this.logSubmitError(draftId, error);
+      });
     const intent = this.d.jobs.getIntent(key);
     if (intent && intent.state !== 'rejected') {
       this.d.drafts.markSubmitted(draftId);

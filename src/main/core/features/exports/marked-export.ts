@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AppError } from '../../errors.js';
-import { OutcomeUnknownError, ResponseShapeError, type ApiError } from '../../platform/api-errors.js';
+import { ApiError, OutcomeUnknownError, ResponseShapeError } from '../../platform/api-errors.js';
 import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../platform/retry/backoff.js';
 import { parseRetryAfter, systemClock } from '../../platform/retry/retry-after.js';
 import type { RetryClock } from '../../platform/retry/retry-after.js';
@@ -154,13 +154,22 @@ export class MarkedExports {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<MarkedExportResult> {
+    const notReady = (error: unknown): error is ApiError =>
+      error instanceof ApiError && error.status === 409 && error.apiCode === 'export_not_ready';
     for (;;) {
-      const response = await answerOf('Download export', () =>
-        this.deps.calls.downloadExport(exported.exportId, signal),
-      );
-      if (response.ok) return this.save(response, exported, mimeType, destination);
-      const error = await runtimeErrorFrom(response);
-      if (error.status !== 409 || error.apiCode !== 'export_not_ready') throw error;
+      let error: unknown;
+      try {
+        const response = await answerOf('Download export', () =>
+          this.deps.calls.downloadExport(exported.exportId, signal),
+        );
+        if (response.ok) return await this.save(response, exported, mimeType, destination);
+        error = await runtimeErrorFrom(response);
+      } catch (thrown) {
+        // a client that raises the error answer itself (the runtime client) says the same thing
+        if (!notReady(thrown)) throw thrown;
+        error = thrown;
+      }
+      if (!notReady(error)) throw error;
       await this.wait(error.retryAfterSeconds ?? NOT_READY_DEFAULT_SECONDS, 0, deadline, signal);
     }
   }

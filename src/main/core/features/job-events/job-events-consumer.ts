@@ -126,6 +126,8 @@ export class JobEventsConsumer {
     try {
       while (!signal.aborted) {
         const sessionId = await this.options.session.current();
+        // stopped while the session was read: a stream opened now would never be closed
+        if (signal.aborted) break;
         if (!sessionId) return { reason: 'no_session' };
         if (!polling) this.setState('connecting');
         try {
@@ -169,7 +171,8 @@ export class JobEventsConsumer {
   private async streamOnce(sessionId: string, outer: AbortSignal, onOpen: () => void): Promise<void> {
     const connection = new AbortController();
     const abort = () => connection.abort(outer.reason);
-    outer.addEventListener('abort', abort, { once: true });
+    if (outer.aborted) abort();
+    else outer.addEventListener('abort', abort, { once: true });
     const idleMs = this.options.idleTimeoutMs ?? EVENTS_IDLE_TIMEOUT_MS;
     let idle: ReturnType<typeof setTimeout> | undefined;
     const touch = () => {

@@ -9,6 +9,8 @@ export const RENEW_WHEN_REMAINING_SECONDS = 21_600;
 /** The absolute renewal window from the first exchange. */
 export const ABSOLUTE_WINDOW_SECONDS = 7 * 24 * 3600;
 const SECRET_KEY_PREFIX = 'runtime-session:';
+/** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
+const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
 
 /** Who a server-side session belongs to: the RuntimeSession's snapshot, without its id. */
 export interface SignedInUser {
@@ -107,6 +109,18 @@ export class ServerSessions {
     return renewal;
   }
 
+  /**
+   * The person's latest session, for the work the backend does on its own (creating a job the
+   * page asked for, batch-get at start, the events consumer): renewed if due; undefined when they
+   * have none any more — their jobs are then read with their recovery references.
+   */
+  async latestOf(subjectKey: string): Promise<ActiveSession | undefined> {
+    const id = await this.options.secrets.get(SUBJECT_INDEX_PREFIX + subjectKey);
+    if (!id) return undefined;
+    const session = await this.current(id);
+    return session.status === 'active' ? session : undefined;
+  }
+
   /** Signs out: forgets the session here and in the secret store. */
   async signOut(id: string): Promise<void> {
     await this.end(id, 'unknown');
@@ -143,6 +157,7 @@ export class ServerSessions {
     this.memory.set(id, stored);
     const encoded = Buffer.from(JSON.stringify(stored), 'utf8').toString('base64url');
     await this.options.secrets.set(SECRET_KEY_PREFIX + id, encoded);
+    await this.options.secrets.set(SUBJECT_INDEX_PREFIX + subjectKeyOf(stored.subject), id);
   }
 
   private async load(id: string): Promise<StoredSession | undefined> {
@@ -161,8 +176,14 @@ export class ServerSessions {
   }
 
   private async end(id: string, reason: SessionOverReason): Promise<SessionOver> {
+    const stored = this.memory.get(id) ?? (await this.load(id));
     this.memory.delete(id);
     await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
+    if (stored) {
+      const index = SUBJECT_INDEX_PREFIX + subjectKeyOf(stored.subject);
+      if ((await this.options.secrets.get(index).catch(() => undefined)) === id)
+        await this.options.secrets.delete(index).catch(() => false);
+    }
     return { status: 'over', reason };
   }
 }

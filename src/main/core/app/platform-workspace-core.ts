@@ -1,0 +1,524 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
+import { PLATFORM_SESSION_OVER_CODE } from '../../../shared/bridge/platform-host-protocol.js';
+import { emptyDraftForm } from '../../../shared/bridge/draft-form.js';
+import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
+import { EventHub } from '../bridge/event-hub.js';
+import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
+import { AppError } from '../errors.js';
+import { MarkedExports } from '../features/exports/marked-export.js';
+import { runtimeExportCalls } from '../features/exports/runtime-export-calls.js';
+import { JobEventsConsumer, type JobEventsState } from '../features/job-events/job-events-consumer.js';
+import { JobWakeups } from '../features/job-events/job-wakeups.js';
+import { ProjectsFeature } from '../features/projects/projects-feature.js';
+import { ObjectStorage } from '../features/read-urls/object-storage.js';
+import { signReadUrl } from '../features/read-urls/signed-read-url.js';
+import type { ActiveSession } from '../features/runtime-sessions/server-sessions.js';
+import { createFileSettingsStore } from '../features/settings/ui-settings.js';
+import { TeamFeature, type OrganizationProjects } from '../features/team/team-feature.js';
+import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
+import { isTerminalStatus } from '../journal/jobs-repository.js';
+import { runtimeTransport } from '../jobs/runtime-transport.js';
+import type { Logger } from '../logging/logger.js';
+import { ApiError } from '../platform/api-errors.js';
+import type { RuntimeApiClient } from '../platform/runtime/runtime-api-client.js';
+import { sessionAuth } from '../platform/runtime/runtime-auth.js';
+import type { SessionServiceClient } from '../platform/runtime/session-service-client.js';
+import type { RecoveryRefs } from '../secrets/recovery-refs.js';
+import { localDraftOf } from '../studio/draft-inputs.js';
+import { StudioDrafts } from '../studio/drafts.js';
+import { engineChangeForwarder } from '../studio/events.js';
+import { JobViews } from '../studio/job-views.js';
+import { StudioLibrary } from '../studio/library.js';
+import { MediaResolver } from '../studio/media-resolver.js';
+import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../studio/runtime-create.js';
+import { StagedFiles } from '../studio/staged-files.js';
+import { StudioSettings } from '../studio/studio-settings.js';
+import { StudioSubmit } from '../studio/submit.js';
+import type { WorkspaceBase, WorkspaceCore } from './platform-workspaces.js';
+
+/** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
+export interface PlatformBackendParts {
+  runtime: RuntimeApiClient;
+  /** `PLATFORM_APP_RUNTIME_BASE_URL` (the workspace's one profile names it). */
+  runtimeBaseUrl: string;
+  directory: Pick<SessionServiceClient, 'listGroups' | 'listMembers'>;
+  sessions: {
+    latestOf(subjectKey: string): Promise<ActiveSession | undefined>;
+    endedByService(id: string): Promise<unknown>;
+  };
+  recoveryRefs: RecoveryRefs;
+  /** The key signing every readUrl of this backend (kept in its secret store). */
+  signingKey: Buffer;
+  /** `FRAMEWRIGHT_PUBLIC_URL`'s origin. */
+  publicOrigin: string;
+  /** The projects of an organization's people (each person's live in their own workspace). */
+  organizationProjects(organizationId: string): Promise<readonly { id: string; name: string }[]>;
+  logger: Logger;
+  /** Engine timing (tests). */
+  engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
+  /** Events consumer timing (tests). */
+  events?: { reconnectBackoff?: JobEventsConsumerTiming; pollBackoff?: JobEventsConsumerTiming };
+}
+type JobEventsConsumerTiming = ConstructorParameters<typeof JobEventsConsumer>[0]['pollBackoff'];
+
+export interface PlatformWorkspaceCore extends WorkspaceCore {
+  readonly events: EventHub;
+  readonly staged: StagedFiles;
+  readonly media: MediaResolver;
+  readonly storage: ObjectStorage;
+  /** A marked copy this person exported, by its file name (undefined: none such). */
+  exportedFile(name: string): string | undefined;
+  /** Resumes the workspace's unfinished work (batch-get first, recovery references without a session). */
+  resume(): Promise<void>;
+  /** Starts the person's job events consumer (once; again after it stopped for want of a session). */
+  startEvents(): void;
+  readonly eventsState: JobEventsState;
+  close(): Promise<void>;
+}
+
+const notHere = (what: string) => () => {
+  throw new AppError('platform.not_here', `${what} is not part of Framewright on the platform.`);
+};
+
+/** A readUrl for an export's source lives one hour: the platform reads it while preparing the copy. */
+const EXPORT_SOURCE_URL_SECONDS = 3600;
+const EXPORT_NAME = /^[0-9a-f]{64}\.(png|jpg|webp|mp4)$/;
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+};
+
+/**
+ * One person's studio on the platform backend: the composition root of a workspace. Their journal,
+ * a job engine whose transport is the deployed runtime (as their latest session, or each job's
+ * recovery reference when they have none), Create through signed readUrls and the dry-run, the
+ * queue and library views, marked exports, projects and (for managers) Team, and their job events
+ * consumer. Nothing here takes an identity from the browser: the workspace is the cookie's.
+ */
+export function createPlatformWorkspaceCore(
+  workspace: WorkspaceBase,
+  parts: PlatformBackendParts,
+): PlatformWorkspaceCore {
+  const { journal, dir, subjectKey } = workspace;
+  const { runtime, logger } = parts;
+  const events = new EventHub();
+  const libraryDir = path.join(dir, 'library');
+  const exportsDir = path.join(dir, 'exports');
+  if (!journal.profiles.get(RUNTIME_PROFILE_ID))
+    journal.profiles.create({
+      id: RUNTIME_PROFILE_ID,
+      name: 'Platform runtime',
+      kind: 'personal',
+      baseUrl: parts.runtimeBaseUrl,
+    });
+
+  /** After a runtime 401 the session is over: reads go on with recovery references, the page reopens. */
+  let refusedSessionId: string | undefined;
+  const latest = async (): Promise<ActiveSession | undefined> => {
+    const session = await parts.sessions.latestOf(subjectKey);
+    return session && session.sessionId !== refusedSessionId ? session : undefined;
+  };
+  const sessionSource = {
+    current: async () => {
+      const session = await latest();
+      return session ? { sessionId: session.sessionId } : null;
+    },
+  };
+  const endSession = async (session: ActiveSession) => {
+    refusedSessionId = session.sessionId;
+    await parts.sessions.endedByService(session.id).catch(() => undefined);
+  };
+  const requireSession = async (): Promise<ActiveSession> => {
+    const session = await latest();
+    if (!session) throw sessionOver();
+    return session;
+  };
+
+  const wakeups = new JobWakeups();
+  let forward: (change: Parameters<NonNullable<JobEngineOptions['onChange']>>[0]) => void = () => undefined;
+  const transport = runtimeTransport({
+    client: runtime,
+    sessions: sessionSource,
+    recoveryRefs: parts.recoveryRefs,
+  });
+  const engine = new JobEngine({
+    journal,
+    libraryDir,
+    transportFor: async (profileId) => {
+      if (profileId !== RUNTIME_PROFILE_ID)
+        throw new AppError('platform.not_here', 'Only the platform runtime runs jobs here.');
+      return transport;
+    },
+    pollWake: wakeups,
+    onChange: (change) => forward(change),
+    ...parts.engine,
+  });
+
+  const staged = new StagedFiles(dir, journal);
+  staged.removeUnnamed().catch((error: unknown) => logger.warn('staging not cleaned', { error }));
+  const media = new MediaResolver({ journal, libraryDirs: () => [libraryDir], staged });
+  const storage = new ObjectStorage(path.join(dir, 'objects'));
+  const drafts = new StudioDrafts({ drafts: journal.drafts, jobs: journal.jobs });
+  const projects = new ProjectsFeature(journal);
+  const settings = new StudioSettings({
+    settings: journal.settings,
+    libraryDir: () => libraryDir,
+    setLibraryDir: notHere('Choosing a library folder'),
+    host: 'browser',
+  });
+  const views = new JobViews({
+    jobs: journal.jobs,
+    outputs: journal.outputs,
+    optimizations: journal.optimizations,
+    drafts,
+    staged,
+    host: 'browser',
+  });
+  const library = new StudioLibrary({
+    jobs: journal.jobs,
+    views,
+    libraryDirs: () => [libraryDir],
+    host: 'browser',
+  });
+  forward = engineChangeForwarder({ events, views, logger });
+  const create = new RuntimeCreate({
+    client: runtime,
+    session: sessionSource.current,
+    jobs: journal.jobs,
+    drafts,
+    staged,
+    readUrls: { storage, signingKey: parts.signingKey, publicOrigin: parts.publicOrigin, subjectKey },
+    projects,
+    engine,
+  });
+  const submit = new StudioSubmit({
+    createJob: (submission) => create.create(submission),
+    jobs: journal.jobs,
+    drafts,
+    // references are stored, not uploaded: no upload progress to report
+    inputs: { localDraft: (form) => localDraftOf(staged, form), emitUpload: () => undefined },
+    waitSeconds: () => settings.waitSeconds(),
+    logger,
+    projects,
+  });
+
+  const marked = new MarkedExports({
+    calls: runtimeExportCalls(runtime, async () => (await requireSession()).sessionId),
+    urls: {
+      readUrlFor: (sha256) =>
+        signReadUrl(parts.signingKey, {
+          publicOrigin: parts.publicOrigin,
+          subjectKey,
+          sha256,
+          expiresAt: new Date((Math.floor(Date.now() / 1000) + EXPORT_SOURCE_URL_SECONDS) * 1000),
+        }),
+    },
+  });
+  const exporting = new Map<string, Promise<{ fileName: string; byteSize: number; downloadPath: string }>>();
+  const exportResult = (jobRowId: number, outputIndex = 0) => {
+    const job = journal.jobs.getJob(jobRowId);
+    const output = job?.outputs.filter((o) => o.downloadState === 'verified')[outputIndex];
+    if (!job || !output?.localPath || !output.sha256 || !output.mimeType || output.byteSize === undefined)
+      throw new AppError('export.invalid_source', 'That result is not in your library.');
+    const extension = EXTENSIONS[output.mimeType];
+    if (!extension)
+      throw new AppError(
+        'export.invalid_source',
+        `Only PNG, JPEG, WebP and MP4 results can be exported as a marked copy, not ${output.mimeType}.`,
+      );
+    const { localPath, sha256, mimeType, byteSize } = output;
+    let running = exporting.get(sha256);
+    if (!running) {
+      running = (async () => {
+        // the platform reads the source through a signed URL of this person's storage
+        await storage.putFile(localPath);
+        await mkdir(exportsDir, { recursive: true, mode: 0o700 });
+        const fileName = `${sha256}.${extension}`;
+        const result = await marked.exportTo(
+          { sha256, mimeType, byteSize, filename: path.basename(localPath) },
+          path.join(exportsDir, fileName),
+        );
+        return { fileName, byteSize: result.byteSize, downloadPath: `/exports/${fileName}` };
+      })().finally(() => exporting.delete(sha256));
+      exporting.set(sha256, running);
+    }
+    return running;
+  };
+
+  const teams = new Map<string, TeamFeature>();
+  const teamOf = async (): Promise<TeamFeature | undefined> => {
+    const session = await requireSession();
+    const organizationId = session.subject.organizationId;
+    if (!organizationId) return undefined;
+    let team = teams.get(session.sessionId);
+    if (!team) {
+      const orgProjects: OrganizationProjects = { list: () => parts.organizationProjects(organizationId) };
+      team = new TeamFeature({
+        subject: { organizationId },
+        directory: {
+          listGroups: () => parts.directory.listGroups(session.sessionId),
+          listMembers: (query) => parts.directory.listMembers(session.sessionId, query),
+        },
+        usage: { aggregateUsage: (body) => runtime.aggregateUsage(sessionAuth(session.sessionId), body) },
+        projects: orgProjects,
+      });
+      teams.clear(); // one session at a time: a renewed one is a new snapshot
+      teams.set(session.sessionId, team);
+    }
+    return team;
+  };
+  const teamHandlers = (team: TeamFeature | undefined) => createTeamHandlers({ projects, team });
+
+  const uiSettings = createFileSettingsStore(dir);
+  let connection = {
+    profileId: RUNTIME_PROFILE_ID,
+    state: 'starting' as 'starting' | 'connected' | 'offline' | 'error',
+    checkedAt: new Date().toISOString(),
+  } as {
+    profileId: string;
+    state: 'starting' | 'connected' | 'offline' | 'error';
+    detail?: string;
+    checkedAt: string;
+  };
+  const checkConnection = async () => {
+    try {
+      await create.services('video_generation');
+      connection = { profileId: RUNTIME_PROFILE_ID, state: 'connected', checkedAt: new Date().toISOString() };
+    } catch (error) {
+      connection = {
+        profileId: RUNTIME_PROFILE_ID,
+        state: error instanceof ApiError ? 'error' : 'offline',
+        detail: (error as Error).message,
+        checkedAt: new Date().toISOString(),
+      };
+    }
+    events.emit('connection.changed', connection);
+    return connection;
+  };
+
+  const handlers: BridgeHandlers = {
+    'app.info': async () => {
+      const session = await requireSession();
+      return {
+        name: APP_NAME,
+        version: APP_VERSION,
+        host: 'platform' as const,
+        platform: 'platform',
+        nodeVersion: process.versions.node,
+        dataDir: '',
+        signedIn: {
+          userId: session.subject.userId,
+          organizationId: session.subject.organizationId ?? null,
+          appRoles: [...session.appRoles],
+        },
+      };
+    },
+    'settings.get': () => uiSettings.get(),
+    'settings.update': (patch) => {
+      const next = uiSettings.update(patch);
+      events.emit('settings.changed', next);
+      return next;
+    },
+    'profiles.list': () => ({
+      activeProfileId: RUNTIME_PROFILE_ID,
+      profiles: [
+        {
+          id: RUNTIME_PROFILE_ID,
+          name: 'Platform',
+          kind: 'personal' as const,
+          baseUrl: null,
+          hasSecret: true,
+        },
+      ],
+    }),
+    'connection.get': () => connection,
+    'connection.check': () => checkConnection(),
+    'services.list': ({ serviceKind }) => create.services(serviceKind),
+    'profiles.add': notHere('Adding API keys'),
+    'profiles.remove': notHere('Removing profiles'),
+    'profiles.setActive': notHere('Switching profiles'),
+    'profiles.test': notHere('Testing profiles'),
+    'simulator.getScenario': () => ({ scenario: null }),
+    'simulator.setScenario': notHere('The simulator'),
+    'files.get': ({ fileId }) => staged.get(fileId),
+    'drafts.create': ({ form, fromJobRowId }) =>
+      fromJobRowId !== undefined
+        ? drafts.copyJob(fromJobRowId, {
+            ...(form ?? emptyDraftForm(RUNTIME_PROFILE_ID)),
+            profileId: RUNTIME_PROFILE_ID,
+          })
+        : drafts.createDraft({
+            ...(form ?? emptyDraftForm(RUNTIME_PROFILE_ID)),
+            profileId: RUNTIME_PROFILE_ID,
+          }),
+    'drafts.get': ({ draftId }) => drafts.draft(draftId),
+    'drafts.save': ({ draftId, form }) =>
+      drafts.saveDraft(draftId, { ...form, profileId: RUNTIME_PROFILE_ID }),
+    'drafts.list': () => drafts.listDrafts(),
+    'video.optimize': notHere('Prompt optimization'),
+    'video.admission': ({ draftId }) => create.admission(draftId),
+    'video.submit': ({ draftId }) => submit.submit(draftId),
+    'jobs.list': (query) => views.listJobs(query),
+    'jobs.get': ({ jobRowId }) => views.jobDetail(jobRowId),
+    'library.list': (filter) => library.list(filter),
+    'library.delete': ({ jobRowId }) => library.deleteResult(jobRowId),
+    'library.reveal': notHere('Showing a folder on the server'),
+    'library.export': ({ jobRowId, outputIndex }) => exportResult(jobRowId, outputIndex),
+    'studio.batch.preview': notHere('Batch import'),
+    'studio.batch.submit': notHere('Batch import'),
+    'studio.settings.get': () => ({ ...settings.get(), libraryDir: '' }),
+    'studio.settings.update': async ({ waitSeconds, libraryDir: folder }) => {
+      if (folder !== undefined) notHere('Choosing a library folder')();
+      if (waitSeconds !== undefined) settings.setWaitSeconds(waitSeconds);
+      return { ...settings.get(), libraryDir: '' };
+    },
+    'playground.services': notHere('The Playground'),
+    'playground.files.put': notHere('The Playground'),
+    'playground.chat.send': notHere('The Playground'),
+    'playground.chat.cancel': notHere('The Playground'),
+    'playground.conversations.list': notHere('The Playground'),
+    'playground.conversations.get': notHere('The Playground'),
+    'playground.calls.list': notHere('The Playground'),
+    'playground.embed': notHere('The Playground'),
+    'playground.rerank': notHere('The Playground'),
+    'playground.rerank.loadDocuments': notHere('The Playground'),
+    'playground.ocr': notHere('The Playground'),
+    'playground.transcribe': notHere('The Playground'),
+    'playground.voices': notHere('The Playground'),
+    'playground.voices.preview': notHere('The Playground'),
+    'playground.audio.generate': notHere('The Playground'),
+    'playground.image.generate': notHere('The Playground'),
+    'playground.parse': notHere('The Playground'),
+    ...teamHandlers(undefined),
+    'team.access': async () => {
+      const team = await teamOf();
+      return team ? team.access() : { manager: false };
+    },
+    'team.groups': async (p) => teamHandlers(await teamOf())['team.groups'](p),
+    'team.members': async (p) => teamHandlers(await teamOf())['team.members'](p),
+    'team.usage': async (p) => teamHandlers(await teamOf())['team.usage'](p),
+  };
+
+  // a runtime 401 ends the person's session: the page is told to reopen the application
+  const guarded = Object.fromEntries(
+    Object.entries(handlers).map(([method, handler]) => [
+      method,
+      async (params: never) => {
+        try {
+          return await (handler as (p: never) => unknown)(params);
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) {
+            const session = await parts.sessions.latestOf(subjectKey);
+            if (session) await endSession(session);
+            throw sessionOver();
+          }
+          throw error;
+        }
+      },
+    ]),
+  ) as unknown as BridgeHandlers;
+  const dispatcher: BridgeDispatcher = createBridgeDispatcher(guarded, {
+    onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
+  });
+
+  // ---- job events ------------------------------------------------------------------------------
+  let consumer: { stop: AbortController; done: Promise<void> } | undefined;
+  let eventsState: JobEventsState = 'stopped';
+  const unfinishedJobIds = () =>
+    journal.jobs
+      .listUnfinished()
+      .jobsToPoll.filter((job) => job.profileId === RUNTIME_PROFILE_ID)
+      .map((job) => job.jobId);
+  const jobMayHaveChanged = async (platformJobId: string) => {
+    // the woken poll reads the job; a job no poll waits for is continued by the engine, which reads it
+    if (await wakeups.wake(platformJobId)) return;
+    const job = journal.jobs.getJobByJobId(RUNTIME_PROFILE_ID, platformJobId);
+    if (!job || isTerminalStatus(job.status)) return;
+    const intent = journal.jobs.getIntentById(job.intentId);
+    if (intent)
+      void engine
+        .continueIntent(intent, { waitSeconds: settings.waitSeconds() })
+        .catch((error: unknown) =>
+          logger.warn('job continued after an event ended with an error', { error }),
+        );
+  };
+  const startEvents = () => {
+    if (consumer) return;
+    const stop = new AbortController();
+    const events = new JobEventsConsumer({
+      events: {
+        openEvents: async ({ sessionId, cursor, limit, signal }) => {
+          const stream = await runtime.openEvents(sessionAuth(sessionId), {
+            ...(cursor ? { lastEventId: cursor } : {}),
+            limit,
+          });
+          // stopped while the stream was being opened: an abort listener added now would never fire
+          if (signal.aborted) stream.body.destroy();
+          else signal.addEventListener('abort', () => stream.body.destroy(), { once: true });
+          const headers = new Headers();
+          if (stream.contentType) headers.set('content-type', stream.contentType);
+          return new Response(Readable.toWeb(stream.body) as ReadableStream<Uint8Array>, {
+            status: stream.status,
+            headers,
+          });
+        },
+      },
+      session: { current: async () => (await latest())?.sessionId ?? null },
+      cursors: journal.eventCursors,
+      handler: { jobMayHaveChanged, unfinishedJobIds },
+      ...(parts.events?.pollBackoff ? { pollBackoff: parts.events.pollBackoff } : {}),
+      ...(parts.events?.reconnectBackoff ? { reconnectBackoff: parts.events.reconnectBackoff } : {}),
+      onState: (state) => {
+        eventsState = state;
+      },
+      onError: (error) => logger.warn('job events', { error }),
+    });
+    const done = events.run(stop.signal).then(
+      async (end) => {
+        if (end.reason === 'refused' && end.error.status === 401) {
+          const session = await parts.sessions.latestOf(subjectKey);
+          if (session) await endSession(session);
+        }
+      },
+      (error: unknown) => logger.error('job events consumer failed', { error }),
+    );
+    consumer = { stop, done: done.finally(() => (consumer = undefined)) };
+  };
+
+  return {
+    dispatcher,
+    events,
+    staged,
+    media,
+    storage,
+    get eventsState() {
+      return eventsState;
+    },
+    exportedFile(name) {
+      return EXPORT_NAME.test(name) ? path.join(exportsDir, name) : undefined;
+    },
+    async resume() {
+      const { errors } = await engine.resume();
+      for (const { key, error } of errors)
+        logger.warn('resume: work left unfinished', { key, error: error.message });
+    },
+    startEvents,
+    async close() {
+      consumer?.stop.abort();
+      await consumer?.done;
+      await engine.stop();
+    },
+  };
+}
+
+function sessionOver(): AppError {
+  return new AppError(
+    PLATFORM_SESSION_OVER_CODE,
+    'Your platform session is over: reopen Framewright from your application center.',
+  );
+}

@@ -1,0 +1,168 @@
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
+import { buildMediaGenerationRequest } from '../../../shared/h3/build-request.js';
+import { AppError } from '../errors.js';
+import { runtimeInputsOf, type RuntimeInputsDeps } from '../features/read-urls/runtime-inputs.js';
+import { resourceAttributionFor } from '../features/projects/resource-attribution.js';
+import type { JobEngine, RunResult } from '../jobs/job-engine.js';
+import { runtimeJobBody } from '../jobs/runtime-job-body.js';
+import type { JobsRepository } from '../journal/jobs-repository.js';
+import { chooseService } from '../operations/service-common.js';
+import type { RuntimeApiClient } from '../platform/runtime/runtime-api-client.js';
+import { sessionAuth } from '../platform/runtime/runtime-auth.js';
+import { limitsFor, type LocalVideoDraft, type VideoSubmission } from '../video/submit-video.js';
+import { toServiceEntryView } from './discovery.js';
+import { localDraftOf } from './draft-inputs.js';
+import type { StudioDrafts } from './drafts.js';
+import { dryRunAdmission, type AdmissionView } from './dry-run-admission.js';
+import type { StagedFiles } from './staged-files.js';
+
+/** The one profile of a platform workspace: "the platform runtime, as this person". */
+export const RUNTIME_PROFILE_ID = 'platform-runtime';
+
+/** The spec's largest page of `/available-services`. */
+const SERVICES_PAGE_SIZE = 200;
+
+export interface RuntimeCreateDeps {
+  client: Pick<RuntimeApiClient, 'availableServices' | 'dryRun'>;
+  /** The person's session now (null: none, the page is told to reopen the application). */
+  session(): Promise<{ sessionId: string } | null>;
+  jobs: Pick<JobsRepository, 'getIntent'>;
+  drafts: Pick<StudioDrafts, 'stored'>;
+  staged: Pick<StagedFiles, 'resolve'>;
+  /** The person's object storage, signing key and public origin: references become signed readUrls. */
+  readUrls: RuntimeInputsDeps;
+  /** The project a draft is filed under (its jobs carry it as `resourceAttribution`). */
+  projects: { draftProject(draftId: string): string | undefined };
+  engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+}
+
+/** A runtime service as the studio's discovery entry (the same contract fields as the public list). */
+function serviceEntryOf(item: {
+  model: string;
+  displayName?: string;
+  serviceKind: string;
+  status: string;
+  [key: string]: unknown;
+}): ServiceEntry {
+  const object = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const entry: ServiceEntry = {
+    modelAlias: item.model,
+    serviceKind: item.serviceKind,
+    available: item.status === 'available',
+    serviceDisplayName: item.displayName ?? item.model,
+  };
+  const media = object(item.mediaSpecContract);
+  const usage = object(item.apiUsageContract);
+  const optimization = object(item.promptOptimization);
+  if (media) entry.mediaSpecContract = media;
+  if (usage) entry.apiUsageContract = usage;
+  if (optimization) entry.promptOptimization = optimization;
+  return entry;
+}
+
+/**
+ * Create on the platform (application-platform-api.md, section A): the services come from
+ * `/available-services`; a draft's references are stored in the person's own storage and travel as
+ * signed `readUrl`s (H3 rules checked first, exactly as for the public interface); Generate is
+ * preceded by `/media/jobs:dry-run` (the admission view); the creation body is `runtimeJobBody`
+ * with `clientTaskId` = the draft's business id and the draft's project as `resourceAttribution`,
+ * committed once in the journal and replayed byte for byte by the engine's runtime transport.
+ */
+export class RuntimeCreate {
+  constructor(private readonly d: RuntimeCreateDeps) {}
+
+  private async sessionId(): Promise<string> {
+    const session = await this.d.session();
+    if (!session)
+      throw new AppError(
+        'runtime.no_session',
+        'Your platform session is over: reopen Framewright from your application center.',
+      );
+    return session.sessionId;
+  }
+
+  private async listServices(serviceKind?: string): Promise<ServiceEntry[]> {
+    const auth = sessionAuth(await this.sessionId());
+    const out: ServiceEntry[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await this.d.client.availableServices(auth, {
+        ...(serviceKind ? { serviceKind } : {}),
+        page,
+        pageSize: SERVICES_PAGE_SIZE,
+      });
+      out.push(...answer.items.map(serviceEntryOf));
+      const total = answer.total ?? out.length;
+      if (answer.items.length === 0 || out.length >= total) return out;
+    }
+  }
+
+  /** `services.list`: what the runtime offers this person now (never cached across people). */
+  async services(serviceKind?: string) {
+    const services = await this.listServices(serviceKind);
+    return {
+      profileId: RUNTIME_PROFILE_ID,
+      services: services.map(toServiceEntryView),
+      fetchedAt: Date.now(),
+      fromCache: false,
+    };
+  }
+
+  /** The runtime creation body of a draft: rules first, then signed readUrls for what the mode sends. */
+  private async bodyOf(draftId: string, draft?: LocalVideoDraft) {
+    const stored = this.d.drafts.stored(draftId);
+    const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
+    const service = chooseService(
+      await this.listServices('video_generation'),
+      ['video_generation'],
+      local.model,
+    );
+    const limits = limitsFor(service);
+    const inputs = await runtimeInputsOf(local, limits, this.d.readUrls);
+    // each input named by its content address: the rules' "one asset per reference" holds by content
+    const byFile = new Map<string, string>();
+    const files = [local.firstFrame, local.lastFrame, ...local.references];
+    for (const file of files) {
+      if (!file) continue;
+      const item = inputs.find((i) => i.sha256 === file.sha256);
+      if (item) byFile.set(file.id, item.sha256);
+    }
+    const request = buildMediaGenerationRequest(local, byFile, limits) as unknown as Record<string, unknown>;
+    return runtimeJobBody('video_generation', request, {
+      clientTaskId: draftId,
+      inputs,
+      resourceAttribution: resourceAttributionFor(this.d.projects.draftProject(draftId)),
+    });
+  }
+
+  /** `video.admission` on the platform: the runtime's dry-run of exactly the body Generate would send. */
+  async admission(draftId: string): Promise<AdmissionView> {
+    const body = await this.bodyOf(draftId);
+    const auth = sessionAuth(await this.sessionId());
+    return dryRunAdmission({ dryRun: (b) => this.d.client.dryRun(auth, b) }, body);
+  }
+
+  /**
+   * A draft's creation (StudioSubmit's `createJob`): an intent already committed under the draft's
+   * key is continued (its stored body replayed), never rebuilt; otherwise the body is built once
+   * and committed with the key before anything is sent.
+   */
+  async create(submission: VideoSubmission): Promise<RunResult> {
+    const existing = this.d.jobs.getIntent(submission.idempotencyKey);
+    if (existing) return this.d.engine.continueIntent(existing, submission.wait);
+    if (!submission.draftId)
+      throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
+    const body = await this.bodyOf(submission.draftId, submission.draft);
+    return this.d.engine.submit(
+      {
+        profileId: RUNTIME_PROFILE_ID,
+        model: submission.draft.model,
+        serviceKind: 'video_generation',
+        body,
+        idempotencyKey: submission.idempotencyKey,
+        draftId: submission.draftId,
+      },
+      submission.wait,
+    );
+  }
+}

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_SESSION_OVER_CODE } from '../../../src/shared/bridge/platform-host-protocol.js';
+import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
+import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
+import { mediaFixtures } from '../../support/media-fixtures.js';
+import { startStudioRig, type Page, type StudioRig } from './rig.js';
+
+let rig: StudioRig;
+
+beforeAll(async () => {
+  rig = await startStudioRig();
+}, 60_000);
+afterAll(async () => {
+  await rig?.close();
+});
+
+interface Draft {
+  id: string;
+  form: Record<string, unknown>;
+}
+interface Job {
+  rowId: number;
+  jobId: string;
+  status: string;
+  outputs: { state: string; mimeType: string | null; sha256: string | null; mediaUrl: string | null }[];
+}
+
+const T2V = {
+  model: 'h3-video',
+  generationMode: 't2v',
+  prompt: 'A lighthouse at dusk, waves rolling in',
+  orientation: 'landscape',
+  seconds: 5,
+  resolutionTier: '768p',
+  seed: null,
+  references: [],
+};
+
+async function draftOf(page: Page, form: Record<string, unknown>): Promise<Draft> {
+  return page.call<Draft>('drafts.create', { form: { profileId: 'ignored-by-the-platform', ...form } });
+}
+
+async function untilDone(page: Page, rowId: number, timeoutMs = 30_000): Promise<Job> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await page.call<Job>('jobs.get', { jobRowId: rowId });
+    if (job.status === 'succeeded' && job.outputs.every((o) => o.state === 'verified')) return job;
+    if (job.status === 'failed' || Date.now() > end) throw new Error(`job ended ${job.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every file under `dir` (what the backend wrote on disk). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('Framewright on the platform: the studio per person over the runtime', () => {
+  let member: Page;
+  let t2vJob: Job;
+
+  it('answers who is signed in (never a session id) and lists the runtime services', async () => {
+    member = await rig.open('member');
+    const info = await member.call<{
+      host: string;
+      signedIn: { userId: string; appRoles: string[] };
+      dataDir: string;
+    }>('app.info');
+    expect(info.host).toBe('platform');
+    expect(info.signedIn.userId).toBeTruthy();
+    expect(info.signedIn.appRoles.length).toBeGreaterThan(0);
+    expect(info.dataDir).toBe('');
+    const services = await member.call<{
+      services: { modelAlias: string; serviceKind: string; available: boolean }[];
+    }>('services.list', { serviceKind: 'video_generation' });
+    expect(services.services.some((s) => s.modelAlias === 'h3-video' && s.available)).toBe(true);
+    expect(
+      await member.invoke('profiles.add', { name: 'x', baseUrl: 'https://x.test/v1', apiKey: 'k' }),
+    ).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('dry-runs a t2v draft (cost shown) and creates it once under the draft id, filed under a project', async () => {
+    const project = await member.call<{ id: string }>('projects.create', { name: 'Spring campaign' });
+    const draft = await draftOf(member, T2V);
+    await member.call('projects.fileDraft', { draftId: draft.id, projectId: project.id });
+    const admission = await member.call<{
+      admitted: boolean;
+      admission: { estimatedCost?: { text: string } };
+    }>('video.admission', { draftId: draft.id });
+    expect(admission.admitted).toBe(true);
+    expect(admission.admission.estimatedCost?.text).toMatch(/\d/);
+    const submitted = await member.call<{ state: string; jobRowId: number }>('video.submit', {
+      draftId: draft.id,
+    });
+    expect(submitted.state).toBe('accepted');
+    // a second press joins the same job
+    const again = await member.call<{ jobRowId: number }>('video.submit', { draftId: draft.id });
+    expect(again.jobRowId).toBe(submitted.jobRowId);
+    t2vJob = await untilDone(member, submitted.jobRowId);
+    expect(t2vJob.outputs[0]!.mimeType).toBe('video/mp4');
+    // the platform saw one job, with the draft id as clientTaskId; the body carried the project
+    expect(await rig.platformJobsOf(member, draft.id)).toHaveLength(1);
+    const session = await rig.sessionOf(member);
+    const workspace = rig.backend.workspaces.workspaceOf(session.subject);
+    const intent = workspace.journal.jobs.getIntentById(
+      workspace.journal.jobs.getJob(submitted.jobRowId)!.intentId,
+    )!;
+    const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      clientTaskId: draft.id,
+      params: { prompt: T2V.prompt },
+      resourceAttribution: { resourceType: 'project', resourceId: project.id },
+    });
+    expect(body).not.toHaveProperty('prompt');
+  }, 60_000);
+
+  it('serves the verified result to its owner only, through the media route with the cookie', async () => {
+    const url = t2vJob.outputs[0]!.mediaUrl!;
+    const own = await member.get(url);
+    expect(own.status).toBe(200);
+    const bytes = Buffer.from(await own.arrayBuffer());
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(t2vJob.outputs[0]!.sha256);
+    const stranger = await fetch(`${rig.origin}${url}`);
+    expect(stranger.status).toBe(401);
+  });
+
+  it('creates an i2v video whose first frame travels as a signed readUrl', async () => {
+    const staged = await member.stage(mediaFixtures().firstPng, 'first.png');
+    expect(staged.ok).toBe(true);
+    const firstFrame = (staged as { result: Record<string, unknown> }).result;
+    const draft = await draftOf(member, {
+      ...T2V,
+      generationMode: 'i2v',
+      prompt: 'The frame comes alive',
+      firstFrame,
+    });
+    const admission = await member.call<{ admitted: boolean }>('video.admission', { draftId: draft.id });
+    expect(admission.admitted).toBe(true);
+    const submitted = await member.call<{ jobRowId: number }>('video.submit', { draftId: draft.id });
+    const job = await untilDone(member, submitted.jobRowId);
+    expect(job.status).toBe('succeeded');
+    // the readUrl named the person's own storage, and no query of it reached the log
+    expect(rig.logLines.some((l) => l.startsWith('GET /objects/') && l.endsWith(' 200'))).toBe(true);
+    expect(rig.logLines.join('\n')).not.toMatch(/sig=|exp=/);
+  }, 60_000);
+
+  it('exports a platform-marked copy and downloads it to the person only', async () => {
+    const exported = await member.call<{ fileName: string; byteSize: number; downloadPath: string }>(
+      'library.export',
+      {
+        jobRowId: t2vJob.rowId,
+      },
+    );
+    const download = await member.get(exported.downloadPath);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe('attachment');
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(bytes.length).toBe(exported.byteSize);
+    expect(createHash('sha256').update(bytes).digest('hex')).not.toBe(t2vJob.outputs[0]!.sha256);
+    expect((await fetch(`${rig.origin}${exported.downloadPath}`)).status).toBe(401);
+  }, 60_000);
+
+  it('keeps each person to their own work: another person sees nothing, even guessing ids', async () => {
+    const personal = await rig.open('personal');
+    const listed = await personal.call<{ items: unknown[] }>('jobs.list', {});
+    expect(listed.items).toHaveLength(0);
+    expect((await personal.call<{ items: unknown[] }>('library.list', {})).items).toHaveLength(0);
+    expect((await personal.invoke('jobs.get', { jobRowId: t2vJob.rowId })).ok).toBe(false);
+    expect((await personal.invoke('library.export', { jobRowId: t2vJob.rowId })).ok).toBe(false);
+    // the member's signed media URL names a row of the member's journal: not the other person's
+    expect((await personal.get(t2vJob.outputs[0]!.mediaUrl!)).status).toBe(404);
+    expect((await personal.call<{ manager: boolean }>('team.access')).manager).toBe(false);
+  });
+
+  it('shows the manager the Team usage of the member’s project; a member is refused', async () => {
+    const manager = await rig.open('manager');
+    expect((await manager.call<{ manager: boolean }>('team.access')).manager).toBe(true);
+    const usage = await manager.call<{
+      rows: { projectName: string | null; credits: Record<string, string> }[];
+    }>('team.usage', {});
+    expect(usage.rows.some((r) => r.projectName === 'Spring campaign')).toBe(true);
+    expect((await member.call<{ manager: boolean }>('team.access')).manager).toBe(false);
+    expect((await member.invoke('team.usage', {})).ok).toBe(false);
+  });
+
+  it('never writes a session id, launch code or recovery reference outside the secret store', async () => {
+    const secretsFile = path.join(rig.dataDir, 'secrets', 'platform-secrets.enc');
+    const sessionIds = [(await rig.sessionOf(member)).sessionId];
+    const store = new EncryptedFileSecretStore(secretsFile, rig.settings.appCredential);
+    const refs = new RecoveryRefs(store);
+    const ref = await refs.recall(t2vJob.jobId);
+    expect(ref).toBeTruthy();
+    const refsFound = ref ? [ref] : [];
+    const secrets = [rig.settings.appCredential, ...sessionIds, ...refsFound].filter((s) => s.length >= 8);
+    for (const file of filesUnder(rig.dataDir)) {
+      if (file === secretsFile || statSync(file).size > 64 * 1024 * 1024) continue;
+      const text = readFileSync(file).toString('latin1');
+      for (const secret of secrets)
+        expect(text.includes(secret), `${secret.slice(0, 4)}… in ${file}`).toBe(false);
+    }
+    expect(rig.logLines.join('\n')).not.toContain(rig.settings.appCredential);
+  });
+
+  it('a session the runtime no longer accepts tells the page to reopen the application', async () => {
+    const page = await rig.open('personal');
+    await rig.setAccess('personal', 'revoked');
+    try {
+      await new Promise((r) => setTimeout(r, 1_200)); // sessions stop resolving within 1 s
+      const answer = await page.invoke('services.list', {});
+      expect(answer.ok).toBe(false);
+      if (!answer.ok) expect(answer.error.code).toBe(PLATFORM_SESSION_OVER_CODE);
+      // and from now on every call says so
+      const next = await page.invoke('jobs.list', {});
+      expect(next.ok).toBe(false);
+    } finally {
+      await rig.setAccess('personal', 'granted');
+    }
+  }, 30_000);
+});

@@ -1,0 +1,199 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
+import type { PlatformSettings } from '../../../src/main/core/app/platform-settings.js';
+import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
+import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
+import type { ActiveSession } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
+import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
+import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
+import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
+import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { APP_KEY, freePort } from '../platform-host/harness.js';
+
+const FAST_POLL = { initialMs: 20, maxMs: 100, factor: 2, jitter: 0 };
+
+/** One person's page: the cookie and CSRF token a browser would hold after the launch. */
+export interface Page {
+  invoke<T = unknown>(method: string, params?: unknown): Promise<BridgeResponse<T>>;
+  call<T = unknown>(method: string, params?: unknown): Promise<T>;
+  stage(file: string, name?: string): Promise<BridgeResponse>;
+  get(pathAndQuery: string): Promise<Response>;
+  cookie: string;
+}
+
+/** The simulator, a platform backend and its host, all in this process (restartable on the same data). */
+export interface StudioRig {
+  sim: RunningSimulator;
+  dataDir: string;
+  origin: string;
+  backend: PlatformBackend;
+  host: RunningPlatformHost;
+  logLines: string[];
+  settings: PlatformSettings;
+  open(user: 'member' | 'personal' | 'manager'): Promise<Page>;
+  /** A page of an existing cookie (after a restart). */
+  pageOf(cookie: string, csrf: string): Page;
+  /** The server-side session behind a page's cookie (tests read the RuntimeSession from it). */
+  sessionOf(page: Page): Promise<ActiveSession>;
+  /** The platform's jobs of a person with this clientTaskId (an events snapshot). */
+  platformJobsOf(
+    page: Page,
+    clientTaskId: string,
+  ): Promise<{ platformJobId: string; clientTaskId: string }[]>;
+  /** An administrator changes a person's access to the application. */
+  setAccess(user: 'member' | 'personal' | 'manager', access: 'granted' | 'revoked'): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops the backend without a graceful stop of its work (what a killed process leaves). */
+  crash(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStudioRig(): Promise<StudioRig> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-studio-'));
+  const dataDir = path.join(root, 'data');
+  const rendererDir = path.join(root, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
+  const sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(root, 'sim') });
+  const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const settings: PlatformSettings = {
+    runtimeBaseUrl: sim.platform.runtimeBaseUrl,
+    sessionBaseUrl: sim.platform.sessionBaseUrl,
+    appKey: APP_KEY,
+    appCredential: app.appCredential,
+    publicOrigin: origin,
+    secureCookies: false,
+  };
+  const logLines: string[] = [];
+  const open = async () => {
+    const backend = await openPlatformBackend({
+      dataDir,
+      settings,
+      timing: { engine: { pollBackoff: FAST_POLL }, events: { pollBackoff: FAST_POLL } },
+    });
+    const host = await startPlatformStudio(backend, {
+      publicOrigin: origin,
+      rendererDir,
+      port,
+      log: (line) => logLines.push(line),
+    });
+    await backend.resumeAll();
+    return { backend, host };
+  };
+  let running = await open();
+
+  const pageOf = (cookie: string, csrf: string): Page => {
+    const headers = { Origin: origin, Cookie: cookie, [PLATFORM_CSRF_HEADER]: csrf };
+    const invoke = async <T>(method: string, params: unknown = {}) => {
+      const response = await fetch(`${origin}/bridge/invoke`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ method, params }),
+      });
+      return (await response.json()) as BridgeResponse<T>;
+    };
+    return {
+      cookie,
+      invoke,
+      async call<T>(method: string, params: unknown = {}) {
+        const answer = await invoke<T>(method, params);
+        if (!answer.ok) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
+        return answer.result;
+      },
+      async stage(file: string, name = path.basename(file)) {
+        const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(name)}`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+          body: readFileSync(file),
+        });
+        return (await response.json()) as BridgeResponse;
+      },
+      get: (pathAndQuery: string) => fetch(`${origin}${pathAndQuery}`, { headers: { Cookie: cookie } }),
+    };
+  };
+
+  const rig: StudioRig = {
+    sim,
+    dataDir,
+    origin,
+    logLines,
+    settings,
+    get backend() {
+      return running.backend;
+    },
+    get host() {
+      return running.host;
+    },
+    async open(user) {
+      const launch = await fetch(sim.platform.launchUrl, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: APP_KEY, user }),
+      });
+      const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+      const signIn = await fetch(`${origin}/platform/session`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ launchCode: runtime.launchCode }),
+      });
+      const answer = (await signIn.json()) as { ok: boolean; result: { csrfToken: string } };
+      if (!answer.ok) throw new Error(`sign-in failed for ${user}`);
+      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+      return pageOf(cookie, answer.result.csrfToken);
+    },
+    pageOf,
+    async sessionOf(page) {
+      const session = await running.backend.sessions.current(page.cookie.split('=')[1]);
+      if (session.status !== 'active') throw new Error('no active session');
+      return session;
+    },
+    async platformJobsOf(page, clientTaskId) {
+      const { sessionId } = await rig.sessionOf(page);
+      const client = new RuntimeApiClient({
+        runtimeBaseUrl: settings.runtimeBaseUrl,
+        appCredential: async () => settings.appCredential,
+      });
+      const stream = await client.openEvents(sessionAuth(sessionId), { once: true });
+      let text = '';
+      for await (const chunk of stream.body) text += (chunk as Buffer).toString('utf8');
+      const line = text
+        .split('\n\n')
+        .find((block) => block.startsWith('event: snapshot'))!
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice('data: '.length);
+      const jobs = (JSON.parse(line) as { jobs: { platformJobId: string; clientTaskId: string }[] }).jobs;
+      return jobs.filter((j) => j.clientTaskId === clientTaskId);
+    },
+    async setAccess(user, access) {
+      const res = await fetch(new URL('/v1/_simulator/platform/access', sim.platform.launchUrl), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: APP_KEY, user, access }),
+      });
+      if (res.status !== 200) throw new Error(`access: HTTP ${res.status}`);
+    },
+    async restart() {
+      await running.host.close();
+      await running.backend.close();
+      running = await open();
+    },
+    async crash() {
+      // the sockets go at once and nothing is finished; the journal and secrets stay as they were
+      await running.host.close();
+      await running.backend.close();
+    },
+    async close() {
+      await running.host.close().catch(() => undefined);
+      await running.backend.close().catch(() => undefined);
+      await sim.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return rig;
+}
