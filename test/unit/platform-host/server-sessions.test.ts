@@ -4,7 +4,10 @@ import {
   OutcomeUnknownError,
   ResponseShapeError,
 } from '../../../src/main/core/platform/api-errors.js';
-import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import {
+  ServerSessions,
+  subjectKeyOf,
+} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import type {
   RuntimeSession,
   SessionService,
@@ -118,5 +121,19 @@ describe('server-side runtime sessions', () => {
     expect((await sessions.current('../../etc')).status).toBe('over');
     expect((await sessions.current(undefined)).status).toBe('over');
     expect((await sessions.current('A'.repeat(43))).status).toBe('over');
+  });
+
+  it('finds a person’s latest session for the backend’s own work, and none once it is over', async () => {
+    const { sessions } = rig({});
+    const first = await sessions.signIn('code-1');
+    const second = await sessions.signIn('code-2');
+    if (first.status !== 'active' || second.status !== 'active') throw new Error('not signed in');
+    const key = subjectKeyOf(second.subject);
+    expect((await sessions.latestOf(key))?.id).toBe(second.id);
+    expect(await sessions.latestOf('0'.repeat(32))).toBeUndefined();
+    await sessions.endedByService(second.id);
+    expect(await sessions.latestOf(key)).toBeUndefined();
+    // the first session, still usable behind its own cookie, is not taken for the latest
+    expect((await sessions.current(first.id)).status).toBe('active');
   });
 });
