@@ -301,6 +301,9 @@ export function createPlatformWorkspaceCore(
     return connection;
   };
 
+  // the first screen shows the platform's state: checked once when the workspace opens
+  void checkConnection();
+
   const handlers: BridgeHandlers = {
     'app.info': async () => {
       const session = await requireSession();

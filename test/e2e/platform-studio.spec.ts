@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { freePort } from '../integration/platform-host/harness';
+import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
+
+/**
+ * Framewright deployed as a platform application, in Chromium, against the two real commands:
+ * `framewright simulator` (the platform) and `framewright serve --platform` (the backend). A member
+ * creates a t2v and an i2v video (the first frame travels as a signed readUrl), the queue follows
+ * the job events, the library holds verified results and an export downloads a marked copy; another
+ * person sees none of it; a manager sees the Team screen with the member's project, a member never.
+ */
+const APP_KEY = 'framewright-studio';
+const root = path.resolve(import.meta.dirname, '../..');
+const bin = path.join(root, 'bin/framewright.js');
+const PROJECT = 'Harbour film';
+
+let dir: string;
+let simulator: ChildProcess;
+let backend: ChildProcess;
+let platform: {
+  runtimeBaseUrl: string;
+  sessionBaseUrl: string;
+  launchUrl: string;
+  apps: { appKey: string; appCredential: string }[];
+};
+let token: string;
+let origin: string;
+
+/** Starts a command and answers its first stdout line (its `--json` announcement). */
+function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`framewright ${args[0]} exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, line }));
+  });
+}
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-platform-studio-'));
+  const env = { PATH: process.env.PATH ?? '', HOME: dir };
+  const sim = await start(['simulator', '--json', '--port', '0', '--data-dir', path.join(dir, 'sim')], env);
+  simulator = sim.child;
+  const announced = JSON.parse(sim.line) as { token: string; platform: typeof platform };
+  platform = announced.platform;
+  token = announced.token;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  const app = platform.apps.find((a) => a.appKey === APP_KEY)!;
+  const served = await start(
+    [
+      'serve',
+      '--platform',
+      '--json',
+      '--port',
+      String(port),
+      '--data-dir',
+      path.join(dir, 'backend'),
+      '--renderer-dir',
+      path.join(root, 'out/renderer'),
+    ],
+    {
+      ...env,
+      PLATFORM_APP_RUNTIME_BASE_URL: platform.runtimeBaseUrl,
+      PLATFORM_APP_SESSION_BASE_URL: platform.sessionBaseUrl,
+      PLATFORM_APP_KEY: APP_KEY,
+      PLATFORM_APP_CREDENTIAL: app.appCredential,
+      FRAMEWRIGHT_PUBLIC_URL: origin,
+    },
+  );
+  backend = served.child;
+  expect(JSON.parse(served.line)).toEqual({ origin, mode: 'platform' });
+});
+
+test.afterAll(async () => {
+  for (const child of [backend, simulator]) {
+    if (!child || child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens Framewright as `user`, as the application center does. */
+async function openAs(browser: Browser, user: 'member' | 'personal' | 'manager'): Promise<Page> {
+  const answer = await fetch(platform.launchUrl, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ appKey: APP_KEY, user }),
+  });
+  const { runtime } = (await answer.json()) as { runtime: { launchCode: string } };
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${origin}/?launchCode=${runtime.launchCode}`);
+  await expect(page).toHaveURL(`${origin}/`);
+  await expect(page.getByTestId('nav-create')).toBeVisible();
+  return page;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let member: Page;
+const rows: string[] = [];
+
+test('a member creates a t2v video filed under a project: dry-run cost, queue from events, verified library', async ({
+  browser,
+}) => {
+  member = await openAs(browser, 'member');
+  await expect(member.getByTestId('signed-in-user')).toContainText('usr_sim_member');
+  // what does not apply on the platform is absent
+  await expect(member.getByTestId('nav-playground')).toHaveCount(0);
+  await expect(member.getByTestId('nav-team')).toHaveCount(0);
+  await freshDraft(member);
+  await chooseMode(member, 't2v');
+  await member.getByTestId('prompt').fill('A harbour at dawn, gulls over the water');
+  await member.getByTestId('project-picker').selectOption('__new__');
+  await member.getByRole('textbox', { name: 'Project name' }).fill(PROJECT);
+  await member.getByRole('button', { name: 'Create project' }).click();
+  await expect(member.getByTestId('project-picker').locator('option:checked')).toHaveText(PROJECT);
+  await member.getByTestId('check-admission').click();
+  await expect(member.getByTestId('admission-result')).toHaveClass(/ok-text/);
+  await expect(member.getByTestId('admission-cost')).toContainText(/\d/);
+  await member.screenshot({ path: 'test-results/screenshots/platform-create.png', fullPage: true });
+  rows.push(await generateAndFinish(member, 'platform-t2v'));
+});
+
+test('an i2v video whose first frame travels as a signed readUrl', async () => {
+  const media = makeMediaFiles();
+  await freshDraft(member);
+  await member.getByTestId('prompt').fill('The red square turns blue');
+  await chooseMode(member, 'i2v');
+  await member.getByTestId('file-picker').setInputFiles([media.red]);
+  await expect(member.getByTestId('frame-firstFrame')).toContainText('red.png');
+  rows.push(await generateAndFinish(member, 'platform-i2v'));
+});
+
+test('the library holds the verified results; an export downloads a platform-marked copy', async () => {
+  await member.getByTestId('nav-library').click();
+  for (const rowId of rows)
+    await expect(member.locator(`[data-testid="library-card"][data-row-id="${rowId}"]`)).toBeVisible();
+  const card = member.locator(`[data-testid="library-card"][data-row-id="${rows[0]}"]`);
+  await card.getByTestId('library-open').click();
+  await expect(member.getByTestId('detail-verified')).toBeVisible();
+  await expect(member.getByTestId('library-reveal')).toHaveCount(0);
+  await member.screenshot({ path: 'test-results/screenshots/platform-library.png' });
+  const [download] = await Promise.all([
+    member.waitForEvent('download'),
+    member.getByRole('button', { name: 'Export marked copy' }).click(),
+  ]);
+  const saved = path.join(dir, 'marked.mp4');
+  await download.saveAs(saved);
+  const bytes = readFileSync(saved);
+  expect(bytes.length).toBeGreaterThan(0);
+  expect(download.suggestedFilename()).toMatch(/\.mp4$/);
+  // the marked copy is a different file from the result it was made of
+  const verifiedSha = await member.getByTestId('detail-sha256').textContent();
+  expect(createHash('sha256').update(bytes).digest('hex')).not.toBe(verifiedSha?.trim());
+  await member.keyboard.press('Escape');
+});
+
+test('another person sees none of it, even with the member’s media URL', async ({ browser }) => {
+  const personal = await openAs(browser, 'personal');
+  await personal.getByTestId('nav-queue').click();
+  await expect(personal.getByTestId('job-row')).toHaveCount(0);
+  await personal.getByTestId('nav-library').click();
+  await expect(personal.getByTestId('library-card')).toHaveCount(0);
+  await expect(personal.getByTestId('nav-team')).toHaveCount(0);
+  await personal.screenshot({ path: 'test-results/screenshots/platform-other-person.png' });
+  await personal.context().close();
+});
+
+test('a manager sees the Team screen with the member’s project and its credits', async ({ browser }) => {
+  const manager = await openAs(browser, 'manager');
+  await manager.getByTestId('nav-team').click();
+  await expect(manager.getByRole('heading', { name: 'Team' })).toBeVisible();
+  await expect(manager.getByTestId('team-usage-as-of')).toBeVisible();
+  await expect(manager.locator('table.team-usage')).toContainText(PROJECT);
+  await manager.screenshot({ path: 'test-results/screenshots/platform-team.png', fullPage: true });
+  await manager.context().close();
+  await member.context().close();
+});
