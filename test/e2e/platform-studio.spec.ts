@@ -34,7 +34,11 @@ let origin: string;
 
 /** Starts a command and answers its first stdout line (its `--json` announcement). */
 function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`framewright ${args[0]} exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, line }));
@@ -107,6 +111,7 @@ test.describe.configure({ mode: 'serial' });
 
 let member: Page;
 const rows: string[] = [];
+let memberMediaUrl: string;
 
 test('a member creates a t2v video filed under a project: dry-run cost, queue from events, verified library', async ({
   browser,
@@ -123,6 +128,7 @@ test('a member creates a t2v video filed under a project: dry-run cost, queue fr
   await member.getByRole('textbox', { name: 'Project name' }).fill(PROJECT);
   await member.getByRole('button', { name: 'Create project' }).click();
   await expect(member.getByTestId('project-picker').locator('option:checked')).toHaveText(PROJECT);
+  await expect(member.getByTestId('optimize')).toHaveCount(0);
   await member.getByTestId('check-admission').click();
   await expect(member.getByTestId('admission-result')).toHaveClass(/ok-text/);
   await expect(member.getByTestId('admission-cost')).toContainText(/\d/);
@@ -147,7 +153,9 @@ test('the library holds the verified results; an export downloads a platform-mar
   const card = member.locator(`[data-testid="library-card"][data-row-id="${rows[0]}"]`);
   await card.getByTestId('library-open').click();
   await expect(member.getByTestId('detail-verified')).toBeVisible();
-  await expect(member.getByTestId('library-reveal')).toHaveCount(0);
+  await expect(member.getByTestId('detail-reveal')).toHaveCount(0);
+  memberMediaUrl = (await member.getByTestId('detail-player').getAttribute('src'))!;
+  expect((await member.request.get(`${origin}${memberMediaUrl}`)).status()).toBe(200);
   await member.screenshot({ path: 'test-results/screenshots/platform-library.png' });
   const [download] = await Promise.all([
     member.waitForEvent('download'),
@@ -171,6 +179,8 @@ test('another person sees none of it, even with the member’s media URL', async
   await personal.getByTestId('nav-library').click();
   await expect(personal.getByTestId('library-card')).toHaveCount(0);
   await expect(personal.getByTestId('nav-team')).toHaveCount(0);
+  // the member's signed media URL names a row of the member's journal, never another person's
+  expect((await personal.request.get(`${origin}${memberMediaUrl}`)).status()).toBe(404);
   await personal.screenshot({ path: 'test-results/screenshots/platform-other-person.png' });
   await personal.context().close();
 });

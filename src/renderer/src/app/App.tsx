@@ -40,7 +40,8 @@ export function App() {
   const loadError = useStudio((s) => s.loadError);
   const teamManager = useStudio((s) => s.teamManager);
   const loadTeamAccess = useStudio((s) => s.loadTeamAccess);
-  const sections = visibleSections(teamManager);
+  const host = useStudio((s) => s.info?.host);
+  const sections = visibleSections(teamManager, host);
   useTheme(settings.theme);
   // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();

@@ -1,9 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../store';
 
-/** The active profile and the state of its connection, always visible. */
+/**
+ * The active profile and the state of its connection, always visible; on the platform, who is
+ * signed in and their application roles (from the RuntimeSession) instead of a profile.
+ */
 export function StatusBar() {
   const { t } = useTranslation();
+  const signedIn = useStudio((s) => (s.info?.host === 'platform' ? s.info.signedIn : undefined));
   const profiles = useStudio((s) => s.profiles);
   const activeProfileId = useStudio((s) => s.activeProfileId);
   const connection = useStudio((s) => s.connection);
@@ -11,10 +15,21 @@ export function StatusBar() {
   const state = connection?.state ?? 'starting';
   return (
     <footer className="status-bar" role="status" aria-live="polite">
-      <span data-testid="status-profile">
-        {t('status.profile')}: <strong>{active ? active.name : '—'}</strong>
-        {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
-      </span>
+      {signedIn ? (
+        <span data-testid="signed-in-user">
+          {t('status.signedInAs')}: <strong>{signedIn.userId}</strong>
+          {signedIn.appRoles.map((role) => (
+            <span key={role} className="badge">
+              {role}
+            </span>
+          ))}
+        </span>
+      ) : (
+        <span data-testid="status-profile">
+          {t('status.profile')}: <strong>{active ? active.name : '—'}</strong>
+          {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
+        </span>
+      )}
       <span data-testid="status-connection" data-state={state} title={connection?.detail}>
         <span className={`dot dot-${state}`} aria-hidden="true" />
         {t(`status.${state}`)}

@@ -22,7 +22,14 @@ export interface UploadProgress {
 
 /** What the last admission check answered, or why it could not be asked. */
 export type AdmissionCheck =
-  { kind: 'answered'; admitted: boolean | null; reason: string } | { kind: 'failed'; message: string };
+  | {
+      kind: 'answered';
+      admitted: boolean | null;
+      reason: string;
+      /** The platform's estimated cost, as text ("15.00 CREDIT for 5 seconds"), when it gave one. */
+      cost?: string;
+    }
+  | { kind: 'failed'; message: string };
 
 /** How the last submit of the open draft ended. */
 export type SubmitOutcome =
@@ -208,7 +215,9 @@ export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> =
       const reason = [r.admission.reason, r.admission.message]
         .filter((x) => typeof x === 'string')
         .join(': ');
-      set({ admission: { kind: 'answered', admitted: r.admitted, reason } });
+      const estimated = r.admission.estimatedCost as { text?: unknown } | undefined;
+      const cost = typeof estimated?.text === 'string' ? estimated.text : undefined;
+      set({ admission: { kind: 'answered', admitted: r.admitted, reason, ...(cost ? { cost } : {}) } });
     } catch (error) {
       set({ admission: { kind: 'failed', message: message(error) } });
     }

@@ -18,6 +18,15 @@ export interface LibrarySlice {
   /** Shows a result's folder in the file manager; answers the folder. */
   revealInLibrary(jobRowId: number): Promise<string>;
   deleteFromLibrary(jobRowId: number): Promise<void>;
+  /** Results whose marked export runs (a second press joins it: one export per result). */
+  exporting: number[];
+  /** Per result, why its last export failed (nothing was kept). */
+  exportErrors: Record<number, string>;
+  /**
+   * On the platform: makes the result's platform-marked copy and hands it to the browser as a
+   * download (same origin; the session cookie authenticates it).
+   */
+  exportMarked(jobRowId: number): Promise<void>;
   /** Forgets the last search (the Library was left; it searches anew when opened). */
   resetLibrary(): void;
 }
@@ -50,6 +59,27 @@ export const createLibrarySlice: StateCreator<StudioState, [], [], LibrarySlice>
   },
   async deleteFromLibrary(jobRowId) {
     await bridge.invoke('library.delete', { jobRowId });
+  },
+  exporting: [],
+  exportErrors: {},
+  async exportMarked(jobRowId) {
+    if (get().exporting.includes(jobRowId)) return;
+    const { [jobRowId]: _previous, ...errors } = get().exportErrors;
+    set({ exporting: [...get().exporting, jobRowId], exportErrors: errors });
+    try {
+      const exported = await bridge.invoke('library.export', { jobRowId });
+      const link = document.createElement('a');
+      link.href = exported.downloadPath;
+      link.download = exported.fileName;
+      link.rel = 'noopener';
+      document.body.append(link);
+      link.click();
+      link.remove();
+    } catch (error) {
+      set({ exportErrors: { ...get().exportErrors, [jobRowId]: message(error) } });
+    } finally {
+      set({ exporting: get().exporting.filter((id) => id !== jobRowId) });
+    }
   },
   resetLibrary() {
     set({ libraryItems: null, libraryError: null, libraryModels: [], libraryModes: [] });

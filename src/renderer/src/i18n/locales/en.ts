@@ -199,10 +199,12 @@ export const en = {
     host: 'Running in',
     hostElectron: 'Desktop app',
     hostBrowser: 'Browser (loopback host)',
+    hostPlatform: 'Platform application',
     dataDir: 'Data folder',
   },
   profileKind: { simulator: 'Simulator', personal: 'Personal key', debug: 'Debug token' },
   status: {
+    signedInAs: 'Signed in as',
     profile: 'Profile',
     connection: 'Connection',
     starting: 'Connecting…',

@@ -60,6 +60,7 @@ export const studioEn = {
       discard: 'Discard',
       beforeGenerating: 'Before generating',
       checkAdmission: 'Check admission',
+      estimatedCost: 'Estimated cost: {{cost}}',
       admitted: 'Would be admitted now (not a reservation).',
       notAdmitted: 'Would not be admitted now: {{reason}}',
       billing:
@@ -175,6 +176,8 @@ export const studioEn = {
       notVerifiableHint:
         'The service announced no checksum or size for this result, so Framewright could not check that these are the bytes it made.',
       timings: 'Timings',
+      exportMarked: 'Export marked copy',
+      exporting: 'Exporting…',
       reveal: 'Reveal in folder',
       revealed: 'Folder: {{folder}}',
       delete: 'Delete…',

@@ -66,6 +66,7 @@ export const studioZhCN: typeof studioEn = {
       discard: '放弃',
       beforeGenerating: '生成之前',
       checkAdmission: '检查准入',
+      estimatedCost: '预计费用：{{cost}}',
       admitted: '现在提交会被接受（不构成预留）。',
       notAdmitted: '现在提交不会被接受：{{reason}}',
       billing:
@@ -176,6 +177,8 @@ export const studioZhCN: typeof studioEn = {
       notVerifiable: '无法校验',
       notVerifiableHint: '服务没有为此作品提供校验和或大小，Framewright 无法确认这些字节就是它生成的结果。',
       timings: '耗时',
+      exportMarked: '导出带标记的副本',
+      exporting: '正在导出…',
       reveal: '在文件夹中显示',
       revealed: '文件夹：{{folder}}',
       delete: '删除…',

@@ -196,10 +196,12 @@ export const zhCN: Messages = {
     host: '运行方式',
     hostElectron: '桌面应用',
     hostBrowser: '浏览器（本机回环主机）',
+    hostPlatform: '平台应用',
     dataDir: '数据文件夹',
   },
   profileKind: { simulator: '模拟器', personal: '个人密钥', debug: '调试令牌' },
   status: {
+    signedInAs: '已登录',
     profile: '配置档',
     connection: '连接',
     starting: '正在连接…',

@@ -28,6 +28,9 @@ export function AdmissionCheck({ disabled }: { disabled: boolean }) {
               : t('studio.create.admitted')}
         </p>
       ) : null}
+      {admission?.kind === 'answered' && admission.cost ? (
+        <p data-testid="admission-cost">{t('studio.create.estimatedCost', { cost: admission.cost })}</p>
+      ) : null}
     </>
   );
 }

@@ -23,6 +23,8 @@ export function CreateScreen() {
   const { draft, form, service, limits, violations, submitted, disabled } = useCreateForm();
   const draftError = useStudio((s) => s.draftError);
   const editForm = useStudio((s) => s.editForm);
+  const onPlatform = useStudio((s) => s.info?.host === 'platform');
+  const admission = useStudio((s) => s.admission);
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const [orphaned, setOrphaned] = useState<StaleLabel[]>([]);
 
@@ -67,7 +69,10 @@ export function CreateScreen() {
       ? t('studio.create.reasonNoService')
       : violations.length > 0
         ? t('studio.create.reasonInvalid', { count: violations.length })
-        : null;
+        : // on the platform the dry-run's blockers stop Generate until the form changes
+          onPlatform && admission?.kind === 'answered' && admission.admitted === false
+          ? admission.reason
+          : null;
 
   return (
     <section className="screen create-screen" aria-labelledby="create-title">
@@ -106,14 +111,17 @@ export function CreateScreen() {
               onModeChange={(mode) => editForm({ generationMode: mode })}
             />
             <UnusedInputs form={form} limits={limits} />
-            <OptimizerPanel
-              limits={limits}
-              style={form.style ?? ''}
-              disabled={disabled}
-              invalid={violations.length > 0}
-              onStyle={(style) => editForm({ style })}
-              onAccept={(prompt) => editForm({ prompt })}
-            />
+            {/* on the platform: no prompt optimizer and no batch import (not offered there) */}
+            {onPlatform ? null : (
+              <OptimizerPanel
+                limits={limits}
+                style={form.style ?? ''}
+                disabled={disabled}
+                invalid={violations.length > 0}
+                onStyle={(style) => editForm({ style })}
+                onAccept={(prompt) => editForm({ prompt })}
+              />
+            )}
             <GeneratePanel
               draftId={draft.id}
               form={form}
@@ -122,9 +130,11 @@ export function CreateScreen() {
               reason={reason}
               invalid={violations.length > 0}
             />
-            <Suspense fallback={null}>
-              <BatchImport form={form} service={service} disabled={!service.available} />
-            </Suspense>
+            {onPlatform ? null : (
+              <Suspense fallback={null}>
+                <BatchImport form={form} service={service} disabled={!service.available} />
+              </Suspense>
+            )}
           </div>
         </div>
       ) : null}

@@ -74,12 +74,19 @@ function SpecTable({ requested, effective }: { requested: Record<string, unknown
   );
 }
 
+/** What the platform makes a marked copy of (spec, "Create export"). */
+const MARKED_EXPORT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'video/mp4']);
+
 function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose(): void; onDeleted(): void }) {
   const { t } = useTranslation();
   const copyToCreate = useStudio((s) => s.copyToCreate);
   const jobDetail = useStudio((s) => s.jobDetail);
   const revealInLibrary = useStudio((s) => s.revealInLibrary);
   const deleteFromLibrary = useStudio((s) => s.deleteFromLibrary);
+  const onPlatform = useStudio((s) => s.info?.host === 'platform');
+  const exportMarked = useStudio((s) => s.exportMarked);
+  const exportRunning = useStudio((s) => s.exporting.includes(jobRowId));
+  const exportError = useStudio((s) => s.exportErrors[jobRowId]);
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
@@ -111,7 +118,9 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                 <dd data-testid="detail-seed">{detail.seed ?? t('studio.library.seedPlatform')}</dd>
                 <dt>{t('studio.library.sha256')}</dt>
                 <dd>
-                  <code className="hash">{output.sha256}</code>{' '}
+                  <code className="hash" data-testid="detail-sha256">
+                    {output.sha256}
+                  </code>{' '}
                   {output.verification === 'verified' ? (
                     <span className="ok-text" data-testid="detail-verified">
                       ✓ {t('studio.library.verified')}
@@ -150,19 +159,33 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                 </div>
               ) : null}
               <div className="row">
-                <button
-                  type="button"
-                  className="button"
-                  data-testid="detail-reveal"
-                  onClick={() =>
-                    void revealInLibrary(jobRowId).then(
-                      (folder) => setRevealed(folder),
-                      (e: unknown) => setRevealed(String(e)),
-                    )
-                  }
-                >
-                  {t('studio.library.reveal')}
-                </button>
+                {onPlatform ? (
+                  MARKED_EXPORT_TYPES.has(output.mimeType ?? '') ? (
+                    <button
+                      type="button"
+                      className="button"
+                      data-testid="detail-export"
+                      disabled={exportRunning}
+                      onClick={() => void exportMarked(jobRowId)}
+                    >
+                      {exportRunning ? t('studio.library.exporting') : t('studio.library.exportMarked')}
+                    </button>
+                  ) : null
+                ) : (
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid="detail-reveal"
+                    onClick={() =>
+                      void revealInLibrary(jobRowId).then(
+                        (folder) => setRevealed(folder),
+                        (e: unknown) => setRevealed(String(e)),
+                      )
+                    }
+                  >
+                    {t('studio.library.reveal')}
+                  </button>
+                )}
                 <button
                   type="button"
                   className="button"
@@ -203,6 +226,11 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                 )}
                 <Dialog.Close className="button button-secondary">{t('studio.library.close')}</Dialog.Close>
               </div>
+              {exportError ? (
+                <p role="alert" className="error-banner" data-testid="detail-export-error">
+                  {exportError}
+                </p>
+              ) : null}
               {revealed ? (
                 <p className="muted small" data-testid="detail-folder">
                   {t('studio.library.revealed', { folder: revealed })}

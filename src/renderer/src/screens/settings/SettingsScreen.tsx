@@ -10,6 +10,11 @@ const THEME_LABELS = {
   light: 'settings.themeLight',
   dark: 'settings.themeDark',
 } as const;
+const HOST_LABELS = {
+  electron: 'settings.hostElectron',
+  browser: 'settings.hostBrowser',
+  platform: 'settings.hostPlatform',
+} as const;
 const LOCALE_LABELS: Record<LocalePreference, string | null> = {
   system: null,
   en: 'English',
@@ -22,21 +27,27 @@ export function SettingsScreen() {
   const updateSettings = useStudio((s) => s.updateSettings);
   const info = useStudio((s) => s.info);
   const checkConnection = useStudio((s) => s.checkConnection);
+  // on the platform there are no keys, profiles, simulator or library folder to manage
+  const onPlatform = info?.host === 'platform';
 
   return (
     <section className="screen" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.title')}</h1>
 
-      <div className="panel">
-        <h2>{t('settings.profiles')}</h2>
-        <p className="hint">{t('settings.profilesHint')}</p>
-        <ProfileList />
-        <button type="button" className="button" onClick={() => void checkConnection()}>
-          {t('settings.checkConnection')}
-        </button>
-      </div>
-      <AddProfile />
-      <LibrarySettingsPanel />
+      {onPlatform ? null : (
+        <>
+          <div className="panel">
+            <h2>{t('settings.profiles')}</h2>
+            <p className="hint">{t('settings.profilesHint')}</p>
+            <ProfileList />
+            <button type="button" className="button" onClick={() => void checkConnection()}>
+              {t('settings.checkConnection')}
+            </button>
+          </div>
+          <AddProfile />
+          <LibrarySettingsPanel />
+        </>
+      )}
 
       <div className="panel">
         <h2>{t('settings.appearance')}</h2>
@@ -92,13 +103,15 @@ export function SettingsScreen() {
           <dt>{t('settings.version')}</dt>
           <dd data-testid="app-version">{info?.version ?? '…'}</dd>
           <dt>{t('settings.host')}</dt>
-          <dd data-testid="app-host">
-            {info ? t(info.host === 'electron' ? 'settings.hostElectron' : 'settings.hostBrowser') : '…'}
-          </dd>
-          <dt>{t('settings.dataDir')}</dt>
-          <dd>
-            <code>{info?.dataDir ?? '…'}</code>
-          </dd>
+          <dd data-testid="app-host">{info ? t(HOST_LABELS[info.host]) : '…'}</dd>
+          {onPlatform ? null : (
+            <>
+              <dt>{t('settings.dataDir')}</dt>
+              <dd>
+                <code>{info?.dataDir ?? '…'}</code>
+              </dd>
+            </>
+          )}
         </dl>
       </div>
     </section>
