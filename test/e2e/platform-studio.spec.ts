@@ -118,8 +118,6 @@ test('a member creates a t2v video filed under a project: dry-run cost, queue fr
 }) => {
   member = await openAs(browser, 'member');
   await expect(member.getByTestId('signed-in-user')).toContainText('usr_sim_member');
-  // what does not apply on the platform is absent
-  await expect(member.getByTestId('nav-playground')).toHaveCount(0);
   await expect(member.getByTestId('nav-team')).toHaveCount(0);
   await freshDraft(member);
   await chooseMode(member, 't2v');
@@ -144,6 +142,26 @@ test('an i2v video whose first frame travels as a signed readUrl', async () => {
   await member.getByTestId('file-picker').setInputFiles([media.red]);
   await expect(member.getByTestId('frame-firstFrame')).toContainText('red.png');
   rows.push(await generateAndFinish(member, 'platform-i2v'));
+});
+
+test('images in the Playground: only image and audio are offered; an i2i input travels as a signed readUrl', async () => {
+  await member.getByTestId('nav-playground').click();
+  await expect(member.getByTestId('pg-tab-chat')).toHaveCount(0);
+  await expect(member.getByTestId('pg-tab-audio')).toBeVisible();
+  await member.getByTestId('pg-tab-image').click();
+  await member.getByTestId('image-prompt').fill('a lighthouse at dusk');
+  await member.getByTestId('image-run').click();
+  await expect(member.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
+    timeout: 60_000,
+  });
+  await expect(member.getByTestId('image-result-image').first()).toBeVisible();
+  await member.getByTestId('image-mode').selectOption('i2i');
+  await member.getByTestId('image-inputs').setInputFiles(makeMediaFiles().red);
+  await member.getByTestId('image-run').click();
+  await expect(member.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
+    timeout: 60_000,
+  });
+  await member.screenshot({ path: 'test-results/screenshots/platform-playground-image.png', fullPage: true });
 });
 
 test('the library holds the verified results; an export downloads a platform-marked copy', async () => {

@@ -151,6 +151,47 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     expect(rig.logLines.join('\n')).not.toMatch(/sig=|exp=/);
   }, 60_000);
 
+  it('generates speech, music, a Foley track over a video and an image through the runtime', async () => {
+    type Generation = { state: string; outputs: { verified: boolean; mimeType: string | null }[] };
+    const speech = await member.call<Generation>('playground.audio.generate', {
+      model: 'cadence-speech',
+      voiceMode: 'text',
+      text: 'Welcome to the studio.',
+    });
+    expect(speech.state).toBe('succeeded');
+    expect(speech.outputs.every((o) => o.verified)).toBe(true);
+    const music = await member.call<Generation>('playground.audio.generate', {
+      model: 'cadence-music',
+      prompt: 'A calm piano loop',
+      seconds: 5,
+    });
+    expect(music.state).toBe('succeeded');
+    const chunk = await member.call<{ file: { fileId: string } | null }>('playground.files.put', {
+      fileName: 'clip.mp4',
+      offset: 0,
+      dataBase64: readFileSync(mediaFixtures().refMp4).toString('base64'),
+      last: true,
+    });
+    const foley = await member.call<Generation>('playground.audio.generate', {
+      model: 'cadence-foley',
+      prompt: 'Footsteps on gravel',
+      seconds: 3,
+      videoFileId: chunk.file!.fileId,
+    });
+    expect(foley.state).toBe('succeeded');
+    const image = await member.call<Generation>('playground.image.generate', {
+      model: 'lumen-image',
+      prompt: 'A paper boat',
+      inputFileIds: [],
+    });
+    expect(image.state).toBe('succeeded');
+    expect(image.outputs[0]!.mimeType).toMatch(/^image\//);
+    // what the platform does not offer here is refused with a clear code, nothing sent
+    const chat = await member.invoke('playground.conversations.list', {});
+    expect(chat.ok).toBe(false);
+    if (!chat.ok) expect(chat.error.code).toBe('platform.not_here');
+  }, 90_000);
+
   it('exports a platform-marked copy and downloads it to the person only', async () => {
     const exported = await member.call<{ fileName: string; byteSize: number; downloadPath: string }>(
       'library.export',

@@ -1,5 +1,5 @@
 /**
- * The renderer on the platform: what does not apply is absent from the navigation, an export of a
+ * The renderer on the platform: only what the platform offers is in the Playground, an export of a
  * result runs once and hands the browser a download, and Create shows the dry-run's cost.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -21,10 +21,8 @@ interface Store {
   setState(state: Record<string, unknown>, replace?: boolean): void;
 }
 const storeModule = '../../../src/renderer/src/store/index.js';
-const { useStudio, visibleSections } = (await import(storeModule)) as {
-  useStudio: Store;
-  visibleSections(manager: boolean | null, host?: string): string[];
-};
+const playgroundModule = '../../../src/renderer/src/screens/playground/PlaygroundScreen.js';
+const { useStudio } = (await import(storeModule)) as { useStudio: Store };
 const initial = useStudio.getState();
 
 /** The few DOM calls a download makes, recorded (the tests run in Node). */
@@ -53,12 +51,14 @@ afterEach(() => {
   delete (globalThis as { document?: unknown }).document;
 });
 
-describe('navigation on the platform', () => {
-  it('has no Playground (it needs a personal key) and Team only for managers', () => {
-    expect(visibleSections(false, 'platform')).toEqual(['create', 'queue', 'library', 'settings']);
-    expect(visibleSections(true, 'platform')).toEqual(['create', 'queue', 'library', 'team', 'settings']);
-    expect(visibleSections(false, 'browser')).toContain('playground');
-    expect(visibleSections(false)).toContain('playground');
+describe('the Playground on the platform', () => {
+  it('offers only image and audio generation (the other services need a personal key)', async () => {
+    const { playgroundPanels } = (await import(playgroundModule)) as {
+      playgroundPanels(host?: string): string[];
+    };
+    expect(playgroundPanels('platform')).toEqual(['audio', 'image']);
+    expect(playgroundPanels('browser')).toContain('chat');
+    expect(playgroundPanels(undefined)).toHaveLength(8);
   });
 });
 

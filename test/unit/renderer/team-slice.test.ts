@@ -28,7 +28,7 @@ interface Store {
 const storeModule = '../../../src/renderer/src/store/index.js';
 const { useStudio, visibleSections } = (await import(storeModule)) as {
   useStudio: Store;
-  visibleSections(manager: boolean | null, host?: string): string[];
+  visibleSections(manager: boolean | null): string[];
 };
 const initial = useStudio.getState();
 const methods = () => fake.calls.map((c) => c.method);

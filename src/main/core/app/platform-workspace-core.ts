@@ -6,7 +6,16 @@ import { PLATFORM_SESSION_OVER_CODE } from '../../../shared/bridge/platform-host
 import { emptyDraftForm } from '../../../shared/bridge/draft-form.js';
 import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
 import { EventHub } from '../bridge/event-hub.js';
+import {
+  GENERATION_WAIT_SECONDS,
+  generationResultOf,
+  playgroundServiceView,
+  putPlaygroundChunk,
+} from '../bridge/handlers/playground-handlers.js';
 import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
+import { audioJob } from '../operations/audio-generation.js';
+import { imageJob } from '../operations/image-generation.js';
+import { chooseService, SERVICE_KINDS } from '../operations/service-common.js';
 import { AppError } from '../errors.js';
 import { MarkedExports } from '../features/exports/marked-export.js';
 import { runtimeExportCalls } from '../features/exports/runtime-export-calls.js';
@@ -380,8 +389,9 @@ export function createPlatformWorkspaceCore(
       if (waitSeconds !== undefined) settings.setWaitSeconds(waitSeconds);
       return { ...settings.get(), libraryDir: '' };
     },
-    'playground.services': notHere('The Playground'),
-    'playground.files.put': notHere('The Playground'),
+    // on the platform the Playground generates images and audio through the runtime; nothing else
+    'playground.services': async () => (await create.mediaServices()).map(playgroundServiceView),
+    'playground.files.put': putPlaygroundChunk(staged),
     'playground.chat.send': notHere('The Playground'),
     'playground.chat.cancel': notHere('The Playground'),
     'playground.conversations.list': notHere('The Playground'),
@@ -392,10 +402,32 @@ export function createPlatformWorkspaceCore(
     'playground.rerank.loadDocuments': notHere('The Playground'),
     'playground.ocr': notHere('The Playground'),
     'playground.transcribe': notHere('The Playground'),
-    'playground.voices': notHere('The Playground'),
-    'playground.voices.preview': notHere('The Playground'),
-    'playground.audio.generate': notHere('The Playground'),
-    'playground.image.generate': notHere('The Playground'),
+    // the runtime lists no voice catalogue: speech uses the service's own voices by name
+    'playground.voices': () => [],
+    'playground.voices.preview': notHere('Voice previews'),
+    'playground.audio.generate': async ({ model, videoFileId, ...draft }) => {
+      const service = chooseService(await create.mediaServices(), SERVICE_KINDS.audio, model);
+      const videoFile = videoFileId ? await staged.chunkedPath(videoFileId) : undefined;
+      const job = await audioJob({
+        profileId: RUNTIME_PROFILE_ID,
+        service,
+        draft: { ...draft, videoFile },
+        wait: { waitSeconds: GENERATION_WAIT_SECONDS },
+      });
+      return generationResultOf(await create.createMediaJob(job), 'browser');
+    },
+    'playground.image.generate': async ({ model, inputFileIds, ...draft }) => {
+      const service = chooseService(await create.mediaServices(), SERVICE_KINDS.image, model);
+      const inputImages: string[] = [];
+      for (const id of inputFileIds) inputImages.push(await staged.chunkedPath(id));
+      const job = await imageJob({
+        profileId: RUNTIME_PROFILE_ID,
+        service,
+        draft: { ...draft, inputImages },
+        wait: { waitSeconds: GENERATION_WAIT_SECONDS },
+      });
+      return generationResultOf(await create.createMediaJob(job), 'browser');
+    },
     'playground.parse': notHere('The Playground'),
     ...teamHandlers(undefined),
     'team.access': async () => {

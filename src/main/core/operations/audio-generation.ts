@@ -11,7 +11,7 @@ import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { checkProbedFile } from './inputs.js';
-import { submitJobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
+import { submitJobWithInputs, type JobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
 import { checkField, checkText, contractParameter, publishedFields } from './contract-fields.js';
 import { InputLimitError, readJson, sendWithRetry } from './service-common.js';
 
@@ -160,6 +160,11 @@ export async function submitAudio(
   core: MediaJobDeps,
   submission: AudioSubmission,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
+  return submitJobWithInputs(core, await audioJob(submission));
+}
+
+/** An audio job (speech, music or Foley), checked against its contract (a Foley video probed), ready for a submitter. */
+export async function audioJob(submission: AudioSubmission): Promise<JobWithInputs> {
   const { service, draft } = submission;
   const body = buildAudioBody(service, draft);
   const files: ProbedFile[] = [];
@@ -169,7 +174,7 @@ export async function submitAudio(
       throw new InputLimitError('input_video_asset_id', `${video.fileName} is not a video.`);
     files.push(video);
   }
-  return submitJobWithInputs(core, {
+  return {
     profileId: submission.profileId,
     service,
     serviceKind: 'audio_generation',
@@ -178,5 +183,5 @@ export async function submitAudio(
     bodyFor: ([videoId]) => (videoId ? { ...body, input_video_asset_id: videoId } : body),
     wait: submission.wait,
     onStep: submission.onStep,
-  });
+  };
 }

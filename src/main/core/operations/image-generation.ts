@@ -5,7 +5,7 @@ import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
 import { checkProbedFile } from './inputs.js';
-import { submitJobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
+import { submitJobWithInputs, type JobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
 import { checkField, contractParameter } from './contract-fields.js';
 import { InputLimitError } from './service-common.js';
 
@@ -100,6 +100,25 @@ function imageBody(
   return body;
 }
 
+/** An image job, checked against its contract (input images probed), ready for a submitter. */
+export async function imageJob(submission: ImageSubmission): Promise<JobWithInputs> {
+  const { service, draft } = submission;
+  const mode = validateImageDraft(service, draft);
+  const probed: ProbedFile[] = [];
+  for (const file of draft.inputImages ?? [])
+    probed.push(checkProbedFile(service, await probeMedia(file), 'input_image'));
+  return {
+    profileId: submission.profileId,
+    service,
+    serviceKind: 'image_generation',
+    idempotencyKey: submission.idempotencyKey ?? `img-${randomUUID()}`,
+    files: probed,
+    bodyFor: (ids) => imageBody(service, draft, mode, ids),
+    wait: submission.wait,
+    onStep: submission.onStep,
+  };
+}
+
 /**
  * An image job through the same engine as video: contract checks, uploads of input images
  * (reusing still-valid assets), then the intent is committed, created, polled, and every image is
@@ -109,19 +128,5 @@ export async function submitImage(
   core: MediaJobDeps,
   submission: ImageSubmission,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
-  const { service, draft } = submission;
-  const mode = validateImageDraft(service, draft);
-  const probed: ProbedFile[] = [];
-  for (const file of draft.inputImages ?? [])
-    probed.push(checkProbedFile(service, await probeMedia(file), 'input_image'));
-  return submitJobWithInputs(core, {
-    profileId: submission.profileId,
-    service,
-    serviceKind: 'image_generation',
-    idempotencyKey: submission.idempotencyKey ?? `img-${randomUUID()}`,
-    files: probed,
-    bodyFor: (ids) => imageBody(service, draft, mode, ids),
-    wait: submission.wait,
-    onStep: submission.onStep,
-  });
+  return submitJobWithInputs(core, await imageJob(submission));
 }

@@ -1,7 +1,12 @@
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { buildMediaGenerationRequest } from '../../../shared/h3/build-request.js';
 import { AppError } from '../errors.js';
-import { runtimeInputsOf, type RuntimeInputsDeps } from '../features/read-urls/runtime-inputs.js';
+import {
+  runtimeInputOf,
+  runtimeInputsOf,
+  type RuntimeInputsDeps,
+} from '../features/read-urls/runtime-inputs.js';
+import type { JobWithInputs } from '../operations/job-with-inputs.js';
 import { resourceAttributionFor } from '../features/projects/resource-attribution.js';
 import type { JobEngine, RunResult } from '../jobs/job-engine.js';
 import { runtimeJobBody } from '../jobs/runtime-job-body.js';
@@ -140,6 +145,57 @@ export class RuntimeCreate {
     const body = await this.bodyOf(draftId);
     const auth = sessionAuth(await this.sessionId());
     return dryRunAdmission({ dryRun: (b) => this.d.client.dryRun(auth, b) }, body);
+  }
+
+  /**
+   * An image or audio job on the platform (the Playground's panels): its checked input files are
+   * stored and sent as signed readUrls (an image as `reference_image`, a Foley video as
+   * `reference_video`), the public body becomes the runtime body (`clientTaskId` = the job's
+   * idempotency key, one per press), committed once and created by the engine.
+   */
+  async createMediaJob(job: JobWithInputs): Promise<RunResult & { body: Record<string, unknown> }> {
+    const existing = this.d.jobs.getIntent(job.idempotencyKey);
+    if (existing)
+      return {
+        ...(await this.d.engine.continueIntent(existing, job.wait)),
+        body: JSON.parse(existing.canonicalBodyJson),
+      };
+    if (job.serviceKind !== 'image_generation' && job.serviceKind !== 'audio_generation')
+      throw new AppError('runtime.invalid_job_body', `${job.serviceKind} is not created here.`);
+    const inputs = [];
+    for (const file of job.files)
+      inputs.push(
+        await runtimeInputOf(
+          file,
+          file.kind === 'video'
+            ? 'reference_video'
+            : file.kind === 'audio'
+              ? 'reference_audio'
+              : 'reference_image',
+          this.d.readUrls,
+        ),
+      );
+    // each input named by its content address in the public body; the runtime body drops those fields
+    const request = job.bodyFor(inputs.map((input) => input.sha256));
+    const body = runtimeJobBody(job.serviceKind, request, { clientTaskId: job.idempotencyKey, inputs });
+    const result = await this.d.engine.submit(
+      {
+        profileId: RUNTIME_PROFILE_ID,
+        model: job.service.modelAlias,
+        serviceKind: job.serviceKind,
+        body,
+        idempotencyKey: job.idempotencyKey,
+      },
+      job.wait,
+    );
+    return { ...result, body };
+  }
+
+  /** The runtime's image and audio services (the Playground on the platform lists only these). */
+  async mediaServices(): Promise<ServiceEntry[]> {
+    return (await this.listServices()).filter(
+      (s) => s.serviceKind === 'image_generation' || s.serviceKind === 'audio_generation',
+    );
   }
 
   /**

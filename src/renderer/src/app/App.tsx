@@ -40,8 +40,7 @@ export function App() {
   const loadError = useStudio((s) => s.loadError);
   const teamManager = useStudio((s) => s.teamManager);
   const loadTeamAccess = useStudio((s) => s.loadTeamAccess);
-  const host = useStudio((s) => s.info?.host);
-  const sections = visibleSections(teamManager, host);
+  const sections = visibleSections(teamManager);
   useTheme(settings.theme);
   // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();

@@ -4,17 +4,9 @@ import type { StudioState } from './index';
 export const SECTIONS = ['create', 'queue', 'library', 'playground', 'team', 'settings'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-/**
- * The sections shown: Team only to an organization manager (everyone else never sees it); on the
- * platform no Playground (its calls use the personal-key interface the deployment does not have).
- */
-export function visibleSections(
-  teamManager: boolean | null,
-  host?: 'electron' | 'browser' | 'platform',
-): Section[] {
-  return SECTIONS.filter(
-    (key) => (key !== 'team' || teamManager === true) && (key !== 'playground' || host !== 'platform'),
-  );
+/** The sections shown: Team only to an organization manager (everyone else never sees it). */
+export function visibleSections(teamManager: boolean | null): Section[] {
+  return SECTIONS.filter((key) => key !== 'team' || teamManager === true);
 }
 
 export interface NavigationSlice {

@@ -7,6 +7,7 @@ import type {
   GenerationResult,
   playgroundMethods,
 } from '../../../../shared/bridge/domains/playground.js';
+import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
 import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
@@ -19,7 +20,8 @@ import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
 const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
-const GENERATION_WAIT_SECONDS = 15 * 60;
+/** How long a Playground generation is waited for before it is answered as pending. */
+export const GENERATION_WAIT_SECONDS = 15 * 60;
 
 function conversationView(c: ConversationWithMessages): ConversationView {
   return {
@@ -40,19 +42,9 @@ function conversationView(c: ConversationWithMessages): ConversationView {
   };
 }
 
-/** The Playground's bridge handlers: every other service of the public API, over the same core. */
-export function createPlaygroundHandlers(
-  ctx: HandlerContext,
-  /** The one staging store (the Playground's files arrive in chunks). */
-  staged: Pick<StagedFiles, 'putChunk' | 'chunkedPath'>,
-): DomainHandlers<typeof playgroundMethods> {
-  const { profiles, catalog, playground, media, library } = ctx.features;
-  const files = { put: staged.putChunk.bind(staged), pathOf: staged.chunkedPath.bind(staged) };
-  const streams = new Map<string, AbortController>();
-  const profileId = () => profiles.activeId();
-  const resolve = (kinds: readonly string[], model: string) => catalog.resolve(profileId(), kinds, model);
-
-  const generationResult = (result: RunResult): GenerationResult => ({
+/** A generation's outcome as the Playground shows it (its verified files by signed media routes). */
+export function generationResultOf(result: RunResult, host: 'electron' | 'browser'): GenerationResult {
+  return {
     state: result.state,
     jobId: result.job?.jobId ?? null,
     status: result.job?.status ?? null,
@@ -65,38 +57,73 @@ export function createPlaygroundHandlers(
     outputs: (result.job?.outputs ?? []).map((o) => ({
       url:
         o.downloadState === 'verified' && result.job
-          ? mediaUrl(ctx.host, `library/${result.job.id}/${o.id}`)
+          ? mediaUrl(host, `library/${result.job.id}/${o.id}`)
           : null,
       mimeType: o.mimeType ?? o.expectedMimeType ?? null,
       fileName: o.localPath ? path.basename(o.localPath) : null,
       verified: o.downloadState === 'verified',
     })),
-  });
+  };
+}
+
+/** `playground.files.put`: one chunk of a Playground file into the staging store. */
+export function putPlaygroundChunk(staged: Pick<StagedFiles, 'putChunk'>) {
+  return async ({
+    uploadId,
+    fileName,
+    offset,
+    dataBase64,
+    last,
+  }: {
+    uploadId?: string;
+    fileName: string;
+    offset: number;
+    dataBase64: string;
+    last: boolean;
+  }) => {
+    const data = Buffer.from(dataBase64, 'base64');
+    const out = await staged.putChunk({ uploadId, fileName, offset, data, last });
+    return {
+      uploadId: out.uploadId,
+      received: out.received,
+      file: out.complete ? { fileId: out.uploadId, fileName: out.fileName, byteSize: out.received } : null,
+    };
+  };
+}
+
+/** The Playground's list entry of a service. */
+export function playgroundServiceView(s: ServiceEntry) {
+  return {
+    modelAlias: s.modelAlias,
+    serviceKind: s.serviceKind,
+    displayName: s.serviceDisplayName ?? s.modelAlias,
+    available: isCallable(s),
+    availability: serviceAvailability(s),
+    apiUsageContract: s.apiUsageContract ?? null,
+    mediaSpecContract: s.mediaSpecContract ?? null,
+  };
+}
+
+/** The Playground's bridge handlers: every other service of the public API, over the same core. */
+export function createPlaygroundHandlers(
+  ctx: HandlerContext,
+  /** The one staging store (the Playground's files arrive in chunks). */
+  staged: Pick<StagedFiles, 'putChunk' | 'chunkedPath'>,
+): DomainHandlers<typeof playgroundMethods> {
+  const { profiles, catalog, playground, media, library } = ctx.features;
+  const files = { put: staged.putChunk.bind(staged), pathOf: staged.chunkedPath.bind(staged) };
+  const streams = new Map<string, AbortController>();
+  const profileId = () => profiles.activeId();
+  const resolve = (kinds: readonly string[], model: string) => catalog.resolve(profileId(), kinds, model);
+
+  const generationResult = (result: RunResult) => generationResultOf(result, ctx.host);
 
   return {
     'playground.services': async () => {
       const { services: list } = await catalog.discover(profileId());
-      return list
-        .filter((s) => PLAYGROUND_KINDS.has(s.serviceKind))
-        .map((s) => ({
-          modelAlias: s.modelAlias,
-          serviceKind: s.serviceKind,
-          displayName: s.serviceDisplayName ?? s.modelAlias,
-          available: isCallable(s),
-          availability: serviceAvailability(s),
-          apiUsageContract: s.apiUsageContract ?? null,
-          mediaSpecContract: s.mediaSpecContract ?? null,
-        }));
+      return list.filter((s) => PLAYGROUND_KINDS.has(s.serviceKind)).map(playgroundServiceView);
     },
-    'playground.files.put': async ({ uploadId, fileName, offset, dataBase64, last }) => {
-      const data = Buffer.from(dataBase64, 'base64');
-      const out = await files.put({ uploadId, fileName, offset, data, last });
-      return {
-        uploadId: out.uploadId,
-        received: out.received,
-        file: out.complete ? { fileId: out.uploadId, fileName: out.fileName, byteSize: out.received } : null,
-      };
-    },
+    'playground.files.put': putPlaygroundChunk(staged),
     'playground.chat.send': async (params) => {
       const { client, service } = await resolve(SERVICE_KINDS.chat, params.model);
       if (streams.has(params.streamId)) throw new AppError('chat.busy', 'This reply is already streaming.');

@@ -47,31 +47,42 @@ export async function runtimeInputsOf(
   deps: RuntimeInputsDeps,
 ): Promise<RuntimeInput[]> {
   assertDraftValid(draft, limits);
+  const items: RuntimeInput[] = [];
+  for (const { file, role } of inputsToSend(draft, limits))
+    items.push(await runtimeInputOf(file, role, deps));
+  return items;
+}
+
+/**
+ * One checked input file as a runtime input: stored in the subject's storage and named by a
+ * signed, expiring `readUrl`. A file whose bytes changed since it was probed is refused.
+ */
+export async function runtimeInputOf(
+  file: { path: string; fileName: string; sha256?: string },
+  role: InputRole,
+  deps: RuntimeInputsDeps,
+): Promise<RuntimeInput> {
   const now = (deps.now ?? (() => new Date()))();
   const expiresAt = new Date(
     (Math.floor(now.getTime() / 1000) + (deps.lifetimeSeconds ?? INPUT_READ_URL_LIFETIME_SECONDS)) * 1000,
   );
-  const items: RuntimeInput[] = [];
-  for (const { file, role } of inputsToSend(draft, limits)) {
-    const stored = await deps.storage.putFile(file.path);
-    if (file.sha256 && file.sha256 !== stored.sha256)
-      throw new AppError(
-        'file.unreadable',
-        `${file.fileName} changed after it was checked; add it to the draft again.`,
-      );
-    items.push({
-      readUrl: signReadUrl(deps.signingKey, {
-        publicOrigin: deps.publicOrigin,
-        subjectKey: deps.subjectKey,
-        sha256: stored.sha256,
-        expiresAt,
-      }),
-      role,
-      mimeType: stored.mimeType,
+  const stored = await deps.storage.putFile(file.path);
+  if (file.sha256 && file.sha256 !== stored.sha256)
+    throw new AppError(
+      'file.unreadable',
+      `${file.fileName} changed after it was checked; add it to the draft again.`,
+    );
+  return {
+    readUrl: signReadUrl(deps.signingKey, {
+      publicOrigin: deps.publicOrigin,
+      subjectKey: deps.subjectKey,
       sha256: stored.sha256,
-      byteSize: stored.byteSize,
-      expiresAt: expiresAt.toISOString(),
-    });
-  }
-  return items;
+      expiresAt,
+    }),
+    role,
+    mimeType: stored.mimeType,
+    sha256: stored.sha256,
+    byteSize: stored.byteSize,
+    expiresAt: expiresAt.toISOString(),
+  };
 }

@@ -25,10 +25,21 @@ const PANELS: Record<PlaygroundPanel, () => React.JSX.Element> = {
   parse: ParsePanel,
 };
 
+/**
+ * The panels a host offers: on the platform only image and audio generation (runtime jobs); the
+ * other services are calls of the personal-key interface.
+ */
+export function playgroundPanels(host: 'electron' | 'browser' | 'platform' | undefined): PlaygroundPanel[] {
+  const all = Object.keys(PANELS) as PlaygroundPanel[];
+  return host === 'platform' ? all.filter((key) => key === 'image' || key === 'audio') : all;
+}
+
 /** Every other service of the public API, one panel each, driven by discovery and the live contracts. */
 export function PlaygroundScreen() {
   const { t } = useTranslation();
-  const panel = useStudio((s) => s.playgroundPanel);
+  const panels = playgroundPanels(useStudio((s) => s.info?.host));
+  const chosen = useStudio((s) => s.playgroundPanel);
+  const panel = panels.includes(chosen) ? chosen : panels[0]!;
   const setPanel = useStudio((s) => s.setPlaygroundPanel);
   const servicesError = useStudio((s) => s.playgroundServicesError);
   const loadServices = useStudio((s) => s.loadPlaygroundServices);
@@ -47,13 +58,13 @@ export function PlaygroundScreen() {
       ) : null}
       <Tabs.Root value={panel} onValueChange={(v) => setPanel(v as PlaygroundPanel)} className="pg-tabs">
         <Tabs.List className="pg-tab-list" aria-label={t('playground.title')}>
-          {(Object.keys(PANELS) as PlaygroundPanel[]).map((key) => (
+          {panels.map((key) => (
             <Tabs.Trigger key={key} value={key} className="pg-tab" data-testid={`pg-tab-${key}`}>
               {t(`playground.tabs.${key}`)}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        {(Object.keys(PANELS) as PlaygroundPanel[]).map((key) => {
+        {panels.map((key) => {
           const Panel = PANELS[key];
           return (
             <Tabs.Content key={key} value={key}>
