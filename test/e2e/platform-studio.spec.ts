@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { freePort } from '../integration/platform-host/harness';
+import { launchCodeOf } from '../support/platform-simulator';
 import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
 
 /**
@@ -93,15 +94,10 @@ test.afterAll(async () => {
 
 /** Opens Framewright as `user`, as the application center does. */
 async function openAs(browser: Browser, user: 'member' | 'personal' | 'manager'): Promise<Page> {
-  const answer = await fetch(platform.launchUrl, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ appKey: APP_KEY, user }),
-  });
-  const { runtime } = (await answer.json()) as { runtime: { launchCode: string } };
+  const launchCode = await launchCodeOf({ token, platform }, APP_KEY, user);
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
-  await page.goto(`${origin}/?launchCode=${runtime.launchCode}`);
+  await page.goto(`${origin}/?launchCode=${launchCode}`);
   await expect(page).toHaveURL(`${origin}/`);
   await expect(page.getByTestId('nav-create')).toBeVisible();
   return page;

@@ -120,6 +120,12 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
+/** A state-changing call must carry the session's CSRF token (a header no other site can set). */
+function requireCsrf(req: IncomingMessage, session: ActiveSession): void {
+  if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
+    throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+}
+
 function viewOf(session: ActiveSession): PlatformSessionView {
   return {
     userId: session.subject.userId,
@@ -178,8 +184,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (req.method === 'DELETE') {
       const session = await sessionOf(req, res);
       if (!session) return;
-      if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
-        throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+      requireCsrf(req, session);
       await options.sessions.signOut(session.id);
       return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
     }
@@ -199,8 +204,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
     const session = await sessionOf(req, res);
     if (!session) return;
-    if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
-      throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+    requireCsrf(req, session);
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'Bridge calls are JSON.');
     const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
@@ -215,8 +219,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
     const session = await sessionOf(req, res);
     if (!session) return;
-    if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
-      throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+    requireCsrf(req, session);
     // not a "simple" content type: a cross-site form or fetch cannot send it without a preflight
     if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
       throw new Refusal(415, 'host.content_type', 'Files are sent as application/octet-stream.');

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/index.js';
-import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
 
 /**
@@ -80,16 +79,11 @@ async function startBackend(): Promise<{
 }
 
 async function signIn(user: string): Promise<{ cookie: string; csrf: string }> {
-  const launch = await fetch(sim.platform.launchUrl, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ appKey: APP_KEY, user }),
-  });
-  const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+  const launchCode = await launchCodeOf(sim, APP_KEY, user);
   const res = await fetch(`${origin}/platform/session`, {
     method: 'POST',
     headers: { Origin: origin, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ launchCode: runtime.launchCode }),
+    body: JSON.stringify({ launchCode }),
   });
   const answer = (await res.json()) as { result: { csrfToken: string } };
   return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: answer.result.csrfToken };
@@ -129,20 +123,7 @@ const T2V = {
 
 /** The platform's jobs of the session's person with this clientTaskId (an events snapshot). */
 async function platformJobsOf(sessionId: string, clientTaskId: string): Promise<string[]> {
-  const client = new RuntimeApiClient({
-    runtimeBaseUrl: sim.platform.runtimeBaseUrl,
-    appCredential: async () => app().appCredential,
-  });
-  const stream = await client.openEvents(sessionAuth(sessionId), { once: true });
-  let text = '';
-  for await (const chunk of stream.body) text += (chunk as Buffer).toString('utf8');
-  const data = text
-    .split('\n\n')
-    .find((b) => b.startsWith('event: snapshot'))!
-    .split('\n')
-    .find((l) => l.startsWith('data: '))!
-    .slice(6);
-  return (JSON.parse(data) as { jobs: { platformJobId: string; clientTaskId: string }[] }).jobs
+  return (await platformJobsOfSession(sim, APP_KEY, sessionId))
     .filter((j) => j.clientTaskId === clientTaskId)
     .map((j) => j.platformJobId);
 }
@@ -166,16 +147,11 @@ async function until<T>(read: () => T | undefined, ms = 60_000): Promise<T> {
 
 /** A fresh session of the person (the platform's job list is per person, whichever session reads it). */
 async function freshSessionId(user: string): Promise<string> {
-  const launch = await fetch(sim.platform.launchUrl, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ appKey: APP_KEY, user }),
-  });
-  const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+  const launchCode = await launchCodeOf(sim, APP_KEY, user);
   const res = await fetch(`${sim.platform.sessionBaseUrl}/apps/${APP_KEY}/runtime-sessions:exchange`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${app().appCredential}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ launchCode: runtime.launchCode }),
+    body: JSON.stringify({ launchCode }),
   });
   return ((await res.json()) as { sessionId: string }).sessionId;
 }

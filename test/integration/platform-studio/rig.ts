@@ -6,11 +6,10 @@ import type { PlatformSettings } from '../../../src/main/core/app/platform-setti
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
 import type { ActiveSession } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
-import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
 
 const FAST_POLL = { initialMs: 20, maxMs: 100, factor: 2, jitter: 0 };
@@ -130,16 +129,11 @@ export async function startStudioRig(): Promise<StudioRig> {
       return running.host;
     },
     async open(user) {
-      const launch = await fetch(sim.platform.launchUrl, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ appKey: APP_KEY, user }),
-      });
-      const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+      const launchCode = await launchCodeOf(sim, APP_KEY, user);
       const signIn = await fetch(`${origin}/platform/session`, {
         method: 'POST',
         headers: { Origin: origin, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ launchCode: runtime.launchCode }),
+        body: JSON.stringify({ launchCode }),
       });
       const answer = (await signIn.json()) as { ok: boolean; result: { csrfToken: string } };
       if (!answer.ok) throw new Error(`sign-in failed for ${user}`);
@@ -154,21 +148,9 @@ export async function startStudioRig(): Promise<StudioRig> {
     },
     async platformJobsOf(page, clientTaskId) {
       const { sessionId } = await rig.sessionOf(page);
-      const client = new RuntimeApiClient({
-        runtimeBaseUrl: settings.runtimeBaseUrl,
-        appCredential: async () => settings.appCredential,
-      });
-      const stream = await client.openEvents(sessionAuth(sessionId), { once: true });
-      let text = '';
-      for await (const chunk of stream.body) text += (chunk as Buffer).toString('utf8');
-      const line = text
-        .split('\n\n')
-        .find((block) => block.startsWith('event: snapshot'))!
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice('data: '.length);
-      const jobs = (JSON.parse(line) as { jobs: { platformJobId: string; clientTaskId: string }[] }).jobs;
-      return jobs.filter((j) => j.clientTaskId === clientTaskId);
+      return (await platformJobsOfSession(sim, APP_KEY, sessionId)).filter(
+        (j) => j.clientTaskId === clientTaskId,
+      );
     },
     async setAccess(user, access) {
       const res = await fetch(new URL('/v1/_simulator/platform/access', sim.platform.launchUrl), {

@@ -1,3 +1,4 @@
+import { platformJobsOfSession } from '../../support/platform-simulator.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,6 @@ import {
 } from '../../../src/main/core/jobs/runtime-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
 import { SessionServiceClient } from '../../../src/main/core/platform/runtime/session-service-client.js';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
@@ -130,17 +130,9 @@ export class RuntimeWorld {
 
   /** The platform's jobs of this person with `clientTaskId` (events snapshot, one scan). */
   async platformJobsOf(clientTaskId: string, sessionId: string): Promise<string[]> {
-    const stream = await this.client.openEvents(sessionAuth(sessionId), { once: true });
-    let text = '';
-    for await (const chunk of stream.body) text += (chunk as Buffer).toString('utf8');
-    const snapshot = text
-      .split('\n\n')
-      .find((block) => block.startsWith('event: snapshot'))!
-      .split('\n')
-      .find((line) => line.startsWith('data: '))!
-      .slice('data: '.length);
-    const jobs = (JSON.parse(snapshot) as { jobs: { platformJobId: string; clientTaskId: string }[] }).jobs;
-    return jobs.filter((j) => j.clientTaskId === clientTaskId).map((j) => j.platformJobId);
+    return (await platformJobsOfSession(this.sim, this.app.appKey, sessionId))
+      .filter((j) => j.clientTaskId === clientTaskId)
+      .map((j) => j.platformJobId);
   }
 
   async close(): Promise<void> {
