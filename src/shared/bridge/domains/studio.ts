@@ -356,7 +356,9 @@ export const studioMethods = {
    * answers where the page downloads it (a same-origin path of this person's workspace).
    */
   'library.export': {
-    params: z.object({ jobRowId: z.number().int(), outputIndex: z.number().int().min(0).optional() }).strict(),
+    params: z
+      .object({ jobRowId: z.number().int(), outputIndex: z.number().int().min(0).optional() })
+      .strict(),
     result: z.object({ fileName: z.string(), byteSize: z.number().int(), downloadPath: z.string() }),
   },
   /** Parses and checks an imported TXT/CSV of prompts against the live contract; sends nothing. */
