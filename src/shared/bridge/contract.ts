@@ -3,6 +3,7 @@ import { appEvents, appMethods } from './domains/app.js';
 import { studioEvents, studioMethods } from './domains/studio.js';
 import { playgroundEvents, playgroundMethods } from './domains/playground.js';
 import { teamEvents, teamMethods } from './domains/team.js';
+import { sequencesEvents, sequencesMethods } from './domains/sequences.js';
 import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
@@ -20,10 +21,11 @@ export * from './domains/app.js';
 export * from './domains/studio.js';
 export * from './domains/playground.js';
 export * from './domains/team.js';
+export * from './domains/sequences.js';
 
 export const bridgeContract = {
-  methods: { ...appMethods, ...studioMethods, ...playgroundMethods, ...teamMethods },
-  events: { ...appEvents, ...studioEvents, ...playgroundEvents, ...teamEvents },
+  methods: { ...appMethods, ...studioMethods, ...playgroundMethods, ...teamMethods, ...sequencesMethods },
+  events: { ...appEvents, ...studioEvents, ...playgroundEvents, ...teamEvents, ...sequencesEvents },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

@@ -73,6 +73,18 @@ export const METHOD_NAMES = [
   'team.groups',
   'team.members',
   'team.usage',
+  'sequences.list',
+  'sequences.get',
+  'sequences.create',
+  'sequences.rename',
+  'sequences.delete',
+  'sequences.addShot',
+  'sequences.moveShot',
+  'sequences.removeShot',
+  'sequences.continueShot',
+  'sequences.bridgeShots',
+  'sequences.generate',
+  'sequences.assemble',
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
@@ -84,6 +96,8 @@ export const EVENT_NAMES = [
   'uploads.progress',
   'intents.changed',
   'playground.chat.delta',
+  'sequences.changed',
+  'sequences.assembly',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

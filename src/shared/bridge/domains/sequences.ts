@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from '../../api/job-statuses.js';
+import { NoParams } from './app.js';
+import { DraftForm, StagedFileId } from './studio.js';
+
+/**
+ * Sequences (issue 15): an ordered list of shots kept in the journal, each shot a studio draft and,
+ * once generated, a job with its verified result. Shots chain through their frames ("continue",
+ * "bridge") and the sequence is assembled offline into one MP4 of the library with ffmpeg.
+ */
+
+const Id = z.string().min(1).max(200);
+const SequenceName = z.string().trim().min(1).max(120);
+
+/** The cross-fade between two shots when assembling, in seconds (0: a straight cut). */
+export const CROSSFADE_MAX_SECONDS = 2;
+export const CrossfadeSeconds = z.number().min(0).max(CROSSFADE_MAX_SECONDS);
+
+/**
+ * How a shot came to be: `new` (written by the creator), `continue` (its first frame is the exact
+ * last frame of another shot's result), `bridge` (first/last frame from one shot's last frame to
+ * another's first frame).
+ */
+export const ShotOrigin = z.enum(['new', 'continue', 'bridge']);
+
+/** Where a shot is: a draft still editable, submitted (waiting for its job), or its job's status. */
+export const ShotState = z.enum(['draft', 'submitted', ...JOB_STATUSES]);
+
+export const SequenceShotView = z.object({
+  shotId: z.string(),
+  /** 0-based position in the sequence. */
+  position: z.number().int(),
+  /** "Shot 1", "Shot 2"… by position (the assembled file's chapters carry these names). */
+  label: z.string(),
+  draftId: z.string(),
+  origin: ShotOrigin,
+  /** The shots it was made from (continue: one; bridge: two), while they are still in the sequence. */
+  sourceShotIds: z.array(z.string()),
+  prompt: z.string(),
+  model: z.string(),
+  generationMode: z.string(),
+  /** The requested seconds (5..15 for H3). */
+  seconds: z.number(),
+  state: ShotState,
+  jobRowId: z.number().nullable(),
+  jobId: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** The verified result's measured duration, once there is one. */
+  durationSeconds: z.number().nullable(),
+  sha256: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  posterUrl: z.string().nullable(),
+  /** A poster of the shot's first-frame input (a continued or bridged shot), before it is generated. */
+  firstFramePosterUrl: z.string().nullable(),
+});
+export type SequenceShotView = z.infer<typeof SequenceShotView>;
+
+export const AssemblyChapter = z.object({
+  title: z.string(),
+  startSeconds: z.number(),
+  endSeconds: z.number(),
+});
+
+export const AssemblyView = z.object({
+  assemblyId: z.string(),
+  sequenceId: z.string(),
+  state: z.enum(['assembling', 'ready', 'failed']),
+  /** 0..1 while assembling. */
+  progress: z.number(),
+  crossfadeSeconds: z.number(),
+  /** Only when ready (and verified): the library-only media route. */
+  mediaUrl: z.string().nullable(),
+  fileName: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  byteSize: z.number().nullable(),
+  sha256: z.string().nullable(),
+  chapters: z.array(AssemblyChapter),
+  errorMessage: z.string().nullable(),
+  createdAt: z.number(),
+  /** Re-assembling an unchanged sequence answers the earlier result. */
+  reused: z.boolean(),
+});
+export type AssemblyView = z.infer<typeof AssemblyView>;
+
+export const SequenceView = z.object({
+  sequenceId: z.string(),
+  name: z.string(),
+  shots: z.array(SequenceShotView),
+  /** Sum of the shots' durations (measured once generated, else requested). */
+  totalSeconds: z.number(),
+  /** Every shot has a verified result: the sequence can be assembled. */
+  assemblable: z.boolean(),
+  /** The latest assembly, and whether the shots changed since it was made. */
+  assembly: AssemblyView.nullable(),
+  assemblyCurrent: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SequenceView = z.infer<typeof SequenceView>;
+
+export const SequenceSummary = z.object({
+  sequenceId: z.string(),
+  name: z.string(),
+  shotCount: z.number().int(),
+  totalSeconds: z.number(),
+  updatedAt: z.number(),
+});
+export type SequenceSummary = z.infer<typeof SequenceSummary>;
+
+const SequenceRef = z.object({ sequenceId: Id }).strict();
+const ShotRef = z.object({ sequenceId: Id, shotId: Id }).strict();
+
+export const sequencesMethods = {
+  'sequences.list': { params: NoParams, result: z.array(SequenceSummary) },
+  'sequences.get': { params: SequenceRef, result: SequenceView },
+  'sequences.create': { params: z.object({ name: SequenceName }).strict(), result: SequenceView },
+  'sequences.rename': {
+    params: z.object({ sequenceId: Id, name: SequenceName }).strict(),
+    result: SequenceView,
+  },
+  /** Removes the sequence and its assemblies; its shots' drafts and jobs stay in the journal. */
+  'sequences.delete': { params: SequenceRef, result: z.object({ deleted: z.boolean() }) },
+  /** A new shot from a form (a new draft with its own idempotency key), at the end or at `position`. */
+  'sequences.addShot': {
+    params: z
+      .object({ sequenceId: Id, form: DraftForm, position: z.number().int().min(0).optional() })
+      .strict(),
+    result: SequenceView,
+  },
+  'sequences.moveShot': {
+    params: z.object({ sequenceId: Id, shotId: Id, toPosition: z.number().int().min(0) }).strict(),
+    result: SequenceView,
+  },
+  /** Takes the shot out of the sequence (its draft and job stay in the journal). */
+  'sequences.removeShot': { params: ShotRef, result: SequenceView },
+  /**
+   * Continue from a shot: the exact last frame of its verified result (lossless PNG, full
+   * resolution) becomes the first frame of a new shot placed after it — image-to-video, or
+   * first/last-frame with the last frame the creator picked (`lastFrameFileId`, a staged image).
+   */
+  'sequences.continueShot': {
+    params: z
+      .object({
+        sequenceId: Id,
+        fromShotId: Id,
+        generationMode: z.enum(['i2v', 'first_last_frame_video']),
+        lastFrameFileId: StagedFileId.optional(),
+        prompt: z.string().max(200_000).optional(),
+      })
+      .strict(),
+    result: SequenceView,
+  },
+  /** Bridge two shots: a first/last-frame shot from A's last frame to B's first frame, placed between them. */
+  'sequences.bridgeShots': {
+    params: z
+      .object({ sequenceId: Id, fromShotId: Id, toShotId: Id, prompt: z.string().max(200_000).optional() })
+      .strict(),
+    result: SequenceView,
+  },
+  /**
+   * Submits the shots that are still drafts (or only `shotId`), in order, each under its own
+   * draft's idempotency key (a second call creates nothing new).
+   */
+  'sequences.generate': {
+    params: z.object({ sequenceId: Id, shotId: Id.optional() }).strict(),
+    result: z.object({
+      submitted: z.array(z.object({ shotId: z.string(), state: z.enum(['accepted', 'pending', 'refused']) })),
+      sequence: SequenceView,
+    }),
+  },
+  /**
+   * Renders the sequence into one MP4 of the library (offline): answers at once with the assembly
+   * (progress follows as `sequences.assembly` events), or the earlier one when nothing changed.
+   */
+  'sequences.assemble': {
+    params: z.object({ sequenceId: Id, crossfadeSeconds: CrossfadeSeconds.optional() }).strict(),
+    result: AssemblyView,
+  },
+} as const;
+
+export const sequencesEvents = {
+  /** A sequence changed (shots, their jobs, an assembly). */
+  'sequences.changed': z.object({ sequenceId: z.string() }),
+  'sequences.assembly': AssemblyView,
+} as const;
