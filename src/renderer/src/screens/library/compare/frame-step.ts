@@ -14,8 +14,9 @@ export function fpsOf(effectiveSpec: unknown): number {
 
 /** The frame shown at `seconds` (frame 0 starts at 0 s). */
 export function frameAt(seconds: number, fps: number): number {
-  // a time set to k/fps may read back a hair below it: round that back up to frame k
-  return Math.max(0, Math.floor(seconds * fps + 1e-6));
+  // a time set to k/fps reads back a hair below it (Chromium keeps microseconds: 1/24 → 0.041666):
+  // within a thousandth of a frame counts as frame k
+  return Math.max(0, Math.floor(seconds * fps + 1e-3));
 }
 
 /**
