@@ -2,11 +2,8 @@
  * The compare view's parts that need no media element: frame arithmetic at the effective fps, the
  * waveform's peaks, and the markup of the prompt diff and the settings table (rendered to HTML).
  */
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import type { JobDetail } from '../../../src/shared/bridge/domains/studio.js';
-import '../../../src/renderer/src/i18n/index.js';
 import {
   DEFAULT_FPS,
   formatClock,
@@ -15,8 +12,27 @@ import {
   stepFrame,
 } from '../../../src/renderer/src/screens/library/compare/frame-step.js';
 import { waveformPeaks } from '../../../src/renderer/src/screens/library/compare/waveform-peaks.js';
-import { PromptDiffView } from '../../../src/renderer/src/screens/library/compare/PromptDiffView.js';
-import { SettingsTable } from '../../../src/renderer/src/screens/library/compare/SettingsTable.js';
+
+// React, the renderer's i18n and components load by name (as platform-screens.test.ts does): their
+// DOM types stay out of this Node-typed test project
+type Component<P> = (props: P) => unknown;
+const compareDir = '../../../src/renderer/src/screens/library/compare';
+const i18nModule = '../../../src/renderer/src/i18n/index.js';
+const reactModule = 'react';
+const serverModule = 'react-dom/server';
+await import(i18nModule);
+const { createElement } = (await import(reactModule)) as {
+  createElement<P>(component: Component<P>, props: P): unknown;
+};
+const { renderToStaticMarkup } = (await import(serverModule)) as {
+  renderToStaticMarkup(element: unknown): string;
+};
+const { PromptDiffView } = (await import(`${compareDir}/PromptDiffView.js`)) as {
+  PromptDiffView: Component<{ a: string; b: string }>;
+};
+const { SettingsTable } = (await import(`${compareDir}/SettingsTable.js`)) as {
+  SettingsTable: Component<{ a: JobDetail; b: JobDetail }>;
+};
 
 describe('frame stepping', () => {
   test('steps at the effective spec’s fps, 24 when it names none', () => {
