@@ -207,3 +207,63 @@ test('the compare explains two results: prompt diff, exactly the settings that d
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 });
+
+test('audio compares as two waveforms drawn from the decoded samples, with one transport', async ({
+  signedIn: page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  const speak = async (text: string) => {
+    await page.getByTestId('nav-playground').click();
+    await page.getByTestId('pg-tab-audio').click();
+    await page.getByTestId('audio-text').fill(text);
+    await page.getByTestId('audio-run').click();
+    await expect(page.getByTestId('audio-result')).toHaveAttribute('data-state', 'succeeded', {
+      timeout: 30_000,
+    });
+  };
+  await speak('Hello from the first take.');
+  await speak('Hello from the second, longer take of the line.');
+  await page.getByTestId('nav-library').click();
+  // the two newest results are the two takes
+  await expect(page.getByTestId('library-card').nth(1)).toBeVisible();
+  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).check();
+  await page.getByTestId('compare-selected').click();
+  for (const i of [0, 1])
+    await expect(page.getByTestId(`compare-waveform-${i}`)).toHaveAttribute('data-state', 'drawn');
+  // the canvas holds the decoded samples: some column is drawn
+  const inked = await page.getByTestId('compare-waveform-0').evaluate((canvas) => {
+    const c = canvas as unknown as {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): {
+        getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+      };
+    };
+    return c
+      .getContext('2d')
+      .getImageData(0, 0, c.width, c.height)
+      .data.some((v, i) => i % 4 === 3 && v > 0);
+  });
+  expect(inked).toBe(true);
+  // no wipe and no frame steps for sound; one play/pause for both
+  await expect(page.getByTestId('compare-layout-wipe')).toHaveCount(0);
+  await expect(page.getByTestId('compare-step-forward')).toHaveCount(0);
+  // what was said, diffed word by word, and listed as the setting that differs
+  const changed = page.locator(
+    '[data-testid="compare-prompt-removed"], [data-testid="compare-prompt-added"]',
+  );
+  await expect(changed.filter({ hasText: 'first' })).toHaveCount(1);
+  await expect(changed.filter({ hasText: 'second' })).toHaveCount(1);
+  await expect(page.getByTestId('compare-setting-text')).toBeVisible();
+  await page.getByTestId('compare-play').click();
+  await expect
+    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => !v.paused))
+    .toBe(true);
+  await page.getByTestId('compare-pause').click();
+  await expect
+    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => v.paused))
+    .toBe(true);
+  await page.screenshot({ path: 'test-results/screenshots/compare-audio.png' });
+  await page.keyboard.press('Escape');
+});

@@ -17,6 +17,10 @@ const kindOf = (mimeType: string | null | undefined): Kind =>
 
 const SIDES = ['A', 'B'] as const;
 
+/** What the job was asked to make: its prompt, or the text a speech job was asked to say. */
+const promptOf = (d: JobDetail): string =>
+  d.prompt || (typeof d.requested.text === 'string' ? d.requested.text : '');
+
 /**
  * Two results and what made them differ: one transport for both (A is the clock, B follows),
  * frame stepping at A's effective fps, side by side or as an A/B wipe, waveforms for audio, a
@@ -202,11 +206,13 @@ export function CompareDialog({ a, b, onClose }: { a: JobView; b: JobView; onClo
                 data-frame={frameAt(playback.time, fps)}
                 aria-live="off"
               >
-                {t('studio.compare.time', {
-                  clock: formatClock(playback.time),
-                  frame: frameAt(playback.time, fps),
-                  fps,
-                })}
+                {steppable
+                  ? t('studio.compare.time', {
+                      clock: formatClock(playback.time),
+                      frame: frameAt(playback.time, fps),
+                      fps,
+                    })
+                  : formatClock(playback.time)}
               </output>
               <span className="small" role="group" aria-label={t('studio.compare.listen')}>
                 {t('studio.compare.listen')}{' '}
@@ -228,7 +234,7 @@ export function CompareDialog({ a, b, onClose }: { a: JobView; b: JobView; onClo
           {error ? <p role="alert">{t('errors.generic', { message: error })}</p> : null}
           {details ? (
             <>
-              <PromptDiffView a={details[0].prompt} b={details[1].prompt} />
+              <PromptDiffView a={promptOf(details[0])} b={promptOf(details[1])} />
               <SettingsTable a={details[0]} b={details[1]} />
             </>
           ) : error ? null : (
