@@ -5,6 +5,7 @@ import { verificationOf } from '../jobs/download-outputs.js';
 import type { Job, JobIntent, JobWithOutputs, JobsRepository } from '../journal/jobs-repository.js';
 import type { Output, OutputsRepository } from '../journal/outputs-repository.js';
 import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
+import type { VariationsRepository } from '../journal/variations-repository.js';
 import type { StudioDrafts } from './drafts.js';
 import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
@@ -15,6 +16,8 @@ export interface JobViewsDeps {
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs'>;
   outputs: Pick<OutputsRepository, 'listForJob'>;
   optimizations: Pick<PromptOptimizationsRepository, 'get'>;
+  /** The variation group of an intent ("Generate ×N"). */
+  variations: Pick<VariationsRepository, 'forIntent'>;
   drafts: StudioDrafts;
   staged: Pick<StagedFiles, 'get'>;
   host: 'electron' | 'browser';
@@ -52,6 +55,7 @@ export class JobViews {
     const i = intent ?? this.d.jobs.getIntentById(job.intentId);
     const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
     const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.d.outputs.listForJob(job.id);
+    const variation = this.d.variations.forIntent(job.intentId);
     return {
       rowId: job.id,
       profileId: job.profileId,
@@ -75,6 +79,9 @@ export class JobViews {
       prompt: typeof body.prompt === 'string' ? body.prompt : '',
       generationMode: typeof body.generationMode === 'string' ? body.generationMode : null,
       draftId: nul(i?.draftId),
+      variation: variation
+        ? { groupId: variation.groupId, index: variation.position, count: variation.count }
+        : null,
       outputs: outputs.map((o) => this.outputView(job.id, o)),
     };
   }

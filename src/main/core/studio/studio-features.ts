@@ -7,7 +7,7 @@ import { StudioAdmission } from './admission.js';
 import { StudioDiscovery, type ClientFor, type StudioDiscoveryDeps } from './discovery.js';
 import { DraftInputs } from './draft-inputs.js';
 import { StudioDrafts } from './drafts.js';
-import { engineChangeForwarder } from './events.js';
+import { engineChangeForwarder, forwardJobView } from './events.js';
 import { JobViews } from './job-views.js';
 import { StudioLibrary } from './library.js';
 import { MediaResolver } from './media-resolver.js';
@@ -16,6 +16,7 @@ import { StagedFiles } from './staged-files.js';
 import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
 import { StudioSubmit } from './submit.js';
+import { StudioVariations } from './variations.js';
 import { submitVideo } from '../video/submit-video.js';
 
 export interface StudioFeaturesDeps {
@@ -44,6 +45,8 @@ export interface StudioFeatures {
   readonly optimize: StudioOptimize;
   readonly admission: StudioAdmission;
   readonly submit: StudioSubmit;
+  /** "Generate ×N": variations of a draft that differ only in seed. */
+  readonly variations: StudioVariations;
   readonly views: JobViews;
   readonly library: StudioLibrary;
   readonly settings: StudioSettings;
@@ -89,23 +92,32 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     jobs: journal.jobs,
     outputs: journal.outputs,
     optimizations: journal.optimizations,
+    variations: journal.variations,
     drafts,
     staged,
     host: d.host,
+  });
+  const submit = new StudioSubmit({
+    createJob: (submission) => submitVideo(d.runner, submission),
+    jobs: journal.jobs,
+    drafts,
+    inputs,
+    waitSeconds,
+    logger: d.logger,
+    projects: new ProjectsFeature(journal),
   });
   return {
     discovery,
     drafts,
     optimize: new StudioOptimize({ journal, inputs }),
     admission: new StudioAdmission({ inputs }),
-    submit: new StudioSubmit({
-      createJob: (submission) => submitVideo(d.runner, submission),
-      jobs: journal.jobs,
+    submit,
+    variations: new StudioVariations({
+      submit,
       drafts,
       inputs,
-      waitSeconds,
-      logger: d.logger,
-      projects: new ProjectsFeature(journal),
+      variations: journal.variations,
+      onGrouped: (jobRowId) => forwardJobView(d.events, views, d.logger, jobRowId),
     }),
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
