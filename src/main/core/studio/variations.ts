@@ -39,7 +39,7 @@ export class StudioVariations {
 
   constructor(private readonly d: StudioVariationsDeps) {}
 
-  generate(draftId: string, count: number): Promise<VariationsResult> {
+  async generate(draftId: string, count: number): Promise<VariationsResult> {
     if (!Number.isInteger(count) || count < VARIATION_COUNT_MIN || count > VARIATION_COUNT_MAX)
       throw new AppError(
         'variations.count_invalid',
