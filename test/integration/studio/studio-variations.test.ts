@@ -6,7 +6,11 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { JobView, ServicesList, VariationsResult } from '../../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { variationKey } from '../../../src/main/core/studio/variation-keys.js';
 import { t2vForm } from '../../support/studio-core.js';
+
+const variationKeysOf = (draftKey: string, count: number) =>
+  Array.from({ length: count }, (_, i) => variationKey(draftKey, i));
 
 /** A real app core over `dataDir` and its embedded simulator; reopened on the same folder for a restart. */
 async function openCore(dataDir: string) {
@@ -170,6 +174,36 @@ describe('video.variations: Generate ×N', () => {
     // nothing of it reached the simulator
     expect([...(await studio.createdAtSimulator(draft.idempotencyKey)).values()]).toEqual([1, 1, 1]);
     expect((await studio.createdAtSimulator(single.idempotencyKey)).size).toBe(1);
+  }, 60_000);
+
+  it('a refused first variation stops there: nothing created, the draft editable again under a fresh key', async () => {
+    const refused = await draftOf('A lantern nobody can pay for', 5);
+    await studio.call('simulator.setScenario', { name: 'insufficient_balance' });
+    const error = await studio
+      .call('video.variations', { draftId: refused.id, count: 4 })
+      .catch((e: unknown) => e as { code: string });
+    await studio.call('simulator.setScenario', { name: null });
+    expect(error).toMatchObject({ code: 'api.balance' });
+    // only the first was sent (and refused); the other three never left
+    const spent = variationKeysOf(refused.idempotencyKey, 4);
+    expect(spent.map((k) => studio.core.services.journal.jobs.getIntent(k)?.state ?? null)).toEqual([
+      'rejected',
+      null,
+      null,
+      null,
+    ]);
+    const after = await studio.call<{ idempotencyKey: string; submittedAt: number | null }>('drafts.get', {
+      draftId: refused.id,
+    });
+    expect(after.submittedAt).toBeNull();
+    expect(after.idempotencyKey).not.toBe(refused.idempotencyKey);
+    // pressed again, it makes its variations under the new key
+    const retried = await studio.call<VariationsResult>('video.variations', {
+      draftId: refused.id,
+      count: 2,
+    });
+    expect(retried.variations.map((v) => v.state)).toEqual(['accepted', 'accepted']);
+    expect(retried.variations.map((v) => v.idempotencyKey)).toEqual(variationKeysOf(after.idempotencyKey, 2));
   }, 60_000);
 
   it('keeps the group after a restart, and pressing again then creates nothing', async () => {
