@@ -54,5 +54,12 @@ describe('Generate ×N on the platform runtime', () => {
     const jobs = await member.call<{ items: JobView[] }>('jobs.list', {});
     const grouped = jobs.items.filter((j) => j.variation?.groupId === result.groupId);
     expect(grouped.map((j) => j.variation!.index).sort()).toEqual([0, 1]);
+    // the Queue's header names the prompt, which a runtime body carries in its params
+    expect(grouped.map((j) => [j.prompt, j.generationMode])).toEqual([
+      ['A heron lifting off a misty pond', 't2v'],
+      ['A heron lifting off a misty pond', 't2v'],
+    ]);
+    const detail = await member.call<{ seed: number | null }>('jobs.get', { jobRowId: grouped[0]!.rowId });
+    expect([100, 101]).toContain(detail.seed);
   }, 60_000);
 });

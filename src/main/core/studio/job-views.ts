@@ -12,6 +12,19 @@ import type { StagedFiles } from './staged-files.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
+/**
+ * A field of a creation body: at its top (the public interface) or, in a platform runtime body,
+ * in `params` (the content, e.g. the prompt) or `mediaSpec` (the settings, e.g. mode and seed).
+ */
+function requestField(body: Record<string, unknown>, name: string): unknown {
+  if (name in body) return body[name];
+  for (const part of ['params', 'mediaSpec']) {
+    const inner = body[part];
+    if (inner && typeof inner === 'object' && name in inner) return (inner as Record<string, unknown>)[name];
+  }
+  return undefined;
+}
+
 export interface JobViewsDeps {
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs'>;
   outputs: Pick<OutputsRepository, 'listForJob'>;
@@ -56,6 +69,8 @@ export class JobViews {
     const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
     const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.d.outputs.listForJob(job.id);
     const variation = this.d.variations.forIntent(job.intentId);
+    const prompt = requestField(body, 'prompt');
+    const mode = requestField(body, 'generationMode');
     return {
       rowId: job.id,
       profileId: job.profileId,
@@ -76,8 +91,8 @@ export class JobViews {
       acceptedAt: job.acceptedAt,
       completedAt: nul(job.completedAt),
       updatedAt: job.updatedAt,
-      prompt: typeof body.prompt === 'string' ? body.prompt : '',
-      generationMode: typeof body.generationMode === 'string' ? body.generationMode : null,
+      prompt: typeof prompt === 'string' ? prompt : '',
+      generationMode: typeof mode === 'string' ? mode : null,
       draftId: nul(i?.draftId),
       variation: variation
         ? { groupId: variation.groupId, index: variation.position, count: variation.count }
@@ -121,11 +136,12 @@ export class JobViews {
       if (typeof requested.end_image_asset_id === 'string') add(form.lastFrame, 'last_frame');
       if (Array.isArray(requested.referenceInputs)) for (const r of form.references) add(r, referenceRole(r));
     }
+    const seed = requestField(requested, 'seed');
     return {
       ...view,
       requested,
       effectiveSpec: job.effectiveSpec ?? null,
-      seed: typeof requested.seed === 'number' ? requested.seed : null,
+      seed: typeof seed === 'number' ? seed : null,
       originalPrompt: optimization?.canonicalBodyJson
         ? ((JSON.parse(optimization.canonicalBodyJson) as { originalPrompt?: string }).originalPrompt ?? null)
         : null,
