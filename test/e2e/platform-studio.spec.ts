@@ -140,6 +140,24 @@ test('an i2v video whose first frame travels as a signed readUrl', async () => {
   rows.push(await generateAndFinish(member, 'platform-i2v'));
 });
 
+test('Generate ×2 on the platform: a double click makes one group of two runtime jobs', async () => {
+  const prompt = 'Two kites over a dune at noon';
+  await freshDraft(member);
+  await chooseMode(member, 't2v');
+  await member.getByTestId('prompt').fill(prompt);
+  await member.getByTestId('variations-count').selectOption('2');
+  await member.getByTestId('generate-variations').dblclick();
+  await expect(member.getByTestId('submit-status')).toContainText('2 variations submitted', {
+    timeout: 30_000,
+  });
+  await member.getByTestId('open-queue').click();
+  const group = member.getByTestId('variation-group').filter({ hasText: prompt });
+  await expect(group).toHaveCount(1);
+  await expect(member.getByTestId('job-row').filter({ hasText: prompt })).toHaveCount(2);
+  await expect(group.getByTestId('job-verified')).toHaveCount(2, { timeout: 60_000 });
+  await member.screenshot({ path: 'test-results/screenshots/platform-variations-queue.png' });
+});
+
 test('images in the Playground: only image and audio are offered; an i2i input travels as a signed readUrl', async () => {
   await member.getByTestId('nav-playground').click();
   await expect(member.getByTestId('pg-tab-chat')).toHaveCount(0);

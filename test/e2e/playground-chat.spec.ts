@@ -33,14 +33,14 @@ test('a reply streams token by token, is saved whole, and the conversation is se
   await page.getByTestId('chat-input').fill('Describe a lighthouse at dusk.');
   // every text the streaming bubble shows, recorded in the page as it changes (a busy machine may
   // read the bubble only once it holds the whole reply, so a single read proves nothing)
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { streamedTexts: string[] }).streamedTexts = seen;
+  await page.evaluate(`(() => {
+    const seen = [];
+    window.streamedTexts = seen;
     new MutationObserver(() => {
       const text = document.querySelector('[data-testid="chat-streaming"]')?.textContent;
-      if (text && text !== seen.at(-1)) seen.push(text.replace('▍', ''));
+      if (text && text.replace('▍', '') !== seen.at(-1)) seen.push(text.replace('▍', ''));
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  })()`);
   await page.getByTestId('chat-send').click();
   const streaming = page.getByTestId('chat-streaming');
   await expect(streaming).toContainText('simulated reply');
@@ -50,7 +50,7 @@ test('a reply streams token by token, is saved whole, and the conversation is se
   await expect(reply).toHaveCount(1);
   const whole = (await reply.textContent()) ?? '';
   // the text grew token by token while streaming: several shown texts, each a prefix of the reply
-  const shown = await page.evaluate(() => (window as unknown as { streamedTexts: string[] }).streamedTexts);
+  const shown = (await page.evaluate('window.streamedTexts')) as string[];
   expect(new Set(shown.map((t) => t.length)).size).toBeGreaterThan(1);
   for (const text of shown) expect(whole.startsWith(text.trimEnd())).toBe(true);
   expect(whole).toContain('Describe a lighthouse at dusk.');

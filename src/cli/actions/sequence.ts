@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { SequenceShotView, SequenceView } from '../../shared/bridge/domains/sequences.js';
 import type { DraftForm } from '../../shared/bridge/domains/studio.js';
+import { isTerminalJobStatus } from '../../shared/api/job-statuses.js';
 import { AppError } from '../../main/core/errors.js';
 import type { SequencesFeature } from '../../main/core/features/sequences/sequences-feature.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
@@ -48,8 +49,6 @@ function printShots(view: SequenceView): void {
     );
 }
 
-const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
-
 /**
  * Waits until the shot has its verified result (or failed, or the wait limit passed), saying each
  * change of its state on stderr.
@@ -72,7 +71,7 @@ async function waitForShot(
     if (!quiet && line !== said) process.stderr.write(`… ${line}\n`);
     said = line;
     if (shot.mediaUrl !== null) return { view, shot, exit: ExitCode.ok };
-    if (TERMINAL.has(shot.state) && shot.state !== 'succeeded')
+    if (isTerminalJobStatus(shot.state) && shot.state !== 'succeeded')
       return { view, shot, exit: ExitCode.jobFailed };
     if (shot.state === 'draft') return { view, shot, exit: ExitCode.serviceError };
     if (Date.now() > end) return { view, shot, exit: ExitCode.waitLimit };

@@ -37,6 +37,7 @@ export const METHOD_NAMES = [
   'video.optimize',
   'video.admission',
   'video.submit',
+  'video.variations',
   'jobs.list',
   'jobs.get',
   'library.list',
@@ -123,3 +124,7 @@ export type ServiceCallOperationName = (typeof SERVICE_CALL_OPERATIONS)[number];
 
 /** The largest job limit one import accepts. */
 export const BATCH_MAX_JOBS = 10_000;
+
+/** "Generate ×N": how many variations of a draft one press makes (the studio's own bound). */
+export const VARIATION_COUNT_MIN = 2;
+export const VARIATION_COUNT_MAX = 8;

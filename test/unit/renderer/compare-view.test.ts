@@ -80,6 +80,7 @@ describe('waveform peaks', () => {
 function detail(seed: number, seconds: number, prompt: string): JobDetail {
   return {
     rowId: seed,
+    variation: null,
     profileId: 'simulator',
     model: 'h3-video',
     serviceKind: 'video_generation',

@@ -23,6 +23,7 @@ function detail(
   const { requested: _r, ...rest } = patch;
   return {
     rowId: 1,
+    variation: null,
     profileId: 'simulator',
     model: 'h3-video',
     serviceKind: 'video_generation',

@@ -43,9 +43,11 @@ import { JobViews } from '../studio/job-views.js';
 import { StudioLibrary } from '../studio/library.js';
 import { MediaResolver } from '../studio/media-resolver.js';
 import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../studio/runtime-create.js';
+import { forwardJobView } from '../studio/events.js';
 import { StagedFiles } from '../studio/staged-files.js';
 import { StudioSettings } from '../studio/studio-settings.js';
 import { StudioSubmit } from '../studio/submit.js';
+import { StudioVariations } from '../studio/variations.js';
 import type { WorkspaceBase, WorkspaceCore } from './platform-workspaces.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
@@ -184,6 +186,7 @@ export function createPlatformWorkspaceCore(
     jobs: journal.jobs,
     outputs: journal.outputs,
     optimizations: journal.optimizations,
+    variations: journal.variations,
     drafts,
     staged,
     host: 'browser',
@@ -214,6 +217,13 @@ export function createPlatformWorkspaceCore(
     waitSeconds: () => settings.waitSeconds(),
     logger,
     projects,
+  });
+  const variations = new StudioVariations({
+    submit,
+    drafts,
+    inputs: { localDraft: (form) => localDraftOf(staged, form) },
+    variations: journal.variations,
+    onGrouped: (jobRowId) => forwardJobView(events, views, logger, jobRowId),
   });
 
   const marked = new MarkedExports({
@@ -375,6 +385,7 @@ export function createPlatformWorkspaceCore(
     'video.optimize': notHere('Prompt optimization'),
     'video.admission': ({ draftId }) => create.admission(draftId),
     'video.submit': ({ draftId }) => submit.submit(draftId),
+    'video.variations': ({ draftId, count }) => variations.generate(draftId, count),
     'jobs.list': (query) => views.listJobs(query),
     'jobs.get': ({ jobRowId }) => views.jobDetail(jobRowId),
     'library.list': (filter) => library.list(filter),

@@ -20,5 +20,6 @@ export * from './jobs-repository.js';
 export * from './outputs-repository.js';
 export * from './service-calls-repository.js';
 export * from './projects-repository.js';
+export * from './variations-repository.js';
 export { SettingsRepository } from './settings-repository.js';
 export * from './event-cursors-repository.js';

@@ -25,6 +25,7 @@ import {
 import { ServiceCallsRepository } from './service-calls-repository.js';
 import { SettingsRepository } from './settings-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
+import { VariationsRepository } from './variations-repository.js';
 
 export interface OpenJournalOptions {
   /** The SQLite file (created with its folder), or ':memory:' for tests. */
@@ -58,6 +59,8 @@ export interface Journal {
   /** Projects a creator files work under (migration 011). */
   readonly projects: ProjectsRepository;
   readonly sequences: SequencesRepository;
+  /** The variation group of job intents, "Generate ×N" (migration 014). */
+  readonly variations: VariationsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -129,6 +132,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       eventCursors: new EventCursorsRepository(db, now),
       projects: new ProjectsRepository(db, now),
       sequences: new SequencesRepository(db, now),
+      variations: new VariationsRepository(db),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

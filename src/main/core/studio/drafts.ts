@@ -11,6 +11,8 @@ export interface StoredDraft {
   form: DraftForm;
   submittedAt: number | null;
   jobRowId: number | null;
+  /** "Generate ×N" committed N variations of this draft (it is then read-only, like a submitted one). */
+  variations?: { count: number };
 }
 
 export interface StudioDraftsDeps {
@@ -109,6 +111,16 @@ export class StudioDrafts {
       this.d.drafts.save<StoredDraft>(draftId, { ...stored, submittedAt: Date.now() });
   }
 
+  /** Its variations were committed: read-only from now on, and only ×`count` may be pressed again. */
+  markVaried(draftId: string, count: number): void {
+    const stored = this.stored(draftId);
+    this.d.drafts.save<StoredDraft>(draftId, {
+      ...stored,
+      submittedAt: stored.submittedAt ?? Date.now(),
+      variations: { count },
+    });
+  }
+
   setDraftJob(draftId: string, jobRowId: number): void {
     const stored = this.stored(draftId);
     this.d.drafts.save<StoredDraft>(draftId, { ...stored, jobRowId });
@@ -116,7 +128,7 @@ export class StudioDrafts {
 
   /** After a refused creation: editable again; a new key when the old one is spent. */
   reopen(draftId: string, newKey: boolean): void {
-    const stored = this.stored(draftId);
+    const { variations: _none, ...stored } = this.stored(draftId);
     this.d.drafts.save<StoredDraft>(draftId, {
       ...stored,
       submittedAt: null,

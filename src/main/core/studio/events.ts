@@ -37,3 +37,17 @@ export function engineChangeForwarder(d: {
     }
   };
 }
+
+/** Sends a job's current view as `jobs.changed` (e.g. once its variation group is recorded); only logged on failure. */
+export function forwardJobView(
+  events: EventHub,
+  views: Pick<JobViews, 'jobView' | 'requireJob'>,
+  logger: Logger,
+  jobRowId: number,
+): void {
+  try {
+    events.emit('jobs.changed', views.jobView(views.requireJob(jobRowId)));
+  } catch (error) {
+    logger.warn('studio event not sent', { error });
+  }
+}

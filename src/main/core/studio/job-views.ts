@@ -6,16 +6,32 @@ import { verificationOf } from '../jobs/download-outputs.js';
 import type { Job, JobIntent, JobWithOutputs, JobsRepository } from '../journal/jobs-repository.js';
 import type { Output, OutputsRepository } from '../journal/outputs-repository.js';
 import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
+import type { VariationsRepository } from '../journal/variations-repository.js';
 import type { StudioDrafts } from './drafts.js';
 import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
+/**
+ * A field of a creation body: at its top (the public interface) or, in a platform runtime body,
+ * in `params` (the content, e.g. the prompt) or `mediaSpec` (the settings, e.g. mode and seed).
+ */
+function requestField(body: Record<string, unknown>, name: string): unknown {
+  if (name in body) return body[name];
+  for (const part of ['params', 'mediaSpec']) {
+    const inner = body[part];
+    if (inner && typeof inner === 'object' && name in inner) return (inner as Record<string, unknown>)[name];
+  }
+  return undefined;
+}
+
 export interface JobViewsDeps {
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs'>;
   outputs: Pick<OutputsRepository, 'listForJob'>;
   optimizations: Pick<PromptOptimizationsRepository, 'get'>;
+  /** The variation group of an intent ("Generate ×N"). */
+  variations: Pick<VariationsRepository, 'forIntent'>;
   drafts: StudioDrafts;
   staged: Pick<StagedFiles, 'get'>;
   host: 'electron' | 'browser';
@@ -53,6 +69,9 @@ export class JobViews {
     const i = intent ?? this.d.jobs.getIntentById(job.intentId);
     const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
     const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.d.outputs.listForJob(job.id);
+    const variation = this.d.variations.forIntent(job.intentId);
+    const prompt = requestField(body, 'prompt');
+    const mode = requestField(body, 'generationMode');
     return {
       rowId: job.id,
       profileId: job.profileId,
@@ -73,9 +92,12 @@ export class JobViews {
       acceptedAt: job.acceptedAt,
       completedAt: nul(job.completedAt),
       updatedAt: job.updatedAt,
-      prompt: typeof body.prompt === 'string' ? body.prompt : '',
-      generationMode: typeof body.generationMode === 'string' ? body.generationMode : null,
+      prompt: typeof prompt === 'string' ? prompt : '',
+      generationMode: typeof mode === 'string' ? mode : null,
       draftId: nul(i?.draftId),
+      variation: variation
+        ? { groupId: variation.groupId, index: variation.position, count: variation.count }
+        : null,
       outputs: outputs.map((o) => this.outputView(job.id, o)),
     };
   }
@@ -120,11 +142,12 @@ export class JobViews {
         form.references.forEach((r, i) => add(r, referenceRole(r), numbers[i]?.label ?? referenceRole(r)));
       }
     }
+    const seed = requestField(requested, 'seed');
     return {
       ...view,
       requested,
       effectiveSpec: job.effectiveSpec ?? null,
-      seed: typeof requested.seed === 'number' ? requested.seed : null,
+      seed: typeof seed === 'number' ? seed : null,
       originalPrompt: optimization?.canonicalBodyJson
         ? ((JSON.parse(optimization.canonicalBodyJson) as { originalPrompt?: string }).originalPrompt ?? null)
         : null,

@@ -114,7 +114,7 @@ export class RuntimeCreate {
   }
 
   /** The runtime creation body of a draft: rules first, then signed readUrls for what the mode sends. */
-  private async bodyOf(draftId: string, draft?: LocalVideoDraft) {
+  private async bodyOf(draftId: string, draft?: LocalVideoDraft, clientTaskId: string = draftId) {
     const stored = this.d.drafts.stored(draftId);
     const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
     const service = chooseService(
@@ -134,7 +134,7 @@ export class RuntimeCreate {
     }
     const request = buildMediaGenerationRequest(local, byFile, limits) as unknown as Record<string, unknown>;
     return runtimeJobBody('video_generation', request, {
-      clientTaskId: draftId,
+      clientTaskId,
       inputs,
       resourceAttribution: resourceAttributionFor(this.d.projects.draftProject(draftId)),
     });
@@ -201,14 +201,15 @@ export class RuntimeCreate {
   /**
    * A draft's creation (StudioSubmit's `createJob`): an intent already committed under the draft's
    * key is continued (its stored body replayed), never rebuilt; otherwise the body is built once
-   * and committed with the key before anything is sent.
+   * and committed with the key before anything is sent. Its `clientTaskId` is the submission's
+   * (a variation's own), else the draft's id.
    */
   async create(submission: VideoSubmission): Promise<RunResult> {
     const existing = this.d.jobs.getIntent(submission.idempotencyKey);
     if (existing) return this.d.engine.continueIntent(existing, submission.wait);
     if (!submission.draftId)
       throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
-    const body = await this.bodyOf(submission.draftId, submission.draft);
+    const body = await this.bodyOf(submission.draftId, submission.draft, submission.clientTaskId);
     return this.d.engine.submit(
       {
         profileId: RUNTIME_PROFILE_ID,

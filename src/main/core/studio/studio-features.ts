@@ -7,7 +7,7 @@ import { StudioAdmission } from './admission.js';
 import { StudioDiscovery, type ClientFor, type StudioDiscoveryDeps } from './discovery.js';
 import { DraftInputs } from './draft-inputs.js';
 import { StudioDrafts } from './drafts.js';
-import { engineChangeForwarder } from './events.js';
+import { engineChangeForwarder, forwardJobView } from './events.js';
 import { JobViews } from './job-views.js';
 import { StudioLibrary } from './library.js';
 import { MediaResolver } from './media-resolver.js';
@@ -16,6 +16,7 @@ import { StagedFiles } from './staged-files.js';
 import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
 import { StudioSubmit } from './submit.js';
+import { StudioVariations } from './variations.js';
 import { submitVideo } from '../video/submit-video.js';
 import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
 import { SequencesFeature } from '../features/sequences/sequences-feature.js';
@@ -47,6 +48,8 @@ export interface StudioFeatures {
   readonly optimize: StudioOptimize;
   readonly admission: StudioAdmission;
   readonly submit: StudioSubmit;
+  /** "Generate ×N": variations of a draft that differ only in seed. */
+  readonly variations: StudioVariations;
   readonly views: JobViews;
   readonly library: StudioLibrary;
   readonly settings: StudioSettings;
@@ -96,6 +99,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     jobs: journal.jobs,
     outputs: journal.outputs,
     optimizations: journal.optimizations,
+    variations: journal.variations,
     drafts,
     staged,
     host: d.host,
@@ -136,6 +140,13 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       host: d.host,
       logger: d.logger,
       changed,
+    }),
+    variations: new StudioVariations({
+      submit,
+      drafts,
+      inputs,
+      variations: journal.variations,
+      onGrouped: (jobRowId) => forwardJobView(d.events, views, d.logger, jobRowId),
     }),
     assembler,
     views,

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { SubmitResult } from '../../../shared/bridge/domains/studio.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
-import type { JobsRepository } from '../journal/jobs-repository.js';
+import { AppError } from '../errors.js';
+import type { Job, JobIntent, JobsRepository } from '../journal/jobs-repository.js';
 import type { Logger } from '../logging/logger.js';
-import type { VideoSubmission } from '../video/submit-video.js';
+import type { LocalVideoDraft, VideoSubmission } from '../video/submit-video.js';
 import type { DraftInputs } from './draft-inputs.js';
 import type { StudioDrafts } from './drafts.js';
 
@@ -50,16 +51,52 @@ export class StudioSubmit {
 
   private async submitOnce(draftId: string): Promise<SubmitOutcome> {
     const stored = this.d.drafts.stored(draftId);
+    if (stored.variations)
+      throw new AppError(
+        'draft.submitted',
+        `This draft generated ${stored.variations.count} variations; use "Copy to Create" to generate it again.`,
+      );
     const key = stored.idempotencyKey;
     const draft = await this.d.inputs.localDraft(stored.form);
+    const { intent, job, failure } = await this.createUnderKey(draftId, { idempotencyKey: key, draft });
+    if (intent && intent.state !== 'rejected') this.d.drafts.markSubmitted(draftId);
+    if (failure) {
+      // nothing was created (invalid draft, refused upload or creation): editable again, and a
+      // fresh key when the old one was spent on a refused creation
+      if (!intent || intent.state === 'rejected') this.d.drafts.reopen(draftId, intent !== undefined);
+      if (!intent || intent.state !== 'accepted') throw failure.error;
+    }
+    if (job) this.d.drafts.setDraftJob(draftId, job.id);
+    return {
+      state: job ? ('accepted' as const) : ('pending' as const),
+      idempotencyKey: key,
+      jobRowId: job?.id ?? null,
+      reason: job ? null : (intent?.errorMessage ?? null),
+      draft: this.d.drafts.draft(draftId),
+    };
+  }
+
+  /**
+   * One job of a draft under `idempotencyKey` (the draft's own, or a variation's), through the
+   * same `createJob` as Generate: returns once the service answered the creation (or after a short
+   * wait, the run continuing in the background), with what the journal then knows. A key already
+   * in the journal is continued, never created again. The intent is filed under the draft's
+   * project; the draft's own bookkeeping is the caller's.
+   */
+  async createUnderKey(
+    draftId: string,
+    job: { idempotencyKey: string; draft: LocalVideoDraft; clientTaskId?: string },
+  ): Promise<{ intent?: JobIntent; job?: Job; failure?: { error: unknown } }> {
+    const stored = this.d.drafts.stored(draftId);
     let failure: { error: unknown } | undefined;
     // answers once the create is answered; the run continues in the background (the engine owns the job)
     await this.d
       .createJob({
         profileId: stored.form.profileId,
-        draft,
-        idempotencyKey: key,
+        draft: job.draft,
+        idempotencyKey: job.idempotencyKey,
         draftId,
+        ...(job.clientTaskId ? { clientTaskId: job.clientTaskId } : {}),
         wait: {
           waitSeconds: this.d.waitSeconds(),
           until: 'accepted',
@@ -74,25 +111,13 @@ export class StudioSubmit {
         failure = { error };
         this.logSubmitError(draftId, error);
       });
-    const intent = this.d.jobs.getIntent(key);
-    if (intent && intent.state !== 'rejected') {
-      this.d.drafts.markSubmitted(draftId);
-      this.d.projects?.fileJobOfDraft(intent.id, draftId);
-    }
-    if (failure) {
-      // nothing was created (invalid draft, refused upload or creation): editable again, and a
-      // fresh key when the old one was spent on a refused creation
-      if (!intent || intent.state === 'rejected') this.d.drafts.reopen(draftId, intent !== undefined);
-      if (!intent || intent.state !== 'accepted') throw failure.error;
-    }
-    const job = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
-    if (job) this.d.drafts.setDraftJob(draftId, job.id);
+    const intent = this.d.jobs.getIntent(job.idempotencyKey);
+    if (intent && intent.state !== 'rejected') this.d.projects?.fileJobOfDraft(intent.id, draftId);
+    const created = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
     return {
-      state: job ? ('accepted' as const) : ('pending' as const),
-      idempotencyKey: key,
-      jobRowId: job?.id ?? null,
-      reason: job ? null : (intent?.errorMessage ?? null),
-      draft: this.d.drafts.draft(draftId),
+      ...(intent ? { intent } : {}),
+      ...(created ? { job: created } : {}),
+      ...(failure ? { failure } : {}),
     };
   }
 

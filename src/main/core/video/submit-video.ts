@@ -30,6 +30,11 @@ export interface VideoSubmission {
   /** One key per business intent (per draft); a replay with the same key never creates a second job. */
   idempotencyKey: string;
   draftId?: string;
+  /**
+   * The platform runtime's `clientTaskId` (its persistent business id); the draft's id when
+   * absent. A variation names its own (one per variation). Not sent to the public interface.
+   */
+  clientTaskId?: string;
   optimize?: { style?: string; clientRequestId?: string };
   wait?: WaitOptions;
   onStep?: (step: string) => void;

@@ -31,9 +31,13 @@ export type AdmissionCheck =
     }
   | { kind: 'failed'; message: string };
 
-/** How the last submit of the open draft ended. */
+/** How the last submit (Generate, or Generate ×N) of the open draft ended. */
 export type SubmitOutcome =
-  { kind: 'accepted' } | { kind: 'pending'; reason: string } | { kind: 'failed'; message: string };
+  | { kind: 'accepted' }
+  | { kind: 'pending'; reason: string }
+  | { kind: 'failed'; message: string }
+  /** Generate ×N: how many of the `count` variations were committed, and why the others were refused. */
+  | { kind: 'variations'; count: number; accepted: number; refused: number; reason: string };
 
 /** Create: the open draft, its profile's video services, its uploads, admission, optimizer, submit and batch import. */
 export interface CreateSlice {
@@ -69,6 +73,8 @@ export interface CreateSlice {
   checkAdmission(): Promise<void>;
   /** Saves the draft, then submits it; on failure, takes the core's bookkeeping (it reopens a draft nothing was created for). */
   submitDraft(): Promise<void>;
+  /** Saves the draft, then "Generate ×N": N jobs that differ only in seed (a second press creates nothing). */
+  submitVariations(count: number): Promise<void>;
   /** Forgets the last admission answer and submit outcome (Create was left). */
   resetCreateStatus(): void;
   /** Saves the draft, then asks the optimizer (a separate billed call) for a better prompt. */
@@ -234,6 +240,34 @@ export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> =
         draft: r.draft,
         submitOutcome:
           r.state === 'accepted' ? { kind: 'accepted' } : { kind: 'pending', reason: r.reason ?? '' },
+      });
+    } catch (error) {
+      // the core reopened the draft if nothing was created: reload its bookkeeping
+      const fresh = await bridge.invoke('drafts.get', { draftId }).catch(() => undefined);
+      if (fresh) set({ draft: { ...fresh, form: get().draft?.form ?? fresh.form } });
+      set({ submitOutcome: { kind: 'failed', message: message(error) } });
+    } finally {
+      set({ submitting: false });
+    }
+  },
+
+  async submitVariations(count) {
+    const draftId = get().draft?.id;
+    if (!draftId) return;
+    set({ submitting: true, submitOutcome: null });
+    try {
+      await get().flushDraft();
+      const r = await bridge.invoke('video.variations', { draftId, count });
+      const refused = r.variations.filter((v) => v.state === 'refused');
+      set({
+        draft: r.draft,
+        submitOutcome: {
+          kind: 'variations',
+          count: r.count,
+          accepted: r.count - refused.length,
+          refused: refused.length,
+          reason: refused[0]?.reason ?? '',
+        },
       });
     } catch (error) {
       // the core reopened the draft if nothing was created: reload its bookkeeping

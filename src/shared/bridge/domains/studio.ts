@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INTENT_STATES, JOB_STATUSES } from '../../api/job-statuses.js';
-import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS } from '../names.js';
+import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS, VARIATION_COUNT_MAX, VARIATION_COUNT_MIN } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
 
@@ -106,6 +106,17 @@ export const OutputView = z.object({
 });
 export type OutputView = z.infer<typeof OutputView>;
 
+export { VARIATION_COUNT_MIN, VARIATION_COUNT_MAX };
+
+/** A job's place in its variation group: one of `count` jobs of one draft that differ only in seed. */
+export const JobVariationView = z.object({
+  groupId: z.string(),
+  /** 0-based; the draft's own seed (when it had one) is index 0. */
+  index: z.number().int(),
+  count: z.number().int(),
+});
+export type JobVariationView = z.infer<typeof JobVariationView>;
+
 export const JobView = z.object({
   rowId: z.number(),
   profileId: z.string(),
@@ -129,6 +140,8 @@ export const JobView = z.object({
   prompt: z.string(),
   generationMode: z.string().nullable(),
   draftId: z.string().nullable(),
+  /** Made by "Generate ×N": its group, else null. */
+  variation: JobVariationView.nullable(),
   outputs: z.array(OutputView),
 });
 export type JobView = z.infer<typeof JobView>;
@@ -162,6 +175,30 @@ export const SubmitResult = z.object({
   reason: z.string().nullable(),
   draft: StudioDraft,
 });
+
+const VariationCount = z
+  .number()
+  .int()
+  .min(VARIATION_COUNT_MIN, `Variations: choose ${VARIATION_COUNT_MIN} to ${VARIATION_COUNT_MAX}.`)
+  .max(VARIATION_COUNT_MAX, `Variations: choose ${VARIATION_COUNT_MIN} to ${VARIATION_COUNT_MAX}.`);
+
+export const VariationsResult = z.object({
+  groupId: z.string(),
+  count: z.number().int(),
+  variations: z.array(
+    z.object({
+      index: z.number().int(),
+      seed: z.number().int(),
+      idempotencyKey: z.string(),
+      /** accepted: created; pending: committed, the core keeps trying; refused: nothing was created. */
+      state: z.enum(['accepted', 'pending', 'refused']),
+      jobRowId: z.number().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+  draft: StudioDraft,
+});
+export type VariationsResult = z.infer<typeof VariationsResult>;
 
 export const StudioSettings = z.object({
   /** Total wait limit for one generation, in seconds. */
@@ -324,6 +361,14 @@ export const studioMethods = {
     }),
   },
   'video.submit': { params: VideoDraftRef, result: SubmitResult },
+  /**
+   * "Generate ×N": N jobs of the draft that differ only in seed, each under its own key derived
+   * from the draft's key and its index; pressing it again (or twice at once) creates nothing new.
+   */
+  'video.variations': {
+    params: z.object({ draftId: Id, count: VariationCount }).strict(),
+    result: VariationsResult,
+  },
   'jobs.list': {
     params: z
       .object({

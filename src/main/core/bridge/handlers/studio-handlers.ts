@@ -38,6 +38,7 @@ export function createStudioHandlers(
     'video.optimize': ({ draftId, style }) => studio.optimize.optimize(draftId, style),
     'video.admission': ({ draftId }) => studio.admission.admission(draftId),
     'video.submit': ({ draftId }) => studio.submit.submit(draftId),
+    'video.variations': ({ draftId, count }) => studio.variations.generate(draftId, count),
     'jobs.list': (query) => studio.views.listJobs(query),
     'jobs.get': ({ jobRowId }) => studio.views.jobDetail(jobRowId),
     'library.list': (filter) => studio.library.list(filter),

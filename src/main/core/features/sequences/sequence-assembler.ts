@@ -24,8 +24,11 @@ const H3_CANVAS: Record<string, { width: number; height: number }> = {
 /** How far the assembled file's measured duration may be from the planned one (one frame and AAC padding). */
 const DURATION_TOLERANCE_SECONDS = 0.15;
 
-/** An assembly left 'assembling' longer than this belongs to a process that stopped. */
-const ABANDONED_AFTER_MS = 30 * 60 * 1000;
+/**
+ * An assembly left 'assembling' longer than this belongs to a process that stopped (a render of
+ * even a long sequence ends well within it; another process may be rendering a fresh one).
+ */
+const ABANDONED_AFTER_MS = 6 * 3600 * 1000;
 
 /** What the fingerprint and the render need of each shot. */
 interface ShotSource {

@@ -74,6 +74,13 @@ export const studioEn = {
       submitted: 'Submitted. Follow it in the Queue.',
       submittedPending: 'Committed; still waiting for the service: {{reason}}',
       resend: 'Send again (the same request, never a second job)',
+      variations: {
+        generate: 'Generate ×{{count}}',
+        count: 'Variations',
+        hint: 'Makes {{count}} jobs of this draft that differ only in seed; pressing it again creates nothing new.',
+        submitted: '{{count}} variations submitted. Follow them in the Queue.',
+        partly: '{{accepted}} of {{count}} variations submitted; {{refused}} refused: {{reason}}',
+      },
       upload: {
         uploading: 'uploading…',
         uploaded: 'uploaded',
@@ -148,6 +155,8 @@ export const studioEn = {
       retry: 'Retry as a new draft',
       openLibrary: 'Open in Library',
       notifyTitle: 'Framewright: job {{status}}',
+      variationsOf: 'Variations of “{{prompt}}” ×{{count}}',
+      variationIndex: 'Variation {{index}} of {{count}}',
     },
     library: {
       search: 'Search prompts',
@@ -185,6 +194,10 @@ export const studioEn = {
       copyToCreate: 'Copy to Create',
       syncPlay: 'Play both',
       syncPause: 'Pause both',
+      variationBadge: 'Variation {{index}}/{{count}}',
+      showGroup: 'Show its group',
+      groupFilter: 'Showing variations ×{{count}} of “{{prompt}}”: select any two to compare.',
+      showAll: 'Show all',
     },
     compare: {
       layout: 'Layout',

@@ -80,6 +80,13 @@ export const studioZhCN: typeof studioEn = {
       submitted: '已提交，可在队列中查看进度。',
       submittedPending: '已记录，仍在等待服务响应：{{reason}}',
       resend: '再次发送（同一请求，绝不会产生第二个任务）',
+      variations: {
+        generate: '生成 ×{{count}}',
+        count: '变体数',
+        hint: '基于此草稿生成 {{count}} 个仅种子不同的任务；再次点击不会新建任何任务。',
+        submitted: '已提交 {{count}} 个变体，可在队列中查看进度。',
+        partly: '{{count}} 个变体中已提交 {{accepted}} 个；{{refused}} 个被拒绝：{{reason}}',
+      },
       upload: {
         uploading: '正在上传…',
         uploaded: '已上传',
@@ -150,6 +157,8 @@ export const studioZhCN: typeof studioEn = {
       retry: '作为新草稿重试',
       openLibrary: '在作品库中打开',
       notifyTitle: 'Framewright：任务{{status}}',
+      variationsOf: '“{{prompt}}”的变体 ×{{count}}',
+      variationIndex: '第 {{index}} 个变体，共 {{count}} 个',
     },
     library: {
       search: '搜索提示词',
@@ -186,6 +195,10 @@ export const studioZhCN: typeof studioEn = {
       copyToCreate: '复制到创作',
       syncPlay: '同时播放',
       syncPause: '同时暂停',
+      variationBadge: '变体 {{index}}/{{count}}',
+      showGroup: '显示同组',
+      groupFilter: '正在显示“{{prompt}}”的 ×{{count}} 个变体：任选两个进行对比。',
+      showAll: '显示全部',
     },
     compare: {
       layout: '布局',

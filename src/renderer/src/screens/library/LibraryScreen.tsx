@@ -239,6 +239,8 @@ export function LibraryScreen() {
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [comparing, setComparing] = useState(false);
+  /** Only this variation group is shown ("Show its group"), so any two of it can be selected. */
+  const [group, setGroup] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
   const version = useStudio(
     (s) => s.jobOrder.length + Object.values(s.jobs).filter((j) => j.status === 'succeeded').length,
@@ -266,6 +268,8 @@ export function LibraryScreen() {
   const toggle = (rowId: number) =>
     setSelected((s) => (s.includes(rowId) ? s.filter((x) => x !== rowId) : [...s.slice(-1), rowId]));
   const pair = selected.map((id) => items?.find((j) => j.rowId === id)).filter((j): j is JobView => !!j);
+  const shown = group === null ? items : (items ?? []).filter((j) => j.variation?.groupId === group);
+  const groupHead = group === null ? undefined : shown?.find((j) => j.variation);
 
   const select = (name: keyof Filters, label: string, options: { value: string; label: string }[]) => (
     <label className="filter">
@@ -344,6 +348,26 @@ export function LibraryScreen() {
         </button>
       </div>
       {error ? <p role="alert">{t('errors.generic', { message: error })}</p> : null}
+      {group !== null ? (
+        <p className="row" role="status" data-testid="library-group-filter">
+          {groupHead?.variation ? (
+            <span>
+              {t('studio.library.groupFilter', {
+                prompt: groupHead.prompt,
+                count: groupHead.variation.count,
+              })}
+            </span>
+          ) : null}
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="library-group-clear"
+            onClick={() => setGroup(null)}
+          >
+            {t('studio.library.showAll')}
+          </button>
+        </p>
+      ) : null}
       {items && items.length === 0 ? (
         filters === EMPTY ? (
           <EmptyState title={t('library.emptyTitle')} body={t('library.emptyBody')} />
@@ -352,10 +376,16 @@ export function LibraryScreen() {
         )
       ) : null}
       <ul className="gallery" data-testid="library-gallery">
-        {(items ?? []).map((job) => {
+        {(shown ?? []).map((job) => {
           const output = job.outputs.find((o) => o.verified);
           return (
-            <li key={job.rowId} className="gallery-card" data-testid="library-card" data-row-id={job.rowId}>
+            <li
+              key={job.rowId}
+              className={`gallery-card${job.variation ? ' variation-card' : ''}`}
+              data-testid="library-card"
+              data-row-id={job.rowId}
+              data-group-id={job.variation?.groupId}
+            >
               <button
                 type="button"
                 className="gallery-open"
@@ -376,6 +406,26 @@ export function LibraryScreen() {
                 />{' '}
                 {t('studio.library.selectForCompare')}
               </label>
+              {job.variation ? (
+                <span className="row small">
+                  <span className="badge variation-badge" data-testid="library-variation">
+                    {t('studio.library.variationBadge', {
+                      index: job.variation.index + 1,
+                      count: job.variation.count,
+                    })}
+                  </span>
+                  {group === null ? (
+                    <button
+                      type="button"
+                      className="link-button"
+                      data-testid="library-show-group"
+                      onClick={() => setGroup(job.variation!.groupId)}
+                    >
+                      {t('studio.library.showGroup')}
+                    </button>
+                  ) : null}
+                </span>
+              ) : null}
             </li>
           );
         })}

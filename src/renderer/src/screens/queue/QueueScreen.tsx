@@ -1,12 +1,13 @@
 import { Progress } from 'radix-ui';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView } from '../../../../shared/bridge/contract';
 import { isTerminalJobStatus } from '../../../../shared/bridge/names';
 import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
+import { queueEntries, type QueueEntry } from './queue-entries';
 
 const ROW_HEIGHT = 132;
 
@@ -123,7 +124,33 @@ function JobRow({ job, now }: { job: JobView; now: number }) {
   );
 }
 
-/** Every job of every profile, live, virtualized. */
+/** The jobs of one "Generate ×N" under one header: "Variations of <prompt> ×N". */
+function VariationGroup({ entry, now }: { entry: Extract<QueueEntry, { kind: 'group' }>; now: number }) {
+  const { t } = useTranslation();
+  const headingId = `variations-${entry.groupId}`;
+  return (
+    <section
+      className="variation-group"
+      data-testid="variation-group"
+      data-group-id={entry.groupId}
+      aria-labelledby={headingId}
+    >
+      <h2 id={headingId} className="variation-group-title" data-testid="variation-group-title">
+        {t('studio.queue.variationsOf', { prompt: entry.prompt, count: entry.count })}
+      </h2>
+      {entry.jobs.map((job) => (
+        <div key={job.rowId} className="variation-member" data-variation-index={job.variation!.index}>
+          <span className="muted small">
+            {t('studio.queue.variationIndex', { index: job.variation!.index + 1, count: entry.count })}
+          </span>
+          <JobRow job={job} now={now} />
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** Every job of every profile, live, virtualized; the jobs of a "Generate ×N" grouped. */
 export function QueueScreen() {
   const { t } = useTranslation();
   const jobs = useStudio((s) => s.jobs);
@@ -133,6 +160,7 @@ export function QueueScreen() {
   const loadJobs = useStudio((s) => s.loadJobs);
   const parent = useRef<HTMLDivElement>(null);
   const now = useNow(1000);
+  const entries = useMemo(() => queueEntries(order, jobs), [order, jobs]);
 
   useEffect(() => {
     void loadJobs();
@@ -140,7 +168,7 @@ export function QueueScreen() {
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every store change anyway
   const virtualizer = useVirtualizer({
-    count: order.length,
+    count: entries.length,
     getScrollElement: () => parent.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
@@ -148,8 +176,8 @@ export function QueueScreen() {
   const items = virtualizer.getVirtualItems();
   const last = items[items.length - 1];
   useEffect(() => {
-    if (last && last.index >= order.length - 20 && cursor) void loadJobs(true);
-  }, [last, order.length, cursor, loadJobs]);
+    if (last && last.index >= entries.length - 20 && cursor) void loadJobs(true);
+  }, [last, entries.length, cursor, loadJobs]);
 
   return (
     <section className="screen queue-screen" aria-labelledby="queue-title">
@@ -164,8 +192,8 @@ export function QueueScreen() {
           <div ref={parent} className="queue-scroll" data-testid="queue-list">
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
-                const job = jobs[order[item.index]!];
-                return job ? (
+                const entry = entries[item.index];
+                return entry ? (
                   <div
                     key={item.key}
                     data-index={item.index}
@@ -178,7 +206,11 @@ export function QueueScreen() {
                       transform: `translateY(${item.start}px)`,
                     }}
                   >
-                    <JobRow job={job} now={now} />
+                    {entry.kind === 'group' ? (
+                      <VariationGroup entry={entry} now={now} />
+                    ) : (
+                      <JobRow job={entry.job} now={now} />
+                    )}
                   </div>
                 ) : null;
               })}
