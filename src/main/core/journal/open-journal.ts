@@ -13,6 +13,7 @@ import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
 import { ProjectsRepository } from './projects-repository.js';
+import { SequencesRepository } from './sequences-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
 import {
   JournalCorruptError,
@@ -56,6 +57,7 @@ export interface Journal {
   readonly eventCursors: EventCursorsRepository;
   /** Projects a creator files work under (migration 011). */
   readonly projects: ProjectsRepository;
+  readonly sequences: SequencesRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -126,6 +128,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       serviceCalls: new ServiceCallsRepository(db, now),
       eventCursors: new EventCursorsRepository(db, now),
       projects: new ProjectsRepository(db, now),
+      sequences: new SequencesRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

@@ -164,7 +164,14 @@ export const sequencesMethods = {
   'sequences.generate': {
     params: z.object({ sequenceId: Id, shotId: Id.optional() }).strict(),
     result: z.object({
-      submitted: z.array(z.object({ shotId: z.string(), state: z.enum(['accepted', 'pending', 'refused']) })),
+      submitted: z.array(
+        z.object({
+          shotId: z.string(),
+          state: z.enum(['accepted', 'pending', 'refused']),
+          /** Why a shot was refused (nothing was created; its draft is editable again). */
+          message: z.string().nullable(),
+        }),
+      ),
       sequence: SequenceView,
     }),
   },

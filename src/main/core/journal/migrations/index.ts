@@ -9,6 +9,7 @@ import { migration008CredentialIdentity } from './008-credential-identity.js';
 import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes.js';
 import { migration010EventCursors } from './010-event-cursors.js';
 import { migration011Projects } from './011-projects.js';
+import { migration012Sequences } from './012-sequences.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   migration009UnfinishedWorkIndexes,
   migration010EventCursors,
   migration011Projects,
+  migration012Sequences,
 ];
