@@ -172,11 +172,11 @@ describe('building a sequence', () => {
     const second = state().generateShots();
     expect(await second).toBe(false);
     const submitted = sequence({ shots: [shot({ state: 'submitted' })] });
-    answer({ submitted: [{ shotId: 'shot-1', state: 'accepted' }], sequence: submitted });
+    answer({ submitted: [{ shotId: 'shot-1', state: 'accepted', message: null }], sequence: submitted });
     expect(await first).toBe(true);
     expect(calls('sequences.generate')).toEqual([{ sequenceId: 'seq-1' }]);
     expect(state().sequence).toEqual(submitted);
-    expect(state().generateOutcome).toEqual([{ shotId: 'shot-1', state: 'accepted' }]);
+    expect(state().generateOutcome).toEqual([{ shotId: 'shot-1', state: 'accepted', message: null }]);
   });
 
   it('edits a draft shot through its draft, keeping every other field of the form', async () => {

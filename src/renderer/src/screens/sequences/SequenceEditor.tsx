@@ -117,8 +117,12 @@ function GenerateOutcome() {
   return (
     <div className="small" data-testid="sequence-generate-outcome">
       {refused.length ? (
-        <p role="alert" className="error-text">
-          {t('studio.sequences.refused', { shots: refused.map((o) => label(o.shotId)).join(', ') })}
+        <p role="alert" className="error-text" data-testid="sequence-generate-refused">
+          {t('studio.sequences.refused', {
+            shots: refused
+              .map((o) => (o.message ? `${label(o.shotId)} (${o.message})` : label(o.shotId)))
+              .join('; '),
+          })}
         </p>
       ) : null}
       {pending.length ? (
