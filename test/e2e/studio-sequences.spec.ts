@@ -51,6 +51,15 @@ async function openStudio(page: Page, started: StartedStudioHost) {
   await page.getByTestId('nav-sequences').click();
 }
 
+/** The few browser globals the page-side checks use (this file is type-checked without the DOM library). */
+interface PageGlobals {
+  sawAssemblyProgress: boolean;
+  document: { body: unknown; querySelector(selector: string): unknown };
+  MutationObserver: new (callback: () => void) => {
+    observe(target: unknown, options: Record<string, boolean>): void;
+  };
+}
+
 interface Probe {
   format: { duration: string };
   streams: { codec_type: string }[];
@@ -113,10 +122,20 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
     expect(Math.abs(total - sum)).toBeLessThan(0.001);
     await page.getByTestId('sequence-crossfade').selectOption(String(CROSSFADE));
     await expect(page.getByTestId('sequence-assemble')).toBeEnabled();
+    // the progress bar shows while the core assembles (whatever it last reported)
+    await page.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      g.sawAssemblyProgress = false;
+      new g.MutationObserver(() => {
+        if (g.document.querySelector('[data-testid="sequence-assembly-progress"]'))
+          g.sawAssemblyProgress = true;
+      }).observe(g.document.body, { subtree: true, childList: true });
+    });
     await page.getByTestId('sequence-assemble').click();
     const player = page.getByTestId('sequence-assembly-player');
     await expect(player).toBeVisible({ timeout: 180_000 });
     await expect(page.getByTestId('sequence-error')).toHaveCount(0);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).sawAssemblyProgress)).toBe(true);
     await expect
       .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
       .toBeGreaterThanOrEqual(2);
