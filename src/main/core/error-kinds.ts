@@ -115,6 +115,16 @@ export const ERROR_CODE_KINDS = {
   'team.not_manager': 'identity',
   'team.invalid_query': 'invalid_input',
   'team.unexpected_response': 'service',
+  'media.no_frame': 'service',
+  'sequence.not_found': 'invalid_input',
+  'sequence.invalid_name': 'invalid_input',
+  'sequence.shot_not_found': 'invalid_input',
+  'sequence.no_result': 'invalid_input',
+  'sequence.no_first_frame': 'invalid_input',
+  'sequence.needs_last_frame': 'invalid_input',
+  'sequence.not_assemblable': 'invalid_input',
+  'sequence.invalid_crossfade': 'invalid_input',
+  'sequence.assembly_failed': 'service',
 } as const satisfies Record<string, ErrorKind>;
 
 /**

@@ -6,6 +6,7 @@ import type { HandlerContext } from '../bridge/handlers/handler-context.js';
 import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
 import { createStudioHandlers } from '../bridge/handlers/studio-handlers.js';
 import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
+import { createSequencesHandlers } from '../bridge/handlers/sequences-handlers.js';
 import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import { createLogger, type Logger } from '../logging/logger.js';
@@ -105,6 +106,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx, studio, services.simulator),
     ...createPlaygroundHandlers(ctx, studio.staged),
+    ...createSequencesHandlers(studio.sequences),
     // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
     ...createTeamHandlers({ projects: new ProjectsFeature(services.journal), team: undefined }),
   };

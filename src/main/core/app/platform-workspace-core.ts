@@ -383,6 +383,19 @@ export function createPlatformWorkspaceCore(
     'library.export': ({ jobRowId, outputIndex }) => exportResult(jobRowId, outputIndex),
     'studio.batch.preview': notHere('Batch import'),
     'studio.batch.submit': notHere('Batch import'),
+    // sequences chain and assemble local files: the desktop studio's (issue 15)
+    'sequences.list': notHere('Sequences'),
+    'sequences.get': notHere('Sequences'),
+    'sequences.create': notHere('Sequences'),
+    'sequences.rename': notHere('Sequences'),
+    'sequences.delete': notHere('Sequences'),
+    'sequences.addShot': notHere('Sequences'),
+    'sequences.moveShot': notHere('Sequences'),
+    'sequences.removeShot': notHere('Sequences'),
+    'sequences.continueShot': notHere('Sequences'),
+    'sequences.bridgeShots': notHere('Sequences'),
+    'sequences.generate': notHere('Sequences'),
+    'sequences.assemble': notHere('Sequences'),
     'studio.settings.get': () => ({ ...settings.get(), libraryDir: '' }),
     'studio.settings.update': async ({ waitSeconds, libraryDir: folder }) => {
       if (folder !== undefined) notHere('Choosing a library folder')();

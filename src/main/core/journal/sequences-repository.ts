@@ -137,6 +137,7 @@ export class SequencesRepository {
   private readonly latestAssemblyStmt: Statement<[string], AssemblyRow>;
   private readonly byFingerprintStmt: Statement<[string, string], AssemblyRow>;
   private readonly assemblingStmt: Statement<[], AssemblyRow>;
+  private readonly assembliesOfStmt: Statement<[string], AssemblyRow>;
 
   constructor(
     private readonly db: Database,
@@ -192,6 +193,7 @@ export class SequencesRepository {
        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     );
     this.assemblingStmt = db.prepare("SELECT * FROM sequence_assemblies WHERE state = 'assembling'");
+    this.assembliesOfStmt = db.prepare('SELECT * FROM sequence_assemblies WHERE sequence_id = ?');
   }
 
   create(id: string, name: string): SequenceRecord {
@@ -327,6 +329,11 @@ export class SequencesRepository {
   assemblyWithFingerprint(sequenceId: string, fingerprint: string): AssemblyRecord | undefined {
     const row = this.byFingerprintStmt.get(sequenceId, fingerprint);
     return row ? toAssembly(row) : undefined;
+  }
+
+  /** Every assembly of a sequence. */
+  assembliesOf(sequenceId: string): AssemblyRecord[] {
+    return this.assembliesOfStmt.all(sequenceId).map(toAssembly);
   }
 
   /** Assemblies left 'assembling' (a process that stopped mid-render). */

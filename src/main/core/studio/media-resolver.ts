@@ -36,8 +36,12 @@ export interface MediaResolverOptions {
   staged: StagedFiles;
 }
 
-/** The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster]` or `staged/<uuid>[/poster]`. */
-export const MEDIA_PATH = /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36}))(\/poster)?$/;
+/**
+ * The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster]`,
+ * `staged/<uuid>[/poster]` or `assembly/<uuid>[/poster]` (a sequence's assembled file).
+ */
+export const MEDIA_PATH =
+  /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|assembly\/([0-9a-f-]{36}))(\/poster)?$/;
 
 /**
  * Library routes are numbered rows, so their URLs carry a signature: an HMAC of the route under a
@@ -52,8 +56,11 @@ function signatureOf(route: string): string {
   return createHmac('sha256', MEDIA_URL_KEY).update(route).digest('base64url').slice(0, 32);
 }
 
+/** Routes to the library (results and assemblies) are signed; staged ones are random UUIDs. */
+const isSigned = (route: string) => /^(library|assembly)\//.test(route.replace(/^\//, ''));
+
 function signatureMatches(route: string, signature: string | null | undefined): boolean {
-  if (!route.replace(/^\//, '').startsWith('library/')) return true;
+  if (!isSigned(route)) return true;
   if (typeof signature !== 'string') return false;
   const expected = Buffer.from(signatureOf(route.replace(/^\//, '')));
   const given = Buffer.from(signature);
@@ -62,7 +69,7 @@ function signatureMatches(route: string, signature: string | null | undefined): 
 
 export function mediaUrl(host: 'electron' | 'browser', route: string): string {
   const base = host === 'browser' ? `/media/${route}` : `framewright-media://media/${route}`;
-  return route.startsWith('library/') ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
+  return isSigned(route) ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
 }
 
 /** The signature a media request carries (the `s` query parameter), for `MediaResolver.resolve`. */
@@ -119,7 +126,7 @@ export class MediaResolver {
   async resolve(route: string, signature?: string | null): Promise<ResolvedMedia | undefined> {
     const match = MEDIA_PATH.exec(route);
     if (!match || !signatureMatches(route, signature)) return undefined;
-    const poster = match[5] !== undefined;
+    const poster = match[6] !== undefined;
     let source: ResolvedMedia | undefined;
     let posterKey: string;
     let posterDir: string;
@@ -129,17 +136,18 @@ export class MediaResolver {
       const output = this.options.journal.outputs.get(outputId);
       if (!output || output.jobRowId !== jobRowId || output.downloadState !== 'verified' || !output.localPath)
         return undefined;
-      let found: { root: string; real: string } | undefined;
-      for (const root of this.options.libraryDirs()) {
-        const real = await inside(root, output.localPath);
-        if (real) {
-          found = { root, real };
-          break;
-        }
-      }
+      const found = await this.insideLibrary(output.localPath);
       if (!found) return undefined;
       source = { path: found.real, ...(await sniff(found.real)) };
       posterKey = `output-${outputId}`;
+      posterDir = path.join(found.root, '.posters');
+    } else if (match[5] !== undefined) {
+      const assembly = this.options.journal.sequences.assembly(match[5]);
+      if (assembly?.state !== 'ready' || !assembly.localPath) return undefined;
+      const found = await this.insideLibrary(assembly.localPath);
+      if (!found) return undefined;
+      source = { path: found.real, ...(await sniff(found.real)) };
+      posterKey = `assembly-${assembly.id}`;
       posterDir = path.join(found.root, '.posters');
     } else {
       const id = match[4]!;
@@ -161,6 +169,15 @@ export class MediaResolver {
     if (source.disposition !== 'inline') return undefined;
     const made = await this.poster(source, posterKey, posterDir);
     return made ? { path: made, mimeType: 'image/png', disposition: 'inline' } : undefined;
+  }
+
+  /** The file's real path when it lies inside one of the library folders (symlinks resolved). */
+  private async insideLibrary(file: string): Promise<{ root: string; real: string } | undefined> {
+    for (const root of this.options.libraryDirs()) {
+      const real = await inside(root, file);
+      if (real) return { root, real };
+    }
+    return undefined;
   }
 
   /** A poster: the first frame of a video, the image itself, or a waveform for audio; cached. */

@@ -17,6 +17,9 @@ import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
 import { StudioSubmit } from './submit.js';
 import { submitVideo } from '../video/submit-video.js';
+import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
+import { SequencesFeature } from '../features/sequences/sequences-feature.js';
+import path from 'node:path';
 
 export interface StudioFeaturesDeps {
   dataDir: string;
@@ -52,6 +55,10 @@ export interface StudioFeatures {
   readonly staged: StagedFiles;
   /** The library-only media resolver, for the hosts' media route. */
   readonly media: MediaResolver;
+  /** Shot sequences: continue, bridge, generate and assemble (issue 15). */
+  readonly sequences: SequencesFeature;
+  /** Renders sequences into one file of the library (the CLI waits on it). */
+  readonly assembler: SequenceAssembler;
   /** Sends the engine's changes to the renderer as bridge events. */
   readonly forwardEngineChange: (change: EngineChange) => void;
 }
@@ -93,20 +100,44 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     staged,
     host: d.host,
   });
+  const submit = new StudioSubmit({
+    createJob: (submission) => submitVideo(d.runner, submission),
+    jobs: journal.jobs,
+    drafts,
+    inputs,
+    waitSeconds,
+    logger: d.logger,
+    projects: new ProjectsFeature(journal),
+  });
+  const changed = (sequenceId: string) => d.events.emit('sequences.changed', { sequenceId });
+  const assembler = new SequenceAssembler({
+    journal,
+    drafts,
+    libraryDir: d.libraryDir,
+    host: d.host,
+    logger: d.logger,
+    emit: (view) => d.events.emit('sequences.assembly', view),
+    changed,
+  });
   return {
     discovery,
     drafts,
     optimize: new StudioOptimize({ journal, inputs }),
     admission: new StudioAdmission({ inputs }),
-    submit: new StudioSubmit({
-      createJob: (submission) => submitVideo(d.runner, submission),
-      jobs: journal.jobs,
+    submit,
+    sequences: new SequencesFeature({
+      journal,
       drafts,
-      inputs,
-      waitSeconds,
+      submit,
+      staged,
+      views,
+      assembler,
+      workDir: path.join(d.dataDir, 'work', 'frames'),
+      host: d.host,
       logger: d.logger,
-      projects: new ProjectsFeature(journal),
+      changed,
     }),
+    assembler,
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
     settings,
