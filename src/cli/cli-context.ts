@@ -8,6 +8,9 @@ import { AppError } from '../main/core/errors.js';
 import { ApiError } from '../main/core/platform/api-errors.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
+import { EventHub } from '../main/core/bridge/event-hub.js';
+import { createLogger } from '../main/core/logging/logger.js';
+import { createStudioFeatures, type StudioFeatures } from '../main/core/studio/studio-features.js';
 import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
 
 export { printJson } from './print-json.js';
@@ -26,6 +29,8 @@ export interface CliCore {
   /** The profile this invocation acts as (--base-url, --profile, or the active one). */
   profileId: string;
   json: boolean;
+  /** The studio's features over the same parts (drafts, staging, sequences), built on first use. */
+  studio(): StudioFeatures;
   close(): Promise<void>;
 }
 
@@ -55,7 +60,25 @@ export async function openCliCore(
       identity.resolveIdentity === false
         ? core.profiles.activeId()
         : core.profiles.choose({ profile: options.profile, baseUrl: options.baseUrl });
-    return { core, profileId, json: Boolean(options.json), close: () => parts.close() };
+    let studio: StudioFeatures | undefined;
+    const openStudio = (): StudioFeatures =>
+      (studio ??= createStudioFeatures({
+        dataDir,
+        journal: parts.journal,
+        clientFor: (id) => parts.profiles.clientFor(id),
+        catalog: core.catalog,
+        activeProfileId: () => profileId,
+        libraryDir: () => parts.libraryDir,
+        libraryDirs: () => parts.libraryDirs(),
+        setLibraryDir: (folder) => parts.setLibraryDir(folder),
+        engine: parts.engine,
+        runner: { journal: parts.journal, profiles: parts.profiles, engine: parts.engine },
+        // no renderer listens to a command's events, and its failures reach the terminal
+        events: new EventHub(),
+        logger: createLogger(),
+        host: 'browser',
+      }));
+    return { core, profileId, json: Boolean(options.json), studio: openStudio, close: () => parts.close() };
   } catch (error) {
     await parts.close();
     throw error;

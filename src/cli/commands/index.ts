@@ -15,6 +15,7 @@ import { registerProfileCommands } from './profiles.js';
 import { registerServeCommand } from './serve.js';
 import { registerSimulatorCommand } from './simulator.js';
 import { registerVideoCommand } from './video.js';
+import { registerSequenceCommands } from './sequence.js';
 
 /** Every CLI command registers itself here; one file per command. */
 export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
@@ -22,6 +23,7 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerSimulatorCommand,
   registerProfileCommands,
   registerVideoCommand,
+  registerSequenceCommands,
   registerBatchCommand,
   registerJobCommands,
   registerLibraryCommands,

@@ -3,7 +3,8 @@
  * page's meta tag) and the browser host. No remote origin, no inline script, no eval.
  */
 export function contentSecurityPolicy(options: { allowLoopbackSocket?: boolean } = {}): string {
-  const connect = ["'self'"];
+  // framewright-media: the compare view reads an audio result's bytes to draw its waveform
+  const connect = ["'self'", 'framewright-media:'];
   if (options.allowLoopbackSocket) connect.push('ws://127.0.0.1:*', 'ws://localhost:*');
   return [
     "default-src 'self'",

@@ -213,6 +213,17 @@ describe('sequences', () => {
     expect(creations).toHaveLength(4);
     expect(creations.every((k) => k.created === 1)).toBe(true);
     expect(existsSync(record.localPath!)).toBe(true);
+
+    // deleting the sequence removes its assembled files, not its shots' drafts, jobs or results
+    expect(await studio.call('sequences.delete', { sequenceId: id })).toEqual({ deleted: true });
+    expect(existsSync(record.localPath!)).toBe(false);
+    expect(existsSync(record.sidecarPath!)).toBe(false);
+    expect(await studio.call('drafts.get', { draftId: view.shots[0]!.draftId })).toBeTruthy();
+    const jobs = await studio.call<{ items: { rowId: number }[] }>('jobs.list', {});
+    expect(jobs.items).toHaveLength(4);
+    expect(await studio.call('sequences.list', {})).not.toContainEqual(
+      expect.objectContaining({ sequenceId: id }),
+    );
   }, 300_000);
 
   it('refuses bad input with a clear error and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared/bridge/domains/studio.js';
 import { referenceRole } from '../../../shared/h3/draft.js';
+import { numberReferences } from '../../../shared/h3/reference-numbering.js';
 import { AppError } from '../errors.js';
 import { verificationOf } from '../jobs/download-outputs.js';
 import type { Job, JobIntent, JobWithOutputs, JobsRepository } from '../journal/jobs-repository.js';
@@ -96,7 +97,7 @@ export class JobViews {
     const references: JobDetail['references'] = [];
     if (stored) {
       const form = stored.form;
-      const add = (m: DraftMedia | undefined, role: string) => {
+      const add = (m: DraftMedia | undefined, role: string, label: string) => {
         if (!m) return;
         let available = true;
         try {
@@ -107,12 +108,17 @@ export class JobViews {
         references.push({
           ...m,
           role,
+          label,
           posterUrl: available ? mediaUrl(this.d.host, `staged/${m.id}/poster`) : null,
         });
       };
-      if (typeof requested.input_image_asset_id === 'string') add(form.firstFrame, 'first_frame');
-      if (typeof requested.end_image_asset_id === 'string') add(form.lastFrame, 'last_frame');
-      if (Array.isArray(requested.referenceInputs)) for (const r of form.references) add(r, referenceRole(r));
+      if (typeof requested.input_image_asset_id === 'string')
+        add(form.firstFrame, 'first_frame', 'First frame');
+      if (typeof requested.end_image_asset_id === 'string') add(form.lastFrame, 'last_frame', 'Last frame');
+      if (Array.isArray(requested.referenceInputs)) {
+        const numbers = numberReferences(form.references);
+        form.references.forEach((r, i) => add(r, referenceRole(r), numbers[i]?.label ?? referenceRole(r)));
+      }
     }
     return {
       ...view,

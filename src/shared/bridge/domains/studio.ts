@@ -141,7 +141,14 @@ export const JobDetail = JobView.extend({
   originalPrompt: z.string().nullable(),
   optimizedPrompt: z.string().nullable(),
   /** The references of the draft that made the job, when it is still known. */
-  references: z.array(DraftMedia.extend({ role: z.string(), posterUrl: z.string().nullable() })),
+  references: z.array(
+    DraftMedia.extend({
+      role: z.string(),
+      posterUrl: z.string().nullable(),
+      /** How the request numbers it: "First frame", "Last frame", "Image 1", "Video 1", "Audio 1". */
+      label: z.string().optional(),
+    }),
+  ),
 });
 export type JobDetail = z.infer<typeof JobDetail>;
 

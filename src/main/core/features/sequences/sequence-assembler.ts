@@ -60,7 +60,10 @@ export interface SequenceAssemblerDeps {
  */
 export class SequenceAssembler {
   private readonly facts = new ResultFacts();
-  private readonly running = new Map<string, { progress: number; done: Promise<void> }>();
+  private readonly running = new Map<
+    string,
+    { progress: number; done: Promise<void>; listeners: Set<(view: AssemblyView) => void> }
+  >();
 
   constructor(private readonly d: SequenceAssemblerDeps) {
     const now = Date.now();
@@ -98,18 +101,33 @@ export class SequenceAssembler {
       fingerprint,
       crossfadeSeconds,
     });
-    const state = { progress: 0, done: Promise.resolve() };
+    const state = {
+      progress: 0,
+      done: Promise.resolve(),
+      listeners: new Set<(view: AssemblyView) => void>(),
+    };
     this.running.set(record.id, state);
     state.done = this.render(sequence, record, sources).finally(() => this.running.delete(record.id));
     return this.view(record);
   }
 
-  /** Waits for an assembly this process is rendering (the CLI waits; the app listens to events). */
-  async finished(assemblyId: string): Promise<AssemblyView> {
-    await this.running.get(assemblyId)?.done;
+  /**
+   * Waits for an assembly this process is rendering, telling `onProgress` of its progress (the CLI
+   * waits; the app listens to events).
+   */
+  async finished(assemblyId: string, onProgress?: (view: AssemblyView) => void): Promise<AssemblyView> {
+    const running = this.running.get(assemblyId);
+    if (running && onProgress) running.listeners.add(onProgress);
+    await running?.done;
     const record = this.d.journal.sequences.assembly(assemblyId);
     if (!record) throw new AppError('sequence.not_found', 'This assembly no longer exists.');
     return this.view(record);
+  }
+
+  /** Where a ready assembly and its sidecar lie (for the CLI's answer; never sent to a renderer). */
+  filesOf(assemblyId: string): { localPath: string | null; sidecarPath: string | null } {
+    const record = this.d.journal.sequences.assembly(assemblyId);
+    return { localPath: record?.localPath ?? null, sidecarPath: record?.sidecarPath ?? null };
   }
 
   view(record: AssemblyRecord, reused = false): AssemblyView {
@@ -223,7 +241,9 @@ export class SequenceAssembler {
           if (state) state.progress = fraction;
           if (Date.now() - lastEmit < 200) return;
           lastEmit = Date.now();
-          this.d.emit(this.view(record));
+          const view = this.view(record);
+          this.d.emit(view);
+          for (const listener of state?.listeners ?? []) listener(view);
         },
       });
       const facts = await readMediaFacts(temp);

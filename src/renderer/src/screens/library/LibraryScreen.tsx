@@ -1,10 +1,11 @@
 import { Dialog } from 'radix-ui';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobDetail, JobView } from '../../../../shared/bridge/contract';
 import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
+import { CompareDialog } from './compare/CompareDialog';
 
 interface Filters {
   query: string;
@@ -17,31 +18,11 @@ interface Filters {
 
 const EMPTY: Filters = { query: '', profileId: '', model: '', mode: '', from: '', to: '' };
 
-function Player({
-  url,
-  mimeType,
-  testId,
-  mediaRef,
-}: {
-  url: string;
-  mimeType: string | null;
-  testId: string;
-  mediaRef?: React.Ref<HTMLVideoElement>;
-}) {
+function Player({ url, mimeType, testId }: { url: string; mimeType: string | null; testId: string }) {
   if (mimeType?.startsWith('image/')) return <img className="player" src={url} alt="" data-testid={testId} />;
   if (mimeType?.startsWith('audio/'))
     return <audio className="player" src={url} controls data-testid={testId} />;
-  return (
-    <video
-      ref={mediaRef}
-      className="player"
-      src={url}
-      controls
-      preload="auto"
-      playsInline
-      data-testid={testId}
-    />
-  );
+  return <video className="player" src={url} controls preload="auto" playsInline data-testid={testId} />;
 }
 
 function SpecTable({ requested, effective }: { requested: Record<string, unknown>; effective: unknown }) {
@@ -244,97 +225,6 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
   );
 }
 
-/** Two results side by side; play, pause and seek stay in step. */
-function Compare({ a, b, onClose }: { a: JobView; b: JobView; onClose(): void }) {
-  const { t } = useTranslation();
-  const left = useRef<HTMLVideoElement>(null);
-  const right = useRef<HTMLVideoElement>(null);
-  const syncing = useRef(false);
-  const link = useCallback((from: HTMLVideoElement | null, to: HTMLVideoElement | null) => {
-    if (!from || !to) return () => undefined;
-    const onPlay = () => void to.play().catch(() => undefined);
-    const onPause = () => to.pause();
-    const onSeek = () => {
-      if (syncing.current) return;
-      syncing.current = true;
-      to.currentTime = from.currentTime;
-      setTimeout(() => (syncing.current = false), 50);
-    };
-    from.addEventListener('play', onPlay);
-    from.addEventListener('pause', onPause);
-    from.addEventListener('seeked', onSeek);
-    return () => {
-      from.removeEventListener('play', onPlay);
-      from.removeEventListener('pause', onPause);
-      from.removeEventListener('seeked', onSeek);
-    };
-  }, []);
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    if (!ready) return;
-    const off1 = link(left.current, right.current);
-    const off2 = link(right.current, left.current);
-    return () => {
-      off1();
-      off2();
-    };
-  }, [ready, link]);
-  const url = (j: JobView) => j.outputs.find((o) => o.verified)?.mediaUrl ?? '';
-  return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog-content dialog-wide"
-          data-testid="library-compare"
-          aria-describedby={undefined}
-          onOpenAutoFocus={() => setReady(true)}
-        >
-          <Dialog.Title>{t('studio.library.compare')}</Dialog.Title>
-          <div className="compare-grid">
-            {[a, b].map((j, i) => (
-              <figure key={j.rowId}>
-                <Player
-                  mediaRef={i === 0 ? left : right}
-                  url={url(j)}
-                  mimeType={j.outputs.find((o) => o.verified)?.mimeType ?? null}
-                  testId={`compare-player-${i}`}
-                />
-                <figcaption className="small">{j.prompt}</figcaption>
-              </figure>
-            ))}
-          </div>
-          <div className="row">
-            <button
-              type="button"
-              className="button"
-              data-testid="compare-play"
-              onClick={() => {
-                void left.current?.play().catch(() => undefined);
-                void right.current?.play().catch(() => undefined);
-              }}
-            >
-              {t('studio.library.syncPlay')}
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="compare-pause"
-              onClick={() => {
-                left.current?.pause();
-                right.current?.pause();
-              }}
-            >
-              {t('studio.library.syncPause')}
-            </button>
-            <Dialog.Close className="button button-secondary">{t('studio.library.close')}</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-
 /** Verified results, offline: gallery, filters, prompt search, detail, comparison. */
 export function LibraryScreen() {
   const { t } = useTranslation();
@@ -501,7 +391,7 @@ export function LibraryScreen() {
         />
       ) : null}
       {comparing && pair.length === 2 ? (
-        <Compare a={pair[0]!} b={pair[1]!} onClose={() => setComparing(false)} />
+        <CompareDialog a={pair[0]!} b={pair[1]!} onClose={() => setComparing(false)} />
       ) : null}
     </section>
   );

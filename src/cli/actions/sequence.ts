@@ -1,0 +1,281 @@
+import type { Command } from 'commander';
+import type { SequenceShotView, SequenceView } from '../../shared/bridge/domains/sequences.js';
+import type { DraftForm } from '../../shared/bridge/domains/studio.js';
+import { AppError } from '../../main/core/errors.js';
+import type { SequencesFeature } from '../../main/core/features/sequences/sequences-feature.js';
+import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
+import { printJson, withCliCore, type CliCore } from '../cli-context.js';
+import { ExitCode } from '../exit-codes.js';
+
+interface GenerationOptions {
+  generate: boolean;
+  timeout: string;
+}
+
+function integer(value: string, name: string, min: number): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min)
+    throw new AppError('usage', `${name} must be a whole number of at least ${min} (got "${value}").`);
+  return Number(value);
+}
+
+/** A shot named by its number in the sequence (1 = first) or by its id. */
+function shotOf(view: SequenceView, ref: string): SequenceShotView {
+  const byNumber = /^\d+$/.test(ref) ? view.shots[Number(ref) - 1] : undefined;
+  const shot = byNumber ?? view.shots.find((s) => s.shotId === ref);
+  if (!shot)
+    throw new AppError(
+      'sequence.shot_not_found',
+      `"${ref}" is not a shot of ${view.name}: give its number (1..${view.shots.length}) or its id.`,
+    );
+  return shot;
+}
+
+const seconds = (n: number | null) => (n === null ? '—' : `${n.toFixed(2)} s`);
+
+function printShots(view: SequenceView): void {
+  process.stdout.write(
+    `${view.name}  (${view.sequenceId})  ${view.shots.length} shots, ${seconds(view.totalSeconds)}\n`,
+  );
+  for (const s of view.shots)
+    process.stdout.write(
+      `  ${String(s.position + 1).padStart(2)}  ${s.state.padEnd(9)} ${s.origin.padEnd(8)} ${s.generationMode.padEnd(22)} ` +
+        `${seconds(s.durationSeconds ?? s.seconds).padStart(8)}  ${s.jobId ?? '—'}  ${s.prompt.slice(0, 60)}\n`,
+    );
+  if (view.assembly)
+    process.stdout.write(
+      `  assembly: ${view.assembly.state}${view.assembly.fileName ? ` ${view.assembly.fileName}` : ''}` +
+        `${view.assemblyCurrent ? ' (up to date)' : view.assembly.state === 'ready' ? ' (the shots changed since)' : ''}\n`,
+    );
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
+
+/**
+ * Waits until the shot has its verified result (or failed, or the wait limit passed), saying each
+ * change of its state on stderr.
+ */
+async function waitForShot(
+  sequences: SequencesFeature,
+  sequenceId: string,
+  shotId: string,
+  timeoutSeconds: number,
+  quiet: boolean,
+): Promise<{ view: SequenceView; shot: SequenceShotView; exit: ExitCode }> {
+  const end = Date.now() + timeoutSeconds * 1000;
+  let said = '';
+  for (;;) {
+    const view = await sequences.get(sequenceId);
+    const shot = view.shots.find((s) => s.shotId === shotId);
+    if (!shot)
+      throw new AppError('sequence.shot_not_found', 'The shot left the sequence while it was generated.');
+    const line = `${shot.label}: ${shot.state}${shot.jobId ? ` (job ${shot.jobId})` : ''}`;
+    if (!quiet && line !== said) process.stderr.write(`… ${line}\n`);
+    said = line;
+    if (shot.mediaUrl !== null) return { view, shot, exit: ExitCode.ok };
+    if (TERMINAL.has(shot.state) && shot.state !== 'succeeded')
+      return { view, shot, exit: ExitCode.jobFailed };
+    if (shot.state === 'draft') return { view, shot, exit: ExitCode.serviceError };
+    if (Date.now() > end) return { view, shot, exit: ExitCode.waitLimit };
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Generates the new shot (unless --no-generate), waits for it and prints the outcome. */
+async function finishShot(
+  cli: CliCore,
+  view: SequenceView,
+  shot: SequenceShotView,
+  opts: GenerationOptions,
+): Promise<ExitCode> {
+  const sequences = cli.studio().sequences;
+  const timeout = integer(opts.timeout, '--timeout', 1);
+  let exit: ExitCode = ExitCode.ok;
+  let outcome = { view, shot };
+  let refusal: string | null = null;
+  if (opts.generate) {
+    const { submitted } = await sequences.generate(view.sequenceId, shot.shotId);
+    if (submitted[0]?.state === 'refused') {
+      refusal = submitted[0].message;
+      exit = ExitCode.invalidInput;
+    } else {
+      const waited = await waitForShot(sequences, view.sequenceId, shot.shotId, timeout, cli.json);
+      outcome = waited;
+      exit = waited.exit;
+    }
+  }
+  const final = await sequences.get(view.sequenceId);
+  if (cli.json) printJson({ sequence: final, shot: outcome.shot, ...(refusal ? { refused: refusal } : {}) });
+  else {
+    printShots(final);
+    if (refusal) process.stderr.write(`framewright: ${outcome.shot.label} was refused: ${refusal}\n`);
+    if (exit === ExitCode.waitLimit)
+      process.stderr.write(`${outcome.shot.label} is still running; \`framewright resume\` continues it.\n`);
+    if (exit === ExitCode.jobFailed)
+      process.stderr.write(
+        `${outcome.shot.label} failed: ${outcome.shot.errorMessage ?? 'no reason given'}\n`,
+      );
+  }
+  return exit;
+}
+
+export const runSequenceNew = async (name: string, _opts: unknown, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const view = await cli.studio().sequences.create(name);
+    if (cli.json) printJson(view);
+    else process.stdout.write(`${view.sequenceId}  ${view.name}\n`);
+    return ExitCode.ok;
+  });
+
+export const runSequenceList = async (ref: string | undefined, _opts: unknown, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const sequences = cli.studio().sequences;
+    if (ref) {
+      const view = await sequences.get(sequences.find(ref));
+      if (cli.json) printJson(view);
+      else printShots(view);
+      return ExitCode.ok;
+    }
+    const list = sequences.list();
+    if (cli.json) printJson(list);
+    else if (list.length === 0)
+      process.stdout.write('No sequences yet: `framewright sequence new <name>`.\n');
+    else
+      for (const s of list)
+        process.stdout.write(
+          `${s.sequenceId}  ${s.name}  ${s.shotCount} shots, ${seconds(s.totalSeconds)}\n`,
+        );
+    return ExitCode.ok;
+  });
+
+interface AddOptions extends GenerationOptions {
+  prompt: string;
+  seconds: string;
+  orientation: string;
+  resolutionTier: string;
+  mode: string;
+  model?: string;
+  seed?: string;
+  firstFrame?: string;
+  position?: string;
+}
+
+export const runSequenceAdd = async (ref: string, opts: AddOptions, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const studio = cli.studio();
+    const sequenceId = studio.sequences.find(ref);
+    const position = opts.position === undefined ? undefined : integer(opts.position, '--position', 1) - 1;
+    let model = opts.model;
+    if (!model) {
+      const { services } = await cli.core.catalog.discover(cli.profileId, {
+        serviceKind: 'video_generation',
+      });
+      model = chooseVideoServiceForMode(services, opts.mode).modelAlias;
+    }
+    const form: DraftForm = {
+      profileId: cli.profileId,
+      model,
+      generationMode: opts.mode,
+      prompt: opts.prompt,
+      orientation: opts.orientation,
+      seconds: integer(opts.seconds, '--seconds', 1),
+      resolutionTier: opts.resolutionTier,
+      seed: opts.seed === undefined ? null : integer(opts.seed, '--seed', 0),
+      firstFrame: opts.firstFrame ? await studio.staged.stageCopy(opts.firstFrame) : undefined,
+      references: [],
+    };
+    const before = new Set((await studio.sequences.get(sequenceId)).shots.map((s) => s.shotId));
+    const view = await studio.sequences.addShot(sequenceId, form, position);
+    const shot = view.shots.find((s) => !before.has(s.shotId))!;
+    return finishShot(cli, view, shot, opts);
+  });
+
+interface ContinueOptions extends GenerationOptions {
+  mode: string;
+  lastFrame?: string;
+  prompt?: string;
+}
+
+export const runSequenceContinue = async (
+  ref: string,
+  shotRef: string,
+  opts: ContinueOptions,
+  command: Command,
+) =>
+  withCliCore(command, async (cli) => {
+    const studio = cli.studio();
+    const sequenceId = studio.sequences.find(ref);
+    if (opts.mode !== 'i2v' && opts.mode !== 'first_last_frame_video')
+      throw new AppError('usage', `--mode is i2v or first_last_frame_video (got "${opts.mode}").`);
+    const from = shotOf(await studio.sequences.get(sequenceId), shotRef);
+    const lastFrame = opts.lastFrame ? await studio.staged.stageCopy(opts.lastFrame) : undefined;
+    const view = await studio.sequences.continueShot({
+      sequenceId,
+      fromShotId: from.shotId,
+      generationMode: opts.mode,
+      lastFrameFileId: lastFrame?.id,
+      prompt: opts.prompt,
+    });
+    return finishShot(cli, view, view.shots[from.position + 1]!, opts);
+  });
+
+interface BridgeOptions extends GenerationOptions {
+  prompt?: string;
+}
+
+export const runSequenceBridge = async (
+  ref: string,
+  fromRef: string,
+  toRef: string,
+  opts: BridgeOptions,
+  command: Command,
+) =>
+  withCliCore(command, async (cli) => {
+    const sequences = cli.studio().sequences;
+    const sequenceId = sequences.find(ref);
+    const current = await sequences.get(sequenceId);
+    const from = shotOf(current, fromRef);
+    const to = shotOf(current, toRef);
+    const view = await sequences.bridgeShots({
+      sequenceId,
+      fromShotId: from.shotId,
+      toShotId: to.shotId,
+      prompt: opts.prompt,
+    });
+    return finishShot(cli, view, view.shots[from.position + 1]!, opts);
+  });
+
+export const runSequenceAssemble = async (ref: string, opts: { crossfade: string }, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const studio = cli.studio();
+    const sequenceId = studio.sequences.find(ref);
+    const crossfade = Number(opts.crossfade);
+    if (!/^\d+(\.\d+)?$/.test(opts.crossfade.trim()) || !Number.isFinite(crossfade))
+      throw new AppError('usage', `--crossfade is a number of seconds (got "${opts.crossfade}").`);
+    const started = await studio.sequences.assemble(sequenceId, crossfade);
+    let shown = -1;
+    const done = await studio.assembler.finished(started.assemblyId, (view) => {
+      const percent = Math.floor(view.progress * 10) * 10;
+      if (!cli.json && percent > shown) process.stderr.write(`… assembling ${percent}%\n`);
+      shown = Math.max(shown, percent);
+    });
+    const record = studio.assembler.filesOf(done.assemblyId);
+    // an unchanged sequence answered its earlier file: say so
+    const result = {
+      ...done,
+      reused: started.reused,
+      path: record.localPath,
+      sidecarPath: record.sidecarPath,
+    };
+    if (cli.json) printJson(result);
+    else if (done.state === 'ready')
+      process.stdout.write(
+        `${result.reused ? 'unchanged, reused' : 'assembled'}: ${result.path}\n` +
+          `  ${seconds(done.durationSeconds)}, ${done.chapters.length} chapters, sha256 ${done.sha256}\n` +
+          `  sidecar ${result.sidecarPath}\n`,
+      );
+    if (done.state !== 'ready') {
+      process.stderr.write(`framewright: ${done.errorMessage ?? 'the assembly failed'}\n`);
+      return ExitCode.serviceError;
+    }
+    return ExitCode.ok;
+  });
