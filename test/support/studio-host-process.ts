@@ -1,6 +1,6 @@
 /**
  * Starts `framewright serve` (the browser host with the real core and its embedded simulator) on a
- * random loopback port with a fresh data folder: the end-to-end tests' host, and the queue bench's.
+ * random loopback port with a fresh data folder (or a given one, to restart on it): the end-to-end tests' host, and the queue bench's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -27,8 +27,14 @@ export interface StartedStudioHost {
   nextLine: () => Promise<string>;
 }
 
-export async function startStudioHost(options: { rendererDir?: string } = {}): Promise<StartedStudioHost> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-'));
+export async function startStudioHost(
+  options: {
+    rendererDir?: string;
+    /** An existing data folder (a restart); else a fresh one. */
+    dataDir?: string;
+  } = {},
+): Promise<StartedStudioHost> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-'));
   const root = path.resolve(import.meta.dirname, '../..');
   const child: ChildProcess = spawn(
     process.execPath,

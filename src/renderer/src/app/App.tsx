@@ -16,6 +16,9 @@ const SCREENS: Record<Section, ComponentType> = {
   playground: lazy(() =>
     import('../screens/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })),
   ),
+  sequences: lazy(() =>
+    import('../screens/sequences/SequencesScreen').then((m) => ({ default: m.SequencesScreen })),
+  ),
   team: lazy(() => import('../screens/team/TeamScreen').then((m) => ({ default: m.TeamScreen }))),
   settings: lazy(() =>
     import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
@@ -26,6 +29,7 @@ const ICONS: Record<Section, string> = {
   create: '✦',
   queue: '☰',
   library: '▦',
+  sequences: '▤',
   playground: '◇',
   team: '◎',
   settings: '⚙',
@@ -40,7 +44,8 @@ export function App() {
   const loadError = useStudio((s) => s.loadError);
   const teamManager = useStudio((s) => s.teamManager);
   const loadTeamAccess = useStudio((s) => s.loadTeamAccess);
-  const sections = visibleSections(teamManager);
+  const host = useStudio((s) => s.info?.host);
+  const sections = visibleSections(teamManager, host);
   useTheme(settings.theme);
   // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();

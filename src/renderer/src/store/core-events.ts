@@ -16,8 +16,8 @@ function justFinished(job: JobView, before: JobView | undefined): boolean {
 }
 
 /**
- * Feeds what the core pushes into the store: the connection, settings, jobs, downloads, uploads
- * and the chat's streamed reply. `onJobFinished` hears of each job that just ended. Answers the
+ * Feeds what the core pushes into the store: the connection, settings, jobs, downloads, uploads,
+ * the chat's streamed reply, and the sequences' changes and assembly progress. `onJobFinished` hears of each job that just ended. Answers the
  * function that stops listening.
  */
 export function listenToCore(onJobFinished: (job: JobView) => void): () => void {
@@ -28,6 +28,7 @@ export function listenToCore(onJobFinished: (job: JobView) => void): () => void 
     bridge.on('jobs.changed', (job) => {
       const before = useStudio.getState().jobs[job.rowId];
       store.receiveJob(job);
+      store.receiveSequenceJob(job);
       if (justFinished(job, before)) onJobFinished(job);
     }),
     bridge.on('downloads.progress', (p) =>
@@ -41,6 +42,8 @@ export function listenToCore(onJobFinished: (job: JobView) => void): () => void 
       }),
     ),
     bridge.on('playground.chat.delta', ({ streamId, token }) => store.receiveDelta(streamId, token)),
+    bridge.on('sequences.changed', ({ sequenceId }) => store.receiveSequenceChanged(sequenceId)),
+    bridge.on('sequences.assembly', store.receiveAssembly),
   ];
   return () => stops.forEach((stop) => stop());
 }

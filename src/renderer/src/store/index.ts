@@ -8,6 +8,7 @@ import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice'
 import { createProfilesSlice, type ProfilesSlice } from './profiles-slice';
 import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createQueueSlice, type QueueSlice } from './queue-slice';
+import { createSequencesSlice, type SequencesSlice } from './sequences-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createTeamSlice, type TeamSlice } from './team-slice';
 
@@ -25,7 +26,8 @@ export type StudioState = AppSlice &
   LibrarySlice &
   PlaygroundSlice &
   ProjectsSlice &
-  TeamSlice;
+  TeamSlice &
+  SequencesSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
   ...createAppSlice(...args),
@@ -39,6 +41,7 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createPlaygroundSlice(...args),
   ...createProjectsSlice(...args),
   ...createTeamSlice(...args),
+  ...createSequencesSlice(...args),
 }));
 
 export { SECTIONS, visibleSections, type Section } from './navigation-slice';

@@ -10,6 +10,7 @@ export const en = {
     create: 'Create',
     queue: 'Queue',
     library: 'Library',
+    sequences: 'Sequences',
     playground: 'Playground',
     team: 'Team',
     settings: 'Settings',

@@ -7,6 +7,7 @@ export const zhCN: Messages = {
     create: '创作',
     queue: '队列',
     library: '作品库',
+    sequences: '序列',
     playground: '试验场',
     team: '团队',
     settings: '设置',
