@@ -77,6 +77,9 @@ describe('sequences', () => {
       ['Shot 2', 'draft', 6],
     ]);
     expect(view.totalSeconds).toBe(11);
+    // the shots' drafts are the Sequences screen's: Create does not reopen one after a reload
+    const createDrafts = await studio.call<{ id: string }[]>('drafts.list', {});
+    expect(createDrafts.map((d) => d.id)).not.toContain(view.shots[0]!.draftId);
     expect(view.assemblable).toBe(false);
 
     // continue and bridge need results

@@ -18,6 +18,8 @@ export interface StoredDraft {
 export interface StudioDraftsDeps {
   drafts: DraftsRepository;
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById'>;
+  /** A draft that is a shot of a sequence (issue 15): Create's own list leaves it out. */
+  isShot?: (draftId: string) => boolean;
 }
 
 /**
@@ -57,10 +59,11 @@ export class StudioDrafts {
     };
   }
 
+  /** Create's drafts, newest first (a sequence's shots are the Sequences screen's). */
   listDrafts(): StudioDraft[] {
     return this.d.drafts
       .list<StoredDraft>(50)
-      .filter((d) => d.body.kind === 'studio-video')
+      .filter((d) => d.body.kind === 'studio-video' && !this.d.isShot?.(d.id))
       .map((d) => this.draft(d.id));
   }
 

@@ -78,7 +78,11 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     catalog: d.catalog,
     activeProfileId: d.activeProfileId,
   });
-  const drafts = new StudioDrafts({ drafts: journal.drafts, jobs: journal.jobs });
+  const drafts = new StudioDrafts({
+    drafts: journal.drafts,
+    jobs: journal.jobs,
+    isShot: (draftId) => journal.sequences.sequencesOfDraft(draftId).length > 0,
+  });
   const inputs = new DraftInputs({
     journal,
     clientFor: d.clientFor,
