@@ -130,6 +130,19 @@ export const JobView = z.object({
   generationMode: z.string().nullable(),
   draftId: z.string().nullable(),
   outputs: z.array(OutputView),
+  /** When the current (status, stage) began, as the journal recorded it (epoch ms); null without history. */
+  stageStartedAt: z.number().nullable(),
+  /**
+   * For a job in progress, once this profile has succeeded jobs with the same model and requested
+   * seconds: the median of their accept → succeeded durations (`expectedTotalSeconds`), and what
+   * remains of it since `acceptedAt` when the view was made (0: any moment now). Null otherwise.
+   */
+  expectedTotalSeconds: z.number().nullable(),
+  expectedRemainingSeconds: z.number().nullable(),
+  /** What the estimate was read from: how many earlier jobs, of which model and requested seconds. */
+  estimateBasis: z
+    .object({ samples: z.number(), model: z.string(), seconds: z.number().nullable() })
+    .nullable(),
 });
 export type JobView = z.infer<typeof JobView>;
 
@@ -142,6 +155,15 @@ export const JobDetail = JobView.extend({
   optimizedPrompt: z.string().nullable(),
   /** The references of the draft that made the job, when it is still known. */
   references: z.array(DraftMedia.extend({ role: z.string(), posterUrl: z.string().nullable() })),
+  /** Every (status, stage) the journal saw, oldest first, with how long it lasted (null: still on). */
+  stages: z.array(
+    z.object({
+      status: z.string(),
+      stage: z.string().nullable(),
+      startedAt: z.number(),
+      seconds: z.number().nullable(),
+    }),
+  ),
 });
 export type JobDetail = z.infer<typeof JobDetail>;
 

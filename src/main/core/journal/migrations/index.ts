@@ -9,6 +9,7 @@ import { migration008CredentialIdentity } from './008-credential-identity.js';
 import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes.js';
 import { migration010EventCursors } from './010-event-cursors.js';
 import { migration011Projects } from './011-projects.js';
+import { migration013JobStageHistory } from './013-job-stage-history.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,4 +27,6 @@ export const migrations: readonly Migration[] = [
   migration009UnfinishedWorkIndexes,
   migration010EventCursors,
   migration011Projects,
+  // 012 is reserved for work on another branch (issue 15)
+  migration013JobStageHistory,
 ];
