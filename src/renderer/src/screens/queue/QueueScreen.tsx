@@ -43,7 +43,7 @@ export function EtaText({ job, now }: { job: JobView; now: number }) {
   );
 }
 
-function JobRow({ job, now }: { job: JobView; now: number }) {
+export function JobRow({ job, now }: { job: JobView; now: number }) {
   const { t } = useTranslation();
   const downloads = useStudio((s) => s.downloads);
   const copyToCreate = useStudio((s) => s.copyToCreate);
