@@ -4,6 +4,7 @@ import { openCoreParts } from '../main/core/app/core-parts.js';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../main/core/app/default-simulator-launcher.js';
 import { errorKindOf } from '../main/core/error-kinds.js';
+import type { EngineChange } from '../main/core/jobs/job-engine.js';
 import { AppError } from '../main/core/errors.js';
 import { ApiError } from '../main/core/platform/api-errors.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
@@ -31,6 +32,11 @@ export interface CliCore {
   json: boolean;
   /** The studio's features over the same parts (drafts, staging, sequences), built on first use. */
   studio(): StudioFeatures;
+  /**
+   * Listens to the job engine's changes (intents, polls, download bytes) while the command runs,
+   * for live progress (`progress/follow-engine.ts`); returns the way to stop listening.
+   */
+  onEngineChange(listener: (change: EngineChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,7 @@ export async function openCliCore(
   const options = command.optsWithGlobals<GlobalOptions>();
   const dataDir = options.dataDir ?? defaultDataDir();
   const timeScale = Number(process.env.FRAMEWRIGHT_SIMULATOR_TIME_SCALE ?? '1');
+  const listeners = new Set<(change: EngineChange) => void>();
   const parts = await openCoreParts({
     dataDir,
     launchSimulator: defaultSimulatorLauncher(
@@ -53,6 +60,15 @@ export async function openCliCore(
       Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,
     ),
     engine: crashPointHooks(),
+    onEngineChange: (change) => {
+      for (const listener of listeners) {
+        try {
+          listener(change);
+        } catch {
+          // a progress display never stops the work
+        }
+      }
+    },
   });
   try {
     const core = composeFeatures(parts);
@@ -78,7 +94,17 @@ export async function openCliCore(
         logger: createLogger(),
         host: 'browser',
       }));
-    return { core, profileId, json: Boolean(options.json), studio: openStudio, close: () => parts.close() };
+    return {
+      core,
+      profileId,
+      json: Boolean(options.json),
+      studio: openStudio,
+      onEngineChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: () => parts.close(),
+    };
   } catch (error) {
     await parts.close();
     throw error;

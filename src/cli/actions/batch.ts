@@ -10,6 +10,8 @@ import { AppError } from '../../main/core/errors.js';
 import { ApiError } from '../../main/core/platform/api-errors.js';
 import { exitCodeFor, printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { commandProgress } from '../progress/command-progress.js';
+import { uploadChange } from '../progress/follow-engine.js';
 import { describeJob, exitCodeForResult, probeInput } from './video.js';
 
 /** The command's options: a row's defaults, and how the run goes. */
@@ -124,12 +126,21 @@ export const runBatchCommand = async (file: string, opts: BatchOptions, command:
       return ExitCode.invalidInput;
     }
 
+    const rowOfKey = new Map(plan.toSend.map((row) => [row.key, row.row]));
+    const line = (row: number) => `row ${row}`;
+    const progress = commandProgress(cli, {
+      labelFor: (key) => {
+        const row = rowOfKey.get(key);
+        return row === undefined ? undefined : line(row);
+      },
+    });
     const reports = new Map<number, RowReport>();
     const codes: ExitCode[] = [];
     const finish = (report: RowReport, code: ExitCode = ExitCode.ok) => {
       reports.set(report.row, report);
       codes.push(code);
-      if (!cli.json) process.stdout.write(rowLine(report) + '\n');
+      progress.done(line(report.row), null);
+      if (!cli.json) progress.above(() => process.stdout.write(rowLine(report) + '\n'));
     };
     const blank = (row: PreparedBatchRow, state: RowState) => ({
       row: row.row,
@@ -146,57 +157,60 @@ export const runBatchCommand = async (file: string, opts: BatchOptions, command:
       else if (planRow.disposition === 'capped') finish(blank(planRow.prepared!, 'capped'));
     }
 
-    const { stoppedBy } = await cli.core.media.runBatch(plan.toSend, {
-      profileId: cli.profileId,
-      concurrency,
-      timeoutSeconds: timeout,
-      wait: opts.wait,
-      onStep: cli.json ? undefined : (row, step) => process.stderr.write(`… row ${row.row}: ${step}\n`),
-      onRow: (row, outcome) => {
-        if (outcome.kind === 'not_submitted') {
-          finish({ ...blank(row, 'not_submitted'), reason: outcome.reason });
-          return;
-        }
-        if (outcome.kind === 'result') {
-          const { result } = outcome;
-          const job = describeJob(result.job);
+    const { stoppedBy } = await cli.core.media
+      .runBatch(plan.toSend, {
+        profileId: cli.profileId,
+        concurrency,
+        timeoutSeconds: timeout,
+        wait: opts.wait,
+        onStep: (row, step) => progress.update(line(row.row), { stage: step }),
+        onUpload: (row, upload) => progress.update(line(row.row), uploadChange(upload)),
+        onRow: (row, outcome) => {
+          if (outcome.kind === 'not_submitted') {
+            finish({ ...blank(row, 'not_submitted'), reason: outcome.reason });
+            return;
+          }
+          if (outcome.kind === 'result') {
+            const { result } = outcome;
+            const job = describeJob(result.job);
+            finish(
+              {
+                ...blank(row, result.state),
+                jobId: job.jobId ?? null,
+                status: job.status,
+                requestId: job.requestId,
+                outputs: job.outputs ?? [],
+                ...(result.state === 'failed' && job.errorCode
+                  ? {
+                      error: {
+                        code: job.errorCode,
+                        message: `${job.errorCode}: ${job.errorMessage ?? ''}`,
+                      },
+                    }
+                  : {}),
+                ...(result.state === 'pending' ? { reason: result.reason } : {}),
+              },
+              exitCodeForResult(result.state, result.job, opts.wait),
+            );
+            return;
+          }
+          const { error } = outcome;
+          const job = cli.core.jobs.jobForKey(row.key);
           finish(
             {
-              ...blank(row, result.state),
-              jobId: job.jobId ?? null,
-              status: job.status,
-              requestId: job.requestId,
-              outputs: job.outputs ?? [],
-              ...(result.state === 'failed' && job.errorCode
-                ? {
-                    error: {
-                      code: job.errorCode,
-                      message: `${job.errorCode}: ${job.errorMessage ?? ''}`,
-                    },
-                  }
-                : {}),
-              ...(result.state === 'pending' ? { reason: result.reason } : {}),
+              ...blank(row, 'failed'),
+              jobId: job?.jobId ?? null,
+              error: {
+                code: error instanceof AppError ? error.code : 'error',
+                message: message(error),
+                ...(error instanceof ApiError ? { status: error.status } : {}),
+              },
             },
-            exitCodeForResult(result.state, result.job, opts.wait),
+            exitCodeFor(error),
           );
-          return;
-        }
-        const { error } = outcome;
-        const job = cli.core.jobs.jobForKey(row.key);
-        finish(
-          {
-            ...blank(row, 'failed'),
-            jobId: job?.jobId ?? null,
-            error: {
-              code: error instanceof AppError ? error.code : 'error',
-              message: message(error),
-              ...(error instanceof ApiError ? { status: error.status } : {}),
-            },
-          },
-          exitCodeFor(error),
-        );
-      },
-    });
+        },
+      })
+      .finally(() => progress.end());
 
     const rows = [...reports.values()].sort((a, b) => a.row - b.row);
     const count = (state: RowState) => rows.filter((r) => r.state === state).length;

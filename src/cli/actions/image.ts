@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SERVICE_KINDS } from '../../main/core/operations/service-common.js';
 import { withCliCore } from '../cli-context.js';
+import { commandProgress } from '../progress/command-progress.js';
 import { integerOption, reportJob, resolveFor } from './playground-shared.js';
 
 interface ImageOptions {
@@ -32,13 +33,24 @@ export const runImageCommand = async (prompt: string, opts: ImageOptions, comman
       inputImages: opts.input,
     };
     const { service } = await resolveFor(cli, SERVICE_KINDS.image, opts.model);
-    const result = await cli.core.media.submitImage({
-      profileId: cli.profileId,
-      service,
-      draft,
-      idempotencyKey: opts.idempotencyKey,
-      wait: { waitSeconds: integerOption(opts.timeout, '--timeout')!, noWait: !opts.wait },
-    });
-    return reportJob(cli, result, opts.wait);
+    const line = 'image';
+    // this command runs one job: every job the engine reports here is it
+    const progress = commandProgress(cli, { labelFor: () => line });
+    try {
+      progress.track(line);
+      const result = await cli.core.media.submitImage({
+        profileId: cli.profileId,
+        service,
+        draft,
+        idempotencyKey: opts.idempotencyKey,
+        wait: { waitSeconds: integerOption(opts.timeout, '--timeout')!, noWait: !opts.wait },
+        onStep: (step) => progress.update(line, { stage: step }),
+      });
+      progress.done(line);
+      progress.end();
+      return reportJob(cli, result, opts.wait);
+    } finally {
+      progress.end();
+    }
   });
 };

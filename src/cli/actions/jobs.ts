@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { printJson, withCliCore } from '../cli-context.js';
 import { WORKED_ELSEWHERE_MESSAGE } from '../../main/core/jobs/job-engine.js';
 import { ExitCode } from '../exit-codes.js';
+import { commandProgress } from '../progress/command-progress.js';
 import { describeJob } from './video.js';
 
 export const runShowCommand = async (ref: string, _opts: unknown, command: Command) =>
@@ -15,9 +16,11 @@ export const runShowCommand = async (ref: string, _opts: unknown, command: Comma
 
 export const runResumeCommand = async (opts: { timeout: string }, command: Command) =>
   withCliCore(command, async (cli) => {
-    const { results, errors, optimizations } = await cli.core.media.resume({
-      waitSeconds: Number(opts.timeout),
-    });
+    // each job resumed gets a line, named by its job id (or key, before the service accepted it)
+    const progress = commandProgress(cli, { labelFor: (key, jobId) => jobId ?? key, endOnFinish: true });
+    const { results, errors, optimizations } = await cli.core.media
+      .resume({ waitSeconds: Number(opts.timeout) })
+      .finally(() => progress.end());
     const summary = {
       results: results.map((r) => ({
         state: r.state,

@@ -9,6 +9,8 @@ import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-se
 import type { LocalVideoDraft, VideoResult } from '../../main/core/video/submit-video.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { commandProgress } from '../progress/command-progress.js';
+import { uploadChange } from '../progress/follow-engine.js';
 
 interface VideoOptions {
   model?: string;
@@ -127,14 +129,24 @@ export const runVideoCommand = async (opts: VideoOptions, command: Command) =>
       references: refs,
     };
     const idempotencyKey = opts.idempotencyKey ?? `fw-cli-${randomUUID()}`;
-    const result = await cli.core.media.submitVideo({
-      profileId: cli.profileId,
-      draft,
-      idempotencyKey,
-      optimize: opts.optimize ? { style: opts.style, clientRequestId: opts.optimizationId } : undefined,
-      wait: { waitSeconds: timeout, noWait: !opts.wait },
-      onStep: cli.json ? undefined : (step) => process.stderr.write(`… ${step}\n`),
-    });
+    const line = 'video';
+    const progress = commandProgress(cli, { labelFor: (key) => (key === idempotencyKey ? line : undefined) });
+    let result: VideoResult;
+    try {
+      progress.track(line);
+      result = await cli.core.media.submitVideo({
+        profileId: cli.profileId,
+        draft,
+        idempotencyKey,
+        optimize: opts.optimize ? { style: opts.style, clientRequestId: opts.optimizationId } : undefined,
+        wait: { waitSeconds: timeout, noWait: !opts.wait },
+        onStep: (step) => progress.update(line, { stage: step }),
+        onUpload: (upload) => progress.update(line, uploadChange(upload)),
+      });
+      progress.done(line);
+    } finally {
+      progress.end();
+    }
     const summary = {
       ...describeJob(result.job),
       state: result.state,

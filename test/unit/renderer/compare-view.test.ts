@@ -81,6 +81,11 @@ function detail(seed: number, seconds: number, prompt: string): JobDetail {
   return {
     rowId: seed,
     variation: null,
+    stageStartedAt: null,
+    expectedTotalSeconds: null,
+    expectedRemainingSeconds: null,
+    estimateBasis: null,
+    stages: [],
     profileId: 'simulator',
     model: 'h3-video',
     serviceKind: 'video_generation',

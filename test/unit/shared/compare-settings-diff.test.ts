@@ -24,6 +24,11 @@ function detail(
   return {
     rowId: 1,
     variation: null,
+    stageStartedAt: null,
+    expectedTotalSeconds: null,
+    expectedRemainingSeconds: null,
+    estimateBasis: null,
+    stages: [],
     profileId: 'simulator',
     model: 'h3-video',
     serviceKind: 'video_generation',

@@ -7,7 +7,13 @@ import { AppError } from '../errors.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import { ApiError } from '../platform/api-errors.js';
 import { discoverServices } from '../video/discovery.js';
-import { limitsFor, submitVideo, type LocalVideoDraft, type VideoResult } from '../video/submit-video.js';
+import {
+  limitsFor,
+  submitVideo,
+  type LocalVideoDraft,
+  type UploadState,
+  type VideoResult,
+} from '../video/submit-video.js';
 import {
   attemptKey,
   batchIdempotencyKey,
@@ -279,6 +285,8 @@ export interface RunBatchOptions {
   /** Wait for each row's result; otherwise a row is done once the service accepted it. */
   wait: boolean;
   onStep?: (row: PreparedBatchRow, step: string) => void;
+  /** Each input's upload of a row: its state, and while uploading the bytes sent. */
+  onUpload?: (row: PreparedBatchRow, upload: UploadState) => void;
   /** Called once per row, as it ends (in completion order). */
   onRow: (row: PreparedBatchRow, outcome: BatchRowOutcome) => void;
 }
@@ -311,12 +319,13 @@ export async function runBatch(
       return;
     }
     const started = Date.now();
-    const onStep = options.onStep;
+    const { onStep, onUpload } = options;
     const submission = {
       profileId: options.profileId,
       draft: row.draft,
       idempotencyKey: row.key,
       onStep: onStep ? (step: string) => onStep(row, step) : undefined,
+      onUpload: onUpload ? (upload: UploadState) => onUpload(row, upload) : undefined,
     };
     try {
       let result: VideoResult;

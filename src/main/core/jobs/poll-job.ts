@@ -98,6 +98,7 @@ export async function pollJob(
       if (clock.now() + wait > options.deadline) return { state: 'pending', job };
       if (!(await pause(wait, serverSeconds !== undefined))) return { state: 'pending', job };
     }
+    let recorded = false;
     try {
       const polled = await transport.getJob({ jobId: job.jobId, model: job.model, jobUrl: job.jobUrl });
       const read = polled.job;
@@ -105,24 +106,33 @@ export async function pollJob(
         throw new AppError('job.mismatch', `Polling ${job.jobId} answered job ${read.jobId}.`);
       }
       job = journal.jobs.recordPoll(job.id, snapshotOf(read, polled.retryAfterSeconds));
+      recorded = true;
       options.wake?.read(job.jobId);
       serverSeconds = polled.retryAfterSeconds ?? read.refreshAfterSeconds ?? read.retryAfterSeconds;
-      options.onUpdate?.(job);
       options.afterPoll?.(job);
     } catch (error) {
       // 401/403/404…: the caller says what to do; a read is safe to repeat whatever its outcome
       if (classify(error).kind === 'final') throw error;
       if (error instanceof ApiError) serverSeconds = error.retryAfterSeconds;
     }
-    if (isTerminalStatus(job.status)) break;
+    // a recorded read is told once, with its next poll already planned (the Queue and CLI show it)
+    const told = (outcome: PollOutcome): PollOutcome => {
+      if (recorded) options.onUpdate?.(outcome.job);
+      return outcome;
+    };
+    if (isTerminalStatus(job.status)) {
+      told({ state: 'terminal', job });
+      break;
+    }
     attempt += 1;
     const delay = waitBefore(attempt, serverSeconds);
-    if (delay === undefined) return stayPending(serverSeconds);
+    if (delay === undefined) return told(stayPending(serverSeconds));
     const nextPollAt = clock.now() + delay;
     journal.jobs.schedulePoll(job.id, nextPollAt);
-    if (nextPollAt > options.deadline) return { state: 'pending', job: journal.jobs.getJob(job.id)! };
-    if (!(await pause(delay, serverSeconds !== undefined)))
-      return { state: 'pending', job: journal.jobs.getJob(job.id)! };
+    job = journal.jobs.getJob(job.id)!;
+    told({ state: 'pending', job });
+    if (nextPollAt > options.deadline) return { state: 'pending', job };
+    if (!(await pause(delay, serverSeconds !== undefined))) return { state: 'pending', job };
   }
   return { state: 'terminal', job };
 }

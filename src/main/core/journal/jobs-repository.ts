@@ -124,6 +124,23 @@ export interface Job {
   readonly updatedAt: number;
 }
 
+/** When a job entered one (status, stage), as recorded by this journal (local clock, epoch ms). */
+export interface StageTiming {
+  readonly status: JobStatus;
+  readonly stage?: string;
+  readonly startedAt: number;
+}
+
+/** Which earlier jobs an estimate of a job's duration is read from: one profile, model and length. */
+export interface DurationSampleQuery {
+  readonly profileId: string;
+  readonly model: string;
+  /** The requested `seconds` of the create body; null matches jobs that requested none. */
+  readonly seconds: number | null;
+  /** The most recent jobs only (default 50). */
+  readonly limit?: number;
+}
+
 export interface JobWithOutputs extends Job {
   readonly outputs: Output[];
 }
@@ -351,6 +368,13 @@ export class JobsRepository {
   private readonly pollableStmt: Statement<[], JobRow>;
   private readonly listStmts = new Map<string, Statement>();
   private readonly searchStmt: Statement;
+  private readonly lastStageStmt: Statement<[number], { status: string; stage: string | null }>;
+  private readonly insertStageStmt: Statement;
+  private readonly stagesStmt: Statement<
+    [number],
+    { status: JobStatus; stage: string | null; started_at: number }
+  >;
+  private readonly durationsStmt: Statement;
 
   constructor(
     private readonly db: Database,
@@ -430,6 +454,30 @@ export class JobsRepository {
        WHERE job_prompt_search MATCH @match AND (@profileId IS NULL OR jobs.profile_id = @profileId)
        ORDER BY job_prompt_search.rank, jobs.id DESC
        LIMIT @limit`,
+    );
+    this.lastStageStmt = db.prepare(
+      'SELECT status, stage FROM job_stage_history WHERE job_row_id = ? ORDER BY id DESC LIMIT 1',
+    );
+    this.insertStageStmt = db.prepare(
+      `INSERT INTO job_stage_history (job_row_id, status, stage, started_at)
+       VALUES (@jobRowId, @status, @stage, @now)`,
+    );
+    this.stagesStmt = db.prepare(
+      'SELECT status, stage, started_at FROM job_stage_history WHERE job_row_id = ? ORDER BY id',
+    );
+    // accept → succeeded as this journal saw it; for jobs without history, the service's own times
+    this.durationsStmt = db.prepare(
+      `SELECT ms FROM (
+         SELECT coalesce(
+             (SELECT min(h.started_at) FROM job_stage_history h
+               WHERE h.job_row_id = jobs.id AND h.status = 'succeeded') - jobs.accepted_at,
+             jobs.completed_at - jobs.server_created_at) AS ms
+         FROM jobs INDEXED BY jobs_by_profile_model_status
+         JOIN job_intents ON job_intents.id = jobs.intent_id
+         WHERE jobs.profile_id = @profileId AND jobs.model = @model AND jobs.status = 'succeeded'
+           AND json_extract(job_intents.canonical_body_json, '$.seconds') IS @seconds
+         ORDER BY jobs.id DESC LIMIT @limit)
+       WHERE ms IS NOT NULL AND ms >= 0`,
     );
   }
 
@@ -581,6 +629,7 @@ export class JobsRepository {
         now,
       });
       const jobRowId = Number(lastInsertRowid);
+      this.recordStageChange(jobRowId, now);
       if (acceptance.outputs?.length) {
         this.outputs.recordAnnounced(jobRowId, acceptance.outputs, acceptance.outputsSource ?? 'outputs');
       }
@@ -640,13 +689,40 @@ export class JobsRepository {
             `The job ${current.job_id} is already ${current.status}; a response saying ${snapshot.status} was not recorded.`,
           );
         }
-        this.updateJobStmt.run({ ...params, id, now: this.now() });
+        const now = this.now();
+        this.updateJobStmt.run({ ...params, id, now });
+        this.recordStageChange(id, now);
         if (snapshot.outputs?.length) {
           this.outputs.recordAnnounced(id, snapshot.outputs, snapshot.outputsSource ?? 'outputs');
         }
         return this.withOutputs(toJob(this.jobByIdStmt.get(id)!));
       })
       .immediate();
+  }
+
+  /** When each (status, stage) of a job began, oldest first (empty for jobs recorded before 013). */
+  stageHistory(jobRowId: number): StageTiming[] {
+    return this.stagesStmt.all(jobRowId).map((row) => ({
+      status: row.status,
+      stage: opt(row.stage),
+      startedAt: row.started_at,
+    }));
+  }
+
+  /**
+   * How long (ms, accept → succeeded) the most recent succeeded jobs of one profile took for the
+   * same model and requested seconds, newest first: as this journal saw it (stage history), else
+   * the service's own `createdAt` → `completedAt`. Jobs with neither are left out.
+   */
+  succeededDurations(query: DurationSampleQuery): number[] {
+    return (
+      this.durationsStmt.all({
+        profileId: query.profileId,
+        model: query.model,
+        seconds: query.seconds,
+        limit: query.limit ?? 50,
+      }) as { ms: number }[]
+    ).map((row) => row.ms);
   }
 
   /** Plans the next poll of an in-progress job (epoch ms). */
@@ -804,6 +880,14 @@ export class JobsRepository {
       this.listStmts.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /** A new history row when the job's (status, stage) differs from the last one recorded. */
+  private recordStageChange(jobRowId: number, now: number): void {
+    const row = this.jobByIdStmt.get(jobRowId)!;
+    const last = this.lastStageStmt.get(jobRowId);
+    if (last && last.status === row.status && last.stage === row.stage) return;
+    this.insertStageStmt.run({ jobRowId, status: row.status, stage: row.stage, now });
   }
 
   private withOutputs(job: Job): JobWithOutputs {

@@ -3,7 +3,14 @@ import { referenceRole } from '../../../shared/h3/draft.js';
 import { numberReferences } from '../../../shared/h3/reference-numbering.js';
 import { AppError } from '../errors.js';
 import { verificationOf } from '../jobs/download-outputs.js';
-import type { Job, JobIntent, JobWithOutputs, JobsRepository } from '../journal/jobs-repository.js';
+import { estimateFromDurations, remainingSeconds } from '../jobs/expected-duration.js';
+import {
+  isTerminalStatus,
+  type Job,
+  type JobIntent,
+  type JobWithOutputs,
+  type JobsRepository,
+} from '../journal/jobs-repository.js';
 import type { Output, OutputsRepository } from '../journal/outputs-repository.js';
 import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
 import type { VariationsRepository } from '../journal/variations-repository.js';
@@ -27,7 +34,7 @@ function requestField(body: Record<string, unknown>, name: string): unknown {
 }
 
 export interface JobViewsDeps {
-  jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs'>;
+  jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs' | 'stageHistory' | 'succeededDurations'>;
   outputs: Pick<OutputsRepository, 'listForJob'>;
   optimizations: Pick<PromptOptimizationsRepository, 'get'>;
   /** The variation group of an intent ("Generate ×N"). */
@@ -35,6 +42,8 @@ export interface JobViewsDeps {
   drafts: StudioDrafts;
   staged: Pick<StagedFiles, 'get'>;
   host: 'electron' | 'browser';
+  /** The clock of `expectedRemainingSeconds` (tests). */
+  now?: () => number;
 }
 
 /** The Queue's and a job's details' views of the journal (spec: "Poll a job", "Download a result"). */
@@ -99,6 +108,30 @@ export class JobViews {
         ? { groupId: variation.groupId, index: variation.position, count: variation.count }
         : null,
       outputs: outputs.map((o) => this.outputView(job.id, o)),
+      stageStartedAt: nul(this.d.jobs.stageHistory(job.id).at(-1)?.startedAt),
+      ...this.estimate(job, body),
+    };
+  }
+
+  /**
+   * The expected remaining time of a job in progress, from this profile's succeeded jobs with the
+   * same model and requested seconds (`jobs/expected-duration.ts`); none without such a job.
+   */
+  private estimate(
+    job: Job,
+    body: Record<string, unknown>,
+  ): Pick<JobView, 'expectedTotalSeconds' | 'expectedRemainingSeconds' | 'estimateBasis'> {
+    const none = { expectedTotalSeconds: null, expectedRemainingSeconds: null, estimateBasis: null };
+    if (isTerminalStatus(job.status)) return none;
+    const seconds = typeof body.seconds === 'number' ? body.seconds : null;
+    const estimate = estimateFromDurations(
+      this.d.jobs.succeededDurations({ profileId: job.profileId, model: job.model, seconds }),
+    );
+    if (!estimate) return none;
+    return {
+      expectedTotalSeconds: estimate.expectedTotalSeconds,
+      expectedRemainingSeconds: remainingSeconds(estimate, job.acceptedAt, (this.d.now ?? Date.now)()),
+      estimateBasis: { samples: estimate.samples, model: job.model, seconds },
     };
   }
 
@@ -153,6 +186,15 @@ export class JobViews {
         : null,
       optimizedPrompt: optimization?.optimizedPrompt ?? null,
       references,
+      stages: this.d.jobs.stageHistory(job.id).map((stage, index, all) => {
+        const next = all[index + 1];
+        return {
+          status: stage.status,
+          stage: nul(stage.stage),
+          startedAt: stage.startedAt,
+          seconds: next ? (next.startedAt - stage.startedAt) / 1000 : null,
+        };
+      }),
     };
   }
 }

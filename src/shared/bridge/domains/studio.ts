@@ -143,6 +143,19 @@ export const JobView = z.object({
   /** Made by "Generate ×N": its group, else null. */
   variation: JobVariationView.nullable(),
   outputs: z.array(OutputView),
+  /** When the current (status, stage) began, as the journal recorded it (epoch ms); null without history. */
+  stageStartedAt: z.number().nullable(),
+  /**
+   * For a job in progress, once this profile has succeeded jobs with the same model and requested
+   * seconds: the median of their accept → succeeded durations (`expectedTotalSeconds`), and what
+   * remains of it since `acceptedAt` when the view was made (0: any moment now). Null otherwise.
+   */
+  expectedTotalSeconds: z.number().nullable(),
+  expectedRemainingSeconds: z.number().nullable(),
+  /** What the estimate was read from: how many earlier jobs, of which model and requested seconds. */
+  estimateBasis: z
+    .object({ samples: z.number(), model: z.string(), seconds: z.number().nullable() })
+    .nullable(),
 });
 export type JobView = z.infer<typeof JobView>;
 
@@ -160,6 +173,15 @@ export const JobDetail = JobView.extend({
       posterUrl: z.string().nullable(),
       /** How the request numbers it: "First frame", "Last frame", "Image 1", "Video 1", "Audio 1". */
       label: z.string().optional(),
+    }),
+  ),
+  /** Every (status, stage) the journal saw, oldest first, with how long it lasted (null: still on). */
+  stages: z.array(
+    z.object({
+      status: z.string(),
+      stage: z.string().nullable(),
+      startedAt: z.number(),
+      seconds: z.number().nullable(),
     }),
   ),
 });

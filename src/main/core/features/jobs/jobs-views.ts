@@ -69,6 +69,12 @@ export class JobsViews {
     };
   }
 
+  /** The idempotency key a job row of the journal was created under (progress reports name jobs by it). */
+  keyOfJobRow(jobRowId: number): string | undefined {
+    const job = this.deps.jobs.getJob(jobRowId);
+    return job ? this.deps.jobs.getIntentById(job.intentId)?.idempotencyKey : undefined;
+  }
+
   /** The job created under an idempotency key, if the platform accepted one. */
   jobForKey(idempotencyKey: string): JobWithOutputs | undefined {
     const intent = this.deps.jobs.getIntent(idempotencyKey);

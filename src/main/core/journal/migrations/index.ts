@@ -10,6 +10,7 @@ import { migration009UnfinishedWorkIndexes } from './009-unfinished-work-indexes
 import { migration010EventCursors } from './010-event-cursors.js';
 import { migration011Projects } from './011-projects.js';
 import { migration012Sequences } from './012-sequences.js';
+import { migration013JobStageHistory } from './013-job-stage-history.js';
 import { migration014JobVariations } from './014-job-variations.js';
 import type { Migration } from './migration.js';
 
@@ -29,5 +30,6 @@ export const migrations: readonly Migration[] = [
   migration010EventCursors,
   migration011Projects,
   migration012Sequences,
+  migration013JobStageHistory,
   migration014JobVariations,
 ];

@@ -144,6 +144,11 @@ export const studioEn = {
       queuedFor: 'queued {{s}} s',
       runningFor: 'running {{s}} s',
       nextPoll: 'next check in {{s}} s',
+      stageElapsed: 'in this stage for {{time}}',
+      eta: 'about {{time}} left',
+      etaSoon: 'any moment now',
+      etaHint:
+        'Estimated from this profile’s history: the median time from acceptance to completion of its {{count}} succeeded {{model}} job(s) of {{seconds}} s, minus the time this job has run so far.',
       download: 'Downloading',
       verified: 'Verified',
       notVerifiable: 'Downloaded · not verifiable',
@@ -185,6 +190,8 @@ export const studioEn = {
       notVerifiableHint:
         'The service announced no checksum or size for this result, so Framewright could not check that these are the bytes it made.',
       timings: 'Timings',
+      stages: 'Stages',
+      stageLasted: '{{stage}}: {{time}}',
       exportMarked: 'Export marked copy',
       exporting: 'Exporting…',
       reveal: 'Reveal in folder',

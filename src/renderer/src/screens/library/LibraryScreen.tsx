@@ -2,6 +2,7 @@ import { Dialog } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobDetail, JobView } from '../../../../shared/bridge/contract';
+import { formatDuration } from '../../../../shared/format-duration';
 import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
@@ -122,6 +123,22 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                   {t('studio.queue.queuedFor', { s: Math.round(detail.queuedSeconds ?? 0) })} ·{' '}
                   {t('studio.queue.runningFor', { s: Math.round(detail.runningSeconds ?? 0) })}
                 </dd>
+                {detail.stages.some((stage) => stage.seconds !== null) ? (
+                  <>
+                    <dt>{t('studio.library.stages')}</dt>
+                    <dd data-testid="detail-stages">
+                      {detail.stages
+                        .filter((stage) => stage.seconds !== null)
+                        .map((stage) =>
+                          t('studio.library.stageLasted', {
+                            stage: stage.stage ?? stage.status,
+                            time: formatDuration(stage.seconds!),
+                          }),
+                        )
+                        .join(' · ')}
+                    </dd>
+                  </>
+                ) : null}
               </dl>
               <SpecTable requested={detail.requested} effective={detail.effectiveSpec} />
               {detail.references.length ? (

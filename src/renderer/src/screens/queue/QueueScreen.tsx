@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView } from '../../../../shared/bridge/contract';
 import { isTerminalJobStatus } from '../../../../shared/bridge/names';
+import { formatDuration } from '../../../../shared/format-duration';
 import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
@@ -20,7 +21,30 @@ function useNow(ms: number): number {
   return now;
 }
 
-function JobRow({ job, now }: { job: JobView; now: number }) {
+/**
+ * The expected remaining time of a job in progress, from this profile's history (the core's
+ * median of its succeeded jobs with the same model and seconds); the tooltip says how.
+ */
+export function EtaText({ job, now }: { job: JobView; now: number }) {
+  const { t } = useTranslation();
+  if (isTerminalJobStatus(job.status) || job.expectedTotalSeconds === null || !job.estimateBasis) return null;
+  const left = Math.max(0, job.expectedTotalSeconds - Math.max(0, now - job.acceptedAt) / 1000);
+  return (
+    <span
+      data-testid="queue-eta"
+      data-samples={job.estimateBasis.samples}
+      title={t('studio.queue.etaHint', {
+        count: job.estimateBasis.samples,
+        model: job.estimateBasis.model,
+        seconds: job.estimateBasis.seconds ?? '—',
+      })}
+    >
+      {left >= 1 ? t('studio.queue.eta', { time: formatDuration(left) }) : t('studio.queue.etaSoon')}
+    </span>
+  );
+}
+
+export function JobRow({ job, now }: { job: JobView; now: number }) {
   const { t } = useTranslation();
   const downloads = useStudio((s) => s.downloads);
   const copyToCreate = useStudio((s) => s.copyToCreate);
@@ -75,6 +99,12 @@ function JobRow({ job, now }: { job: JobView; now: number }) {
           <span>{t('studio.queue.runningFor', { s: round(job.runningSeconds) })}</span>
         ) : null}
         {!terminal && nextPoll !== null ? <span>{t('studio.queue.nextPoll', { s: nextPoll })}</span> : null}
+        {!terminal && job.stageStartedAt !== null ? (
+          <span data-testid="queue-stage-elapsed">
+            {t('studio.queue.stageElapsed', { time: formatDuration((now - job.stageStartedAt) / 1000) })}
+          </span>
+        ) : null}
+        <EtaText job={job} now={now} />
       </div>
       {job.status !== 'failed' && job.status !== 'canceled' ? (
         <Progress.Root className="progress" value={value} aria-label={t('studio.queue.download')}>
