@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SequenceShotView, SequenceView } from '../../shared/bridge/domains/sequences.js';
+import type { AssemblyView, SequenceShotView, SequenceView } from '../../shared/bridge/domains/sequences.js';
 import type { DraftForm } from '../../shared/bridge/domains/studio.js';
 import { isTerminalJobStatus } from '../../shared/api/job-statuses.js';
 import { AppError } from '../../main/core/errors.js';
@@ -7,6 +7,7 @@ import type { SequencesFeature } from '../../main/core/features/sequences/sequen
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { commandProgress } from '../progress/command-progress.js';
 
 interface GenerationOptions {
   generate: boolean;
@@ -49,27 +50,19 @@ function printShots(view: SequenceView): void {
     );
 }
 
-/**
- * Waits until the shot has its verified result (or failed, or the wait limit passed), saying each
- * change of its state on stderr.
- */
+/** Waits until the shot has its verified result (or failed, or the wait limit passed). */
 async function waitForShot(
   sequences: SequencesFeature,
   sequenceId: string,
   shotId: string,
   timeoutSeconds: number,
-  quiet: boolean,
 ): Promise<{ view: SequenceView; shot: SequenceShotView; exit: ExitCode }> {
   const end = Date.now() + timeoutSeconds * 1000;
-  let said = '';
   for (;;) {
     const view = await sequences.get(sequenceId);
     const shot = view.shots.find((s) => s.shotId === shotId);
     if (!shot)
       throw new AppError('sequence.shot_not_found', 'The shot left the sequence while it was generated.');
-    const line = `${shot.label}: ${shot.state}${shot.jobId ? ` (job ${shot.jobId})` : ''}`;
-    if (!quiet && line !== said) process.stderr.write(`… ${line}\n`);
-    said = line;
     if (shot.mediaUrl !== null) return { view, shot, exit: ExitCode.ok };
     if (isTerminalJobStatus(shot.state) && shot.state !== 'succeeded')
       return { view, shot, exit: ExitCode.jobFailed };
@@ -92,14 +85,23 @@ async function finishShot(
   let outcome = { view, shot };
   let refusal: string | null = null;
   if (opts.generate) {
-    const { submitted } = await sequences.generate(view.sequenceId, shot.shotId);
-    if (submitted[0]?.state === 'refused') {
-      refusal = submitted[0].message;
-      exit = ExitCode.invalidInput;
-    } else {
-      const waited = await waitForShot(sequences, view.sequenceId, shot.shotId, timeout, cli.json);
-      outcome = waited;
-      exit = waited.exit;
+    // the shot's live line (or plain lines off a terminal), fed by the engine under its draft's key
+    const key = cli.studio().drafts.stored(shot.draftId).idempotencyKey;
+    const progress = commandProgress(cli, { labelFor: (k) => (k === key ? shot.label : undefined) });
+    try {
+      progress.track(shot.label);
+      const { submitted } = await sequences.generate(view.sequenceId, shot.shotId);
+      if (submitted[0]?.state === 'refused') {
+        refusal = submitted[0].message;
+        exit = ExitCode.invalidInput;
+      } else {
+        const waited = await waitForShot(sequences, view.sequenceId, shot.shotId, timeout);
+        outcome = waited;
+        exit = waited.exit;
+      }
+      progress.done(shot.label);
+    } finally {
+      progress.end();
     }
   }
   const final = await sequences.get(view.sequenceId);
@@ -251,12 +253,19 @@ export const runSequenceAssemble = async (ref: string, opts: { crossfade: string
     if (!/^\d+(\.\d+)?$/.test(opts.crossfade.trim()) || !Number.isFinite(crossfade))
       throw new AppError('usage', `--crossfade is a number of seconds (got "${opts.crossfade}").`);
     const started = await studio.sequences.assemble(sequenceId, crossfade);
-    let shown = -1;
-    const done = await studio.assembler.finished(started.assemblyId, (view) => {
-      const percent = Math.floor(view.progress * 10) * 10;
-      if (!cli.json && percent > shown) process.stderr.write(`… assembling ${percent}%\n`);
-      shown = Math.max(shown, percent);
-    });
+    // the assembly's live line on a terminal, a plain line per tenth elsewhere
+    const progress = commandProgress(cli, { labelFor: () => undefined });
+    const line = 'assembly';
+    let done: AssemblyView;
+    try {
+      progress.track(line);
+      done = await studio.assembler.finished(started.assemblyId, (view) =>
+        progress.update(line, { stage: `assembling ${Math.floor(view.progress * 10) * 10}%` }),
+      );
+      progress.done(line, null);
+    } finally {
+      progress.end();
+    }
     const record = studio.assembler.filesOf(done.assemblyId);
     // an unchanged sequence answered its earlier file: say so
     const result = {

@@ -49,7 +49,20 @@ describe('framewright sequence', () => {
     );
     expect(first.shot).toMatchObject({ state: 'succeeded', origin: 'new' });
     expect(first.shot.sha256).toMatch(/^[0-9a-f]{64}$/);
-    await json('sequence', 'add', created.sequenceId, '--prompt', 'A crowd gathers', '--seconds', '6');
+    // without --json, off a terminal: plain progress lines on stderr, no escape codes
+    const second = await fw(
+      'sequence',
+      'add',
+      created.sequenceId,
+      '--prompt',
+      'A crowd gathers',
+      '--seconds',
+      '6',
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/^Shot 2 · job_\w+ · succeeded/m);
+    expect(second.stderr).not.toContain('\u001b[');
+    expect(second.stdout).toContain('2 shots');
     const bridged = await json<{ sequence: Sequence; shot: Shot }>(
       'sequence',
       'bridge',
