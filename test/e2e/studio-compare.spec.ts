@@ -1,6 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
-import { chooseMode, freshDraft, generateAndFinish, type MediaElement } from './studio-media';
+import {
+  chooseMode,
+  compareTransportDrivesBoth,
+  freshDraft,
+  generateAndFinish,
+  type MediaElement,
+} from './studio-media';
 import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
 
 interface PageStorage {
@@ -164,14 +170,7 @@ test('the compare explains two results: prompt diff, exactly the settings that d
     .poll(() => page.getByTestId('compare-player-1').evaluate((v: TimedMedia) => v.currentTime))
     .toBeCloseTo(1 / 24, 3);
   // one play/pause for both
-  await page.getByTestId('compare-play').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => !v.paused))
-    .toBe(true);
-  await page.getByTestId('compare-pause').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => v.paused))
-    .toBe(true);
+  await compareTransportDrivesBoth(page);
   const clocks = await Promise.all(
     [0, 1].map((i) => page.getByTestId(`compare-player-${i}`).evaluate((v: TimedMedia) => v.currentTime)),
   );
@@ -256,14 +255,7 @@ test('audio compares as two waveforms drawn from the decoded samples, with one t
   await expect(changed.filter({ hasText: 'first' })).toHaveCount(1);
   await expect(changed.filter({ hasText: 'second' })).toHaveCount(1);
   await expect(page.getByTestId('compare-setting-text')).toBeVisible();
-  await page.getByTestId('compare-play').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => !v.paused))
-    .toBe(true);
-  await page.getByTestId('compare-pause').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => v.paused))
-    .toBe(true);
+  await compareTransportDrivesBoth(page);
   await page.screenshot({ path: 'test-results/screenshots/compare-audio.png' });
   await page.keyboard.press('Escape');
 });

@@ -9,6 +9,7 @@ import {
   openInLibrary,
   simulatorKeys,
   type MediaElement,
+  compareTransportDrivesBoth,
 } from './studio-media';
 
 const labels = (page: Page) =>
@@ -226,14 +227,7 @@ test('the library searches prompts, compares two results in sync, and every key 
     await expect
       .poll(() => page.getByTestId(`compare-player-${i}`).evaluate((v: MediaElement) => v.readyState))
       .toBeGreaterThanOrEqual(2);
-  await page.getByTestId('compare-play').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => !v.paused))
-    .toBe(true);
-  await page.getByTestId('compare-pause').click();
-  await expect
-    .poll(() => page.getByTestId('compare-player-1').evaluate((v: MediaElement) => v.paused))
-    .toBe(true);
+  await compareTransportDrivesBoth(page);
   await page.screenshot({ path: 'test-results/screenshots/studio-compare.png' });
   await page.keyboard.press('Escape');
   // Copy to Create: same settings and prompt in a new, editable draft

@@ -193,3 +193,12 @@ export async function simulatorKeys(
   };
   return body.data;
 }
+
+/** The compare's one play/pause drives both players: B plays with A, then pauses with it. */
+export async function compareTransportDrivesBoth(page: Page): Promise<void> {
+  const b = page.getByTestId('compare-player-1');
+  await page.getByTestId('compare-play').click();
+  await expect.poll(() => b.evaluate((v: MediaElement) => !v.paused)).toBe(true);
+  await page.getByTestId('compare-pause').click();
+  await expect.poll(() => b.evaluate((v: MediaElement) => v.paused)).toBe(true);
+}

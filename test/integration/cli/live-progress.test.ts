@@ -4,10 +4,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFramewright, simulatorVideoArgs } from '../../support/cli-runner.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { ESC, terminalScreen } from '../../support/terminal-screen.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const BIN = path.join(ROOT, 'bin/framewright.js');
-const ESC = String.fromCharCode(27);
 /** Back up over the live lines and erase them: how the live line rewrites itself. */
 const REWRITE = `${ESC}[1A\r${ESC}[J`;
 /** Slow enough that the job is seen queued and running, with polls in between. */
@@ -43,36 +43,8 @@ function underTerminal(
   });
 }
 
-/** The last state of a terminal's screen after `output` (cursor up, carriage return, erase below). */
-function finalScreen(output: string): string[] {
-  const lines: string[] = [''];
-  let row = 0;
-  let col = 0;
-  const control = new RegExp(`^${ESC}\\[(\\d*)([AJ])`);
-  for (let i = 0; i < output.length;) {
-    const m = control.exec(output.slice(i));
-    if (m) {
-      if (m[2] === 'A') row = Math.max(0, row - Number(m[1] || 1));
-      else {
-        lines.splice(row + 1);
-        lines[row] = lines[row]!.slice(0, col);
-      }
-      i += m[0].length;
-      continue;
-    }
-    const c = output[i++]!;
-    if (c === '\r') col = 0;
-    else if (c === '\n') {
-      row += 1;
-      col = 0;
-      if (lines.length <= row) lines.push('');
-    } else {
-      lines[row] = lines[row]!.slice(0, col) + c + lines[row]!.slice(col + 1);
-      col += 1;
-    }
-  }
-  return lines.filter(Boolean);
-}
+/** The last state of a terminal's screen after `output`, its non-empty lines. */
+const finalScreen = (output: string): string[] => terminalScreen(output).filter(Boolean);
 
 describe('framewright video: the live line only on a terminal', () => {
   it('is script(1) from util-linux that gives the test its terminal', () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createJobProgress, formatBytes } from '../../../src/cli/progress/job-progress.js';
+import { ESC, terminalScreen } from '../../support/terminal-screen.js';
 
 /** What a stream received, and a clock the test moves. */
 function harness(isTTY: boolean, columns?: number) {
@@ -13,44 +14,6 @@ function harness(isTTY: boolean, columns?: number) {
     tickMs: 0,
   });
   return { clock, writes, progress, output: () => writes.join('') };
-}
-
-const ESC = String.fromCharCode(27);
-/** Cursor up N lines, or erase to the end of the screen. */
-const CONTROL = new RegExp(`^${ESC}\\[(\\d*)([AJ])`);
-
-/**
- * The screen a terminal shows after `output`: lines, with the three controls the reporter uses
- * (cursor up N lines, carriage return, erase to the end of the screen). Anything else is text.
- */
-function screen(output: string): string[] {
-  const lines: string[] = [''];
-  let row = 0;
-  let col = 0;
-  for (let i = 0; i < output.length;) {
-    const control = CONTROL.exec(output.slice(i));
-    if (control) {
-      if (control[2] === 'A') row = Math.max(0, row - Number(control[1] || 1));
-      else {
-        lines.splice(row + 1);
-        lines[row] = lines[row]!.slice(0, col);
-      }
-      i += control[0].length;
-      continue;
-    }
-    const c = output[i++]!;
-    if (c === '\r') col = 0;
-    else if (c === '\n') {
-      row += 1;
-      col = 0;
-      if (lines.length <= row) lines.push('');
-    } else {
-      const line = lines[row]!;
-      lines[row] = line.slice(0, col) + c + line.slice(col + 1);
-      col += 1;
-    }
-  }
-  return lines.filter((line, index) => index < lines.length - 1 || line !== '');
 }
 
 afterEach(() => vi.useRealTimers());
@@ -78,7 +41,7 @@ describe('live progress on a terminal', () => {
     clock.now += 500;
     progress.update('row 3', { download: { bytes: 512 * 1024, totalBytes: 1024 * 1024 }, nextPollAt: null });
 
-    expect(screen(output())).toEqual([
+    expect(terminalScreen(output())).toEqual([
       'row 2 · upload fox.png 3s · elapsed 3s · ↑ 2.0 MiB/4.0 MiB 2.0 MiB/s',
       'row 3 · job_3 · succeeded: download 0s · elapsed 3s · ↓ 512 KiB/1.0 MiB 1.0 MiB/s',
     ]);
@@ -97,10 +60,10 @@ describe('live progress on a terminal', () => {
     });
     clock.now += 2_000;
     progress.update('video', {});
-    expect(screen(output())).toEqual(['video · job_1 · queued 2s · elapsed 2s · next poll in 3s']);
+    expect(terminalScreen(output())).toEqual(['video · job_1 · queued 2s · elapsed 2s · next poll in 3s']);
     clock.now += 4_000;
     progress.update('video', {});
-    expect(screen(output())).toEqual(['video · job_1 · queued 6s · elapsed 6s · polling']);
+    expect(terminalScreen(output())).toEqual(['video · job_1 · queued 6s · elapsed 6s · polling']);
   });
 
   it('ticks every second for the clocks while a job is live', () => {
@@ -109,7 +72,7 @@ describe('live progress on a terminal', () => {
     const progress = createJobProgress({ stream: { write: (t: string) => writes.push(t) }, isTTY: true });
     progress.update('video', { stage: 'create' });
     vi.advanceTimersByTime(3_000);
-    expect(screen(writes.join(''))).toEqual(['video · create 3s · elapsed 3s']);
+    expect(terminalScreen(writes.join(''))).toEqual(['video · create 3s · elapsed 3s']);
     progress.close();
     const after = writes.length;
     vi.advanceTimersByTime(5_000);
@@ -124,7 +87,7 @@ describe('live progress on a terminal', () => {
     progress.done('row 2', 'row 2 succeeded');
     // a job that starts while something is written above joins the block afterwards, once
     progress.above(() => progress.update('row 4', { stage: 'create' }));
-    expect(screen(output())).toEqual([
+    expect(terminalScreen(output())).toEqual([
       'row 2 succeeded',
       'row 3 · create 1s · elapsed 1s',
       'row 4 · create 0s · elapsed 0s',
@@ -132,13 +95,13 @@ describe('live progress on a terminal', () => {
     progress.done('row 4', null);
     // stdout on the same terminal (batch's row lines): above the live lines, which stay whole
     progress.above(() => writes.push('row 5  duplicate of row 2\n'));
-    expect(screen(output())).toEqual([
+    expect(terminalScreen(output())).toEqual([
       'row 2 succeeded',
       'row 5  duplicate of row 2',
       'row 3 · create 1s · elapsed 1s',
     ]);
     progress.done('row 3');
-    expect(screen(output())).toEqual([
+    expect(terminalScreen(output())).toEqual([
       'row 2 succeeded',
       'row 5  duplicate of row 2',
       'row 3 · create · elapsed 1s',
@@ -148,7 +111,7 @@ describe('live progress on a terminal', () => {
   it('cuts a line to the terminal width (a wrapped line would break the rewriting)', () => {
     const { progress, output } = harness(true, 20);
     progress.update('row 12', { stage: 'upload a-very-long-file-name.png' });
-    const [line] = screen(output());
+    const [line] = terminalScreen(output());
     expect(line).toHaveLength(19);
     expect(line!.endsWith('…')).toBe(true);
   });

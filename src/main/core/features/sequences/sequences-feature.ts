@@ -128,27 +128,12 @@ export class SequencesFeature {
     if (lastFrame && lastFrame.kind !== 'image')
       throw new AppError('file.unsupported_type', `${lastFrame.fileName} is not an image.`);
     const firstFrame = await this.frameOf(from, 'last');
-    const base = this.d.drafts.stored(from.draftId).form;
-    const draft = this.d.drafts.createDraft(
-      DraftForm.parse({
-        ...base,
-        generationMode: input.generationMode,
-        prompt: input.prompt ?? base.prompt,
-        seed: null,
-        firstFrame,
-        lastFrame,
-        references: [],
-      }),
-    );
-    this.d.journal.sequences.insertShot({
-      id: randomUUID(),
-      sequenceId: input.sequenceId,
-      draftId: draft.id,
-      origin: 'continue',
-      sourceShotIds: [from.id],
-      position: from.position + 1,
+    return this.insertAfter(from, 'continue', [from.id], {
+      generationMode: input.generationMode,
+      prompt: input.prompt,
+      firstFrame,
+      lastFrame,
     });
-    return this.changedView(input.sequenceId);
   }
 
   /** Bridge two shots: first/last frame from A's last frame to B's first frame, placed right after A. */
@@ -164,27 +149,12 @@ export class SequencesFeature {
       throw new AppError('sequence.shot_not_found', 'A shot cannot be bridged to itself.');
     const firstFrame = await this.frameOf(from, 'last');
     const lastFrame = await this.frameOf(to, 'first');
-    const base = this.d.drafts.stored(from.draftId).form;
-    const draft = this.d.drafts.createDraft(
-      DraftForm.parse({
-        ...base,
-        generationMode: 'first_last_frame_video',
-        prompt: input.prompt ?? base.prompt,
-        seed: null,
-        firstFrame,
-        lastFrame,
-        references: [],
-      }),
-    );
-    this.d.journal.sequences.insertShot({
-      id: randomUUID(),
-      sequenceId: input.sequenceId,
-      draftId: draft.id,
-      origin: 'bridge',
-      sourceShotIds: [from.id, to.id],
-      position: from.position + 1,
+    return this.insertAfter(from, 'bridge', [from.id, to.id], {
+      generationMode: 'first_last_frame_video',
+      prompt: input.prompt,
+      firstFrame,
+      lastFrame,
     });
-    return this.changedView(input.sequenceId);
   }
 
   /**
@@ -296,6 +266,40 @@ export class SequencesFeature {
   private intentError(draft: StoredDraft): string | null {
     const intent = this.d.journal.jobs.getIntent(draft.idempotencyKey);
     return intent?.errorMessage ?? null;
+  }
+
+  /**
+   * A shot made from `from` (continue, bridge), placed right after it: the source's settings with
+   * the new mode, frames and prompt (the source's when none is given), no references and no seed
+   * (the platform decides), as a new draft with its own idempotency key.
+   */
+  private insertAfter(
+    from: ShotRecord,
+    origin: 'continue' | 'bridge',
+    sourceShotIds: string[],
+    shot: { generationMode: string; prompt?: string; firstFrame: DraftMedia; lastFrame?: DraftMedia },
+  ): Promise<SequenceView> {
+    const base = this.d.drafts.stored(from.draftId).form;
+    const draft = this.d.drafts.createDraft(
+      DraftForm.parse({
+        ...base,
+        generationMode: shot.generationMode,
+        prompt: shot.prompt ?? base.prompt,
+        seed: null,
+        firstFrame: shot.firstFrame,
+        lastFrame: shot.lastFrame,
+        references: [],
+      }),
+    );
+    this.d.journal.sequences.insertShot({
+      id: randomUUID(),
+      sequenceId: from.sequenceId,
+      draftId: draft.id,
+      origin,
+      sourceShotIds,
+      position: from.position + 1,
+    });
+    return this.changedView(from.sequenceId);
   }
 
   /** A frame of a shot's verified result, written as a lossless PNG and staged as a composer file. */

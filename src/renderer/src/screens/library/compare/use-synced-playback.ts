@@ -93,23 +93,20 @@ export function useSyncedPlayback(fps: number, audible: 0 | 1): SyncedPlayback {
       setTime(a.currentTime);
       setPlaying(!a.paused);
     });
-    a.addEventListener('play', onPlay);
-    a.addEventListener('pause', onPause);
-    a.addEventListener('ended', onPause);
-    a.addEventListener('seeked', onSeeked);
-    a.addEventListener('timeupdate', onTimeUpdate);
-    a.addEventListener('loadedmetadata', onDuration);
-    a.addEventListener('durationchange', onDuration);
+    const listeners: [string, () => void][] = [
+      ['play', onPlay],
+      ['pause', onPause],
+      ['ended', onPause],
+      ['seeked', onSeeked],
+      ['timeupdate', onTimeUpdate],
+      ['loadedmetadata', onDuration],
+      ['durationchange', onDuration],
+    ];
+    for (const [event, listener] of listeners) a.addEventListener(event, listener);
     return () => {
       cancelAnimationFrame(first);
       cancelAnimationFrame(frame);
-      a.removeEventListener('play', onPlay);
-      a.removeEventListener('pause', onPause);
-      a.removeEventListener('ended', onPause);
-      a.removeEventListener('seeked', onSeeked);
-      a.removeEventListener('timeupdate', onTimeUpdate);
-      a.removeEventListener('loadedmetadata', onDuration);
-      a.removeEventListener('durationchange', onDuration);
+      for (const [event, listener] of listeners) a.removeEventListener(event, listener);
     };
   }, [mounted]);
 
