@@ -259,3 +259,58 @@ test('audio compares as two waveforms drawn from the decoded samples, with one t
   await page.screenshot({ path: 'test-results/screenshots/compare-audio.png' });
   await page.keyboard.press('Escape');
 });
+
+test('images compare side by side and as an A/B wipe, with no transport, and explain their prompts', async ({
+  signedIn: page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  const draw = async (prompt: string) => {
+    await page.getByTestId('nav-playground').click();
+    await page.getByTestId('pg-tab-image').click();
+    await page.getByTestId('image-prompt').fill(prompt);
+    await page.getByTestId('image-count').fill('1');
+    await page.getByTestId('image-run').click();
+    await expect(page.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
+      timeout: 30_000,
+    });
+  };
+  await draw('A lighthouse on a cliff at dusk');
+  await draw('A lighthouse on a beach at dawn');
+  await page.getByTestId('nav-library').click();
+  await expect(page.getByTestId('library-card').nth(1)).toBeVisible();
+  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).check();
+  await page.getByTestId('compare-selected').click();
+  // two images, loaded, in the same frame area
+  for (const i of [0, 1]) {
+    const image = page.getByTestId(`compare-player-${i}`);
+    await expect(image).toHaveJSProperty('tagName', 'IMG');
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+  }
+  // a still has no clock: no play, seek or frame steps
+  await expect(page.getByTestId('compare-play')).toHaveCount(0);
+  await expect(page.getByTestId('compare-step-forward')).toHaveCount(0);
+  // the wipe clips B at the slider
+  await page.getByTestId('compare-layout-wipe').click();
+  await expect(page.getByTestId('compare-stage')).toHaveAttribute('data-layout', 'wipe');
+  const wipe = page.getByTestId('compare-wipe');
+  await wipe.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(wipe).toHaveValue('51');
+  await expect(page.getByTestId('compare-pane-1')).toHaveAttribute(
+    'style',
+    /inset\(0(px)? 0(px)? 0(px)? 51%\)/,
+  );
+  // the prompts, word by word, and the prompt among the settings that differ
+  const changed = page.locator(
+    '[data-testid="compare-prompt-removed"], [data-testid="compare-prompt-added"]',
+  );
+  await expect(changed.filter({ hasText: 'cliff' })).toHaveCount(1);
+  await expect(changed.filter({ hasText: 'beach' })).toHaveCount(1);
+  await expect(page.getByTestId('compare-setting-prompt')).toBeVisible();
+  await expect(page.getByTestId('compare-setting-model')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screenshots/compare-images.png' });
+  await page.keyboard.press('Escape');
+});
