@@ -12,6 +12,7 @@ import {
   stepFrame,
 } from '../../../src/renderer/src/screens/library/compare/frame-step.js';
 import { waveformPeaks } from '../../../src/renderer/src/screens/library/compare/waveform-peaks.js';
+import { jobDetail } from '../../support/job-detail.js';
 
 // React, the renderer's i18n and components load by name (as platform-screens.test.ts does): their
 // DOM types stay out of this Node-typed test project
@@ -77,45 +78,15 @@ describe('waveform peaks', () => {
   });
 });
 
-function detail(seed: number, seconds: number, prompt: string): JobDetail {
-  return {
+/** A finished t2v job of this seed, seconds and prompt (its effective spec names only the fps). */
+const detail = (seed: number, seconds: number, prompt: string) =>
+  jobDetail({
     rowId: seed,
-    variation: null,
-    stageStartedAt: null,
-    expectedTotalSeconds: null,
-    expectedRemainingSeconds: null,
-    estimateBasis: null,
-    stages: [],
-    profileId: 'simulator',
-    model: 'h3-video',
-    serviceKind: 'video_generation',
     jobId: `job_${seed}`,
     requestId: `req_${seed}`,
-    status: 'succeeded',
-    stage: null,
-    stageMessage: null,
-    elapsedSeconds: 10,
-    queuedSeconds: 1,
-    runningSeconds: 9,
-    nextPollAt: null,
-    errorCode: null,
-    errorMessage: null,
-    retryable: null,
-    acceptedAt: 1,
-    completedAt: 2,
-    updatedAt: 2,
-    prompt,
-    generationMode: 't2v',
-    draftId: null,
-    outputs: [],
-    requested: { model: 'h3-video', generationMode: 't2v', prompt, orientation: 'landscape', seconds, seed },
+    requested: { prompt, seconds, seed },
     effectiveSpec: { fps: 24 },
-    seed,
-    originalPrompt: null,
-    optimizedPrompt: null,
-    references: [],
-  };
-}
+  });
 
 describe('the compare markup', () => {
   test('the prompt diff marks removals and additions with del/ins and words, not color alone', () => {
