@@ -8,16 +8,19 @@ import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-se
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { commandProgress } from '../progress/command-progress.js';
+import { integerOption } from './playground-shared.js';
 
 interface GenerationOptions {
   generate: boolean;
   timeout: string;
 }
 
+/** A whole-number option of at least `min`. */
 function integer(value: string, name: string, min: number): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min)
+  const n = integerOption(value, name)!;
+  if (n < min)
     throw new AppError('usage', `${name} must be a whole number of at least ${min} (got "${value}").`);
-  return Number(value);
+  return n;
 }
 
 /** A shot named by its number in the sequence (1 = first) or by its id. */

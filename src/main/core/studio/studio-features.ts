@@ -20,6 +20,7 @@ import { StudioVariations } from './variations.js';
 import { submitVideo } from '../video/submit-video.js';
 import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
 import { SequencesFeature } from '../features/sequences/sequences-feature.js';
+import { ResultFacts } from '../features/sequences/shot-results.js';
 import path from 'node:path';
 
 export interface StudioFeaturesDeps {
@@ -118,6 +119,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     projects: new ProjectsFeature(journal),
   });
   const changed = (sequenceId: string) => d.events.emit('sequences.changed', { sequenceId });
+  const facts = new ResultFacts();
   const assembler = new SequenceAssembler({
     journal,
     drafts,
@@ -126,6 +128,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     logger: d.logger,
     emit: (view) => d.events.emit('sequences.assembly', view),
     changed,
+    facts,
   });
   return {
     discovery,
@@ -144,6 +147,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       host: d.host,
       logger: d.logger,
       changed,
+      facts,
     }),
     variations: new StudioVariations({
       submit,

@@ -12,7 +12,7 @@ import { renderAssembly, type AssemblyCanvas, type AssemblyShot } from '../../me
 import { readMediaFacts, sha256OfFile } from '../../media/probe-media.js';
 import type { StudioDrafts } from '../../studio/drafts.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
-import { jobOfDraft, ResultFacts, verifiedVideoOf } from './shot-results.js';
+import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
 const H3_FPS = 24;
@@ -53,6 +53,8 @@ export interface SequenceAssemblerDeps {
   /** Progress and the end of an assembly, for the renderers. */
   emit(view: AssemblyView): void;
   changed(sequenceId: string): void;
+  /** The shots' measured facts, shared with the sequence views (ffprobe once per result). */
+  facts: ResultFacts;
 }
 
 /**
@@ -62,7 +64,6 @@ export interface SequenceAssemblerDeps {
  * canvas (the fingerprint) answer the earlier file instead of rendering again.
  */
 export class SequenceAssembler {
-  private readonly facts = new ResultFacts();
   private readonly running = new Map<
     string,
     { progress: number; done: Promise<void>; listeners: Set<(view: AssemblyView) => void> }
@@ -170,7 +171,7 @@ export class SequenceAssembler {
         missing.push(`Shot ${shot.position + 1}`);
         continue;
       }
-      const facts = await this.facts.of(video);
+      const facts = await this.d.facts.of(video);
       const spec = (job.effectiveSpec ?? {}) as { width?: unknown; height?: unknown };
       const canvas =
         typeof spec.width === 'number' && typeof spec.height === 'number'

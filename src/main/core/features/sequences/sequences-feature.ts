@@ -18,7 +18,7 @@ import type { JobViews } from '../../studio/job-views.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
 import type { StagedFiles } from '../../studio/staged-files.js';
 import type { StudioSubmit } from '../../studio/submit.js';
-import { jobOfDraft, ResultFacts, verifiedVideoOf } from './shot-results.js';
+import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { SequenceAssembler } from './sequence-assembler.js';
 
 export interface SequencesFeatureDeps {
@@ -34,6 +34,8 @@ export interface SequencesFeatureDeps {
   logger: Logger;
   /** Tells the renderers a sequence changed. */
   changed(sequenceId: string): void;
+  /** The shots' measured facts, shared with the assembler (ffprobe once per result). */
+  facts: ResultFacts;
 }
 
 const label = (position: number) => `Shot ${position + 1}`;
@@ -45,8 +47,6 @@ const label = (position: number) => `Shot ${position + 1}`;
  * references, so they are uploaded, reused and checked by the H3 rules like any dropped image.
  */
 export class SequencesFeature {
-  private readonly facts = new ResultFacts();
-
   constructor(private readonly d: SequencesFeatureDeps) {}
 
   list(): SequenceSummary[] {
@@ -238,7 +238,8 @@ export class SequencesFeature {
     const video = verifiedVideoOf(job);
     const output = video && job ? this.d.views.outputView(job.id, video) : undefined;
     let durationSeconds: number | null = null;
-    if (video) durationSeconds = (await this.facts.of(video).catch(() => undefined))?.durationSeconds ?? null;
+    if (video)
+      durationSeconds = (await this.d.facts.of(video).catch(() => undefined))?.durationSeconds ?? null;
     const first = draft.form.firstFrame;
     return {
       shotId: shot.id,
