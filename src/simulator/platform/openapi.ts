@@ -85,7 +85,11 @@ export function buildPlatformOpenApi(routes: readonly PlatformRoute[], serverUrl
         content: { 'application/json': { schema: ref(doc.requestBody.schema) } },
       };
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation;
+    const methods =
+      route.method === 'ALL' ? ['get', 'post', 'put', 'patch', 'delete'] : [route.method.toLowerCase()];
+    for (const method of methods)
+      paths[route.path]![method] =
+        methods.length > 1 ? { ...operation, operationId: `${doc.operationId}_${method}` } : operation;
   }
   return {
     openapi: '3.1.0',

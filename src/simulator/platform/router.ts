@@ -25,8 +25,13 @@ export interface PlatformContext {
   params: Record<string, string>;
   query: URLSearchParams;
   scenario: ScenarioName | null;
-  /** The application whose credential authenticated the call. */
+  /**
+   * The application whose credential authenticated the call (every `auth: 'application'` route).
+   * A route with `auth: 'route'` authenticates its caller itself and must not read this.
+   */
   app: FixtureApp;
+  /** The `Authorization: Bearer` token as sent, if any. */
+  bearer: string | undefined;
 }
 
 export interface PlatformRouteDoc {
@@ -42,13 +47,27 @@ export interface PlatformRouteDoc {
   >;
 }
 
+/** The methods a platform route may serve (`ALL`: any method, e.g. a relay). */
+export type PlatformMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ALL';
+
+/**
+ * How a route's caller is authenticated before its handler runs:
+ * - `application` (the default): the platform-managed application credential (`Authorization: Bearer`),
+ *   matching `appParam` where the route names one; the handler gets `pc.app`.
+ * - `route`: the handler authenticates the caller itself (a developer session, a CLI session, a
+ *   signed upload URL, …) from `pc.bearer` and the request; `pc.app` is absent.
+ */
+export type PlatformAuth = 'application' | 'route';
+
 export interface PlatformRoute {
-  method: 'GET' | 'POST';
+  method: PlatformMethod;
+  auth?: PlatformAuth;
   /** Path relative to PLATFORM_PREFIX, e.g. `/session/apps/{appKey}/runtime-sessions:exchange`. */
   path: string;
   surface: PlatformSurface;
   /** The path parameter naming the application the credential must match (session service). */
   appParam?: string;
+  /** `pc.app` is set for `auth: 'application'` routes (the default) and absent for `auth: 'route'`. */
   handler: (pc: PlatformContext) => Promise<void>;
   doc: PlatformRouteDoc;
 }
@@ -103,7 +122,10 @@ export function createPlatformHandler(
       const matches = compiled.map((c) => ({ c, m: c.pattern.exec(relative) })).filter((x) => x.m);
       if (matches.length === 0)
         throw new PlatformError(404, 'route_not_found', `No platform route ${relative}.`);
-      const hit = matches.find((x) => x.c.route.method === method);
+      const hit =
+        matches.find((x) => x.c.route.method === method) ??
+        (method === 'HEAD' ? matches.find((x) => x.c.route.method === 'GET') : undefined) ??
+        matches.find((x) => x.c.route.method === 'ALL');
       if (!hit) {
         const allow = matches.map((x) => x.c.route.method).join(', ');
         throw new PlatformError(405, 'method_not_allowed', `Use ${allow}.`, { headers: { Allow: allow } });
@@ -114,8 +136,8 @@ export function createPlatformHandler(
       });
       const { route } = hit.c;
       const credential = bearer(req);
-      const app = credential ? appByCredential(credential) : undefined;
-      if (!app)
+      const app = route.auth === 'route' ? undefined : credential ? appByCredential(credential) : undefined;
+      if (!app && route.auth !== 'route')
         throw new PlatformError(
           401,
           'UNAUTHENTICATED',
@@ -124,7 +146,7 @@ export function createPlatformHandler(
             headers: { 'WWW-Authenticate': 'Bearer' },
           },
         );
-      if (route.appParam && params[route.appParam] !== app.appKey)
+      if (app && route.appParam && params[route.appParam] !== app.appKey)
         throw new PlatformError(
           403,
           'APP_CREDENTIAL_MISMATCH',
@@ -140,7 +162,18 @@ export function createPlatformHandler(
           throw error;
         }
       }
-      await route.handler({ req, res, state, requestId, params, query: url.searchParams, scenario, app });
+      await route.handler({
+        req,
+        res,
+        state,
+        requestId,
+        params,
+        query: url.searchParams,
+        scenario,
+        // absent only on `auth: 'route'` routes, which authenticate their caller themselves
+        app: app as FixtureApp,
+        bearer: credential,
+      });
     } catch (error) {
       const apiError =
         error instanceof ApiError
