@@ -21,6 +21,8 @@ export interface AppCapability {
 }
 
 export interface FixtureApp {
+  /** The developer control plane's id of the application (section E's `{appId}`). */
+  appId: string;
   appKey: string;
   appCredential: string;
   appVersionId: string;
@@ -38,6 +40,7 @@ export const FRAMEWRIGHT_RESOURCE_TYPE = 'project';
 
 export const FIXTURE_APPS: readonly FixtureApp[] = [
   {
+    appId: 'app_sim_framewright_studio',
     appKey: 'framewright-studio',
     appCredential: 'fw-sim-app-credential-framewright-studio',
     appVersionId: 'appver_sim_framewright_studio_1',
@@ -58,6 +61,7 @@ export const FIXTURE_APPS: readonly FixtureApp[] = [
     },
   },
   {
+    appId: 'app_sim_storyboard_helper',
     appKey: 'storyboard-helper',
     appCredential: 'fw-sim-app-credential-storyboard-helper',
     appVersionId: 'appver_sim_storyboard_helper_1',

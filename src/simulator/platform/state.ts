@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
+import { CliSessionStore } from './developer/cli-session-store.js';
 import { EventStore } from './event-store.js';
 import { ExportStore } from './export-store.js';
 import { GrantStore } from './grant-store.js';
@@ -15,6 +16,8 @@ export interface PlatformState {
   events: EventStore;
   exports: ExportStore;
   grants: GrantStore;
+  /** CLI sessions of online debugging (issued by section E's pairing, used by B, D and the relay). */
+  cliSessions: CliSessionStore;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -31,6 +34,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const events = new EventStore(log);
   const exports = new ExportStore(log);
   const grants = new GrantStore(log);
+  const cliSessions = new CliSessionStore(clock, log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
@@ -38,8 +42,10 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     events.restore(records);
     exports.restore(records);
     grants.restore(records);
+    cliSessions.restore(records);
     log.compact([
       ...grants.snapshot(),
+      ...cliSessions.snapshot(),
       ...sessions.snapshot(),
       ...runtimeJobs.snapshot(),
       ...events.snapshot(),
@@ -50,5 +56,5 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, exports, grants, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, grants, cliSessions, log, jobChanged };
 }
