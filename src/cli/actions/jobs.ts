@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { printJson, withCliCore } from '../cli-context.js';
-import { WORKED_ELSEWHERE_MESSAGE } from '../../main/core/jobs/job-engine.js';
 import { ExitCode } from '../exit-codes.js';
 import { commandProgress } from '../progress/command-progress.js';
 import { describeJob } from './video.js';
@@ -25,7 +24,9 @@ export const runResumeCommand = async (opts: { timeout: string }, command: Comma
       results: results.map((r) => ({
         state: r.state,
         idempotencyKey: r.intent.idempotencyKey,
-        ...(r.state === 'pending' && r.workedElsewhere ? { workedElsewhere: true, reason: r.reason } : {}),
+        ...(r.state === 'pending' ? { reason: r.reason } : {}),
+        // still held by another live process when this run's wait limit passed: which one
+        ...(r.state === 'pending' && r.workedElsewhere ? { workedElsewhere: true, heldBy: r.heldBy } : {}),
         ...describeJob(r.job),
       })),
       errors: errors.map((e) => ({
@@ -38,11 +39,14 @@ export const runResumeCommand = async (opts: { timeout: string }, command: Comma
     if (cli.json) printJson(summary);
     else {
       for (const r of summary.results) {
-        const state = r.workedElsewhere ? 'elsewhere' : r.state;
-        process.stdout.write(`${state.padEnd(10)} ${r.jobId ?? r.idempotencyKey}\n`);
+        const held = r.heldBy ? ` (held by pid ${r.heldBy.pid}${r.heldBy.host ? ` on ${r.heldBy.host}` : ''})` : '';
+        const why = r.reason && !r.heldBy ? `: ${r.reason}` : '';
+        process.stdout.write(`${r.state.padEnd(10)} ${r.jobId ?? r.idempotencyKey}${held}${why}\n`);
       }
       if (summary.results.some((r) => r.workedElsewhere))
-        process.stdout.write(`elsewhere: ${WORKED_ELSEWHERE_MESSAGE}\n`);
+        process.stdout.write(
+          'Another Framewright process on this data folder still works the jobs marked "held by": they finish there, or run `framewright resume` again.\n',
+        );
       for (const e of summary.errors) process.stdout.write(`error      ${e.idempotencyKey}: ${e.message}\n`);
       for (const o of optimizations)
         process.stdout.write(
@@ -52,8 +56,8 @@ export const runResumeCommand = async (opts: { timeout: string }, command: Comma
         process.stdout.write('Nothing unfinished.\n');
     }
     if (errors.length > 0 || optimizations.some((o) => o.state !== 'succeeded')) return ExitCode.serviceError;
-    // a job another process works is not this run's to wait for
-    if (results.some((r) => r.state === 'pending' && !r.workedElsewhere)) return ExitCode.waitLimit;
+    // pending here, or still held by another live process when the wait limit passed: resumable
+    if (results.some((r) => r.state === 'pending')) return ExitCode.waitLimit;
     if (results.some((r) => r.state === 'failed')) return ExitCode.jobFailed;
     return ExitCode.ok;
   });

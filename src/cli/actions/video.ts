@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
-import { verificationOf } from '../../main/core/jobs/download-outputs.js';
+import { NOT_VERIFIABLE_REASON, verificationOf } from '../../main/core/jobs/download-outputs.js';
 import type { JobWithOutputs } from '../../main/core/features/jobs/jobs-views.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
@@ -72,9 +72,11 @@ export function describeJob(job: JobWithOutputs | undefined) {
       sha256: o.sha256 ?? o.expectedSha256 ?? null,
       byteSize: o.byteSize ?? o.expectedByteSize ?? null,
       mimeType: o.mimeType ?? o.expectedMimeType ?? null,
-      verified: o.downloadState === 'verified',
-      /** `not_verifiable`: stored, but the job announced no sha256 or byteSize to check. */
+      // one word for one fact, as the studio says it: verified only when checked against what
+      // the service announced; `not_verifiable`: stored, but nothing announced to check against
+      verified: verificationOf(o) === 'verified',
       verification: verificationOf(o),
+      ...(verificationOf(o) === 'not_verifiable' ? { verificationReason: NOT_VERIFIABLE_REASON } : {}),
     })),
   };
 }
@@ -162,7 +164,7 @@ export const runVideoCommand = async (opts: VideoOptions, command: Command) =>
       );
       for (const o of summary.outputs ?? [])
         process.stdout.write(
-          `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verification ? `  ${o.verification.replace('_', ' ')}` : ''}\n`,
+          `  ${o.path ?? o.assetId}  sha256 ${o.sha256}${o.verification ? `  ${o.verification.replace('_', ' ')}` : ''}${o.verificationReason ? ` (${o.verificationReason})` : ''}\n`,
         );
       if (result.state === 'failed')
         process.stdout.write(

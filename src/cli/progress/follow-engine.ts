@@ -1,3 +1,4 @@
+import { verificationOf } from '../../main/core/jobs/download-outputs.js';
 import type { EngineChange } from '../../main/core/jobs/job-engine.js';
 import type { JobsViews } from '../../main/core/features/jobs/jobs-views.js';
 import type { UploadState } from '../../main/core/video/submit-video.js';
@@ -79,10 +80,11 @@ export function followEngine(
     const line = label(rowKey(job.id), job.jobId);
     if (!line) return;
     const stored = job.outputs.length > 0 && job.outputs.every((o) => o.downloadState === 'verified');
+    const checked = stored && job.outputs.every((o) => verificationOf(o) === 'verified');
     progress.update(line, {
       jobId: job.jobId,
       status: job.status,
-      stage: stored ? 'stored and verified' : (job.stage ?? null),
+      stage: stored ? (checked ? 'stored and verified' : 'stored, not verifiable') : (job.stage ?? null),
       nextPollAt: job.nextPollAt ?? null,
     });
     const finished =

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LibraryFolders } from '../features/library/library-folders.js';
 import { openJournal, type Journal } from '../journal/open-journal.js';
+import { PRESENCE_DIR } from './process-presence.js';
 import { JobEngine, type EngineChange, type JobEngineOptions } from '../jobs/job-engine.js';
 import { publicApiTransport } from '../jobs/public-api-transport.js';
 import { EmbeddedSimulator, type SimulatorLauncher } from '../profiles/embedded-simulator.js';
@@ -88,6 +89,8 @@ export async function openCoreParts(options: CorePartsOptions): Promise<CorePart
       }),
     onChange: options.onEngineChange,
     ...options.engine,
+    // leases of a dead process (however it died) are free at once: see process-presence.ts
+    lease: { presenceDir: path.join(options.dataDir, PRESENCE_DIR), ...options.engine?.lease },
   });
   return {
     dataDir: options.dataDir,

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { PRESENCE_DIR } from './process-presence.js';
 import { Readable } from 'node:stream';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
 import { PLATFORM_SESSION_OVER_CODE } from '../../../shared/bridge/platform-host-protocol.js';
@@ -168,6 +169,7 @@ export function createPlatformWorkspaceCore(
     pollWake: wakeups,
     onChange: (change) => forward(change),
     ...parts.engine,
+    lease: { presenceDir: path.join(dir, PRESENCE_DIR), ...parts.engine?.lease },
   });
 
   const staged = new StagedFiles(dir, journal);

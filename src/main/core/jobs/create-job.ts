@@ -1,11 +1,10 @@
-import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
 import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import { RetryAfterTooLongError } from '../platform/retry/retry-after.js';
-import { classify, withRetry } from '../platform/retry/retry.js';
+import { classify, withRetry, type RetryVerdict } from '../platform/retry/retry.js';
 import { acceptanceOf } from './job-snapshot.js';
 import { CREATE_PATHS, type CreatePath, type MediaJobTransport } from './media-job-transport.js';
 
@@ -45,7 +44,7 @@ export type CreateOutcome =
  *   replayed (bounded) — never a new key, never a query for an unknown id;
  * - 400/422, 401/403, 402, 404, 409, 413, 415: the intent is rejected with the service's reason,
  *   and nothing is retried — except a 409 answering a replay, which is not final (a job may exist
- *   under the key): see {@link conflictOnReplay}.
+ *   under the key): the latest state is read, else the replay is retried, see {@link conflictOnReplay}.
  */
 export async function sendIntent(
   journal: Journal,
@@ -93,7 +92,12 @@ export async function sendIntent(
         if (verdict.kind === 'unknown_outcome')
           journal.jobs.markUnknown(intent.idempotencyKey, (error as Error).message);
       } else if (error instanceof ApiError && error.status === 409 && replay) {
-        return conflictOnReplay(journal, current, error);
+        try {
+          return await conflictOnReplay(journal, transport, current, error);
+        } catch (retry) {
+          lastError = retry as AppError;
+          throw retry;
+        }
       } else if (error instanceof ApiError) {
         journal.jobs.markRejected(intent.idempotencyKey, {
           statusCode: error.status,
@@ -117,7 +121,7 @@ export async function sendIntent(
     try {
       return await attemptOnce();
     } catch (error) {
-      if (classify(error).kind === 'final') finalError = error;
+      if (classifyCreate(error).kind === 'final') finalError = error;
       throw error;
     }
   };
@@ -130,6 +134,7 @@ export async function sendIntent(
         ...(options.maxAttempts !== undefined ? { attempts: options.maxAttempts } : {}),
         ...(options.backoff ? { backoff: options.backoff } : {}),
       },
+      classify: classifyCreate,
       onRetry: ({ attempt, delayMs, error }) =>
         options.onRetry?.({ attempt, delayMs, reason: error instanceof Error ? error.message : '' }),
     });
@@ -143,21 +148,68 @@ export async function sendIntent(
 }
 
 /**
- * A 409 answering a replay after an unknown outcome is not a final rejection: the first send may
- * have created a job under this key (spec, "Errors": inspect `code`). The journal decides first —
- * a job it recorded is the answer. Otherwise the spec forbids asking the service for an unknown id,
- * so the intent is set aside (abandoned, not rejected) with the service's code and request id: it
- * leaves the resume list, and its key is never replaced by a new one, so a draft is not reopened
- * to create a second job.
+ * A 409 that answered a replay after an unknown outcome: not a refusal but "read the latest
+ * state" (spec, "Errors"; the platform's table: "idempotency conflict or state changed → read the
+ * latest state"). The first send may have created a job under this key that the service is still
+ * processing. Retried like a 503 (after its `Retry-After`, else the create back-off), with the same
+ * key and body, within this run's bound and then at every later resume (the intent stays
+ * `unknown`), until the service answers the job or refuses for good — or the lifetime bound of
+ * attempts sets the intent aside. Never a new key.
  */
-function conflictOnReplay(journal: Journal, intent: JobIntent, error: ApiError): CreateOutcome {
+export class ReplayConflictError extends AppError {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(readonly conflict: ApiError) {
+    super(
+      'job.conflict_after_unknown',
+      `The service answered 409 ${conflict.apiCode} (request ${conflict.requestId ?? 'unknown'}) to a replay after an unknown outcome: a job may already exist under this key. The same request is sent again under the same key until the service answers the job; it is never sent under a new key.`,
+    );
+    this.name = 'ReplayConflictError';
+    this.retryAfterSeconds = conflict.retryAfterSeconds;
+  }
+}
+
+/** The create retry's verdicts, with a replay's 409 retried under the same key (see {@link ReplayConflictError}). */
+function classifyCreate(error: unknown): RetryVerdict {
+  if (error instanceof ReplayConflictError) return { kind: 'retry', afterSeconds: error.retryAfterSeconds };
+  return classify(error);
+}
+
+/** The job a 409 names (the runtime's `details.platformJobId`, or a `jobId`), if it names one. */
+function jobNamedBy(error: ApiError): string | undefined {
+  const details = error.details as { platformJobId?: unknown; jobId?: unknown } | undefined;
+  const named = details?.platformJobId ?? details?.jobId;
+  return typeof named === 'string' && named !== '' ? named : undefined;
+}
+
+/**
+ * Reads the latest state after a 409 to a replay: a job the journal recorded is the answer; a job
+ * the 409 names is read and recorded as this intent's (the key is this intent's, in its identity);
+ * otherwise the intent stays `unknown` and the replay is retried ({@link ReplayConflictError}).
+ */
+async function conflictOnReplay(
+  journal: Journal,
+  transport: MediaJobTransport,
+  intent: JobIntent,
+  error: ApiError,
+): Promise<CreateOutcome> {
   const recorded = journal.jobs.getJobForIntent(intent.id);
   if (recorded) return { state: 'accepted', job: recorded };
-  const meaning = conflictMeaning(error.apiCode);
-  const reason =
-    meaning === 'service_not_available'
-      ? `The service answered that it is not available (409 ${error.apiCode}, request ${error.requestId ?? 'unknown'}) to a replay after an unknown outcome; a job may already exist under this key, so it is not sent under a new one.`
-      : `The service answered 409 ${error.apiCode} (request ${error.requestId ?? 'unknown'}) to a replay after an unknown outcome: a job may already exist under this key. It is not sent again under a new key; check the queue before generating this again.`;
-  journal.jobs.markAbandoned(intent.idempotencyKey, reason);
-  throw new AppError('job.conflict_after_unknown', reason);
+  const named = jobNamedBy(error);
+  if (named) {
+    try {
+      const read = await transport.getJob({ jobId: named, model: intent.model });
+      if (read.job.jobId === named) {
+        const job = journal.jobs.markAccepted(
+          intent.idempotencyKey,
+          acceptanceOf(read.job, read.retryAfterSeconds),
+        );
+        return { state: 'accepted', job };
+      }
+    } catch {
+      // not readable now: the replay below tries again
+    }
+  }
+  const retry = new ReplayConflictError(error);
+  journal.jobs.markUnknown(intent.idempotencyKey, retry.message);
+  throw retry;
 }

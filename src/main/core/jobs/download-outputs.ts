@@ -75,6 +75,10 @@ function isDiskFull(error: unknown): boolean {
  */
 export type Verification = 'verified' | 'not_verifiable';
 
+/** Why a stored result is `not_verifiable`, in the words the CLI prints (the studio's hint says the same). */
+export const NOT_VERIFIABLE_REASON =
+  'the service announced no sha256 and byte size for this result, so the stored bytes could not be checked against them';
+
 export function verificationOf(
   output: Pick<Output, 'downloadState' | 'expectedSha256' | 'expectedByteSize'>,
 ): Verification | null {

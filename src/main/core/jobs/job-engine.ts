@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessOnHostAlive } from '../app/process-liveness.js';
+import { isProcessAlive } from '../app/process-liveness.js';
+import { presenceOf, ProcessPresence } from '../app/process-presence.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
-import type { JobIntent, JobWithOutputs, LeaseOwner, LeaseOwnerAlive } from '../journal/jobs-repository.js';
-import type { BackoffPolicy } from '../platform/retry/backoff.js';
+import type {
+  JobIntent,
+  JobLease,
+  JobWithOutputs,
+  LeaseOwner,
+  LeaseOwnerAlive,
+} from '../journal/jobs-repository.js';
+import { sleepUnlessStopped, type BackoffPolicy } from '../platform/retry/backoff.js';
 import { batchReadAtResume } from './batch-read-at-resume.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
 import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js';
@@ -34,6 +41,8 @@ export interface SubmitRequest {
 export interface WaitOptions {
   /** Total wait limit for this call, in seconds. Past it, work stays pending and resumable. */
   waitSeconds?: number;
+  /** The wait limit as a moment (epoch ms), one for several runs (a resume's); wins over `waitSeconds`. */
+  deadlineAt?: number;
   /** Return right after acceptance (the job continues on the next resume). */
   noWait?: boolean;
   /**
@@ -54,13 +63,30 @@ export type RunResult =
   | { state: 'failed'; intent: JobIntent; job: JobWithOutputs }
   /**
    * Accepted and still running when the wait limit passed, or not yet known to be accepted; with
-   * `workedElsewhere`, another process on this data folder holds the job's lease and works it.
+   * `workedElsewhere`, another live process on this data folder (`heldBy`) still held the job's
+   * lease when this run's wait limit passed.
    */
-  | { state: 'pending'; intent: JobIntent; job?: JobWithOutputs; reason: string; workedElsewhere?: true };
+  | {
+      state: 'pending';
+      intent: JobIntent;
+      job?: JobWithOutputs;
+      reason: string;
+      workedElsewhere?: true;
+      heldBy?: { pid: number; host: string };
+    };
 
-/** Why a job was left alone: another process (the app, a CLI) on the same data folder works it. */
+/** Why a job was not finished here: another process (the app, a CLI) on the same data folder works it. */
 export const WORKED_ELSEWHERE_MESSAGE =
   'Another Framewright process on this data folder is working on this job; it finishes it there.';
+
+/** The pending reason naming the process that holds the job (its pid, and host when not this one). */
+export function workedElsewhereReason(holder: { pid: number; host: string }): string {
+  const where = holder.host === os.hostname() ? '' : ` on ${holder.host}`;
+  return `Another Framewright process (pid ${holder.pid}${where}) on this data folder is working on this job; it finishes it there, or run resume again.`;
+}
+
+/** How often a run waiting for another process's job reads the journal again. */
+const OTHER_OWNER_RECHECK_MS = { first: 100, max: 1_000 };
 const LEASE_LOST_MESSAGE =
   'This process lost its lease on the job (it stalled past the lease); another process continues it.';
 
@@ -92,9 +118,15 @@ export interface JobEngineOptions {
   lease?: {
     /** How long a lease lasts unless renewed (default 30 s; renewed every third of it). */
     ttlMs?: number;
+    /**
+     * The data folder's presence folder (see process-presence.ts): this engine holds an OS-released
+     * lock there while it may hold leases, and a lease owner on this host is dead exactly when its
+     * lock is free. Absent (an in-memory journal): the owner's pid is checked instead.
+     */
+    presenceDir?: string;
     /** This engine's identity (default: a fresh id with this pid and host). */
     owner?: LeaseOwner;
-    /** Whether another owner still runs (default: its pid, when on this host). */
+    /** Whether another owner still runs (default: its presence lock, else its pid, when on this host). */
     isOwnerAlive?: LeaseOwnerAlive;
   };
   /** Test seams for crash tests; never set in production. */
@@ -119,6 +151,8 @@ export class JobEngine {
   readonly leaseOwner: LeaseOwner;
   private readonly leaseTtlMs: number;
   private readonly isOwnerAlive: LeaseOwnerAlive;
+  /** This engine's presence lock, taken before its first lease and given up at `stop()`. */
+  private presence: ProcessPresence | undefined;
 
   constructor(private readonly options: JobEngineOptions) {
     this.leaseOwner = options.lease?.owner ?? {
@@ -127,7 +161,27 @@ export class JobEngine {
       host: os.hostname(),
     };
     this.leaseTtlMs = options.lease?.ttlMs ?? DEFAULT_LEASE_TTL_MS;
-    this.isOwnerAlive = options.lease?.isOwnerAlive ?? isProcessOnHostAlive;
+    this.isOwnerAlive = options.lease?.isOwnerAlive ?? ((owner) => this.isOwnerRunning(owner));
+  }
+
+  /**
+   * Whether a lease owner still runs: one on another host is taken as alive until its lease
+   * expires; on this host, its presence lock decides (held: alive; free: dead, whatever its pid
+   * says — a killed process not yet reaped included); without a presence file, its pid does.
+   */
+  private isOwnerRunning(owner: LeaseOwner): boolean {
+    if (owner.id === this.leaseOwner.id) return true;
+    if (owner.host !== os.hostname()) return true;
+    const dir = this.options.lease?.presenceDir;
+    const presence = dir ? presenceOf(dir, owner.id) : 'unknown';
+    return presence === 'unknown' ? isProcessAlive(owner.pid) : presence === 'alive';
+  }
+
+  /** Takes this engine's presence lock once, before it takes any lease. */
+  private ensurePresence(): void {
+    const dir = this.options.lease?.presenceDir;
+    if (this.presence || !dir || this.stopping.signal.aborted) return;
+    this.presence = ProcessPresence.claim(dir, this.leaseOwner.id);
   }
 
   private get journal(): Journal {
@@ -140,6 +194,7 @@ export class JobEngine {
   }
 
   private deadline(wait: WaitOptions): number {
+    if (wait.deadlineAt !== undefined) return wait.deadlineAt;
     const seconds = wait.waitSeconds ?? this.options.defaultWaitSeconds ?? DEFAULT_JOB_WAIT_SECONDS;
     return Date.now() + seconds * 1000;
   }
@@ -249,21 +304,18 @@ export class JobEngine {
   }
 
   /**
-   * Works an intent under its lease: taken atomically in the journal (or the intent is left to the
-   * live process that holds it), renewed while working, released at the end. Losing it (this
-   * process stalled past the lease and another took over) stops this run.
+   * Works an intent under its lease: taken atomically in the journal, renewed while working,
+   * released at the end. Losing it (this process stalled past the lease and another took over)
+   * stops this run. While another live process holds it, this run waits for that process's outcome
+   * (see {@link waitForOtherOwner}) instead of working the job a second time.
    */
   private async runLeased(listed: JobIntent, wait: WaitOptions): Promise<RunResult> {
     const jobs = this.journal.jobs;
+    this.ensurePresence();
     const attempt = jobs.acquireLease(listed.id, this.leaseOwner, this.leaseTtlMs, this.isOwnerAlive);
     if (!attempt.acquired) {
-      return {
-        state: 'pending',
-        intent: jobs.getIntentById(listed.id) ?? listed,
-        job: jobs.getJobForIntent(listed.id),
-        reason: WORKED_ELSEWHERE_MESSAGE,
-        workedElsewhere: true,
-      };
+      const outcome = await this.waitForOtherOwner(listed, attempt.holder, wait);
+      if (outcome) return outcome;
     }
     const lost = new AbortController();
     const renewal = setInterval(() => {
@@ -285,6 +337,42 @@ export class JobEngine {
       } catch {
         // a closed or busy journal: the lease expires by itself
       }
+    }
+  }
+
+  /**
+   * Another live process holds the intent's lease: wait, reading only the journal (the service is
+   * not asked a second time), until that process lets the lease go — released at its end, or freed
+   * by its death — then take the lease (undefined is returned: the caller works the intent, which
+   * is nothing more than reporting the state the other process left when it finished it). When this
+   * run's wait limit passes first (or it was asked not to wait), the intent is reported pending and
+   * held by that process — never as finished.
+   */
+  private async waitForOtherOwner(
+    intent: JobIntent,
+    firstHolder: JobLease,
+    wait: WaitOptions,
+  ): Promise<RunResult | undefined> {
+    const jobs = this.journal.jobs;
+    const deadline = this.deadline(wait);
+    let holder = firstHolder;
+    let pauseMs = OTHER_OWNER_RECHECK_MS.first;
+    const heldElsewhere = (): RunResult => ({
+      state: 'pending',
+      intent: jobs.getIntentById(intent.id) ?? intent,
+      job: jobs.getJobForIntent(intent.id),
+      reason: workedElsewhereReason(holder),
+      workedElsewhere: true,
+      heldBy: { pid: holder.pid, host: holder.host },
+    });
+    for (;;) {
+      if (wait.noWait || this.stopping.signal.aborted || Date.now() + pauseMs > deadline) return heldElsewhere();
+      if (!(await sleepUnlessStopped(pauseMs, this.stopping.signal))) return heldElsewhere();
+      pauseMs = Math.min(pauseMs * 2, OTHER_OWNER_RECHECK_MS.max);
+      const attempt = jobs.acquireLease(intent.id, this.leaseOwner, this.leaseTtlMs, this.isOwnerAlive);
+      // taken: the caller goes on, under this lease, from what the other process left
+      if (attempt.acquired) return undefined;
+      holder = attempt.holder;
     }
   }
 
@@ -326,9 +414,13 @@ export class JobEngine {
     deadline: number,
     signal: AbortSignal,
   ): Promise<RunResult> {
-    const transport = await this.options.transportFor(start.profileId);
     let job = start;
-    if (job.status !== 'succeeded' && job.status !== 'failed' && job.status !== 'canceled') {
+    // finished already (by another process, or before a restart): reported from the journal alone
+    if (job.status === 'failed' || job.status === 'canceled') return { state: 'failed', intent, job };
+    if (job.status === 'succeeded' && job.outputs.every((o) => o.downloadState === 'verified'))
+      return { state: 'succeeded', intent, job };
+    const transport = await this.options.transportFor(start.profileId);
+    if (job.status !== 'succeeded') {
       const polled = await pollJob(this.journal, transport, job, {
         deadline,
         backoff: this.options.pollBackoff,
@@ -370,6 +462,8 @@ export class JobEngine {
     errors: { key: string; error: AppError }[];
     optimizations: ResumedOptimization[];
   }> {
+    // one wait limit for the whole resume, however many jobs it waits for one after another
+    wait = { ...wait, deadlineAt: this.deadline(wait) };
     await this.removeAbandonedDownloads();
     const optimizations = (await this.options.resumeOptimizations?.(this.stopping.signal)) ?? [];
     let work = this.journal.jobs.listUnfinished();
@@ -417,6 +511,9 @@ export class JobEngine {
   async stop(): Promise<void> {
     if (!this.stopping.signal.aborted) this.stopping.abort(engineStoppedError());
     await Promise.allSettled([...this.inFlight.values()]);
+    // every lease is given back: the presence that vouched for them goes too
+    this.presence?.release();
+    this.presence = undefined;
   }
 
   /**
