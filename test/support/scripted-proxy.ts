@@ -11,10 +11,7 @@ import type { AddressInfo } from 'node:net';
  * - `{ status, code, retryAfter }`: answered at once with that PublicError, not forwarded.
  */
 export type CreateScript =
-  | 'pass'
-  | 'hold'
-  | 'drop'
-  | { status: number; code: string; message?: string; retryAfter?: number };
+  'pass' | 'hold' | 'drop' | { status: number; code: string; message?: string; retryAfter?: number };
 
 /**
  * A loopback proxy in front of a simulator whose creates follow a script; every other request
@@ -28,6 +25,11 @@ export class ScriptedProxy {
   constructor(
     private readonly upstreamOrigin: string,
     private readonly script: (createNumber: number) => CreateScript,
+    /** Rewrites a JSON answer passed through (e.g. a job read as a legacy service answers it). */
+    private readonly rewriteJson?: (
+      pathname: string,
+      body: Record<string, unknown>,
+    ) => Record<string, unknown>,
   ) {}
 
   /** Starts on 127.0.0.1; answers the base URL (with `/v1`). */
@@ -96,7 +98,15 @@ export class ScriptedProxy {
         const chunks: Buffer[] = [];
         upstream.on('data', (chunk: Buffer) => chunks.push(chunk));
         upstream.on('end', () => {
-          const body = Buffer.from(Buffer.concat(chunks).toString('utf8').split(this.upstreamOrigin).join(ownOrigin));
+          let text = Buffer.concat(chunks).toString('utf8').split(this.upstreamOrigin).join(ownOrigin);
+          if (this.rewriteJson && upstream.statusCode! < 300)
+            text = JSON.stringify(
+              this.rewriteJson(
+                new URL(req.url!, 'http://x').pathname,
+                JSON.parse(text) as Record<string, unknown>,
+              ),
+            );
+          const body = Buffer.from(text);
           delete headers['transfer-encoding'];
           res.writeHead(upstream.statusCode!, { ...headers, 'content-length': String(body.length) });
           res.end(body);

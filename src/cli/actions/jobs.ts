@@ -39,7 +39,9 @@ export const runResumeCommand = async (opts: { timeout: string }, command: Comma
     if (cli.json) printJson(summary);
     else {
       for (const r of summary.results) {
-        const held = r.heldBy ? ` (held by pid ${r.heldBy.pid}${r.heldBy.host ? ` on ${r.heldBy.host}` : ''})` : '';
+        const held = r.heldBy
+          ? ` (held by pid ${r.heldBy.pid}${r.heldBy.host ? ` on ${r.heldBy.host}` : ''})`
+          : '';
         const why = r.reason && !r.heldBy ? `: ${r.reason}` : '';
         process.stdout.write(`${r.state.padEnd(10)} ${r.jobId ?? r.idempotencyKey}${held}${why}\n`);
       }

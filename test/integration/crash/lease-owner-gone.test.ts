@@ -34,8 +34,11 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function proxyWith(script: (n: number) => CreateScript): Promise<{ proxy: ScriptedProxy; url: string }> {
-  const proxy = new ScriptedProxy(new URL(sim.baseUrl).origin, script);
+async function proxyWith(
+  script: (n: number) => CreateScript,
+  rewriteJson?: ConstructorParameters<typeof ScriptedProxy>[2],
+): Promise<{ proxy: ScriptedProxy; url: string }> {
+  const proxy = new ScriptedProxy(new URL(sim.baseUrl).origin, script, rewriteJson);
   proxies.push(proxy);
   return { proxy, url: await proxy.start() };
 }
@@ -90,7 +93,12 @@ interface ResumeReport {
 }
 
 /** `resume` right away: the create replayed under the same key, one job, the verified file. */
-async function resumeFindsOneVerifiedJob(proxyUrl: string, proxy: ScriptedProxy, dataDir: string, key: string) {
+async function resumeFindsOneVerifiedJob(
+  proxyUrl: string,
+  proxy: ScriptedProxy,
+  dataDir: string,
+  key: string,
+) {
   const createsBefore = proxy.creates;
   const resumed = await runFramewright(
     ['--base-url', proxyUrl, '--data-dir', dataDir, '--json', 'resume', '--timeout', '120'],
@@ -147,7 +155,9 @@ describe('resume right after a crash', () => {
     });
     try {
       const pid = Number(
-        await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(String(d)))),
+        await new Promise<string>((resolve) =>
+          parent.stdout!.once('data', (d: Buffer) => resolve(String(d))),
+        ),
       );
       await waitFor(() => proxy.holding, 'the held create');
       process.kill(pid, 'SIGKILL');
@@ -207,5 +217,33 @@ describe('a 409 answering the replay after an unknown outcome', () => {
     expect(proxy.creates).toBeGreaterThanOrEqual(2);
     conflicts = false;
     await resumeFindsOneVerifiedJob(url, proxy, dataDir, key);
+  });
+});
+
+describe('a result the service announced without sha256 or byteSize', () => {
+  it('is "verified": false in --json, with the reason, as the studio says "not verifiable"', async () => {
+    // a legacy answer: the finished job lists its result as `assets[]` with only `assetId`
+    const { url } = await proxyWith(
+      () => 'pass',
+      (pathname, body) => {
+        if (!/\/jobs\//.test(pathname) || body.status !== 'succeeded') return body;
+        const outputs = (body.outputs ?? []) as { assetId: string }[];
+        const { outputs: _outputs, ...rest } = body;
+        return { ...rest, assets: outputs.map((o) => ({ assetId: o.assetId })) };
+      },
+    );
+    const dataDir = tempDir('fw-legacy-');
+    const run = await runFramewright(videoArgs(url, dataDir, 'legacy-answer'), cliEnv());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
+      state: string;
+      outputs: { path: string; verified: boolean; verification: string; verificationReason?: string }[];
+    };
+    expect(summary.state).toBe('succeeded');
+    expect(summary.outputs).toHaveLength(1);
+    const output = summary.outputs[0]!;
+    expect(existsSync(output.path)).toBe(true);
+    expect(output).toMatchObject({ verified: false, verification: 'not_verifiable' });
+    expect(output.verificationReason).toMatch(/no sha256 and byte size/);
   });
 });

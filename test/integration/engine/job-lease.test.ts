@@ -1,17 +1,27 @@
 /**
- * The engine works a job only under its lease: a job another live process holds is left to it,
- * a dead holder's job is taken over, and a run whose lease was taken (this process stalled past
+ * The engine works a job only under its lease: a job another live process holds is left to it
+ * (this run waits for that process's outcome within its own wait limit, reading the journal), a
+ * dead holder's job is taken over, a job another engine finished is reported as it finished, and a run whose lease was taken (this process stalled past
  * it) stops instead of working the job alongside the new holder.
  */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PRESENCE_DIR,
+  presenceFile,
+  presenceOf,
+  ProcessPresence,
+} from '../../../src/main/core/app/process-presence.js';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
-import { WORKED_ELSEWHERE_MESSAGE } from '../../../src/main/core/jobs/job-engine.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import {
   FAST_ENGINE,
   h3VideoSubmission,
   openTestCore,
   startTestSimulator,
+  tempDir,
 } from '../../support/engine-harness.js';
 
 let sim: RunningSimulator;
@@ -38,12 +48,16 @@ describe('job leases in the engine', () => {
     try {
       const accepted = await submit(core, 'lease-held', { noWait: true });
       core.journal.jobs.acquireLease(accepted.intent.id, OTHER, 60_000, () => true);
+      const waitedFrom = Date.now();
       const left = await core.engine.continueIntent(accepted.intent, { waitSeconds: 1 });
+      // it waited for the other process's outcome up to its own wait limit, then says who holds it
+      expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(700);
       expect(left).toMatchObject({
         state: 'pending',
         workedElsewhere: true,
-        reason: WORKED_ELSEWHERE_MESSAGE,
+        heldBy: { pid: 4242, host: 'elsewhere' },
       });
+      if (left.state === 'pending') expect(left.reason).toMatch(/pid 4242 on elsewhere/);
       // nothing was polled by this process
       expect(core.journal.jobs.getJobForIntent(accepted.intent.id)!.pollCount).toBe(0);
 
@@ -76,6 +90,66 @@ describe('job leases in the engine', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
       // the new holder's lease is left alone
       expect(core.journal.jobs.getLease(accepted.intent.id)?.id).toBe(OTHER.id);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('reports the final state of a job another engine on the same data folder finished while it waited', async () => {
+    const dataDir = tempDir('fw-lease-two-engines-');
+    const worker = await openTestCore(sim, { dataDir });
+    const waiter = await openTestCore(sim, { dataDir });
+    try {
+      const accepted = await submit(worker, 'lease-finished-elsewhere', { noWait: true });
+      const working = worker.engine.continueIntent(accepted.intent, { waitSeconds: 60 });
+      // the worker holds the lease (its presence lock vouches for it: same host, alive)
+      for (let i = 0; i < 200 && !worker.journal.jobs.getLease(accepted.intent.id); i += 1)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(worker.journal.jobs.getLease(accepted.intent.id)?.id).toBe(worker.engine.leaseOwner.id);
+      const waited = await waiter.engine.continueIntent(accepted.intent, { waitSeconds: 60 });
+      const worked = await working;
+      expect(worked.state).toBe('succeeded');
+      // the waiter's answer is the job as the worker finished it: succeeded, its file verified
+      expect(waited.state).toBe('succeeded');
+      expect('workedElsewhere' in waited).toBe(false);
+      if (waited.state === 'succeeded' && worked.state === 'succeeded') {
+        expect(waited.job.outputs.map((o) => [o.downloadState, o.localPath])).toEqual(
+          worked.job.outputs.map((o) => [o.downloadState, o.localPath]),
+        );
+      }
+      expect(waiter.journal.jobs.getLease(accepted.intent.id)).toBeUndefined();
+    } finally {
+      await waiter.close();
+      await worker.close();
+    }
+  });
+
+  it('takes over at once a lease whose owner left a presence file nobody holds, whatever its pid says', async () => {
+    const dataDir = tempDir('fw-lease-presence-');
+    const core = await openTestCore(sim, { dataDir });
+    try {
+      const accepted = await submit(core, 'lease-dead-presence', { noWait: true });
+      const dir = path.join(dataDir, PRESENCE_DIR);
+      // a process of this host that died: its presence file is there and nobody holds its lock. Its
+      // pid is this test's own, alive: a pid check would call it alive; the presence says gone.
+      const dead = { id: 'dead-owner', pid: process.pid, host: os.hostname() };
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(presenceFile(dir, dead.id), '');
+      core.journal.jobs.acquireLease(accepted.intent.id, dead, 60_000, () => true);
+      const started = Date.now();
+      const taken = await core.engine.continueIntent(accepted.intent, { waitSeconds: 4 });
+      expect('workedElsewhere' in taken).toBe(false);
+      expect(core.journal.jobs.getJobForIntent(accepted.intent.id)!.pollCount).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // the dead owner's file is cleared away; a live presence is told apart
+      expect(existsSync(presenceFile(dir, dead.id))).toBe(false);
+      const live = ProcessPresence.claim(dir, 'live-owner');
+      try {
+        expect(presenceOf(dir, 'live-owner')).toBe('alive');
+      } finally {
+        live.release();
+      }
+      expect(presenceOf(dir, 'live-owner')).toBe('unknown');
     } finally {
       await core.close();
     }

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('409 by its code', () => {
-  it('a replay after an unknown outcome answered 409 is not a rejection: the draft keeps its key, nothing is created again', async () => {
+  it('a replay after an unknown outcome answered 409 reads the latest state: the same key is replayed until the job is answered, one job', async () => {
     const list = await call<ServicesList>('services.list', { serviceKind: 'video_generation' });
     const model = list.services.find((s) => s.available)!.modelAlias;
     const form = t2vForm(model, 'A windmill turning slowly over a tulip field', 3);
@@ -32,24 +32,23 @@ describe('409 by its code', () => {
     await call('simulator.setScenario', { name: 'dropped_connection' });
     const submitted = call('video.submit', { draftId: draft.id }).catch((e: unknown) => e);
     await waitFor(() => intent()?.state === 'unknown');
-    // … and the replay under the same key is answered 409 idempotency_conflict
+    // … and the replay under the same key is answered 409 idempotency_conflict: not a refusal
     await call('simulator.setScenario', { name: 'idempotency_conflict' });
-    const error = await submitted;
+    await waitFor(() => /409 idempotency_conflict/.test(intent()?.errorMessage ?? ''));
+    expect(intent()!.state).toBe('unknown');
+    expect(intent()!.errorMessage).toMatch(/sent again under the same key/);
+    // the service answers again: the next replay gets the job the first send made
     await call('simulator.setScenario', { name: null });
+    const outcome = await submitted;
+    expect(outcome).not.toBeInstanceOf(Error);
+    await waitFor(() => intent()?.state === 'accepted');
 
-    expect(error).toMatchObject({ code: 'job.conflict_after_unknown' });
-    expect((error as Error).message).toMatch(/a job may already exist under this key/);
-    expect(intent()!.state).toBe('abandoned');
-    expect(intent()!.errorMessage).toMatch(/409 idempotency_conflict/);
-    // the studio never reopens the draft under a new key while the first job may exist
+    // the studio never reopened the draft under a new key
     const after = await call<{ idempotencyKey: string; submittedAt: number | null }>('drafts.get', {
       draftId: draft.id,
     });
     expect(after.idempotencyKey).toBe(draft.idempotencyKey);
     expect(after.submittedAt).not.toBeNull();
-    await expect(call('video.submit', { draftId: draft.id })).resolves.toMatchObject({
-      idempotencyKey: draft.idempotencyKey,
-    });
     const created = new Map((await studio.serverKeys()).map((d) => [d.idempotencyKey, d.created]));
     expect(created.get(draft.idempotencyKey)).toBe(1);
     expect([...created.keys()].filter((k) => k.startsWith(`draft-${draft.id}`))).toEqual([

@@ -366,7 +366,8 @@ export class JobEngine {
       heldBy: { pid: holder.pid, host: holder.host },
     });
     for (;;) {
-      if (wait.noWait || this.stopping.signal.aborted || Date.now() + pauseMs > deadline) return heldElsewhere();
+      if (wait.noWait || this.stopping.signal.aborted || Date.now() + pauseMs > deadline)
+        return heldElsewhere();
       if (!(await sleepUnlessStopped(pauseMs, this.stopping.signal))) return heldElsewhere();
       pauseMs = Math.min(pauseMs * 2, OTHER_OWNER_RECHECK_MS.max);
       const attempt = jobs.acquireLease(intent.id, this.leaseOwner, this.leaseTtlMs, this.isOwnerAlive);
