@@ -164,6 +164,20 @@ describe('storyboard-helper, a second application with its own interface', () =>
     expect(board.data.panels[0].result).toBeNull();
   });
 
+  it('concurrent identical writes under one grant write once', async () => {
+    const c = await client();
+    const body = write('pnl_sim_lighthouse_1', 'Cliff, take 7');
+    const grant = await c.grant(member, 'storyboard.write', bodyDigest(body), 'concurrent-1');
+    const before = (await c.inspect(MEMBER_BOARD)).writes.length;
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map(() => c.call('POST', '/panel-results', { grant, body: canonical(body) })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.filter((a) => !a.data.replayed)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.data.write.writeId)).size).toBe(1);
+    expect((await c.inspect(MEMBER_BOARD)).writes).toHaveLength(before + 1);
+  });
+
   it('a tampered body (one byte changed) is refused before any side effect', async () => {
     const c = await client();
     const body = write('pnl_sim_lighthouse_3', 'Fog, take 1');
