@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
@@ -58,6 +59,8 @@ describe('storyboard-helper, a second application with its own interface', () =>
     expect(helper!.appId).toBe('app_sim_storyboard_helper');
     const doc = (await (await fetch(`${helper!.businessBaseUrl}/openapi.json`)).json()) as Json;
     expect(doc.servers[0].url).toBe(helper!.businessBaseUrl);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    await SwaggerParser.validate(structuredClone(doc));
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/boards', '/boards/{boardId}', '/panel-results', '/echo/{echoPath}']),
     );
