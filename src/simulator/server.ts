@@ -3,6 +3,7 @@ import type { RequestContext, RouteDef, SimulatorState } from './context.js';
 import { ApiError } from './errors.js';
 import { newRequestId, sendError, sendJson, sleep } from './http.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { mountStoryboardHelper } from './apps/storyboard-helper/mount.js';
 import { mountPlatform } from './platform/mount.js';
 import { ROUTES } from './routes/index.js';
 import {
@@ -41,6 +42,8 @@ export function createRequestHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   let openApi: Record<string, unknown> | undefined;
   const platform = mountPlatform(state);
+  // the second fixture application's own backend (its business interface, not the platform's)
+  const storyboardHelper = mountStoryboardHelper(state);
   return (req, res) => {
     const requestId = newRequestId();
     res.setHeader('X-Request-Id', requestId);
@@ -64,6 +67,7 @@ export function createRequestHandler(
     const url = new URL(req.url ?? '/', 'http://simulator.local');
     const pathname = url.pathname;
     if (platform.owns(pathname)) return platform.handle(req, res, requestId);
+    if (storyboardHelper.owns(pathname)) return storyboardHelper.handle(req, res, requestId);
     if (pathname !== '/v1' && !pathname.startsWith('/v1/')) {
       throw new ApiError(404, 'route_not_found', 'Every path is under /v1.');
     }

@@ -18,6 +18,8 @@ export interface AppDependency {
 export interface AppCapability {
   apiVersion: string;
   scopes: string[];
+  /** Whether the capability is opened for online debugging (debug grants and the relay, section D). */
+  onlineDebug?: boolean;
 }
 
 export interface FixtureApp {
@@ -33,6 +35,11 @@ export interface FixtureApp {
   capabilities: AppCapability[];
   /** Role codes of this application per fixture person (absent: no roles). */
   roles: Partial<Record<string, string[]>>;
+  /**
+   * Where the simulator serves the application's own business interface (its production
+   * target), relative to the simulator's origin; absent: the application has none.
+   */
+  businessBasePath?: string;
 }
 
 /** Framewright's own resource type: a project of the studio. */
@@ -67,8 +74,11 @@ export const FIXTURE_APPS: readonly FixtureApp[] = [
     appVersionId: 'appver_sim_storyboard_helper_1',
     resourceTypes: ['storyboard.board'],
     dependencies: [],
-    capabilities: [{ apiVersion: '2026-01', scopes: ['storyboard.read', 'storyboard.write'] }],
+    capabilities: [
+      { apiVersion: '2026-01', scopes: ['storyboard.read', 'storyboard.write'], onlineDebug: true },
+    ],
     roles: { usr_sim_manager: ['board_owner'], usr_sim_member: ['board_reader'] },
+    businessBasePath: '/apps/storyboard-helper',
   },
 ];
 

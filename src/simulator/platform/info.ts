@@ -12,11 +12,15 @@ export interface PlatformInfo {
   sessionBaseUrl: string;
   launchUrl: string;
   apps: {
+    /** The developer control plane's id of the application. */
+    appId: string;
     appKey: string;
     appCredential: string;
     appVersionId: string;
     resourceTypes: string[];
     dependencies: { calleeAppKey: string; apiVersion: string; scopes: string[] }[];
+    /** Where the simulator serves the application's own business interface (storyboard-helper only). */
+    businessBaseUrl?: string;
   }[];
   users: FixtureUser[];
 }
@@ -29,11 +33,13 @@ export function platformInfo(baseUrl: string): PlatformInfo {
     sessionBaseUrl: origin + SESSION_PATH,
     launchUrl: baseUrl + LAUNCH_ROUTE_PATH,
     apps: FIXTURE_APPS.map((app) => ({
+      appId: app.appId,
       appKey: app.appKey,
       appCredential: app.appCredential,
       appVersionId: app.appVersionId,
       resourceTypes: [...app.resourceTypes],
       dependencies: app.dependencies.map((d) => ({ ...d, scopes: [...d.scopes] })),
+      ...(app.businessBasePath ? { businessBaseUrl: origin + app.businessBasePath } : {}),
     })),
     users: [...FIXTURE_USERS],
   };

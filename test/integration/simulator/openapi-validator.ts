@@ -32,7 +32,7 @@ export class OpenApiResponses {
     const template = this.templates.find((t) => t.method === method && t.pattern.test(relative));
     if (!template) return; // simulator-only admin routes are not part of the public document
     const operation = this.doc.paths[template.path][method.toLowerCase()];
-    const response = operation.responses[String(status)];
+    const response = operation.responses[String(status)] ?? operation.responses.default;
     expect(response, `${method} ${template.path} answered undocumented status ${status}`).toBeDefined();
     const schema = response?.content?.['application/json']?.schema;
     if (!schema) return;

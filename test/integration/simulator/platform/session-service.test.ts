@@ -33,7 +33,16 @@ describe('the platform object and document', () => {
     expect(platform.apps).toHaveLength(2);
     for (const app of platform.apps) {
       expect(Object.keys(app).sort()).toEqual(
-        ['appCredential', 'appKey', 'appVersionId', 'dependencies', 'resourceTypes'].sort(),
+        [
+          'appCredential',
+          'appId',
+          'appKey',
+          'appVersionId',
+          'dependencies',
+          'resourceTypes',
+          // only the application whose business interface the simulator serves
+          ...(app === helper ? ['businessBaseUrl'] : []),
+        ].sort(),
       );
       expect(app.resourceTypes.length).toBeGreaterThan(0);
     }
