@@ -17,9 +17,35 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
+/** Each step's wall time, printed as it ends and again in a table at the end. */
+const timings = [];
+const suiteStart = Date.now();
+const seconds = (ms) => (ms / 1000).toFixed(1);
+
+/** How long the last step's command took, until a check or step records it (then null). */
+let lastStepMs = null;
+
 function run(command, args, env = {}) {
+  const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  lastStepMs = Date.now() - started;
   return result.status === 0;
+}
+
+/** Times a step that is not one command (the system-package check). */
+function timed(fn) {
+  const started = Date.now();
+  const value = fn();
+  lastStepMs = Date.now() - started;
+  return value;
+}
+
+/** Records the last command's time under `name` (a check that ran no command of its own has none). */
+function recordTime(name) {
+  if (lastStepMs === null) return;
+  timings.push([name, lastStepMs]);
+  console.log(`⏱ ${name}: ${seconds(lastStepMs)} s`);
+  lastStepMs = null;
 }
 
 /**
@@ -41,6 +67,7 @@ function check(name, ok) {
     failures.push(name);
   }
   console.log(`${ok ? '✔' : '✘'} ${name}`);
+  recordTime(name);
 }
 
 const wants = (step) => only.length === 0 || only.includes(step);
@@ -48,7 +75,10 @@ const wants = (step) => only.length === 0 || only.includes(step);
 rmSync(results, { recursive: true, force: true });
 mkdirSync(path.join(results, 'screenshots'), { recursive: true });
 
-check('system packages', ensureSystemPackages(['app', 'test']));
+check(
+  'system packages',
+  timed(() => ensureSystemPackages(['app', 'test'])),
+);
 
 if (wants('static')) {
   check(
@@ -95,6 +125,7 @@ for (const project of ['unit', 'integration']) {
   ];
   const ok =
     project === 'integration' ? runWithKeyring(bin('vitest'), vitestArgs) : run(bin('vitest'), vitestArgs);
+  recordTime(`${project} tests`);
   const counts = countVitest(outputFile);
   passed += counts.passed;
   failed += counts.failed;
@@ -107,6 +138,7 @@ if (wants('e2e')) {
   const ok = runWithKeyring(bin('playwright'), ['test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
   });
+  recordTime('end-to-end tests');
   if (existsSync(outputFile)) {
     const stats = JSON.parse(readFileSync(outputFile, 'utf8')).stats ?? {};
     passed += stats.expected ?? 0;
@@ -116,6 +148,9 @@ if (wants('e2e')) {
   } else check('end-to-end run (no report)', false);
 }
 
+console.log('\nTime per step (seconds):');
+for (const [name, ms] of timings) console.log(`  ${seconds(ms).padStart(7)}  ${name}`);
+console.log(`  ${seconds(Date.now() - suiteStart).padStart(7)}  in all`);
 if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
