@@ -1,0 +1,5 @@
+import type { PlatformRoute } from '../router.js';
+import { developerAppRoutes } from './developer-routes.js';
+
+/** Every route of the developer control plane (section E) and its local portal and inspection routes. */
+export const developerRoutes: PlatformRoute[] = [...developerAppRoutes];
