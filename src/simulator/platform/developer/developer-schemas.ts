@@ -447,9 +447,7 @@ export const CliAuthorizationRequest = z
     testAccountId: Id.optional(),
   })
   .strict();
-export const CliAuthorizationResponse = z
-  .object({ authorizationCode: z.string(), expiresAt: ISO, redirectUri: z.string() })
-  .strict();
+export const CliAuthorizationResponse = z.object({ authorizationCode: z.string(), expiresAt: ISO }).strict();
 
 export const CliExchangeRequest = z
   .object({

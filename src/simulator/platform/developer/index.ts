@@ -1,5 +1,6 @@
 import type { PlatformRoute } from '../router.js';
+import { cliPairingRoutes } from './cli-pairing-routes.js';
 import { developerAppRoutes } from './developer-routes.js';
 
 /** Every route of the developer control plane (section E) and its local portal and inspection routes. */
-export const developerRoutes: PlatformRoute[] = [...developerAppRoutes];
+export const developerRoutes: PlatformRoute[] = [...developerAppRoutes, ...cliPairingRoutes];
