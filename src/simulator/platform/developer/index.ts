@@ -1,6 +1,13 @@
 import type { PlatformRoute } from '../router.js';
 import { cliPairingRoutes } from './cli-pairing-routes.js';
 import { developerAppRoutes } from './developer-routes.js';
+import { inspectionRoutes } from './inspection-routes.js';
+import { versionRoutes } from './version-routes.js';
 
 /** Every route of the developer control plane (section E) and its local portal and inspection routes. */
-export const developerRoutes: PlatformRoute[] = [...developerAppRoutes, ...cliPairingRoutes];
+export const developerRoutes: PlatformRoute[] = [
+  ...developerAppRoutes,
+  ...versionRoutes,
+  ...cliPairingRoutes,
+  ...inspectionRoutes,
+];

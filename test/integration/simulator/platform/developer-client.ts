@@ -64,3 +64,48 @@ export async function review(
 ): Promise<PlatformResponse> {
   return client.request('POST', client.platform.reviewUrl, { credential: client.sim.token, json: body });
 }
+
+/** A multipart developer call (`file` part plus fields); the JSON answer is validated against the document. */
+export async function devMultipart(
+  client: PlatformClient,
+  method: string,
+  suffix: string,
+  fields: Record<string, string>,
+  file: { text: string; name?: string } | undefined,
+  credential: string = client.platform.developerToken,
+): Promise<PlatformResponse> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file)
+    form.append('file', new Blob([file.text], { type: 'application/json' }), file.name ?? 'source.json');
+  const url = client.platform.developerBaseUrl + suffix;
+  const res = await fetch(url, { method, headers: { Authorization: `Bearer ${credential}` }, body: form });
+  const text = await res.text();
+  const data =
+    (res.headers.get('content-type') ?? '').includes('application/json') && text
+      ? JSON.parse(text)
+      : undefined;
+  if (data !== undefined) client.openapi.check(method, url, res.status, data);
+  return { status: res.status, headers: res.headers, data, text };
+}
+
+/** A valid submission of the studio application. */
+export function studioSubmission(
+  displayVersion: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    appKey: 'framewright-studio',
+    displayVersion,
+    entry: { component: 'web', port: 8080, healthPath: '/healthz' },
+    components: [{ name: 'web', resources: { cpuMillis: 500, memoryMiB: 512 } }],
+    dependencies: [
+      {
+        calleeAppKey: 'storyboard-helper',
+        apiVersion: '2026-01',
+        scopes: ['storyboard.read', 'storyboard.write'],
+      },
+    ],
+    ...extra,
+  };
+}
