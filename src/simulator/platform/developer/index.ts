@@ -1,6 +1,7 @@
 import type { PlatformRoute } from '../router.js';
 import { cliPairingRoutes } from './cli-pairing-routes.js';
 import { developerAppRoutes } from './developer-routes.js';
+import { imageImportRoutes } from './image-imports.js';
 import { inspectionRoutes } from './inspection-routes.js';
 import { versionRoutes } from './version-routes.js';
 
@@ -8,6 +9,7 @@ import { versionRoutes } from './version-routes.js';
 export const developerRoutes: PlatformRoute[] = [
   ...developerAppRoutes,
   ...versionRoutes,
+  ...imageImportRoutes,
   ...cliPairingRoutes,
   ...inspectionRoutes,
 ];
