@@ -3,6 +3,7 @@ import { cliPairingRoutes } from './cli-pairing-routes.js';
 import { developerAppRoutes } from './developer-routes.js';
 import { imageImportRoutes } from './image-imports.js';
 import { inspectionRoutes } from './inspection-routes.js';
+import { sdkRoutes } from './sdk-index.js';
 import { versionRoutes } from './version-routes.js';
 
 /** Every route of the developer control plane (section E) and its local portal and inspection routes. */
@@ -11,5 +12,6 @@ export const developerRoutes: PlatformRoute[] = [
   ...versionRoutes,
   ...imageImportRoutes,
   ...cliPairingRoutes,
+  ...sdkRoutes,
   ...inspectionRoutes,
 ];
