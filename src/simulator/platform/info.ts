@@ -1,5 +1,11 @@
 import { FIXTURE_APPS, FIXTURE_USERS, type FixtureUser } from './fixtures.js';
 import { RUNTIME_PATH, SESSION_PATH } from './router.js';
+import {
+  DEVELOPER_PORTAL_PATH,
+  DEVELOPER_REVIEW_PATH,
+  DEVELOPER_TOKEN,
+  developerBaseUrlOf,
+} from './developer/developer-fixtures.js';
 
 /** Simulator-only route (under /v1, with the public token) that opens an application for a person. */
 export const LAUNCH_ROUTE_PATH = '/_simulator/platform/launch';
@@ -23,6 +29,14 @@ export interface PlatformInfo {
     businessBaseUrl?: string;
   }[];
   users: FixtureUser[];
+  /** `{developer_base_url}` (section E). */
+  developerBaseUrl: string;
+  /** The local developer's session (`Authorization: Bearer`), where the spec accepts a browser developer session. */
+  developerToken: string;
+  /** The local developer portal page (sign-in with the developer token, CLI pairing approval). */
+  developerPortalUrl: string;
+  /** `POST {requestId, decision}` with the simulator's token: a reviewer's decision on a version request. */
+  reviewUrl: string;
 }
 
 /** The platform object for a simulator whose public base URL is `baseUrl` (`http://host:port/v1`). */
@@ -42,5 +56,9 @@ export function platformInfo(baseUrl: string): PlatformInfo {
       ...(app.businessBasePath ? { businessBaseUrl: origin + app.businessBasePath } : {}),
     })),
     users: [...FIXTURE_USERS],
+    developerBaseUrl: developerBaseUrlOf(origin),
+    developerToken: DEVELOPER_TOKEN,
+    developerPortalUrl: origin + DEVELOPER_PORTAL_PATH,
+    reviewUrl: origin + DEVELOPER_REVIEW_PATH,
   };
 }

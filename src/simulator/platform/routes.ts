@@ -9,6 +9,7 @@ import { servicesRoutes } from './services-route.js';
 import { syncCallRoutes } from './sync-call-routes.js';
 import { usageRoutes } from './usage-route.js';
 import { sessionRoutes } from './session-routes.js';
+import { developerRoutes } from './developer/index.js';
 
 /** Every platform route (the platform OpenAPI document is built from the same list). */
 export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
@@ -22,4 +23,5 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...exportRoutes,
   ...syncCallRoutes,
   ...promptOptimizationRoutes,
+  ...developerRoutes,
 ];

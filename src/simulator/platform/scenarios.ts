@@ -17,7 +17,8 @@ export type PlatformSurface =
   | 'grant_launch'
   | 'runtime_read'
   | 'runtime_write'
-  | 'runtime_call'; // synchronous inference: billed, not idempotent
+  | 'runtime_call' // synchronous inference: billed, not idempotent
+  | 'developer'; // developer control plane (section E)
 
 /** The named 503 code of each surface's dependency (the spec's where it names one). */
 export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
@@ -29,6 +30,7 @@ export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
   runtime_read: 'service_unavailable',
   runtime_write: 'service_unavailable',
   runtime_call: 'service_unavailable',
+  developer: 'DEVELOPER_SERVICE_UNAVAILABLE',
 };
 
 const isRuntime = (surface: PlatformSurface) => surface.startsWith('runtime_');

@@ -92,6 +92,9 @@ export class SessionStore {
     private readonly log?: PlatformLog,
   ) {}
 
+  /** The version a launch opens (the developer control plane sets it to the application's active version). */
+  activeVersionOf: (app: FixtureApp) => string = (app) => app.appVersionId;
+
   private static accessKey(user: FixtureUser, appKey: string): string {
     return `${user}\u0000${appKey}`;
   }
@@ -121,11 +124,12 @@ export class SessionStore {
     app: FixtureApp,
     user: FixtureUser,
     lifetimeSeconds = LAUNCH_CODE_LIFETIME_SECONDS,
+    appVersionId = this.activeVersionOf(app),
   ): LaunchCodeRecord {
     const code: LaunchCodeRecord = {
       launchCode: secret('lc'),
       appKey: app.appKey,
-      appVersionId: app.appVersionId,
+      appVersionId,
       user,
       expiresAtMs: this.clock.nowMs() + lifetimeSeconds * 1000,
       consumed: false,
@@ -146,7 +150,7 @@ export class SessionStore {
     const app = findApp(appKey);
     if (!app) return undefined;
     this.saveCode({ ...code, consumed: true });
-    const session = this.newSession(app, code.user, now, now);
+    const session = this.newSession(app, code.user, now, now, code.appVersionId);
     this.saveSession(session);
     return session;
   }
@@ -156,12 +160,13 @@ export class SessionStore {
     user: FixtureUser,
     now: number,
     chainStartedAtMs: number,
+    appVersionId: string,
   ): SessionRecord {
     const subject = { ...FIXTURE_SUBJECTS[user] };
     return {
       sessionId: secret('rs'),
       appKey: app.appKey,
-      appVersionId: app.appVersionId,
+      appVersionId,
       user,
       subject,
       appRoles: appRolesOf(app, subject.userId),
@@ -218,7 +223,7 @@ export class SessionStore {
       return { ok: false, reason: 'window_passed' };
     const app = findApp(appKey);
     if (!app) return { ok: false, reason: 'not_found' };
-    const next = this.newSession(app, old.user, now, old.chainStartedAtMs);
+    const next = this.newSession(app, old.user, now, old.chainStartedAtMs, old.appVersionId);
     this.saveSession(next);
     this.saveSession({
       ...old,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
 import { CliSessionStore } from './developer/cli-session-store.js';
+import { DeveloperStore } from './developer/developer-store.js';
 import { EventStore } from './event-store.js';
 import { ExportStore } from './export-store.js';
 import { GrantStore } from './grant-store.js';
@@ -18,6 +19,8 @@ export interface PlatformState {
   grants: GrantStore;
   /** CLI sessions of online debugging (issued by section E's pairing, used by B, D and the relay). */
   cliSessions: CliSessionStore;
+  /** The developer control plane (section E): applications, versions, requests, imports, pairing. */
+  developer: DeveloperStore;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -35,6 +38,9 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const exports = new ExportStore(log);
   const grants = new GrantStore(log);
   const cliSessions = new CliSessionStore(clock, log);
+  const developer = new DeveloperStore(clock, log);
+  // launches open the application's active version (a publish applied by a reviewer changes it)
+  sessions.activeVersionOf = (app) => developer.activeVersionIdOf(app.appKey) ?? app.appVersionId;
   if (log) {
     const records = log.read();
     sessions.restore(records);
@@ -43,6 +49,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     exports.restore(records);
     grants.restore(records);
     cliSessions.restore(records);
+    developer.restore(records);
     log.compact([
       ...grants.snapshot(),
       ...cliSessions.snapshot(),
@@ -50,11 +57,12 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
       ...runtimeJobs.snapshot(),
       ...events.snapshot(),
       ...exports.snapshot(),
+      ...developer.snapshot(),
     ]);
   }
   const jobChanged = (job: StoredJob) => {
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, exports, grants, cliSessions, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, grants, cliSessions, developer, log, jobChanged };
 }
