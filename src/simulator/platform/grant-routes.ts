@@ -27,7 +27,7 @@ const preconditionMissing = (message: string, status = 404) =>
 /** Grant bodies: a malformed one is the spec's 400 form of APP_GRANT_PRECONDITION_NOT_FOUND. */
 async function readGrantBody<T extends z.ZodType>(pc: PlatformContext, schema: T): Promise<z.infer<T>> {
   try {
-    return await readSessionBody(pc.req, schema);
+    return await readSessionBody(pc.req, schema, { ignoreIdentityFields: true });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400)
       throw new PlatformError(400, 'APP_GRANT_PRECONDITION_NOT_FOUND', error.message, {
