@@ -37,7 +37,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const events = new EventStore(log);
   const exports = new ExportStore(log);
   const grants = new GrantStore(log, secrets);
-  const cliSessions = new CliSessionStore(clock, log);
+  const cliSessions = new CliSessionStore(clock, log, secrets);
   if (log) {
     const records = log.read();
     sessions.restore(records);
