@@ -1,15 +1,24 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../client.js';
-import { expectPlatformError, type PlatformApp, type PlatformClient } from './platform-client.js';
+import { makePng } from '../fixtures.js';
+import {
+  expectPlatformError,
+  runtimeCall,
+  type PlatformApp,
+  type PlatformClient,
+} from './platform-client.js';
 import { usePlatformWorld } from './platform-fixture.js';
+import type { LoopbackStorage } from './storage-server.js';
 
 let client: PlatformClient;
 let studio: PlatformApp;
 let helper: PlatformApp;
 let manager: Json;
+let storage: LoopbackStorage;
 
 usePlatformWorld({ sessions: ['manager'] }, (world) => {
-  ({ client, studio, helper } = world);
+  ({ client, studio, helper, storage } = world);
   manager = world.sessions.manager;
 });
 
@@ -93,5 +102,74 @@ describe('session service: identity fields in a body are ignored', () => {
       400,
       'INVALID_REQUEST',
     );
+  });
+});
+
+describe('readUrl expiresAt: an address the application says has expired is refused unread', () => {
+  const png = makePng(64, 48, [200, 120, 40]);
+  const sha256 = createHash('sha256').update(png).digest('hex');
+  const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+  const call = (method: string, suffix: string, json: unknown, headers: Record<string, string> = {}) =>
+    runtimeCall(client, studio, method, suffix, { sessionId: manager.sessionId, json, headers });
+  const i2v = (clientTaskId: string, expiresAt: string) => ({
+    clientTaskId,
+    model: 'h3-video',
+    params: { prompt: 'A kite at dawn' },
+    mediaSpec: { generationMode: 'i2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
+    inputs: [
+      {
+        readUrl: storage.put(`${clientTaskId}.png`, png, 'image/png'),
+        role: 'first_frame',
+        mimeType: 'image/png',
+        sha256,
+        byteSize: png.length,
+        expiresAt,
+      },
+    ],
+  });
+
+  it('job creation: 400 read_url_expired before any contact; an unexpired address is read', async () => {
+    const before = storage.hits;
+    const expired = await call('POST', '/media/jobs', i2v('expired-input', minutesFromNow(-1)), {
+      'Idempotency-Key': 'expired-input',
+    });
+    expectPlatformError(expired, 400, 'read_url_expired');
+    expect(expired.data.details).toMatchObject({ field: 'inputs.0.expiresAt' });
+    expect(storage.hits).toBe(before);
+    const fresh = await call('POST', '/media/jobs', i2v('fresh-input', minutesFromNow(30)), {
+      'Idempotency-Key': 'fresh-input',
+    });
+    expect(fresh.status, fresh.text).toBe(202);
+    expect(storage.hits).toBe(before + 1);
+  });
+
+  it('dry-run: the expired input is a blocker, by the simulator clock', async () => {
+    const body = i2v('dry-expiring', minutesFromNow(5));
+    const before = await call('POST', '/media/jobs:dry-run', body);
+    expect(before.data.accepted, before.text).toBe(true);
+    await client.advanceClock(10 * 60);
+    const after = await call('POST', '/media/jobs:dry-run', body);
+    expect(after.status).toBe(200);
+    expect(after.data.accepted).toBe(false);
+    expect(after.data.blockers[0]).toMatchObject({ code: 'read_url_expired', httpStatus: 400 });
+  });
+
+  it('export source and synchronous inputs: 400 read_url_expired, nothing read', async () => {
+    const url = storage.put('export-expired.png', png, 'image/png');
+    const before = storage.hits;
+    const exported = await call(
+      'POST',
+      '/media/exports',
+      { source: { readUrl: url, mimeType: 'image/png', sha256, expiresAt: minutesFromNow(-1) } },
+      { 'Idempotency-Key': 'export-expired' },
+    );
+    expectPlatformError(exported, 400, 'read_url_expired');
+    expect(exported.data.details).toMatchObject({ field: 'source.expiresAt' });
+    const ocr = await call('POST', '/ocr', {
+      model: 'glyph-ocr',
+      inputs: [{ readUrl: url, mimeType: 'image/png', expiresAt: minutesFromNow(-1) }],
+    });
+    expectPlatformError(ocr, 400, 'read_url_expired');
+    expect(storage.hits).toBe(before);
   });
 });
