@@ -173,3 +173,65 @@ describe('readUrl expiresAt: an address the application says has expired is refu
     expect(storage.hits).toBe(before);
   });
 });
+
+describe('runtime jobs take media only from inputs[]', () => {
+  const h3 = { generationMode: 'i2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 };
+  const cases: [string, Record<string, unknown>, string][] = [
+    [
+      'mediaSpec',
+      {
+        model: 'h3-video',
+        params: { prompt: 'A kite' },
+        mediaSpec: { ...h3, input_image_asset_id: 'asset_x' },
+      },
+      'mediaSpec.input_image_asset_id',
+    ],
+    [
+      'params',
+      { model: 'h3-video', params: { prompt: 'A kite', end_image_asset_id: 'asset_x' }, mediaSpec: h3 },
+      'params.end_image_asset_id',
+    ],
+    [
+      'references',
+      {
+        model: 'h3-video',
+        params: { prompt: 'A kite' },
+        mediaSpec: {
+          ...h3,
+          generationMode: 'universal_reference_video',
+          referenceInputs: [{ role: 'reference_image', assetId: 'asset_x' }],
+        },
+      },
+      'mediaSpec.referenceInputs',
+    ],
+    [
+      'image',
+      {
+        model: 'lumen-image',
+        params: { prompt: 'A kite' },
+        mediaSpec: { generationMode: 'i2i', input_image_asset_ids: ['asset_x'] },
+      },
+      'mediaSpec.input_image_asset_ids',
+    ],
+  ];
+
+  it.each(cases)(
+    'a public asset field in %s is 400 asset_id_not_accepted, and a dry-run blocker',
+    async (name, body, field) => {
+      const created = await runtimeCall(client, studio, 'POST', '/media/jobs', {
+        sessionId: manager.sessionId,
+        json: { ...body, clientTaskId: `asset-field-${name}` },
+        headers: { 'Idempotency-Key': `asset-field-${name}` },
+      });
+      expectPlatformError(created, 400, 'asset_id_not_accepted');
+      expect(created.data.details).toEqual({ field });
+      const dry = await runtimeCall(client, studio, 'POST', '/media/jobs:dry-run', {
+        sessionId: manager.sessionId,
+        json: { ...body, clientTaskId: `asset-field-${name}` },
+      });
+      expect(dry.status).toBe(200);
+      expect(dry.data.accepted).toBe(false);
+      expect(dry.data.blockers[0]).toMatchObject({ code: 'asset_id_not_accepted', httpStatus: 400 });
+    },
+  );
+});
