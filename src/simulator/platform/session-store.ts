@@ -72,6 +72,11 @@ export type RenewOutcome =
   | { ok: true; session: SessionRecord }
   | { ok: false; reason: 'not_found' | 'revoked' | 'window_passed' | 'blocked' };
 
+/**
+ * The RuntimeSession body. `expiresAt` is when the session stops being usable: for a renewed
+ * session, the end of its overlap minute (not the 24 hours it was issued with), so an
+ * application that keeps a resolved session until its `expiresAt` never keeps a dead one.
+ */
 export function toRuntimeSession(session: SessionRecord): RuntimeSession {
   return {
     sessionId: session.sessionId,
@@ -79,7 +84,7 @@ export function toRuntimeSession(session: SessionRecord): RuntimeSession {
     appVersionId: session.appVersionId,
     subject: { ...session.subject },
     appRoles: [...session.appRoles],
-    expiresAt: iso(session.expiresAtMs),
+    expiresAt: iso(Math.min(session.expiresAtMs, session.usableUntilMs ?? Infinity)),
   };
 }
 

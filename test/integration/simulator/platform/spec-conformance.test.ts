@@ -105,6 +105,21 @@ describe('session service: identity fields in a body are ignored', () => {
   });
 });
 
+describe('session service: a renewed session', () => {
+  it('answers, while it stays usable, the end of its overlap minute as expiresAt', async () => {
+    const old = await client.openSession(studio, 'member');
+    const renewed = await client.session(studio, 'POST', `/runtime-sessions/${old.sessionId}:renew`);
+    expect(renewed.status).toBe(200);
+    const resolved = await client.session(studio, 'GET', `/runtime-sessions/${old.sessionId}:resolve`);
+    expect(resolved.status).toBe(200);
+    // the successor lives 24 hours from the renewal (by the simulator clock); the old one one minute
+    const renewedAt = Date.parse(renewed.data.expiresAt) - 24 * 3600_000;
+    const left = Date.parse(resolved.data.expiresAt) - renewedAt;
+    expect(left).toBeLessThanOrEqual(60_000);
+    expect(left).toBeGreaterThan(55_000);
+  });
+});
+
 describe('readUrl expiresAt: an address the application says has expired is refused unread', () => {
   const png = makePng(64, 48, [200, 120, 40]);
   const sha256 = createHash('sha256').update(png).digest('hex');
