@@ -125,14 +125,22 @@ export class SessionStore {
     this.log?.append('access', key, { user, appKey, state });
   }
 
-  private saveCode(code: LaunchCodeRecord): void {
-    this.codes.set(code.codeHash, code);
-    this.log?.append('launch_code', code.codeHash, code);
-  }
-
-  private saveSession(session: SessionRecord): void {
-    this.index(session);
-    this.log?.append('session', session.sessionRef, SessionStore.stored(session));
+  /**
+   * Writes changes that stand or fall together to the log in one append, then into memory: a
+   * failed write changes nothing (the launch code stays usable), and a kill never keeps a consumed
+   * code without its session or a renewal without its successor.
+   */
+  private save(codes: readonly LaunchCodeRecord[], sessions: readonly SessionRecord[]): void {
+    this.log?.appendMany([
+      ...codes.map((code) => ({ t: 'launch_code', id: code.codeHash, v: code })),
+      ...sessions.map((session) => ({
+        t: 'session',
+        id: session.sessionRef,
+        v: SessionStore.stored(session),
+      })),
+    ]);
+    for (const code of codes) this.codes.set(code.codeHash, code);
+    for (const session of sessions) this.index(session);
   }
 
   private index(session: SessionRecord): void {
@@ -165,7 +173,7 @@ export class SessionStore {
       expiresAtMs: this.clock.nowMs() + lifetimeSeconds * 1000,
       consumed: false,
     };
-    this.saveCode(code);
+    this.save([code], []);
     return { ...code, launchCode };
   }
 
@@ -180,9 +188,8 @@ export class SessionStore {
     if (this.accessOf(code.user, appKey) === 'revoked') return undefined;
     const app = findApp(appKey);
     if (!app) return undefined;
-    this.saveCode({ ...code, consumed: true });
     const session = this.newSession(app, code.user, now, now);
-    this.saveSession(session);
+    this.save([{ ...code, consumed: true }], [session]);
     return session;
   }
 
@@ -256,12 +263,17 @@ export class SessionStore {
     const app = findApp(appKey);
     if (!app) return { ok: false, reason: 'not_found' };
     const next = this.newSession(app, old.user, now, old.chainStartedAtMs);
-    this.saveSession(next);
-    this.saveSession({
-      ...old,
-      renewedTo: next.sessionRef,
-      usableUntilMs: Math.min(old.expiresAtMs, now + RENEWAL_OVERLAP_SECONDS * 1000),
-    });
+    this.save(
+      [],
+      [
+        next,
+        {
+          ...old,
+          renewedTo: next.sessionRef,
+          usableUntilMs: Math.min(old.expiresAtMs, now + RENEWAL_OVERLAP_SECONDS * 1000),
+        },
+      ],
+    );
     this.resolveCache.delete(old.sessionId);
     return { ok: true, session: next };
   }
