@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { SimClock } from '../../clock.js';
 import type { Subject } from '../fixtures.js';
 import type { PlatformLog, PlatformLogRecord } from '../platform-log.js';
-import { PlatformSecrets } from '../secrets.js';
+import { hashSecret, PlatformSecrets } from '../secrets.js';
 
 /** A CLI session granted by `cli-sessions:exchange` lives 1 hour (section E, "Source and CLI rules"). */
 export const CLI_SESSION_LIFETIME_SECONDS = 3600;
@@ -41,8 +41,6 @@ export type CliSessionGrant = Pick<
   'appId' | 'appKey' | 'appVersionId' | 'testAccountId' | 'subject'
 >;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** The persisted form of a CLI session: everything but the derived runtime session id. */
 type StoredCliSession = Omit<CliSessionRecord, 'runtimeSessionId'>;
 
@@ -73,7 +71,7 @@ export class CliSessionStore {
     const record: CliSessionRecord = {
       ...grant,
       cliSessionId,
-      tokenHash: hashToken(accessToken),
+      tokenHash: hashSecret(accessToken),
       runtimeSessionId: this.runtimeSessionIdOf(cliSessionId),
       scopes: [...CLI_SESSION_SCOPES],
       issuedAtMs: now,
@@ -87,7 +85,7 @@ export class CliSessionStore {
   /** The live session of a Bearer token; undefined when unknown or expired (by the simulator clock). */
   byToken(token: string | undefined): CliSessionRecord | undefined {
     if (!token) return undefined;
-    const record = this.byHash.get(hashToken(token));
+    const record = this.byHash.get(hashSecret(token));
     return record && record.expiresAtMs > this.clock.nowMs() ? record : undefined;
   }
 
