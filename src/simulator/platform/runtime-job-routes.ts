@@ -8,7 +8,6 @@ import type { StoredJob } from '../jobs/job-store.js';
 import { PlatformError, traceIdOf } from './errors.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { runtimeCaller, sessionCaller } from './runtime-auth.js';
-import { hashSecret } from './secrets.js';
 import { resolveRuntimeInputs, type ReadUrlCheck } from './runtime-inputs.js';
 import { checkInputRoles, prepareRuntimeJob, publicBody, serviceOf } from './runtime-job-kinds.js';
 import { estimateCost } from './runtime-pricing.js';
@@ -222,7 +221,7 @@ function readableJob(pc: PlatformContext): { record: RuntimeJobRecord; job: Stor
     record.appKey === pc.app.appKey &&
     (caller.kind === 'session'
       ? record.userId === caller.session.subject.userId
-      : record.recoveryRefHash === hashSecret(caller.recoveryRef));
+      : pc.state.platform.runtimeJobs.byRecovery(caller.recoveryRef) === record);
   const job = allowed ? pc.state.jobs.get(id) : undefined;
   if (!record || !job)
     throw new PlatformError(404, 'job_not_found', 'No job with this id is available to this caller.');
