@@ -10,7 +10,7 @@ import { iso } from '../clock.js';
 import { PlatformError } from './errors.js';
 import { drawExportMark } from './export-mark.js';
 import { EXPORT_LIFETIME_SECONDS, EXPORT_RETRY_AFTER_SECONDS, type ExportRecord } from './export-store.js';
-import { checkReadUrlAddress, checkReadUrlFacts, fetchReadUrl } from './read-url.js';
+import { checkReadUrlAddress, checkReadUrlExpiry, checkReadUrlFacts, fetchReadUrl } from './read-url.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { idempotencyKeyOf } from './runtime-job-routes.js';
@@ -130,6 +130,7 @@ async function createExport(pc: PlatformContext): Promise<void> {
     answer(existing);
     return;
   }
+  checkReadUrlExpiry(body.source.expiresAt, pc.state.clock.nowMs(), 'source.expiresAt');
   const url = checkReadUrlAddress(body.source.readUrl, 'source.readUrl');
   const content = await fetchReadUrl(url, 'source.readUrl', pc.state.dirs.tmp);
   try {

@@ -9,8 +9,6 @@ import { findApp } from './fixtures.js';
 import {
   GRANT_LAUNCH_CODE_LIFETIME_SECONDS,
   GRANT_LIFETIME_SECONDS,
-  hashGrant,
-  newGrantSecret,
   type GrantRecord,
 } from './grant-store.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
@@ -29,7 +27,7 @@ const preconditionMissing = (message: string, status = 404) =>
 /** Grant bodies: a malformed one is the spec's 400 form of APP_GRANT_PRECONDITION_NOT_FOUND. */
 async function readGrantBody<T extends z.ZodType>(pc: PlatformContext, schema: T): Promise<z.infer<T>> {
   try {
-    return await readSessionBody(pc.req, schema);
+    return await readSessionBody(pc.req, schema, { ignoreIdentityFields: true });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400)
       throw new PlatformError(400, 'APP_GRANT_PRECONDITION_NOT_FOUND', error.message, {
@@ -73,14 +71,14 @@ async function issue(pc: PlatformContext): Promise<void> {
         'APP_GRANT_IDEMPOTENCY_CONFLICT',
         'This idempotency key was used for another grant request.',
       );
-    sendJson(pc.res, 200, { grant: existing.grant, expiresAt: iso(existing.expiresAtMs) });
+    sendJson(pc.res, 200, {
+      grant: grants.plaintextOf(existing.grantId),
+      expiresAt: iso(existing.expiresAtMs),
+    });
     return;
   }
-  const grant = newGrantSecret();
-  const record: GrantRecord = {
+  const record = grants.newRecord({
     grantId: newId('grant'),
-    grantHash: hashGrant(grant),
-    grant,
     callerAppKey: caller.appKey,
     callerAppVersionId: caller.appVersionId,
     calleeAppKey: callee.appKey,
@@ -94,9 +92,9 @@ async function issue(pc: PlatformContext): Promise<void> {
     requestDigest: body.requestDigest,
     requestHash,
     expiresAtMs: pc.state.clock.nowMs() + GRANT_LIFETIME_SECONDS * 1000,
-  };
+  });
   grants.add(record);
-  sendJson(pc.res, 200, { grant, expiresAt: iso(record.expiresAtMs) });
+  sendJson(pc.res, 200, { grant: grants.plaintextOf(record.grantId), expiresAt: iso(record.expiresAtMs) });
 }
 
 /** The grant for this callee when valid, unexpired and bound to exactly this scope and digest; else one 404. */

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FixtureUser, Subject } from './fixtures.js';
 import type { PlatformLog, PlatformLogRecord } from './platform-log.js';
+import { hashSecret, PlatformSecrets } from './secrets.js';
 
 /** A production grant lives 2 minutes; its launch code 1 minute. */
 export const GRANT_LIFETIME_SECONDS = 120;
@@ -8,10 +8,11 @@ export const GRANT_LAUNCH_CODE_LIFETIME_SECONDS = 60;
 
 export interface GrantRecord {
   grantId: string;
-  /** sha256 of the plaintext grant (the lookup key). */
+  /**
+   * sha256 of the plaintext grant (the lookup key). The plaintext is never kept: a replay of the
+   * same issue answers it again derived from `grantId` (`GrantStore.plaintextOf`).
+   */
   grantHash: string;
-  /** Kept so that a replay of the same issue answers the same fact. */
-  grant: string;
   callerAppKey: string;
   callerAppVersionId: string;
   calleeAppKey: string;
@@ -28,17 +29,24 @@ export interface GrantRecord {
   expiresAtMs: number;
 }
 
-export const hashGrant = (grant: string) => createHash('sha256').update(grant).digest('hex');
-
-export function newGrantSecret(): string {
-  return 'agr_' + randomBytes(32).toString('base64url');
-}
-
 /** Production app-to-app grants, by grant hash and by the caller's idempotency key. */
 export class GrantStore {
   private readonly byHash = new Map<string, GrantRecord>();
 
-  constructor(private readonly log?: PlatformLog) {}
+  constructor(
+    private readonly log?: PlatformLog,
+    private readonly secrets = new PlatformSecrets(),
+  ) {}
+
+  /** The plaintext grant of a record (the same at the issue, its replays and after a restart). */
+  plaintextOf(grantId: string): string {
+    return this.secrets.derive('agr', 'app_grant', grantId);
+  }
+
+  /** The record of a new grant, its hash filled in from its id. */
+  newRecord(fields: Omit<GrantRecord, 'grantHash'>): GrantRecord {
+    return { ...fields, grantHash: hashSecret(this.plaintextOf(fields.grantId)) };
+  }
 
   add(record: GrantRecord): void {
     this.byHash.set(record.grantHash, record);
@@ -46,7 +54,7 @@ export class GrantStore {
   }
 
   byGrant(grant: string): GrantRecord | undefined {
-    return this.byHash.get(hashGrant(grant));
+    return this.byHash.get(hashSecret(grant));
   }
 
   byIdempotencyKey(callerAppKey: string, idempotencyKey: string): GrantRecord | undefined {
@@ -58,7 +66,8 @@ export class GrantStore {
   restore(records: readonly PlatformLogRecord[]): void {
     for (const record of records)
       if (record.t === 'grant') {
-        const grant = record.v as GrantRecord;
+        // a record of an older simulator kept the plaintext too: only the hash is restored
+        const { grant: _plaintext, ...grant } = record.v as GrantRecord & { grant?: string };
         this.byHash.set(grant.grantHash, grant);
       }
   }

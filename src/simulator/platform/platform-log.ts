@@ -20,6 +20,14 @@ export class PlatformLog {
     appendFileSync(this.file, JSON.stringify({ t, id, v } satisfies PlatformLogRecord) + '\n');
   }
 
+  /**
+   * Appends several records in one write, for changes that stand or fall together (a consumed
+   * launch code and its session): a kill never keeps one without the other.
+   */
+  appendMany(records: readonly PlatformLogRecord[]): void {
+    if (records.length > 0) appendFileSync(this.file, records.map((r) => JSON.stringify(r) + '\n').join(''));
+  }
+
   /** The latest record of every (kind, id), in first-seen order; lines cut short by a kill are skipped. */
   read(): PlatformLogRecord[] {
     if (!existsSync(this.file)) return [];

@@ -4,6 +4,7 @@ import type { SimulatorState } from '../context.js';
 import { PlatformError } from './errors.js';
 import {
   checkReadUrlAddress,
+  checkReadUrlExpiry,
   checkReadUrlFacts,
   fetchReadUrl,
   READ_URL_MAX_BYTES,
@@ -15,11 +16,13 @@ export interface ReadRequest {
   readUrl: string;
   sha256?: string;
   byteSize?: number;
+  /** When the application's signed address stops being readable (an expired one is refused unread). */
+  expiresAt?: string;
 }
 
 /**
  * Reads every `readUrl` of a call that keeps nothing (synchronous calls, optimization): all
- * addresses are checked before any is contacted (one refused, none is read), then each is read
+ * addresses (and `expiresAt`s) are checked before any is contacted (one refused, none is read), then each is read
  * within its bound (`maxBytesOf`, at most the platform's) and its given `sha256`/`byteSize`
  * compared. On any failure the files already
  * read are removed; on success the caller removes them with `discardContents`.
@@ -30,7 +33,10 @@ export async function readInputs(
   field: string,
   maxBytesOf: (index: number) => number = () => READ_URL_MAX_BYTES,
 ): Promise<ReadUrlContent[]> {
-  const urls = items.map((item, index) => checkReadUrlAddress(item.readUrl, `${field}.${index}.readUrl`));
+  const urls = items.map((item, index) => {
+    checkReadUrlExpiry(item.expiresAt, state.clock.nowMs(), `${field}.${index}.expiresAt`);
+    return checkReadUrlAddress(item.readUrl, `${field}.${index}.readUrl`);
+  });
   const contents: ReadUrlContent[] = [];
   try {
     for (const [index, item] of items.entries()) {

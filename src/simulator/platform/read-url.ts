@@ -39,6 +39,23 @@ const refuse = (code: string, message: string, details: Record<string, unknown>)
   new PlatformError(400, code, message, { phase: 'input_validation', details });
 
 /**
+ * 400 `read_url_expired` when the application's own `expiresAt` for a `readUrl` has passed (by the
+ * simulator clock): the spec wants the address readable for the processing time, so a signed
+ * address already expired is refused before anything is contacted, like a refused address.
+ */
+export function checkReadUrlExpiry(expiresAt: string | undefined, nowMs: number, field: string): void {
+  if (expiresAt === undefined || Date.parse(expiresAt) > nowMs) return;
+  throw refuse(
+    'read_url_expired',
+    `${field} has passed: the readUrl is no longer readable by the platform.`,
+    {
+      field,
+      expiresAt,
+    },
+  );
+}
+
+/**
  * Checks a `readUrl` before anything is contacted: http or https, a loopback address (by IP
  * literal or `localhost`). Local paths, other schemes, private, link-local and every other
  * address are refused here, without a connection or a name lookup.

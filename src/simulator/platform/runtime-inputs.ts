@@ -7,7 +7,13 @@ import type { SimulatorState } from '../context.js';
 import { newId } from '../http.js';
 import { EXTENSIONS } from '../routes/assets.js';
 import { PlatformError } from './errors.js';
-import { checkReadUrlAddress, checkReadUrlFacts, fetchReadUrl, type ReadUrlContent } from './read-url.js';
+import {
+  checkReadUrlAddress,
+  checkReadUrlExpiry,
+  checkReadUrlFacts,
+  fetchReadUrl,
+  type ReadUrlContent,
+} from './read-url.js';
 
 export interface RuntimeInput {
   readUrl: string;
@@ -15,6 +21,7 @@ export interface RuntimeInput {
   mimeType?: string;
   sha256?: string;
   byteSize?: number;
+  expiresAt?: string;
 }
 
 /** What was found at one `readUrl` (the dry-run's `readUrlChecks[]` item; never the URL itself). */
@@ -121,7 +128,7 @@ export interface ResolvedInputs {
 }
 
 /**
- * Reads every input: all addresses are checked before any is contacted, then each is read,
+ * Reads every input: all addresses (and `expiresAt`s) are checked before any is contacted, then each is read,
  * its given `sha256`/`byteSize` and declared `mimeType` compared, its media probed, and it is
  * kept as an input asset so the H3 rules can check it like an upload.
  */
@@ -133,6 +140,7 @@ export async function resolveRuntimeInputs(
 ): Promise<ResolvedInputs> {
   const urls = inputs.map((input, index) => {
     try {
+      checkReadUrlExpiry(input.expiresAt, state.clock.nowMs(), `inputs.${index}.expiresAt`);
       return checkReadUrlAddress(input.readUrl, `inputs.${index}.readUrl`);
     } catch (error) {
       return error as PlatformError;

@@ -88,10 +88,46 @@ export function checkInputRoles(service: CatalogService, inputs: readonly Runtim
     throw inputError(`${service.modelAlias} takes exactly one reference_video input.`, { field: 'inputs' });
 }
 
+/**
+ * The public interface's asset fields: a runtime job takes its media only from `inputs[]` (the spec:
+ * "the public-interface assets[] parsing does not apply here", "an H3 job cannot use a personal
+ * asset id in place of readUrl"), so none of them is taken in `params` or `mediaSpec`.
+ */
+export const PUBLIC_ASSET_FIELDS: readonly string[] = [
+  'input_image_asset_id',
+  'input_image_asset_ids',
+  'end_image_asset_id',
+  'input_audio_asset_id',
+  'input_video_asset_id',
+  'input_document_asset_id',
+  'image_asset_id',
+  'document_asset_id',
+  'referenceInputs',
+  'assets',
+];
+
+/** 400 `asset_id_not_accepted` for a public asset field in `params` or `mediaSpec` (before anything is read). */
+function refusePublicAssetFields(params: Record<string, unknown>, spec: Record<string, unknown>): void {
+  for (const [where, fields] of [
+    ['params', params],
+    ['mediaSpec', spec],
+  ] as const) {
+    const field = PUBLIC_ASSET_FIELDS.find((f) => f in fields);
+    if (field)
+      throw new PlatformError(
+        400,
+        'asset_id_not_accepted',
+        `${where}.${field} is a public-interface asset field; a runtime job reads its media from inputs[] ({readUrl, role}).`,
+        { phase: 'input_validation', details: { field: `${where}.${field}` } },
+      );
+  }
+}
+
 /** The public body: `params` and `mediaSpec` merged (no field in both) with the service's alias. */
 export function publicBody(body: RuntimeJobBody, service: CatalogService): Record<string, unknown> {
   const params = body.params ?? {};
   const spec = body.mediaSpec ?? {};
+  refusePublicAssetFields(params, spec);
   const both = Object.keys(params).filter((k) => k in spec);
   if (both.length > 0)
     throw new PlatformError(

@@ -12,7 +12,6 @@ import { resolveRuntimeInputs, type ReadUrlCheck } from './runtime-inputs.js';
 import { checkInputRoles, prepareRuntimeJob, publicBody, serviceOf } from './runtime-job-kinds.js';
 import { estimateCost } from './runtime-pricing.js';
 import {
-  newRecoveryRef,
   RuntimeJobStore,
   runtimeIdentityId,
   toRuntimeJob,
@@ -97,7 +96,10 @@ function answerJob(
 ): void {
   if (job.status === 'queued' || job.status === 'running')
     headers['Retry-After'] = String(Math.max(1, job.pollSeconds));
-  sendJson(pc.res, status, toRuntimeJob(record, job, runtimeBaseUrl(pc), withRecoveryRef), headers);
+  const recoveryRef = withRecoveryRef
+    ? pc.state.platform.runtimeJobs.recoveryRefOf(record.platformJobId)
+    : undefined;
+  sendJson(pc.res, status, toRuntimeJob(record, job, runtimeBaseUrl(pc), recoveryRef), headers);
 }
 
 /** `POST /media/jobs`: 202 RuntimeJob with `jobRecoveryRef`; a replay of the same business answers the same job. */
@@ -128,7 +130,7 @@ async function createJob(pc: PlatformContext): Promise<void> {
   const { identity, inputs, plan } = await prepare(pc, session, body);
   if (inputs.errors[0]) throw inputs.errors[0];
   const job = storeNewJob(pc.state, identity.id, pc.requestId, plan(), pc.scenario);
-  const record: RuntimeJobRecord = {
+  const record = store.newRecord({
     platformJobId: job.jobId,
     appKey: pc.app.appKey,
     appVersionId: pc.app.appVersionId,
@@ -138,10 +140,9 @@ async function createJob(pc: PlatformContext): Promise<void> {
     clientTaskId: body.clientTaskId,
     idempotencyKey: key,
     bodyHash: hash,
-    jobRecoveryRef: newRecoveryRef(),
     resourceAttribution: body.resourceAttribution,
     createdAtMs: job.createdAtMs,
-  };
+  });
   store.add(record);
   pc.state.platform.jobChanged(job);
   pc.state.runner.run(job);
@@ -220,7 +221,7 @@ function readableJob(pc: PlatformContext): { record: RuntimeJobRecord; job: Stor
     record.appKey === pc.app.appKey &&
     (caller.kind === 'session'
       ? record.userId === caller.session.subject.userId
-      : record.jobRecoveryRef === caller.recoveryRef);
+      : pc.state.platform.runtimeJobs.byRecovery(caller.recoveryRef) === record);
   const job = allowed ? pc.state.jobs.get(id) : undefined;
   if (!record || !job)
     throw new PlatformError(404, 'job_not_found', 'No job with this id is available to this caller.');
@@ -259,7 +260,7 @@ async function batchGet(pc: PlatformContext): Promise<void> {
     const record = pc.state.platform.runtimeJobs.get(id);
     const job = pc.state.jobs.get(id);
     if (record && job && record.appKey === pc.app.appKey && record.userId === session.subject.userId)
-      items.push(toRuntimeJob(record, job, runtimeBaseUrl(pc), false));
+      items.push(toRuntimeJob(record, job, runtimeBaseUrl(pc)));
     else missing.push(id);
   }
   sendJson(pc.res, 200, { items, missing });

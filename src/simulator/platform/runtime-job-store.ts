@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
 import type { PlatformLog, PlatformLogRecord } from './platform-log.js';
+import { hashSecret, PlatformSecrets } from './secrets.js';
 
 /** What the runtime adds to a simulator job: its application, person, business key and recovery reference. */
 export interface RuntimeJobRecord {
@@ -15,8 +16,11 @@ export interface RuntimeJobRecord {
   idempotencyKey?: string;
   /** Hash of the canonical creation body (without `idempotencyKey`). */
   bodyHash: string;
-  /** Secret: answered at creation and at replays of the creation only. */
-  jobRecoveryRef: string;
+  /**
+   * sha256 of the job's recovery reference. The reference itself (a secret, answered at creation
+   * and at replays of the creation only) is never kept: the store derives it from the job id.
+   */
+  recoveryRefHash: string;
   resourceAttribution?: { resourceType: string; resourceId: string };
   createdAtMs: number;
 }
@@ -26,17 +30,27 @@ export function runtimeIdentityId(appKey: string, userId: string): string {
   return 'plat_' + createHash('sha256').update(`${appKey}\u0000${userId}`).digest('hex').slice(0, 16);
 }
 
-export function newRecoveryRef(): string {
-  return 'jrr_' + randomBytes(24).toString('base64url');
-}
-
 /** Runtime job records by id, by business scope (application, person, clientTaskId, key) and by recovery reference. */
 export class RuntimeJobStore {
   private readonly byId = new Map<string, RuntimeJobRecord>();
   private readonly byScope = new Map<string, string>();
+  /** By the hash of the recovery reference. */
   private readonly byRecoveryRef = new Map<string, string>();
 
-  constructor(private readonly log?: PlatformLog) {}
+  constructor(
+    private readonly log?: PlatformLog,
+    private readonly secrets = new PlatformSecrets(),
+  ) {}
+
+  /** The one recovery reference of a job (the same at creation, at every replay and after a restart). */
+  recoveryRefOf(platformJobId: string): string {
+    return this.secrets.derive('jrr', 'job_recovery', platformJobId);
+  }
+
+  /** The record of a new job, its recovery reference's hash filled in. */
+  newRecord(fields: Omit<RuntimeJobRecord, 'recoveryRefHash'>): RuntimeJobRecord {
+    return { ...fields, recoveryRefHash: hashSecret(this.recoveryRefOf(fields.platformJobId)) };
+  }
 
   static scope(
     appKey: string,
@@ -53,7 +67,7 @@ export class RuntimeJobStore {
       RuntimeJobStore.scope(record.appKey, record.userId, record.clientTaskId, record.idempotencyKey),
       record.platformJobId,
     );
-    this.byRecoveryRef.set(record.jobRecoveryRef, record.platformJobId);
+    this.byRecoveryRef.set(record.recoveryRefHash, record.platformJobId);
   }
 
   add(record: RuntimeJobRecord): void {
@@ -71,7 +85,7 @@ export class RuntimeJobStore {
   }
 
   byRecovery(recoveryRef: string): RuntimeJobRecord | undefined {
-    const id = this.byRecoveryRef.get(recoveryRef);
+    const id = this.byRecoveryRef.get(hashSecret(recoveryRef));
     return id ? this.byId.get(id) : undefined;
   }
 
@@ -80,7 +94,11 @@ export class RuntimeJobStore {
   }
 
   restore(records: readonly PlatformLogRecord[]): void {
-    for (const record of records) if (record.t === 'runtime_job') this.index(record.v as RuntimeJobRecord);
+    for (const record of records) {
+      const job = record.v as RuntimeJobRecord;
+      // a record of an older simulator (reference in plaintext, no hash) is not restored
+      if (record.t === 'runtime_job' && typeof job.recoveryRefHash === 'string') this.index(job);
+    }
   }
 
   snapshot(): PlatformLogRecord[] {
@@ -88,12 +106,12 @@ export class RuntimeJobStore {
   }
 }
 
-/** The RuntimeJob body; the recovery reference only when answering a creation. */
+/** The RuntimeJob body; `jobRecoveryRef` is given only when answering a creation. */
 export function toRuntimeJob(
   record: RuntimeJobRecord,
   job: StoredJob,
   runtimeBaseUrl: string,
-  withRecoveryRef: boolean,
+  jobRecoveryRef?: string,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     platformJobId: record.platformJobId,
@@ -105,7 +123,7 @@ export function toRuntimeJob(
     createdAt: iso(job.createdAtMs),
     updatedAt: iso(job.completedAtMs ?? job.startedAtMs ?? job.createdAtMs),
   };
-  if (withRecoveryRef) body.jobRecoveryRef = record.jobRecoveryRef;
+  if (jobRecoveryRef !== undefined) body.jobRecoveryRef = jobRecoveryRef;
   if (job.status === 'succeeded')
     body.results = job.outputs.map((asset) => ({
       resultId: asset.assetId,

@@ -47,7 +47,14 @@ export const RuntimeSessionSchema = z
   })
   .strict();
 
-export const ExchangeBody = z.object({ launchCode: z.string().min(1) }).strict();
+/** Said of the session-service bodies whose identity fields are ignored (`body.ts`). */
+const IDENTITY_IGNORED =
+  'Identity fields in the body (user, userId, tenantId, accountId, workspaceId, organizationId, membershipId, subject, role, roles, appRoles, callerAppRoles) are ignored: the person comes from the launch code or the session.';
+
+export const ExchangeBody = z
+  .object({ launchCode: z.string().min(1) })
+  .strict()
+  .describe(IDENTITY_IGNORED);
 
 export const EmptyBody = z.object({}).strict();
 
@@ -389,13 +396,15 @@ export const GrantIssueRequest = z
     requestDigest: RequestDigest,
     apiVersion: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .describe(IDENTITY_IGNORED);
 
 export const IssuedGrant = z.object({ grant: z.string(), expiresAt: z.iso.datetime() }).strict();
 
 export const GrantUseRequest = z
   .object({ grant: z.string().min(1), scope: GrantScope, requestDigest: RequestDigest })
-  .strict();
+  .strict()
+  .describe(IDENTITY_IGNORED);
 
 export const ResolvedGrant = z
   .object({

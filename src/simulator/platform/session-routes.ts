@@ -7,7 +7,7 @@ import { toRuntimeSession } from './session-store.js';
 
 /** `POST /apps/{appKey}/runtime-sessions:exchange`: consumes the launch code once. */
 async function exchange(pc: PlatformContext): Promise<void> {
-  const body = await readSessionBody(pc.req, ExchangeBody);
+  const body = await readSessionBody(pc.req, ExchangeBody, { ignoreIdentityFields: true });
   const session = pc.state.platform.sessions.exchange(pc.app.appKey, body.launchCode);
   if (!session)
     throw new PlatformError(

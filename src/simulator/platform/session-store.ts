@@ -9,6 +9,7 @@ import {
   type Subject,
 } from './fixtures.js';
 import type { PlatformLog, PlatformLogRecord } from './platform-log.js';
+import { hashSecret, PlatformSecrets } from './secrets.js';
 
 /** How long a session launch code can be exchanged (the spec does not give it). */
 export const LAUNCH_CODE_LIFETIME_SECONDS = 5 * 60;
@@ -24,8 +25,10 @@ export const RESOLVE_CACHE_MS = 1000;
 /** What an administrator did to a person's access to an application (simulator switch). */
 export type AccessState = 'granted' | 'revoked' | 'renewal_blocked';
 
+/** A launch code as kept (and persisted): only the hash of the code. */
 export interface LaunchCodeRecord {
-  launchCode: string;
+  /** sha256 of the launch code (the code itself is answered once, at issue, and never kept). */
+  codeHash: string;
   appKey: string;
   appVersionId: string;
   user: FixtureUser;
@@ -33,8 +36,14 @@ export interface LaunchCodeRecord {
   consumed: boolean;
 }
 
+/** A launch code just issued: the record and, this once, the code itself. */
+export type IssuedLaunchCode = LaunchCodeRecord & { launchCode: string };
+
 export interface SessionRecord {
+  /** Secret, in memory only: derived from `sessionRef` by the simulator's key, never persisted. */
   sessionId: string;
+  /** The session's non-secret id (the state log's key; `sessionId` is derived from it). */
+  sessionRef: string;
   appKey: string;
   appVersionId: string;
   user: FixtureUser;
@@ -44,7 +53,7 @@ export interface SessionRecord {
   expiresAtMs: number;
   /** First exchange of the renewal chain (the 7-day window counts from it). */
   chainStartedAtMs: number;
-  /** Set by a renewal: the successor and until when this session stays usable. */
+  /** Set by a renewal: the successor's `sessionRef` and until when this session stays usable. */
   renewedTo?: string;
   usableUntilMs?: number;
 }
@@ -63,6 +72,11 @@ export type RenewOutcome =
   | { ok: true; session: SessionRecord }
   | { ok: false; reason: 'not_found' | 'revoked' | 'window_passed' | 'blocked' };
 
+/**
+ * The RuntimeSession body. `expiresAt` is when the session stops being usable: for a renewed
+ * session, the end of its overlap minute (not the 24 hours it was issued with), so an
+ * application that keeps a resolved session until its `expiresAt` never keeps a dead one.
+ */
 export function toRuntimeSession(session: SessionRecord): RuntimeSession {
   return {
     sessionId: session.sessionId,
@@ -70,11 +84,12 @@ export function toRuntimeSession(session: SessionRecord): RuntimeSession {
     appVersionId: session.appVersionId,
     subject: { ...session.subject },
     appRoles: [...session.appRoles],
-    expiresAt: iso(session.expiresAtMs),
+    expiresAt: iso(Math.min(session.expiresAtMs, session.usableUntilMs ?? Infinity)),
   };
 }
 
-const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`;
+/** The persisted form of a session: everything but the secret id. */
+type StoredSession = Omit<SessionRecord, 'sessionId'>;
 
 /**
  * Launch codes, runtime sessions and people's access per application. Every change is written
@@ -82,14 +97,18 @@ const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64
  * code is consumed by exactly one of any number of concurrent exchanges.
  */
 export class SessionStore {
+  /** By code hash. */
   private readonly codes = new Map<string, LaunchCodeRecord>();
+  /** By `sessionRef`; `refById` finds them by their secret id (memory only). */
   private readonly sessions = new Map<string, SessionRecord>();
+  private readonly refById = new Map<string, string>();
   private readonly access = new Map<string, AccessState>();
   private readonly resolveCache = new Map<string, { session: SessionRecord; untilMs: number }>();
 
   constructor(
     private readonly clock: SimClock,
     private readonly log?: PlatformLog,
+    private readonly secrets = new PlatformSecrets(),
   ) {}
 
   /** The version a launch opens (the developer control plane sets it to the application's active version). */
@@ -109,14 +128,37 @@ export class SessionStore {
     this.log?.append('access', key, { user, appKey, state });
   }
 
-  private saveCode(code: LaunchCodeRecord): void {
-    this.codes.set(code.launchCode, code);
-    this.log?.append('launch_code', code.launchCode, code);
+  /**
+   * Writes changes that stand or fall together to the log in one append, then into memory: a
+   * failed write changes nothing (the launch code stays usable), and a kill never keeps a consumed
+   * code without its session or a renewal without its successor.
+   */
+  private save(codes: readonly LaunchCodeRecord[], sessions: readonly SessionRecord[]): void {
+    this.log?.appendMany([
+      ...codes.map((code) => ({ t: 'launch_code', id: code.codeHash, v: code })),
+      ...sessions.map((session) => ({
+        t: 'session',
+        id: session.sessionRef,
+        v: SessionStore.stored(session),
+      })),
+    ]);
+    for (const code of codes) this.codes.set(code.codeHash, code);
+    for (const session of sessions) this.index(session);
   }
 
-  private saveSession(session: SessionRecord): void {
-    this.sessions.set(session.sessionId, session);
-    this.log?.append('session', session.sessionId, session);
+  private index(session: SessionRecord): void {
+    this.sessions.set(session.sessionRef, session);
+    this.refById.set(session.sessionId, session.sessionRef);
+  }
+
+  private static stored(session: SessionRecord): StoredSession {
+    const { sessionId: _secret, ...stored } = session;
+    return stored;
+  }
+
+  private byId(sessionId: string): SessionRecord | undefined {
+    const ref = this.refById.get(sessionId);
+    return ref === undefined ? undefined : this.sessions.get(ref);
   }
 
   /** What the application center (or a grant launch) does when a person opens an application. */
@@ -125,17 +167,18 @@ export class SessionStore {
     user: FixtureUser,
     lifetimeSeconds = LAUNCH_CODE_LIFETIME_SECONDS,
     appVersionId = this.activeVersionOf(app),
-  ): LaunchCodeRecord {
+  ): IssuedLaunchCode {
+    const launchCode = `lc_${randomBytes(24).toString('base64url')}`;
     const code: LaunchCodeRecord = {
-      launchCode: secret('lc'),
+      codeHash: hashSecret(launchCode),
       appKey: app.appKey,
       appVersionId,
       user,
       expiresAtMs: this.clock.nowMs() + lifetimeSeconds * 1000,
       consumed: false,
     };
-    this.saveCode(code);
-    return code;
+    this.save([code], []);
+    return { ...code, launchCode };
   }
 
   /**
@@ -143,15 +186,14 @@ export class SessionStore {
    * expired or issued for another application (a wrong application leaves it unconsumed).
    */
   exchange(appKey: string, launchCode: string): SessionRecord | undefined {
-    const code = this.codes.get(launchCode);
+    const code = this.codes.get(hashSecret(launchCode));
     const now = this.clock.nowMs();
     if (!code || code.consumed || code.expiresAtMs <= now || code.appKey !== appKey) return undefined;
     if (this.accessOf(code.user, appKey) === 'revoked') return undefined;
     const app = findApp(appKey);
     if (!app) return undefined;
-    this.saveCode({ ...code, consumed: true });
     const session = this.newSession(app, code.user, now, now, code.appVersionId);
-    this.saveSession(session);
+    this.save([{ ...code, consumed: true }], [session]);
     return session;
   }
 
@@ -163,8 +205,10 @@ export class SessionStore {
     appVersionId: string,
   ): SessionRecord {
     const subject = { ...FIXTURE_SUBJECTS[user] };
+    const sessionRef = `rsr_${randomBytes(12).toString('hex')}`;
     return {
-      sessionId: secret('rs'),
+      sessionId: this.secrets.derive('rs', 'session', sessionRef),
+      sessionRef,
       appKey: app.appKey,
       appVersionId,
       user,
@@ -178,7 +222,7 @@ export class SessionStore {
 
   /** The session when it is usable by this application right now (not expired, superseded past its overlap, or revoked). */
   usable(appKey: string, sessionId: string): SessionRecord | undefined {
-    const session = this.sessions.get(sessionId);
+    const session = this.byId(sessionId);
     const now = this.clock.nowMs();
     if (!session || session.appKey !== appKey) return undefined;
     if (session.expiresAtMs <= now) return undefined;
@@ -207,7 +251,7 @@ export class SessionStore {
   renew(appKey: string, sessionId: string): RenewOutcome {
     const old = this.usable(appKey, sessionId);
     if (!old) {
-      const known = this.sessions.get(sessionId);
+      const known = this.byId(sessionId);
       if (known && known.appKey === appKey && this.accessOf(known.user, appKey) === 'revoked')
         return { ok: false, reason: 'revoked' };
       return { ok: false, reason: 'not_found' };
@@ -224,12 +268,17 @@ export class SessionStore {
     const app = findApp(appKey);
     if (!app) return { ok: false, reason: 'not_found' };
     const next = this.newSession(app, old.user, now, old.chainStartedAtMs, old.appVersionId);
-    this.saveSession(next);
-    this.saveSession({
-      ...old,
-      renewedTo: next.sessionId,
-      usableUntilMs: Math.min(old.expiresAtMs, now + RENEWAL_OVERLAP_SECONDS * 1000),
-    });
+    this.save(
+      [],
+      [
+        next,
+        {
+          ...old,
+          renewedTo: next.sessionRef,
+          usableUntilMs: Math.min(old.expiresAtMs, now + RENEWAL_OVERLAP_SECONDS * 1000),
+        },
+      ],
+    );
     this.resolveCache.delete(old.sessionId);
     return { ok: true, session: next };
   }
@@ -239,10 +288,12 @@ export class SessionStore {
     for (const record of records) {
       if (record.t === 'launch_code') {
         const code = record.v as LaunchCodeRecord;
-        this.codes.set(code.launchCode, code);
+        // a record of an older simulator (with the code in plaintext, no hash) is dropped: reopen the application
+        if (typeof code.codeHash === 'string') this.codes.set(code.codeHash, code);
       } else if (record.t === 'session') {
-        const session = record.v as SessionRecord;
-        this.sessions.set(session.sessionId, session);
+        const stored = record.v as StoredSession;
+        if (typeof stored.sessionRef === 'string')
+          this.index({ ...stored, sessionId: this.secrets.derive('rs', 'session', stored.sessionRef) });
       } else if (record.t === 'access') {
         const { user, appKey, state } = record.v as { user: FixtureUser; appKey: string; state: AccessState };
         this.access.set(SessionStore.accessKey(user, appKey), state);
@@ -256,9 +307,9 @@ export class SessionStore {
     const records: PlatformLogRecord[] = [];
     for (const code of this.codes.values())
       if (!code.consumed && code.expiresAtMs > now)
-        records.push({ t: 'launch_code', id: code.launchCode, v: code });
+        records.push({ t: 'launch_code', id: code.codeHash, v: code });
     for (const session of this.sessions.values())
-      records.push({ t: 'session', id: session.sessionId, v: session });
+      records.push({ t: 'session', id: session.sessionRef, v: SessionStore.stored(session) });
     for (const [key, state] of this.access) {
       const [user, appKey] = key.split('\u0000');
       records.push({ t: 'access', id: key, v: { user, appKey, state } });

@@ -8,6 +8,7 @@ import { ExportStore } from './export-store.js';
 import { GrantStore } from './grant-store.js';
 import { PlatformLog } from './platform-log.js';
 import { RuntimeJobStore } from './runtime-job-store.js';
+import { PlatformSecrets } from './secrets.js';
 import { SessionStore } from './session-store.js';
 
 /** The platform surfaces' state: sessions, runtime jobs, their events (and, with a data folder, its log). */
@@ -32,12 +33,14 @@ export const PLATFORM_STATE_FILE = 'platform-state.jsonl';
 /** Creates the platform state, restored from `dataDir` (and the log compacted) when one is given. */
 export function createPlatformState(clock: SimClock, dataDir: string | undefined): PlatformState {
   const log = dataDir ? new PlatformLog(path.join(dataDir, PLATFORM_STATE_FILE)) : undefined;
-  const sessions = new SessionStore(clock, log);
-  const runtimeJobs = new RuntimeJobStore(log);
+  // the key the stores derive the secrets they answer again from (only their hashes are logged)
+  const secrets = new PlatformSecrets(dataDir);
+  const sessions = new SessionStore(clock, log, secrets);
+  const runtimeJobs = new RuntimeJobStore(log, secrets);
   const events = new EventStore(log);
   const exports = new ExportStore(log);
-  const grants = new GrantStore(log);
-  const cliSessions = new CliSessionStore(clock, log);
+  const grants = new GrantStore(log, secrets);
+  const cliSessions = new CliSessionStore(clock, log, secrets);
   const developer = new DeveloperStore(clock, log);
   // launches open the application's active version (a publish applied by a reviewer changes it)
   sessions.activeVersionOf = (app) => developer.activeVersionIdOf(app.appKey) ?? app.appVersionId;
