@@ -128,3 +128,15 @@ export const BATCH_MAX_JOBS = 10_000;
 /** "Generate ×N": how many variations of a draft one press makes (the studio's own bound). */
 export const VARIATION_COUNT_MIN = 2;
 export const VARIATION_COUNT_MAX = 8;
+
+/** The Playground's panels, one per service family (what a backend's capabilities offer). */
+export const PLAYGROUND_PANELS = [
+  'chat',
+  'embeddings',
+  'rerank',
+  'ocr',
+  'transcription',
+  'audio',
+  'image',
+  'parse',
+] as const;

@@ -70,8 +70,18 @@ describe('Framewright on the platform: the studio per person over the runtime', 
       host: string;
       signedIn: { userId: string; appRoles: string[] };
       dataDir: string;
+      capabilities: Record<string, unknown>;
     }>('app.info');
     expect(info.host).toBe('platform');
+    // what the page may offer comes from the capabilities the platform declares
+    expect(info.capabilities).toMatchObject({
+      profiles: false,
+      localFolders: false,
+      markedExport: true,
+      sequences: false,
+      admissionGatesGenerate: true,
+      playgroundPanels: ['audio', 'image'],
+    });
     expect(info.signedIn.userId).toBeTruthy();
     expect(info.signedIn.appRoles.length).toBeGreaterThan(0);
     expect(info.dataDir).toBe('');
@@ -79,11 +89,15 @@ describe('Framewright on the platform: the studio per person over the runtime', 
       services: { modelAlias: string; serviceKind: string; available: boolean }[];
     }>('services.list', { serviceKind: 'video_generation' });
     expect(services.services.some((s) => s.modelAlias === 'h3-video' && s.available)).toBe(true);
-    expect(
-      await member.invoke('profiles.add', { name: 'x', baseUrl: 'https://x.test/v1', apiKey: 'k' }),
-    ).toMatchObject({
-      ok: false,
-    });
+    // a method of a capability that is off is refused, in one place, with a clear code
+    for (const [method, params] of [
+      ['profiles.add', { kind: 'personal', name: 'x', baseUrl: 'https://x.test/v1', secret: 'k' }],
+      ['sequences.list', {}],
+      ['video.optimize', { draftId: 'd1' }],
+    ] as const) {
+      const refused = await member.invoke(method, params);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'platform.not_here' } });
+    }
   });
 
   it('dry-runs a t2v draft (cost shown) and creates it once under the draft id, filed under a project', async () => {

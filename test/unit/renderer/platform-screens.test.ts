@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake } from './fake-bridge.js';
+import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/app/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
@@ -52,12 +53,13 @@ afterEach(() => {
 });
 
 describe('the Playground on the platform', () => {
-  it('offers only image and audio generation (the other services need a personal key)', async () => {
+  it('offers the panels the backend declares: image and audio generation on the platform, every one with a personal key', async () => {
     const { playgroundPanels } = (await import(playgroundModule)) as {
-      playgroundPanels(host?: string): string[];
+      playgroundPanels(offered?: readonly string[]): string[];
     };
-    expect(playgroundPanels('platform')).toEqual(['audio', 'image']);
-    expect(playgroundPanels('browser')).toContain('chat');
+    expect(playgroundPanels(PLATFORM_CAPABILITIES.playgroundPanels)).toEqual(['audio', 'image']);
+    expect(playgroundPanels(PUBLIC_API_CAPABILITIES.playgroundPanels)).toContain('chat');
+    expect(playgroundPanels(PUBLIC_API_CAPABILITIES.playgroundPanels)).toHaveLength(8);
     expect(playgroundPanels(undefined)).toHaveLength(8);
   });
 });

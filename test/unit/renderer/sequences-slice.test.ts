@@ -12,6 +12,7 @@ import type {
 } from '../../../src/shared/bridge/contract.js';
 import { fake } from './fake-bridge.js';
 import { sequence, shot } from './sequence-fixtures.js';
+import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/app/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
@@ -40,7 +41,7 @@ interface State {
 const storeModule = '../../../src/renderer/src/store/index.js';
 const { useStudio, visibleSections } = (await import(storeModule)) as {
   useStudio: { getState(): State; setState(s: Record<string, unknown>, replace?: boolean): void };
-  visibleSections(manager: boolean | null, host?: string): string[];
+  visibleSections(manager: boolean | null, capabilities?: { sequences: boolean }): string[];
 };
 const initial = useStudio.getState();
 const state = () => useStudio.getState();
@@ -92,8 +93,8 @@ beforeEach(() => {
 });
 
 describe('Sequences in the navigation', () => {
-  it('is listed after the Library on the desktop and browser hosts, never on the platform', () => {
-    expect(visibleSections(false, 'browser')).toEqual([
+  it('is listed after the Library where the backend offers Sequences (the public API), never where it does not (the platform today)', () => {
+    expect(visibleSections(false, PUBLIC_API_CAPABILITIES)).toEqual([
       'create',
       'queue',
       'library',
@@ -101,9 +102,9 @@ describe('Sequences in the navigation', () => {
       'playground',
       'settings',
     ]);
-    expect(visibleSections(false, 'electron')).toContain('sequences');
-    expect(visibleSections(true, 'platform')).not.toContain('sequences');
-    // not before the host is known (a platform page must not offer it, even for a moment)
+    expect(visibleSections(true, PLATFORM_CAPABILITIES)).not.toContain('sequences');
+    expect(visibleSections(true, PLATFORM_CAPABILITIES)).toContain('team');
+    // not before the capabilities are known (a platform page must not offer it, even for a moment)
     expect(visibleSections(false)).not.toContain('sequences');
   });
 });

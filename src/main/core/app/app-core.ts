@@ -4,6 +4,7 @@ import { EventHub } from '../bridge/event-hub.js';
 import { createAppHandlers } from '../bridge/handlers/app-handlers.js';
 import type { HandlerContext } from '../bridge/handlers/handler-context.js';
 import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
+import { PUBLIC_API_CAPABILITIES, withRefusals } from './capabilities.js';
 import { createStudioHandlers } from '../bridge/handlers/studio-handlers.js';
 import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
 import { createSequencesHandlers } from '../bridge/handlers/sequences-handlers.js';
@@ -102,7 +103,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     host: options.host,
   });
   forwardEngineChange = studio.forwardEngineChange;
-  const handlers: BridgeHandlers = {
+  const served: Partial<BridgeHandlers> = {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx, studio, services.simulator),
     ...createPlaygroundHandlers(ctx, studio.staged),
@@ -110,6 +111,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
     ...createTeamHandlers({ projects: new ProjectsFeature(services.journal), team: undefined }),
   };
+  // what the public API does not offer (the platform-marked copy) is refused by its capabilities
+  const handlers = withRefusals(served, PUBLIC_API_CAPABILITIES);
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
   });

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { PLATFORM_CAPABILITIES, withRefusals } from './capabilities.js';
 import { PRESENCE_DIR } from './process-presence.js';
 import { Readable } from 'node:stream';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
@@ -325,7 +326,8 @@ export function createPlatformWorkspaceCore(
   // the first screen shows the platform's state: checked once when the workspace opens
   void checkConnection();
 
-  const handlers: BridgeHandlers = {
+  // what the platform does not offer is refused in one place, from its declared capabilities
+  const served = {
     'app.info': async () => {
       const session = await requireSession();
       return {
@@ -335,6 +337,7 @@ export function createPlatformWorkspaceCore(
         platform: 'platform',
         nodeVersion: process.versions.node,
         dataDir: '',
+        capabilities: PLATFORM_CAPABILITIES,
         signedIn: {
           userId: session.subject.userId,
           organizationId: session.subject.organizationId ?? null,
@@ -363,12 +366,7 @@ export function createPlatformWorkspaceCore(
     'connection.get': () => connection,
     'connection.check': () => checkConnection(),
     'services.list': ({ serviceKind }) => create.services(serviceKind),
-    'profiles.add': notHere('Adding API keys'),
-    'profiles.remove': notHere('Removing profiles'),
-    'profiles.setActive': notHere('Switching profiles'),
-    'profiles.test': notHere('Testing profiles'),
     'simulator.getScenario': () => ({ scenario: null }),
-    'simulator.setScenario': notHere('The simulator'),
     'files.get': ({ fileId }) => staged.get(fileId),
     'drafts.create': ({ form, fromJobRowId }) =>
       fromJobRowId !== undefined
@@ -384,7 +382,6 @@ export function createPlatformWorkspaceCore(
     'drafts.save': ({ draftId, form }) =>
       drafts.saveDraft(draftId, { ...form, profileId: RUNTIME_PROFILE_ID }),
     'drafts.list': () => drafts.listDrafts(),
-    'video.optimize': notHere('Prompt optimization'),
     'video.admission': ({ draftId }) => create.admission(draftId),
     'video.submit': ({ draftId }) => submit.submit(draftId),
     'video.variations': ({ draftId, count }) => variations.generate(draftId, count),
@@ -392,23 +389,7 @@ export function createPlatformWorkspaceCore(
     'jobs.get': ({ jobRowId }) => views.jobDetail(jobRowId),
     'library.list': (filter) => library.list(filter),
     'library.delete': ({ jobRowId }) => library.deleteResult(jobRowId),
-    'library.reveal': notHere('Showing a folder on the server'),
     'library.export': ({ jobRowId, outputIndex }) => exportResult(jobRowId, outputIndex),
-    'studio.batch.preview': notHere('Batch import'),
-    'studio.batch.submit': notHere('Batch import'),
-    // sequences chain and assemble local files: the desktop studio's (issue 15)
-    'sequences.list': notHere('Sequences'),
-    'sequences.get': notHere('Sequences'),
-    'sequences.create': notHere('Sequences'),
-    'sequences.rename': notHere('Sequences'),
-    'sequences.delete': notHere('Sequences'),
-    'sequences.addShot': notHere('Sequences'),
-    'sequences.moveShot': notHere('Sequences'),
-    'sequences.removeShot': notHere('Sequences'),
-    'sequences.continueShot': notHere('Sequences'),
-    'sequences.bridgeShots': notHere('Sequences'),
-    'sequences.generate': notHere('Sequences'),
-    'sequences.assemble': notHere('Sequences'),
     'studio.settings.get': () => ({ ...settings.get(), libraryDir: '' }),
     'studio.settings.update': async ({ waitSeconds, libraryDir: folder }) => {
       if (folder !== undefined) notHere('Choosing a library folder')();
@@ -418,16 +399,6 @@ export function createPlatformWorkspaceCore(
     // on the platform the Playground generates images and audio through the runtime; nothing else
     'playground.services': async () => (await create.mediaServices()).map(playgroundServiceView),
     'playground.files.put': putPlaygroundChunk(staged),
-    'playground.chat.send': notHere('The Playground'),
-    'playground.chat.cancel': notHere('The Playground'),
-    'playground.conversations.list': notHere('The Playground'),
-    'playground.conversations.get': notHere('The Playground'),
-    'playground.calls.list': notHere('The Playground'),
-    'playground.embed': notHere('The Playground'),
-    'playground.rerank': notHere('The Playground'),
-    'playground.rerank.loadDocuments': notHere('The Playground'),
-    'playground.ocr': notHere('The Playground'),
-    'playground.transcribe': notHere('The Playground'),
     // the runtime lists no voice catalogue: speech uses the service's own voices by name
     'playground.voices': () => [],
     'playground.voices.preview': notHere('Voice previews'),
@@ -454,7 +425,6 @@ export function createPlatformWorkspaceCore(
       });
       return generationResultOf(await create.createMediaJob(job), 'browser');
     },
-    'playground.parse': notHere('The Playground'),
     ...teamHandlers(undefined),
     'team.access': async () => {
       const team = await teamOf();
@@ -463,7 +433,8 @@ export function createPlatformWorkspaceCore(
     'team.groups': async (p) => teamHandlers(await teamOf())['team.groups'](p),
     'team.members': async (p) => teamHandlers(await teamOf())['team.members'](p),
     'team.usage': async (p) => teamHandlers(await teamOf())['team.usage'](p),
-  };
+  } satisfies Partial<BridgeHandlers>;
+  const handlers = withRefusals(served, PLATFORM_CAPABILITIES);
 
   // a runtime 401 ends the person's session: the page is told to reopen the application
   const guarded = Object.fromEntries(

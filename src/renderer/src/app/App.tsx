@@ -44,8 +44,8 @@ export function App() {
   const loadError = useStudio((s) => s.loadError);
   const teamManager = useStudio((s) => s.teamManager);
   const loadTeamAccess = useStudio((s) => s.loadTeamAccess);
-  const host = useStudio((s) => s.info?.host);
-  const sections = visibleSections(teamManager, host);
+  const capabilities = useStudio((s) => s.info?.capabilities);
+  const sections = visibleSections(teamManager, capabilities);
   useTheme(settings.theme);
   // the first loads were started before the first render (startFirstLoads in main.tsx)
   useStudioEvents();

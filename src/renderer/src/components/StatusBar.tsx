@@ -7,7 +7,7 @@ import { useStudio } from '../store';
  */
 export function StatusBar() {
   const { t } = useTranslation();
-  const signedIn = useStudio((s) => (s.info?.host === 'platform' ? s.info.signedIn : undefined));
+  const signedIn = useStudio((s) => s.info?.signedIn);
   const profiles = useStudio((s) => s.profiles);
   const activeProfileId = useStudio((s) => s.activeProfileId);
   const connection = useStudio((s) => s.connection);

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { Capabilities } from '../../../shared/bridge/contract';
 import type { StudioState } from './index';
 
 export const SECTIONS = [
@@ -14,13 +15,15 @@ export type Section = (typeof SECTIONS)[number];
 
 /**
  * The sections shown: Team only to an organization manager (everyone else never sees it), and
- * Sequences once the host is known and is not the platform (the platform does not offer them yet).
+ * Sequences once the backend's capabilities are known and offer them.
  */
-export function visibleSections(teamManager: boolean | null, host?: string): Section[] {
+export function visibleSections(
+  teamManager: boolean | null,
+  capabilities?: Pick<Capabilities, 'sequences'>,
+): Section[] {
   return SECTIONS.filter(
     (key) =>
-      (key !== 'team' || teamManager === true) &&
-      (key !== 'sequences' || (host !== undefined && host !== 'platform')),
+      (key !== 'team' || teamManager === true) && (key !== 'sequences' || capabilities?.sequences === true),
   );
 }
 

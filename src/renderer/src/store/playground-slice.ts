@@ -6,6 +6,7 @@ import type {
   MethodParams,
   MethodResult,
   PlaygroundFile,
+  PlaygroundPanelName,
   PlaygroundService,
   ServiceCallOperationName,
   ServiceCallView,
@@ -14,8 +15,8 @@ import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names';
 import { bridge } from '../bridge';
 import type { StudioState } from './index';
 
-export type PlaygroundPanel =
-  'chat' | 'embeddings' | 'rerank' | 'ocr' | 'transcription' | 'audio' | 'image' | 'parse';
+/** A Playground panel: the names the backend's capabilities offer. */
+export type PlaygroundPanel = PlaygroundPanelName;
 
 /** One synchronous call of a playground panel: its params in, its answer out. */
 type Call<M extends MethodName> = (params: MethodParams<M>) => Promise<MethodResult<M>>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../names.js';
+import { LOCALE_PREFERENCES, PLAYGROUND_PANELS, THEME_PREFERENCES } from '../names.js';
 
 /** App, settings, profiles and connection: the shell's own methods. */
 
@@ -12,6 +12,33 @@ export type LocalePreference = z.infer<typeof LocalePreference>;
 export const ProfileKind = z.enum(['simulator', 'personal', 'debug']);
 export type ProfileKind = z.infer<typeof ProfileKind>;
 
+export const PlaygroundPanelName = z.enum(PLAYGROUND_PANELS);
+export type PlaygroundPanelName = z.infer<typeof PlaygroundPanelName>;
+
+/**
+ * What this backend and host offer. The renderer shows, hides and enables by these and never by a
+ * host name; the core declares them in one place (`src/main/core/app/capabilities.ts`).
+ */
+export const Capabilities = z.object({
+  /** Profiles, API keys and the local simulator's scenario switch (a person's own keys). */
+  profiles: z.boolean(),
+  /** Folders on this machine: the data folder shown, library folders chosen, a result revealed. */
+  localFolders: z.boolean(),
+  /** The platform-marked copy of a result, downloaded from the platform. */
+  markedExport: z.boolean(),
+  /** Create's prompt optimizer. */
+  promptOptimization: z.boolean(),
+  /** Create's batch import of prompts from a file. */
+  batchImport: z.boolean(),
+  /** The Sequences screen. */
+  sequences: z.boolean(),
+  /** Generate waits for the backend's admission check to accept the form (the platform's dry-run). */
+  admissionGatesGenerate: z.boolean(),
+  /** The Playground panels offered, in the order shown. */
+  playgroundPanels: z.array(PlaygroundPanelName),
+});
+export type Capabilities = z.infer<typeof Capabilities>;
+
 export const AppInfo = z.object({
   name: z.string(),
   version: z.string(),
@@ -23,6 +50,8 @@ export const AppInfo = z.object({
   platform: z.string(),
   nodeVersion: z.string(),
   dataDir: z.string(),
+  /** What this backend and host offer (see {@link Capabilities}). */
+  capabilities: Capabilities,
   /**
    * On the platform: who is signed in, from the RuntimeSession (never an id of the session itself);
    * absent elsewhere.

@@ -1,4 +1,5 @@
 import { APP_NAME, APP_VERSION } from '../../../../shared/app-version.js';
+import { PUBLIC_API_CAPABILITIES } from '../../app/capabilities.js';
 import type { appMethods } from '../../../../shared/bridge/domains/app.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
@@ -13,6 +14,7 @@ export function createAppHandlers(ctx: HandlerContext): DomainHandlers<typeof ap
       platform: process.platform,
       nodeVersion: process.versions.node,
       dataDir: ctx.dataDir,
+      capabilities: PUBLIC_API_CAPABILITIES,
     }),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => {

@@ -3,7 +3,6 @@ import type { studioMethods } from '../../../../shared/bridge/domains/studio.js'
 import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
 import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
 import type { StudioFeatures } from '../../studio/studio-features.js';
-import { AppError } from '../../errors.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 export function createStudioHandlers(
@@ -11,7 +10,8 @@ export function createStudioHandlers(
   studio: StudioFeatures,
   /** The embedded simulator, for its fault-injection scenario (never started by a listing). */
   simulator: Pick<EmbeddedSimulator, 'get'>,
-): DomainHandlers<typeof studioMethods> {
+  // the platform-marked copy is not a capability of the public API: refused by its capabilities
+): Omit<DomainHandlers<typeof studioMethods>, 'library.export'> {
   const { profiles } = ctx.features;
   let scenario: string | null = null;
   return {
@@ -44,10 +44,6 @@ export function createStudioHandlers(
     'library.list': (filter) => studio.library.list(filter),
     'library.delete': ({ jobRowId }) => studio.library.deleteResult(jobRowId),
     'library.reveal': ({ jobRowId }) => studio.library.reveal(jobRowId),
-    // the result already is on this computer: only the platform makes marked copies
-    'library.export': () => {
-      throw new AppError('platform.only', 'Marked exports are made by Framewright deployed on the platform.');
-    },
     'studio.batch.preview': (params) => studio.batch.preview(params),
     'studio.batch.submit': (params) => studio.batch.submit(params),
     'studio.settings.get': () => studio.settings.get(),

@@ -23,7 +23,7 @@ export function CreateScreen() {
   const { draft, form, service, limits, violations, submitted, disabled } = useCreateForm();
   const draftError = useStudio((s) => s.draftError);
   const editForm = useStudio((s) => s.editForm);
-  const onPlatform = useStudio((s) => s.info?.host === 'platform');
+  const capabilities = useStudio((s) => s.info?.capabilities);
   const admission = useStudio((s) => s.admission);
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const [orphaned, setOrphaned] = useState<StaleLabel[]>([]);
@@ -69,8 +69,11 @@ export function CreateScreen() {
       ? t('studio.create.reasonNoService')
       : violations.length > 0
         ? t('studio.create.reasonInvalid', { count: violations.length })
-        : // on the platform the dry-run's blockers stop Generate until the form changes
-          onPlatform && admission?.kind === 'answered' && admission.admitted === false
+        : // where the backend's admission check gates Generate (the platform's dry-run), its blockers
+          // stop Generate until the form changes
+          capabilities?.admissionGatesGenerate &&
+            admission?.kind === 'answered' &&
+            admission.admitted === false
           ? admission.reason
           : null;
 
@@ -111,8 +114,8 @@ export function CreateScreen() {
               onModeChange={(mode) => editForm({ generationMode: mode })}
             />
             <UnusedInputs form={form} limits={limits} />
-            {/* on the platform: no prompt optimizer and no batch import (not offered there) */}
-            {onPlatform ? null : (
+            {/* the prompt optimizer and batch import: where the backend offers them */}
+            {!capabilities?.promptOptimization ? null : (
               <OptimizerPanel
                 limits={limits}
                 style={form.style ?? ''}
@@ -130,7 +133,7 @@ export function CreateScreen() {
               reason={reason}
               invalid={violations.length > 0}
             />
-            {onPlatform ? null : (
+            {!capabilities?.batchImport ? null : (
               <Suspense fallback={null}>
                 <BatchImport form={form} service={service} disabled={!service.available} />
               </Suspense>

@@ -65,7 +65,7 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
   const jobDetail = useStudio((s) => s.jobDetail);
   const revealInLibrary = useStudio((s) => s.revealInLibrary);
   const deleteFromLibrary = useStudio((s) => s.deleteFromLibrary);
-  const onPlatform = useStudio((s) => s.info?.host === 'platform');
+  const markedExport = useStudio((s) => s.info?.capabilities.markedExport === true);
   const exportMarked = useStudio((s) => s.exportMarked);
   const exportRunning = useStudio((s) => s.exporting.includes(jobRowId));
   const exportError = useStudio((s) => s.exportErrors[jobRowId]);
@@ -157,7 +157,7 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                 </div>
               ) : null}
               <div className="row">
-                {onPlatform ? (
+                {markedExport ? (
                   MARKED_EXPORT_TYPES.has(output.mimeType ?? '') ? (
                     <button
                       type="button"

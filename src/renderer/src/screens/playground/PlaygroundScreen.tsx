@@ -26,18 +26,18 @@ const PANELS: Record<PlaygroundPanel, () => React.JSX.Element> = {
 };
 
 /**
- * The panels a host offers: on the platform only image and audio generation (runtime jobs); the
- * other services are calls of the personal-key interface.
+ * The panels the backend offers (its capabilities), in this screen's order; every panel until the
+ * capabilities are known.
  */
-export function playgroundPanels(host: 'electron' | 'browser' | 'platform' | undefined): PlaygroundPanel[] {
+export function playgroundPanels(offered: readonly string[] | undefined): PlaygroundPanel[] {
   const all = Object.keys(PANELS) as PlaygroundPanel[];
-  return host === 'platform' ? all.filter((key) => key === 'image' || key === 'audio') : all;
+  return offered ? all.filter((key) => offered.includes(key)) : all;
 }
 
 /** Every other service of the public API, one panel each, driven by discovery and the live contracts. */
 export function PlaygroundScreen() {
   const { t } = useTranslation();
-  const panels = playgroundPanels(useStudio((s) => s.info?.host));
+  const panels = playgroundPanels(useStudio((s) => s.info?.capabilities.playgroundPanels));
   const chosen = useStudio((s) => s.playgroundPanel);
   const panel = panels.includes(chosen) ? chosen : panels[0]!;
   const setPanel = useStudio((s) => s.setPlaygroundPanel);

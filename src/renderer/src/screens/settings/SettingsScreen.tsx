@@ -27,14 +27,15 @@ export function SettingsScreen() {
   const updateSettings = useStudio((s) => s.updateSettings);
   const info = useStudio((s) => s.info);
   const checkConnection = useStudio((s) => s.checkConnection);
-  // on the platform there are no keys, profiles, simulator or library folder to manage
-  const onPlatform = info?.host === 'platform';
+  // keys, profiles and the simulator; folders of this computer: only where the backend offers them
+  const profiles = info?.capabilities.profiles !== false;
+  const localFolders = info?.capabilities.localFolders !== false;
 
   return (
     <section className="screen" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.title')}</h1>
 
-      {onPlatform ? null : (
+      {profiles ? (
         <>
           <div className="panel">
             <h2>{t('settings.profiles')}</h2>
@@ -45,9 +46,9 @@ export function SettingsScreen() {
             </button>
           </div>
           <AddProfile />
-          <LibrarySettingsPanel />
         </>
-      )}
+      ) : null}
+      {localFolders ? <LibrarySettingsPanel /> : null}
 
       <div className="panel">
         <h2>{t('settings.appearance')}</h2>
@@ -104,7 +105,7 @@ export function SettingsScreen() {
           <dd data-testid="app-version">{info?.version ?? '…'}</dd>
           <dt>{t('settings.host')}</dt>
           <dd data-testid="app-host">{info ? t(HOST_LABELS[info.host]) : '…'}</dd>
-          {onPlatform ? null : (
+          {!localFolders ? null : (
             <>
               <dt>{t('settings.dataDir')}</dt>
               <dd>

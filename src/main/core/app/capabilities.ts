@@ -1,0 +1,126 @@
+import type { MethodName } from '../../../shared/bridge/contract.js';
+import type { Capabilities, PlaygroundPanelName } from '../../../shared/bridge/domains/app.js';
+import { METHOD_NAMES, PLAYGROUND_PANELS } from '../../../shared/bridge/names.js';
+import type { BridgeHandlers } from '../bridge/dispatcher.js';
+import { AppError } from '../errors.js';
+
+/**
+ * What each backend and host offers, declared once: `app.info` reports it and the renderer reads
+ * it (never a host name).
+ *
+ * - The public API with a personal key (the desktop app, the browser host, the CLI): everything,
+ *   with this machine's folders.
+ * - The platform deployment (`serve --platform`): a person's studio on a server, so no keys or
+ *   profiles of their own and no folders of the server; results leave as platform-marked copies;
+ *   Generate waits for the runtime's dry-run. The services its bridge does not offer yet (the
+ *   optimizer, batch import, Sequences, and the synchronous calls of the Playground) are off here,
+ *   and its bridge refuses them.
+ */
+export const PUBLIC_API_CAPABILITIES: Capabilities = {
+  profiles: true,
+  localFolders: true,
+  markedExport: false,
+  promptOptimization: true,
+  batchImport: true,
+  sequences: true,
+  admissionGatesGenerate: false,
+  playgroundPanels: [...PLAYGROUND_PANELS],
+};
+
+export const PLATFORM_CAPABILITIES: Capabilities = {
+  profiles: false,
+  localFolders: false,
+  markedExport: true,
+  promptOptimization: false,
+  batchImport: false,
+  sequences: false,
+  admissionGatesGenerate: true,
+  playgroundPanels: ['audio', 'image'],
+};
+
+/** The bridge methods each capability carries: off, they are refused by {@link refusalsOf}. */
+const METHODS_OF: Record<
+  Exclude<keyof Capabilities, 'admissionGatesGenerate' | 'playgroundPanels'>,
+  {
+    what: string;
+    methods: readonly MethodName[];
+  }
+> = {
+  profiles: {
+    what: 'API keys, profiles and the local simulator',
+    methods: [
+      'profiles.add',
+      'profiles.remove',
+      'profiles.setActive',
+      'profiles.test',
+      'simulator.setScenario',
+    ],
+  },
+  localFolders: { what: 'Showing a folder of this computer', methods: ['library.reveal'] },
+  markedExport: { what: 'The platform-marked copy', methods: ['library.export'] },
+  promptOptimization: { what: 'Prompt optimization', methods: ['video.optimize'] },
+  batchImport: { what: 'Batch import', methods: ['studio.batch.preview', 'studio.batch.submit'] },
+  sequences: {
+    what: 'Sequences',
+    methods: METHOD_NAMES.filter((m) => m.startsWith('sequences.')),
+  },
+};
+
+/** The methods of each Playground panel (the synchronous calls and their journal). */
+const PANEL_METHODS: Record<PlaygroundPanelName, readonly MethodName[]> = {
+  chat: [
+    'playground.chat.send',
+    'playground.chat.cancel',
+    'playground.conversations.list',
+    'playground.conversations.get',
+  ],
+  embeddings: ['playground.embed'],
+  rerank: ['playground.rerank', 'playground.rerank.loadDocuments'],
+  ocr: ['playground.ocr'],
+  transcription: ['playground.transcribe'],
+  audio: ['playground.audio.generate'],
+  image: ['playground.image.generate'],
+  parse: ['playground.parse'],
+};
+
+/** The journal of billed synchronous calls, offered with any of the panels that make them. */
+const BILLED_CALL_PANELS: readonly PlaygroundPanelName[] = ['embeddings', 'rerank', 'ocr', 'transcription'];
+
+type Refusal = () => never;
+
+/**
+ * The one place a backend's missing capabilities are refused: a handler for every method of a
+ * capability that is off, answering `platform.not_here` with what is missing. A composition root
+ * serves the rest and lets these stand for the methods it does not serve.
+ */
+export function refusalsOf(capabilities: Capabilities): Partial<Record<MethodName, Refusal>> {
+  const refusals: Partial<Record<MethodName, Refusal>> = {};
+  const refuse = (what: string) => (): never => {
+    throw new AppError('platform.not_here', `${what} is not part of Framewright here.`);
+  };
+  for (const [capability, { what, methods }] of Object.entries(METHODS_OF)) {
+    if (capabilities[capability as keyof typeof METHODS_OF]) continue;
+    for (const method of methods) refusals[method] = refuse(what);
+  }
+  for (const panel of PLAYGROUND_PANELS) {
+    if (capabilities.playgroundPanels.includes(panel)) continue;
+    for (const method of PANEL_METHODS[panel]) refusals[method] = refuse(`The Playground's ${panel}`);
+  }
+  if (!BILLED_CALL_PANELS.some((panel) => capabilities.playgroundPanels.includes(panel)))
+    refusals['playground.calls.list'] = refuse('The journal of billed calls');
+  return refusals;
+}
+
+/**
+ * A composition root's full handler table: what it serves, and the refusals of its capabilities
+ * for the rest. A method both served and refused, or neither, is a wiring error found at start.
+ */
+export function withRefusals(served: Partial<BridgeHandlers>, capabilities: Capabilities): BridgeHandlers {
+  const refusals = refusalsOf(capabilities);
+  const both = Object.keys(refusals).filter((method) => method in served);
+  if (both.length > 0) throw new Error(`Served although their capability is off: ${both.join(', ')}`);
+  const all: Partial<BridgeHandlers> = { ...refusals, ...served };
+  const missing = METHOD_NAMES.filter((method) => !(method in all));
+  if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);
+  return all as BridgeHandlers;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PLATFORM_CAPABILITIES,
+  PUBLIC_API_CAPABILITIES,
+  refusalsOf,
+  withRefusals,
+} from '../../../src/main/core/app/capabilities.js';
+import type { BridgeHandlers } from '../../../src/main/core/bridge/dispatcher.js';
+import { METHOD_NAMES } from '../../../src/shared/bridge/names.js';
+
+describe('capabilities, refused in one place', () => {
+  it('the platform refuses the methods of what it does not offer, each with platform.not_here', () => {
+    const refusals = refusalsOf(PLATFORM_CAPABILITIES);
+    for (const method of [
+      'profiles.add',
+      'simulator.setScenario',
+      'library.reveal',
+      'video.optimize',
+      'studio.batch.submit',
+      'sequences.assemble',
+      'playground.chat.send',
+      'playground.embed',
+      'playground.parse',
+      'playground.calls.list',
+    ] as const) {
+      expect(refusals[method], method).toBeTypeOf('function');
+      expect(() => refusals[method]!()).toThrow(expect.objectContaining({ code: 'platform.not_here' }));
+    }
+    // what it offers is not refused
+    for (const method of [
+      'library.export',
+      'playground.image.generate',
+      'playground.audio.generate',
+    ] as const)
+      expect(refusals[method], method).toBeUndefined();
+  });
+
+  it('the public API refuses only the platform-marked copy', () => {
+    expect(Object.keys(refusalsOf(PUBLIC_API_CAPABILITIES))).toEqual(['library.export']);
+  });
+
+  it('a root that serves a refused method, or leaves one unhandled, is stopped at start', () => {
+    const all = Object.fromEntries(METHOD_NAMES.map((m) => [m, () => 'served'])) as unknown as BridgeHandlers;
+    expect(() => withRefusals(all, PUBLIC_API_CAPABILITIES)).toThrow(/library\.export/);
+    const { 'library.export': _export, ...served } = all;
+    const handlers = withRefusals(served, PUBLIC_API_CAPABILITIES);
+    expect(Object.keys(handlers).sort()).toEqual([...METHOD_NAMES].sort());
+    const { 'jobs.list': _jobs, ...missing } = served;
+    expect(() => withRefusals(missing, PUBLIC_API_CAPABILITIES)).toThrow(/No handler for jobs\.list/);
+  });
+});
+
+describe('the renderer reads capabilities, never a host name', () => {
+  it('no renderer source compares a host name', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const path = await import('node:path');
+    const root = path.resolve(import.meta.dirname, '../../../src/renderer/src');
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (statSync(file).isDirectory()) walk(file);
+        else if (/\.(ts|tsx)$/.test(name) && !file.includes(`${path.sep}i18n${path.sep}`)) {
+          const text = readFileSync(file, 'utf8');
+          if (/\.host\s*[!=]==|[!=]==\s*['"](platform|electron|browser)['"]/.test(text))
+            offenders.push(path.relative(root, file));
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+  });
+});
