@@ -13,6 +13,7 @@ import { EventHub } from '../main/core/bridge/event-hub.js';
 import { createLogger } from '../main/core/logging/logger.js';
 import { createStudioFeatures, type StudioFeatures } from '../main/core/studio/studio-features.js';
 import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
+import { BROWSER_HOST } from '../main/core/studio/studio-host.js';
 
 export { printJson } from './print-json.js';
 
@@ -92,7 +93,7 @@ export async function openCliCore(
         // no renderer listens to a command's events, and its failures reach the terminal
         events: new EventHub(),
         logger: createLogger(),
-        host: 'browser',
+        host: BROWSER_HOST,
       }));
     return {
       core,

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAppCore, type AppCore } from '../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../src/main/core/secrets/unavailable-secret-store.js';
+import { BROWSER_HOST } from '../../src/main/core/studio/studio-host.js';
 
 export interface HostTestWorld {
   dataDir: string;
@@ -23,7 +24,7 @@ export async function openHostTestWorld(prefix: string): Promise<HostTestWorld> 
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
   const core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
     secretStore: new UnavailableSecretStore('not needed in this test'),
     resumeOnStart: false,

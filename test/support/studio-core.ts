@@ -5,6 +5,7 @@ import { createAppCore, type AppCore } from '../../src/main/core/app/app-core.js
 import { defaultSimulatorLauncher } from '../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm } from '../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../src/main/core/studio/studio-host.js';
 
 /** A valid text-to-video draft form of the simulator profile. */
 export function t2vForm(model: string, prompt: string, seed: number): DraftForm {
@@ -35,7 +36,7 @@ export async function openStudioCore(prefix: string): Promise<StudioCore> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
   const core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

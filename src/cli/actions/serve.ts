@@ -5,6 +5,7 @@ import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../../main/core/app/default-simulator-launcher.js';
 import { startBrowserHost } from '../../main/host/browser-host.js';
 import { openingCoreParts } from '../../main/host/opening-core.js';
+import { BROWSER_HOST } from '../../main/core/studio/studio-host.js';
 
 interface ServeOptions {
   host: string;
@@ -31,7 +32,7 @@ export const runServeCommand = async (_opts: unknown, command: Command) => {
   const opening: Promise<AppCore> = import('../../main/core/app/app-core.js').then(({ createAppCore }) =>
     createAppCore({
       dataDir,
-      host: 'browser',
+      host: BROWSER_HOST,
       launchSimulator: defaultSimulatorLauncher(dataDir, timeScale),
     }),
   );

@@ -10,6 +10,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { FetchRecorder } from '../services/helpers.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -24,7 +25,7 @@ async function openCore(): Promise<{ core: AppCore; recorder: FetchRecorder }> {
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0),
     secretStore: new UnavailableSecretStore('not needed in this test'),
     resumeOnStart: false,

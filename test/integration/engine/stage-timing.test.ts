@@ -6,6 +6,7 @@ import { JobViews } from '../../../src/main/core/studio/job-views.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { FAST_ENGINE, h3VideoSubmission, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let sim: RunningSimulator;
 let core: CoreParts;
@@ -37,7 +38,7 @@ describe('stage timings written by the engine, and the estimate they give', () =
       variations: core.journal.variations,
       drafts: {} as StudioDrafts,
       staged: { get: () => ({}) as never },
-      host: 'browser',
+      host: BROWSER_HOST,
     });
     const first = await core.engine.submit({ ...h3VideoSubmission('stage-timing-1', 'A kite'), profileId });
     expect(first.state).toBe('succeeded');

@@ -11,6 +11,7 @@ import {
   HOST_EVENTS_PROTOCOL,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 interface RawResponse {
   status: number;
@@ -62,7 +63,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dataDir, 'outside.txt'), 'must not be served');
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
     secretStore: new UnavailableSecretStore('not needed in this test'),
   });
@@ -100,7 +101,7 @@ describe('browser host', () => {
     const response = await invoke('app.info', {}, bearer());
     expect(response.status).toBe(200);
     const body = JSON.parse(response.body);
-    expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: 'browser' } });
+    expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: BROWSER_HOST } });
   });
 
   it('refuses calls without the token or with a wrong one; the public renderer needs none', async () => {

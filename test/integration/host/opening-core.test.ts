@@ -17,6 +17,7 @@ import {
   HOST_EVENTS_PROTOCOL,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ function gatedCore() {
   const core: Promise<AppCore> = gate.then(() =>
     createAppCore({
       dataDir,
-      host: 'browser',
+      host: BROWSER_HOST,
       launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
       secretStore: new UnavailableSecretStore('not needed in this test'),
     }),
@@ -96,7 +97,7 @@ describe('the browser host while its core is opening', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       ok: true,
-      result: { name: 'Framewright', host: 'browser', dataDir: gated.dataDir },
+      result: { name: 'Framewright', host: BROWSER_HOST, dataDir: gated.dataDir },
     });
   });
 

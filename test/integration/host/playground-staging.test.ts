@@ -7,6 +7,7 @@ import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailab
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { makePng, makeWav } from '../simulator/fixtures.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let dir: string;
 let sim: RunningSimulator;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: async () => ({ ...sim, close: async () => undefined }),
     secretStore: new UnavailableSecretStore('tests'),
     resumeOnStart: false,

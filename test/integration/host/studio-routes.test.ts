@@ -19,6 +19,7 @@ import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/hos
 import { mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { registerMediaProtocol } from '../../../src/main/shell/media-protocol.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
+import { BROWSER_HOST, ELECTRON_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 interface RawResponse {
   status: number;
@@ -79,7 +80,7 @@ beforeAll(async () => {
   png = readFileSync(pngPath);
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: () => Promise.reject(new Error('no simulator in this test')),
     secretStore: new UnavailableSecretStore('not needed in this test'),
     resumeOnStart: false,
@@ -219,7 +220,7 @@ describe('GET /media/... (library-only media route)', () => {
     ] as const) {
       const route = libraryOutput(name, bytes, declared);
       const res = await request(host.port, {
-        path: mediaUrl('browser', route),
+        path: mediaUrl(BROWSER_HOST, route),
         headers: { host: auth.host! },
       });
       expect(res.status, name).toBe(200);
@@ -229,14 +230,17 @@ describe('GET /media/... (library-only media route)', () => {
       expect(res.headers['x-content-type-options'], name).toBe('nosniff');
       // ffmpeg is never run on it: no poster
       const poster = await request(host.port, {
-        path: mediaUrl('browser', `${route}/poster`),
+        path: mediaUrl(BROWSER_HOST, `${route}/poster`),
         headers: auth,
       });
       expect(poster.status, name).toBe(404);
     }
     // a real image is served as what its bytes are, not as what the server declared
     const route = libraryOutput('real.png', png, 'text/html');
-    const res = await request(host.port, { path: mediaUrl('browser', route), headers: { host: auth.host! } });
+    const res = await request(host.port, {
+      path: mediaUrl(BROWSER_HOST, route),
+      headers: { host: auth.host! },
+    });
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['content-disposition']).toBe('inline');
     expect(res.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
@@ -246,7 +250,7 @@ describe('GET /media/... (library-only media route)', () => {
   it('serves a library route only with the signature the core gave it', async () => {
     const route = libraryOutput('signed.png', png, 'image/png');
     const other = libraryOutput('other.png', png, 'image/png');
-    const signed = mediaUrl('browser', route);
+    const signed = mediaUrl(BROWSER_HOST, route);
     expect(signed).toMatch(/\?s=[\w-]{32}$/);
     expect((await request(host.port, { path: signed, headers: { host: auth.host! } })).status).toBe(200);
     const signature = new URL(signed, 'http://x').searchParams.get('s');
@@ -297,7 +301,7 @@ describe('GET /media/... (library-only media route)', () => {
     expect(ok.headers.get('content-type')).toBe('image/png');
     expect(ok.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     const svg = await handler!(
-      new Request(mediaUrl('electron', libraryOutput('shell.svg', HOSTILE_SVG, 'image/svg+xml'))),
+      new Request(mediaUrl(ELECTRON_HOST, libraryOutput('shell.svg', HOSTILE_SVG, 'image/svg+xml'))),
     );
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toBe('application/octet-stream');

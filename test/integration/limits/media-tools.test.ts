@@ -8,6 +8,7 @@ import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 /**
  * ffmpeg and ffprobe run on downloaded bytes only after content sniffing, and only on local files:
@@ -82,7 +83,7 @@ describe('media tools on downloaded bytes', () => {
     });
     // resolved as the page asks for them: through the signed URL the core hands out
     const resolveSigned = (route: string) =>
-      resolver.resolve(route, mediaSignatureOf(new URL(mediaUrl('browser', route), 'http://127.0.0.1')));
+      resolver.resolve(route, mediaSignatureOf(new URL(mediaUrl(BROWSER_HOST, route), 'http://127.0.0.1')));
     expect(await resolveSigned(`library/${job.id}/${hostile!.id}`)).toMatchObject({
       mimeType: 'application/octet-stream',
     });

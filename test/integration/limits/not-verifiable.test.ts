@@ -12,6 +12,7 @@ import { tempDir } from '../../support/engine-harness.js';
 import { acceptedJobRow } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 /**
  * A result stored without an announced sha256 or byteSize to check is "not verifiable", never
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const dataDir = tempDir('fw-nv-');
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

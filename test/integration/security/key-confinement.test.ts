@@ -10,6 +10,7 @@ import { PublicApiClient } from '../../../src/main/core/platform/public-api-clie
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const KEY = `fw-personal-${randomBytes(12).toString('hex')}`;
@@ -218,7 +219,7 @@ describe('the API key stays in the main process', () => {
     const dataDir = tempDir('fw-sec-');
     const core = await createAppCore({
       dataDir,
-      host: 'browser',
+      host: BROWSER_HOST,
       launchSimulator: async () => ({ ...sim, close: async () => undefined }),
       secretStore: new MemorySecretStore(),
       resumeOnStart: false,

@@ -11,6 +11,7 @@ import {
 } from '../../../src/shared/bridge/domains/playground.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let dir: string;
 let sim: RunningSimulator;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: async () => ({ ...sim, close: async () => undefined }),
     secretStore: new UnavailableSecretStore('tests'),
     resumeOnStart: false,

@@ -11,6 +11,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import { h3VideoSubmission } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let core: AppCore;
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-library-delete-'));
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

@@ -7,6 +7,7 @@ import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-sim
 import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -69,7 +70,7 @@ async function generate(prompt: string): Promise<string> {
 function resolveMedia(route: string) {
   return core.studio.media.resolve(
     route,
-    mediaSignatureOf(new URL(mediaUrl('browser', route), 'http://host.invalid')),
+    mediaSignatureOf(new URL(mediaUrl(BROWSER_HOST, route), 'http://host.invalid')),
   );
 }
 
@@ -78,7 +79,7 @@ beforeAll(async () => {
   elsewhere = mkdtempSync(path.join(os.tmpdir(), 'fw-libdir-new-'));
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

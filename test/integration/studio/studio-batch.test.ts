@@ -6,6 +6,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { BatchPreview, BatchSubmitResult, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-batch-'));
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

@@ -9,6 +9,7 @@ import type { DraftForm, DraftMedia, ServicesList } from '../../../src/shared/br
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -56,7 +57,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-files-'));
   core = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

@@ -8,6 +8,7 @@ import type { JobView, ServicesList, VariationsResult } from '../../../src/share
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { variationKey } from '../../../src/main/core/studio/variation-keys.js';
 import { t2vForm } from '../../support/studio-core.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 const variationKeysOf = (draftKey: string, count: number) =>
   Array.from({ length: count }, (_, i) => variationKey(draftKey, i));
@@ -16,7 +17,7 @@ const variationKeysOf = (draftKey: string, count: number) =>
 async function openCore(dataDir: string) {
   const core: AppCore = await createAppCore({
     dataDir,
-    host: 'browser',
+    host: BROWSER_HOST,
     launchSimulator: defaultSimulatorLauncher(dataDir, 0.02),
     secretStore: new MemorySecretStore(),
     resumeOnStart: false,

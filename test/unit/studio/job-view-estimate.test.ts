@@ -3,6 +3,7 @@ import { median, estimateFromDurations } from '../../../src/main/core/jobs/expec
 import { JobViews } from '../../../src/main/core/studio/job-views.js';
 import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
 import { tempJournal } from '../journal/helpers.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let t: ReturnType<typeof tempJournal>;
 
@@ -17,7 +18,7 @@ function setup() {
     variations: t.journal.variations,
     drafts: {} as StudioDrafts,
     staged: { get: () => ({}) as never },
-    host: 'browser',
+    host: BROWSER_HOST,
     now: () => t.clock.now,
   });
 }

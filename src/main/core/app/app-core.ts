@@ -20,11 +20,12 @@ import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import { composeFeatures } from './compose-core.js';
 import { createStudioFeatures, type StudioFeatures } from '../studio/studio-features.js';
 import { openCoreParts, type CoreParts, type CorePartsOptions } from './core-parts.js';
+import type { StudioHost } from '../studio/studio-host.js';
 
 export interface AppCoreOptions {
   dataDir: string;
   /** Which transport the renderer uses; reported by `app.info`. */
-  host: 'electron' | 'browser';
+  host: StudioHost;
   launchSimulator: SimulatorLauncher;
   logger?: Logger;
   safeStorage?: SafeStorageLike;

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { BROWSER_HOST } from '../studio/studio-host.js';
 import { PLATFORM_CAPABILITIES, withRefusals } from './capabilities.js';
 import { PRESENCE_DIR } from './process-presence.js';
 import { Readable } from 'node:stream';
@@ -183,7 +184,7 @@ export function createPlatformWorkspaceCore(
     settings: journal.settings,
     libraryDir: () => libraryDir,
     setLibraryDir: notHere('Choosing a library folder'),
-    host: 'browser',
+    host: BROWSER_HOST,
   });
   const views = new JobViews({
     jobs: journal.jobs,
@@ -192,13 +193,13 @@ export function createPlatformWorkspaceCore(
     variations: journal.variations,
     drafts,
     staged,
-    host: 'browser',
+    host: BROWSER_HOST,
   });
   const library = new StudioLibrary({
     jobs: journal.jobs,
     views,
     libraryDirs: () => [libraryDir],
-    host: 'browser',
+    host: BROWSER_HOST,
   });
   forward = engineChangeForwarder({ events, views, logger });
   const create = new RuntimeCreate({
@@ -411,7 +412,7 @@ export function createPlatformWorkspaceCore(
         draft: { ...draft, videoFile },
         wait: { waitSeconds: GENERATION_WAIT_SECONDS },
       });
-      return generationResultOf(await create.createMediaJob(job), 'browser');
+      return generationResultOf(await create.createMediaJob(job), BROWSER_HOST);
     },
     'playground.image.generate': async ({ model, inputFileIds, ...draft }) => {
       const service = chooseService(await create.mediaServices(), SERVICE_KINDS.image, model);
@@ -423,7 +424,7 @@ export function createPlatformWorkspaceCore(
         draft: { ...draft, inputImages },
         wait: { waitSeconds: GENERATION_WAIT_SECONDS },
       });
-      return generationResultOf(await create.createMediaJob(job), 'browser');
+      return generationResultOf(await create.createMediaJob(job), BROWSER_HOST);
     },
     ...teamHandlers(undefined),
     'team.access': async () => {

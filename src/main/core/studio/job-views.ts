@@ -17,6 +17,7 @@ import type { VariationsRepository } from '../journal/variations-repository.js';
 import type { StudioDrafts } from './drafts.js';
 import { mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
+import type { StudioHost } from './studio-host.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
@@ -41,7 +42,7 @@ export interface JobViewsDeps {
   variations: Pick<VariationsRepository, 'forIntent'>;
   drafts: StudioDrafts;
   staged: Pick<StagedFiles, 'get'>;
-  host: 'electron' | 'browser';
+  host: StudioHost;
   /** The clock of `expectedRemainingSeconds` (tests). */
   now?: () => number;
 }

@@ -7,13 +7,14 @@ import { AppError } from '../errors.js';
 import { removeJobFolder } from '../jobs/download-outputs.js';
 import type { Job, JobsRepository } from '../journal/jobs-repository.js';
 import type { JobViews } from './job-views.js';
+import type { StudioHost } from './studio-host.js';
 
 export interface StudioLibraryDeps {
   jobs: Pick<JobsRepository, 'searchJobs' | 'listJobs' | 'deleteJob'>;
   views: JobViews;
   /** Every library folder results were ever stored in (current first). */
   libraryDirs: () => string[];
-  host: 'electron' | 'browser';
+  host: StudioHost;
   /** Opens a folder in the system's file manager (only the desktop app does). */
   openFolder?: (folder: string) => Promise<boolean>;
 }
@@ -96,7 +97,7 @@ export class StudioLibrary {
   async reveal(jobRowId: number): Promise<{ folder: string; opened: boolean }> {
     const folder = this.libraryFolder(jobRowId);
     const open = this.d.openFolder ?? openFolder;
-    return { folder, opened: this.d.host === 'electron' ? await open(folder) : false };
+    return { folder, opened: this.d.host.opensFolders ? await open(folder) : false };
   }
 }
 

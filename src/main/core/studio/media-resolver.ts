@@ -6,6 +6,7 @@ import { fileTypeFromFile } from 'file-type';
 import type { Journal } from '../journal/open-journal.js';
 import { runMediaTool } from '../media/probe-media.js';
 import type { StagedFiles } from './staged-files.js';
+import type { StudioHost } from './studio-host.js';
 
 /**
  * The only way media reach the player: a request names a journal row (job row id + output id, or
@@ -67,8 +68,9 @@ function signatureMatches(route: string, signature: string | null | undefined): 
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export function mediaUrl(host: 'electron' | 'browser', route: string): string {
-  const base = host === 'browser' ? `/media/${route}` : `framewright-media://media/${route}`;
+/** The URL of a media route as the host serves it to its page, signed where the route needs it. */
+export function mediaUrl(host: Pick<StudioHost, 'mediaBase'>, route: string): string {
+  const base = `${host.mediaBase}${route}`;
   return isSigned(route) ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
 }
 

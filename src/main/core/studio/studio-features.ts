@@ -22,6 +22,7 @@ import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
 import { SequencesFeature } from '../features/sequences/sequences-feature.js';
 import { ResultFacts } from '../features/sequences/shot-results.js';
 import path from 'node:path';
+import type { StudioHost } from './studio-host.js';
 
 export interface StudioFeaturesDeps {
   dataDir: string;
@@ -39,7 +40,7 @@ export interface StudioFeaturesDeps {
   runner: Parameters<typeof submitVideo>[0] & StudioBatchOptions['batch'];
   events: EventHub;
   logger: Logger;
-  host: 'electron' | 'browser';
+  host: StudioHost;
 }
 
 /** The studio's features, each built with the narrow dependencies it uses. */

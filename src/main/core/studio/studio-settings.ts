@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { SettingsRepository } from '../journal/settings-repository.js';
 import { mediaUrl } from './media-resolver.js';
 import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
+import type { StudioHost } from './studio-host.js';
 
 const WAIT_SETTING = 'studio.waitSeconds';
 
@@ -14,7 +15,7 @@ export interface StudioSettingsDeps {
   libraryDir: () => string;
   /** Makes an already checked folder the library for new downloads (and records it in the history). */
   setLibraryDir: (folder: string) => void;
-  host: 'electron' | 'browser';
+  host: StudioHost;
 }
 
 /** The studio's settings: the wait limit of one generation and the library folder. */

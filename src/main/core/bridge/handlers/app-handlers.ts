@@ -10,7 +10,7 @@ export function createAppHandlers(ctx: HandlerContext): DomainHandlers<typeof ap
     'app.info': () => ({
       name: APP_NAME,
       version: APP_VERSION,
-      host: ctx.host,
+      host: ctx.host.kind,
       platform: process.platform,
       nodeVersion: process.versions.node,
       dataDir: ctx.dataDir,

@@ -9,6 +9,7 @@ import type { ProfilesFeature } from '../../features/profiles/profiles-feature.j
 import type { SettingsStore } from '../../features/settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EventHub } from '../event-hub.js';
+import type { StudioHost } from '../../studio/studio-host.js';
 
 /** The features the app and playground handlers map onto (built by the composition root). */
 export interface HandlerFeatures {
@@ -28,7 +29,7 @@ export interface HandlerContext {
   readonly events: EventHub;
   readonly logger: Logger;
   readonly dataDir: string;
-  readonly host: 'electron' | 'browser';
+  readonly host: StudioHost;
 }
 
 type MethodMap = Record<string, { params: z.ZodType; result: z.ZodType }>;

@@ -17,6 +17,7 @@ import { SERVICE_KINDS } from '../../operations/service-common.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
 import type { StagedFiles } from '../../studio/staged-files.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
+import type { StudioHost } from '../../studio/studio-host.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
 const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
@@ -43,7 +44,7 @@ function conversationView(c: ConversationWithMessages): ConversationView {
 }
 
 /** A generation's outcome as the Playground shows it (its verified files by signed media routes). */
-export function generationResultOf(result: RunResult, host: 'electron' | 'browser'): GenerationResult {
+export function generationResultOf(result: RunResult, host: StudioHost): GenerationResult {
   return {
     state: result.state,
     jobId: result.job?.jobId ?? null,

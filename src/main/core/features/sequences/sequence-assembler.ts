@@ -13,6 +13,7 @@ import { readMediaFacts, sha256OfFile } from '../../media/probe-media.js';
 import type { StudioDrafts } from '../../studio/drafts.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
+import type { StudioHost } from '../../studio/studio-host.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
 const H3_FPS = 24;
@@ -48,7 +49,7 @@ export interface SequenceAssemblerDeps {
   journal: Pick<Journal, 'sequences' | 'jobs'>;
   drafts: Pick<StudioDrafts, 'stored'>;
   libraryDir: () => string;
-  host: 'electron' | 'browser';
+  host: StudioHost;
   logger: Logger;
   /** Progress and the end of an assembly, for the renderers. */
   emit(view: AssemblyView): void;

@@ -20,6 +20,7 @@ import type { StagedFiles } from '../../studio/staged-files.js';
 import type { StudioSubmit } from '../../studio/submit.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { SequenceAssembler } from './sequence-assembler.js';
+import type { StudioHost } from '../../studio/studio-host.js';
 
 export interface SequencesFeatureDeps {
   journal: Pick<Journal, 'sequences' | 'jobs'>;
@@ -30,7 +31,7 @@ export interface SequencesFeatureDeps {
   assembler: Pick<SequenceAssembler, 'assemble' | 'view' | 'fingerprintOf' | 'removeFilesOf'>;
   /** Where frames are written before they are staged (inside the data folder). */
   workDir: string;
-  host: 'electron' | 'browser';
+  host: StudioHost;
   logger: Logger;
   /** Tells the renderers a sequence changed. */
   changed(sequenceId: string): void;
