@@ -18,6 +18,8 @@ export interface AppDependency {
 export interface AppCapability {
   apiVersion: string;
   scopes: string[];
+  /** Whether the provider opens this capability to online debugging (section D's debug grants). */
+  onlineDebug?: boolean;
 }
 
 export interface FixtureApp {
@@ -67,7 +69,9 @@ export const FIXTURE_APPS: readonly FixtureApp[] = [
     appVersionId: 'appver_sim_storyboard_helper_1',
     resourceTypes: ['storyboard.board'],
     dependencies: [],
-    capabilities: [{ apiVersion: '2026-01', scopes: ['storyboard.read', 'storyboard.write'] }],
+    capabilities: [
+      { apiVersion: '2026-01', scopes: ['storyboard.read', 'storyboard.write'], onlineDebug: true },
+    ],
     roles: { usr_sim_manager: ['board_owner'], usr_sim_member: ['board_reader'] },
   },
 ];

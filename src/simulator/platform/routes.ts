@@ -1,3 +1,5 @@
+import { debugInspectionRoutes } from './debug/inspection-routes.js';
+import { debugRoutes } from './debug/debug-routes.js';
 import { directoryRoutes } from './directory-routes.js';
 import { eventsRoutes } from './events-route.js';
 import { exportRoutes } from './exports-route.js';
@@ -22,4 +24,6 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...exportRoutes,
   ...syncCallRoutes,
   ...promptOptimizationRoutes,
+  ...debugRoutes,
+  ...debugInspectionRoutes,
 ];

@@ -17,7 +17,9 @@ export type PlatformSurface =
   | 'grant_launch'
   | 'runtime_read'
   | 'runtime_write'
-  | 'runtime_call'; // synchronous inference: billed, not idempotent
+  | 'runtime_call' // synchronous inference: billed, not idempotent
+  | 'debug_peer' // section D: debug receivers, peer grants, debug session exchange
+  | 'relay'; // the online debugging relay
 
 /** The named 503 code of each surface's dependency (the spec's where it names one). */
 export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
@@ -29,6 +31,8 @@ export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
   runtime_read: 'service_unavailable',
   runtime_write: 'service_unavailable',
   runtime_call: 'service_unavailable',
+  debug_peer: 'DEBUG_PEER_UNAVAILABLE',
+  relay: 'DEBUG_RELAY_UNAVAILABLE',
 };
 
 const isRuntime = (surface: PlatformSurface) => surface.startsWith('runtime_');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
+import { DebugStore } from './debug/debug-store.js';
 import { CliSessionStore } from './developer/cli-session-store.js';
 import { EventStore } from './event-store.js';
 import { ExportStore } from './export-store.js';
@@ -18,6 +19,10 @@ export interface PlatformState {
   grants: GrantStore;
   /** CLI sessions of online debugging (issued by section E's pairing, used by B, D and the relay). */
   cliSessions: CliSessionStore;
+  /** Section D: debug grants, receivers, launch codes, derived sessions, providers' withdrawals. */
+  debug: DebugStore;
+  /** `startSimulator({businessTargets})`: business base addresses by appKey (the relay's production targets). */
+  businessTargets?: Readonly<Record<string, string>>;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -35,6 +40,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const exports = new ExportStore(log);
   const grants = new GrantStore(log);
   const cliSessions = new CliSessionStore(clock, log);
+  const debug = new DebugStore(clock, log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
@@ -43,7 +49,9 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     exports.restore(records);
     grants.restore(records);
     cliSessions.restore(records);
+    debug.restore(records);
     log.compact([
+      ...debug.snapshot(),
       ...grants.snapshot(),
       ...cliSessions.snapshot(),
       ...sessions.snapshot(),
@@ -56,5 +64,5 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, exports, grants, cliSessions, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, grants, cliSessions, debug, log, jobChanged };
 }
