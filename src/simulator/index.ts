@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   scenario?: string;
   /** Where uploads and rendered outputs are written; a temporary folder (removed on close) by default. */
   dataDir?: string;
+  /**
+   * Business base addresses of fixture applications by appKey (default `{origin}/apps/{appKey}`):
+   * where the online debugging relay forwards a debug call (tests point it at a local server).
+   */
+  businessTargets?: Record<string, string>;
 }
 
 export interface RunningSimulator {
@@ -103,6 +108,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     scenario: initialScenario,
     platform: createPlatformState(clock, ownsDir ? undefined : root),
   };
+  if (options.businessTargets) state.platform.businessTargets = { ...options.businessTargets };
   // A given data folder keeps the state across restarts; a temporary one lives as long as the process.
   const pending: StoredJob[] = [];
   if (!ownsDir) {

@@ -1,9 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext, RouteDef, SimulatorState } from './context.js';
+import type { Identity } from './identities.js';
 import { ApiError } from './errors.js';
 import { newRequestId, sendError, sendJson, sleep } from './http.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { mountStoryboardHelper } from './apps/storyboard-helper/mount.js';
+import {
+  debugDocument,
+  debugIdentity,
+  debugRuntimeRelative,
+  DEBUG_RUNTIME_PATH,
+} from './platform/debug/debug-runtime.js';
 import { mountPlatform } from './platform/mount.js';
 import { ROUTES } from './routes/index.js';
 import {
@@ -41,6 +48,7 @@ export function createRequestHandler(
   state: SimulatorState,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   let openApi: Record<string, unknown> | undefined;
+  let debugOpenApi: Record<string, unknown> | undefined;
   const platform = mountPlatform(state);
   // the second fixture application's own backend (its business interface, not the platform's)
   const storyboardHelper = mountStoryboardHelper(state);
@@ -66,10 +74,39 @@ export function createRequestHandler(
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.local');
     const pathname = url.pathname;
-    if (platform.owns(pathname)) return platform.handle(req, res, requestId);
-    if (storyboardHelper.owns(pathname)) return storyboardHelper.handle(req, res, requestId);
-    if (pathname !== '/v1' && !pathname.startsWith('/v1/')) {
+    // {debug_base_url} (section B): the public routes, authenticated only by a live CLI session
+    const debugRelative = debugRuntimeRelative(pathname);
+    if (debugRelative === undefined && platform.owns(pathname)) return platform.handle(req, res, requestId);
+    if (debugRelative === undefined && storyboardHelper.owns(pathname))
+      return storyboardHelper.handle(req, res, requestId);
+    if (debugRelative === undefined && pathname !== '/v1' && !pathname.startsWith('/v1/')) {
       throw new ApiError(404, 'route_not_found', 'Every path is under /v1.');
+    }
+    if (debugRelative !== undefined) {
+      const identity = debugIdentity(state, req.headers.authorization);
+      if (!identity)
+        throw new ApiError(
+          401,
+          'unauthorized',
+          'A live CLI session Bearer (1 hour, bound to application and version) is required; application credentials and personal keys are not accepted here.',
+          { headers: { 'WWW-Authenticate': 'Bearer' } },
+        );
+      const debugBase = new URL(state.baseUrl).origin + DEBUG_RUNTIME_PATH;
+      if (debugRelative === '/openapi.json' && (req.method ?? 'GET').toUpperCase() === 'GET') {
+        debugOpenApi ??= debugDocument(buildOpenApiDocument(ROUTES, debugBase));
+        sendJson(res, 200, debugOpenApi);
+        return;
+      }
+      return runPublicRoute(
+        req,
+        res,
+        requestId,
+        url,
+        debugRelative,
+        identity,
+        { ...state, baseUrl: debugBase },
+        true,
+      );
     }
     const identity = state.identities.resolve(req.headers.authorization);
     if (!identity) {
@@ -91,7 +128,24 @@ export function createRequestHandler(
       sendJson(res, 200, openApi);
       return;
     }
-    const matches = COMPILED.map((c) => ({ c, m: c.pattern.exec(relative) })).filter((x) => x.m);
+    return runPublicRoute(req, res, requestId, url, relative, identity, state, false);
+  }
+
+  /** Runs the public route `relative` names for `identity` (under /v1, or under {debug_base_url} with `debug`). */
+  async function runPublicRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    url: URL,
+    relative: string,
+    identity: Identity,
+    state: SimulatorState,
+    debug: boolean,
+  ): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const matches = COMPILED.filter((c) => !debug || c.route.routeClass !== 'admin')
+      .map((c) => ({ c, m: c.pattern.exec(relative) }))
+      .filter((x) => x.m);
     if (matches.length === 0) throw new ApiError(404, 'route_not_found', `No route ${relative}.`);
     const hit = matches.find((x) => x.c.route.method === method);
     if (!hit) {

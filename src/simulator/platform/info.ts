@@ -1,11 +1,12 @@
 import { FIXTURE_APPS, FIXTURE_USERS, type FixtureUser } from './fixtures.js';
-import { RUNTIME_PATH, SESSION_PATH } from './router.js';
+import { DEBUG_PATH } from './debug/paths.js';
 import {
   DEVELOPER_PORTAL_PATH,
   DEVELOPER_REVIEW_PATH,
   DEVELOPER_TOKEN,
   developerBaseUrlOf,
 } from './developer/developer-fixtures.js';
+import { PLATFORM_PREFIX, RUNTIME_PATH, SESSION_PATH } from './router.js';
 
 /** Simulator-only route (under /v1, with the public token) that opens an application for a person. */
 export const LAUNCH_ROUTE_PATH = '/_simulator/platform/launch';
@@ -17,6 +18,8 @@ export interface PlatformInfo {
   runtimeBaseUrl: string;
   sessionBaseUrl: string;
   launchUrl: string;
+  /** `{debug_base_url}`: the online debugging runtime (section B) and the relay; ends with `/v1`. */
+  debugBaseUrl: string;
   apps: {
     /** The developer control plane's id of the application. */
     appId: string;
@@ -46,6 +49,7 @@ export function platformInfo(baseUrl: string): PlatformInfo {
     runtimeBaseUrl: origin + RUNTIME_PATH,
     sessionBaseUrl: origin + SESSION_PATH,
     launchUrl: baseUrl + LAUNCH_ROUTE_PATH,
+    debugBaseUrl: origin + PLATFORM_PREFIX + DEBUG_PATH,
     apps: FIXTURE_APPS.map((app) => ({
       appId: app.appId,
       appKey: app.appKey,

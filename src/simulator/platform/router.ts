@@ -67,6 +67,8 @@ export interface PlatformRoute {
   surface: PlatformSurface;
   /** The path parameter naming the application the credential must match (session service). */
   appParam?: string;
+  /** The path's last parameter takes the rest of the path, slashes included (the relay's `{businessPath}`). */
+  greedyTail?: boolean;
   /** `pc.app` is set for `auth: 'application'` routes (the default) and absent for `auth: 'route'`. */
   handler: (pc: PlatformContext) => Promise<void>;
   doc: PlatformRouteDoc;
@@ -86,7 +88,9 @@ function compile(route: PlatformRoute): CompiledRoute {
     paramNames.push(name);
     return '([^/]+?)';
   });
-  return { route, pattern: new RegExp(`^${source}$`), paramNames };
+  const tail = route.greedyTail ? source.lastIndexOf('([^/]+?)') : -1;
+  const pattern = tail < 0 ? source : source.slice(0, tail) + '(.+)' + source.slice(tail + '([^/]+?)'.length);
+  return { route, pattern: new RegExp(`^${pattern}$`), paramNames };
 }
 
 function bearer(req: IncomingMessage): string | undefined {

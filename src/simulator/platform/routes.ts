@@ -1,3 +1,6 @@
+import { debugInspectionRoutes } from './debug/inspection-routes.js';
+import { debugRoutes } from './debug/debug-routes.js';
+import { relayRoutes } from './debug/relay-route.js';
 import { directoryRoutes } from './directory-routes.js';
 import { eventsRoutes } from './events-route.js';
 import { exportRoutes } from './exports-route.js';
@@ -24,4 +27,7 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   ...syncCallRoutes,
   ...promptOptimizationRoutes,
   ...developerRoutes,
+  ...debugRoutes,
+  ...debugInspectionRoutes,
+  ...relayRoutes,
 ];

@@ -18,7 +18,9 @@ export type PlatformSurface =
   | 'runtime_read'
   | 'runtime_write'
   | 'runtime_call' // synchronous inference: billed, not idempotent
-  | 'developer'; // developer control plane (section E)
+  | 'developer' // developer control plane (section E)
+  | 'debug_peer' // section D: debug receivers, peer grants, debug session exchange
+  | 'relay'; // the online debugging relay
 
 /** The named 503 code of each surface's dependency (the spec's where it names one). */
 export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
@@ -31,6 +33,8 @@ export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
   runtime_write: 'service_unavailable',
   runtime_call: 'service_unavailable',
   developer: 'DEVELOPER_SERVICE_UNAVAILABLE',
+  debug_peer: 'DEBUG_PEER_UNAVAILABLE',
+  relay: 'DEBUG_RELAY_UNAVAILABLE',
 };
 
 const isRuntime = (surface: PlatformSurface) => surface.startsWith('runtime_');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SimClock } from '../clock.js';
 import type { StoredJob } from '../jobs/job-store.js';
+import { DebugStore } from './debug/debug-store.js';
 import { CliSessionStore } from './developer/cli-session-store.js';
 import { DeveloperStore } from './developer/developer-store.js';
 import { EventStore } from './event-store.js';
@@ -22,6 +23,10 @@ export interface PlatformState {
   cliSessions: CliSessionStore;
   /** The developer control plane (section E): applications, versions, requests, imports, pairing. */
   developer: DeveloperStore;
+  /** Section D: debug grants, receivers, launch codes, derived sessions, providers' withdrawals. */
+  debug: DebugStore;
+  /** `startSimulator({businessTargets})`: business base addresses by appKey (the relay's production targets). */
+  businessTargets?: Readonly<Record<string, string>>;
   log?: PlatformLog;
   /** Called on every change of a simulator job: a runtime job's change becomes an event. */
   jobChanged(job: StoredJob): void;
@@ -44,6 +49,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const developer = new DeveloperStore(clock, log);
   // launches open the application's active version (a publish applied by a reviewer changes it)
   sessions.activeVersionOf = (app) => developer.activeVersionIdOf(app.appKey) ?? app.appVersionId;
+  const debug = new DebugStore(clock, log);
   if (log) {
     const records = log.read();
     sessions.restore(records);
@@ -53,7 +59,9 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     grants.restore(records);
     cliSessions.restore(records);
     developer.restore(records);
+    debug.restore(records);
     log.compact([
+      ...debug.snapshot(),
       ...grants.snapshot(),
       ...cliSessions.snapshot(),
       ...sessions.snapshot(),
@@ -67,5 +75,5 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
     const runtime = runtimeJobs.get(job.jobId);
     if (runtime) events.record(runtime, job, clock.nowMs());
   };
-  return { sessions, runtimeJobs, events, exports, grants, cliSessions, developer, log, jobChanged };
+  return { sessions, runtimeJobs, events, exports, grants, cliSessions, developer, debug, log, jobChanged };
 }
