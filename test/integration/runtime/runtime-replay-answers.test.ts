@@ -82,4 +82,32 @@ describe('a replayed create answered by the runtime', () => {
     expect(await world.refs.recall(platformJobId)).toMatch(/.{8,}/);
     expect(await world.platformJobsOf('draft-replay-failed', sessionId)).toEqual([platformJobId]);
   });
+
+  it('with 409 naming the job (details.platformJobId): the named job is read and recorded, nothing new is created', async () => {
+    const sessionId = await world.signIn('member');
+    let named: string | undefined;
+    await throughProxy((n) =>
+      n === 1
+        ? 'drop'
+        : (upstream) => {
+            named = upstream.body.platformJobId as string;
+            return {
+              status: 409,
+              body: {
+                code: 'idempotency_conflict',
+                message: 'A job exists under this key.',
+                phase: 'idempotency',
+                retryable: false,
+                details: { platformJobId: named },
+              },
+            };
+          },
+    );
+    const result = await submit('draft-replay-409');
+    expect(proxy!.creates).toBe(2);
+    expect(result.state).toBe('succeeded');
+    expect(result.job!.jobId).toBe(named);
+    expect(world.journal.jobs.getIntent('key-draft-replay-409')!.state).toBe('accepted');
+    expect(await world.platformJobsOf('draft-replay-409', sessionId)).toEqual([named]);
+  });
 });
