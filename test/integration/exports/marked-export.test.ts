@@ -33,15 +33,17 @@ afterAll(() => rmSync(downloads, { recursive: true, force: true }));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The runtime's export calls with the credential and session header, recording every answer. */
-function runtimeExports(log: { call: string; status: number; variant: string | null; key?: string }[]) {
+function runtimeExports(
+  log: { call: string; status: number; variant: string | null; key?: string; body?: string }[],
+) {
   const base = () => client.platform.runtimeBaseUrl;
   const headers = () => ({
     Authorization: `Bearer ${studio.appCredential}`,
     'X-Platform-Runtime-Session-Id': sessionId,
   });
-  const logged = async (call: string, response: Promise<Response>, key?: string) => {
+  const logged = async (call: string, response: Promise<Response>, key?: string, body?: string) => {
     const res = await response;
-    log.push({ call, status: res.status, variant: res.headers.get('x-platform-asset-variant'), key });
+    log.push({ call, status: res.status, variant: res.headers.get('x-platform-asset-variant'), key, body });
     return res;
   };
   const calls: RuntimeExportCalls = {
@@ -55,6 +57,7 @@ function runtimeExports(log: { call: string; status: number; variant: string | n
           signal,
         }),
         key,
+        JSON.stringify(body),
       ),
     readExport: (id, signal) =>
       logged('read', fetch(`${base()}/media/exports/${id}`, { headers: headers(), signal })),
@@ -79,7 +82,12 @@ function recordingClock(waits: number[]): RetryClock {
 function libraryResult(
   name: string,
   rgb: [number, number, number],
-): { source: ExportSource; bytes: Buffer; urls: { readUrlFor(h: string): string } } {
+  now: () => number = Date.now,
+): {
+  source: ExportSource;
+  bytes: Buffer;
+  urls: { readUrlFor(h: string, expiresAt?: Date): string };
+} {
   const bytes = makePng(96, 72, rgb);
   const url = storage.put(name, bytes, 'image/png');
   const hash = sha256(bytes);
@@ -87,9 +95,10 @@ function libraryResult(
     bytes,
     source: { sha256: hash, mimeType: 'image/png', byteSize: bytes.length, filename: name },
     urls: {
-      readUrlFor: (h) => {
+      // signed like the application's storage does: the expiry is part of the URL
+      readUrlFor: (h, expiresAt) => {
         expect(h).toBe(hash);
-        return url;
+        return `${url}?exp=${Math.floor((expiresAt?.getTime() ?? now() + 3_600_000) / 1000)}`;
       },
     },
   };
@@ -110,7 +119,8 @@ describe('marked exports against the simulated platform', () => {
     expect(saved.subarray(1, 4).toString()).toBe('PNG');
     expect(sha256(saved)).not.toBe(source.sha256); // the mark is drawn: it is not the original
     expect(saved.equals(bytes)).toBe(false);
-    expect(log[0]).toMatchObject({ call: 'create', status: 202, key: markedExportKey(source.sha256) });
+    expect(log[0]).toMatchObject({ call: 'create', status: 202 });
+    expect(log[0]!.key).toMatch(/^framewright-export-[0-9a-f]{64}$/);
     expect(waits[0]).toBe(5_000); // the 202's Retry-After
     expect(log.at(-1)).toMatchObject({ call: 'download', status: 200, variant: 'marked_export' });
     expect(readdirSync(downloads).filter((f) => f.includes('.part-'))).toEqual([]);
@@ -118,7 +128,7 @@ describe('marked exports against the simulated platform', () => {
     const again = await exports.exportTo(source, path.join(downloads, 'sunset-again.png'));
     const creates = log.filter((l) => l.call === 'create');
     expect(creates.map((c) => c.status)).toEqual([202, 200]);
-    expect(creates.every((c) => c.key === markedExportKey(source.sha256))).toBe(true);
+    expect(creates[1]!.key).toBe(creates[0]!.key); // the same key, with the same body
     expect(again.exportId).toBe(result.exportId); // never re-created
     expect(again.sha256).toBe(result.sha256);
   }, 60_000);
@@ -129,20 +139,18 @@ describe('marked exports against the simulated platform', () => {
     const { source, urls } = libraryResult('forest.png', [30, 140, 60]);
     const calls = runtimeExports(log);
     const exports = new MarkedExports({ calls, urls, clock: recordingClock(waits) });
-    const created = await calls.createExport(
-      {
-        source: {
-          readUrl: urls.readUrlFor(source.sha256),
-          mimeType: 'image/png',
-          sha256: source.sha256,
-          byteSize: source.byteSize,
-        },
-        idempotencyKey: markedExportKey(source.sha256),
-        intent: 'download',
-        deliveryMode: 'marked',
+    const business = {
+      source: {
+        readUrl: urls.readUrlFor(source.sha256),
+        mimeType: 'image/png' as const,
+        sha256: source.sha256,
+        byteSize: source.byteSize,
       },
-      markedExportKey(source.sha256),
-    );
+      intent: 'download' as const,
+      deliveryMode: 'marked' as const,
+    };
+    const key = markedExportKey(business);
+    const created = await calls.createExport({ ...business, idempotencyKey: key }, key);
     const { exportId } = (await created.json()) as { exportId: string };
     const destination = path.join(downloads, 'forest-marked.png');
     // downloading at once: the copy is still in preparation
@@ -210,4 +218,51 @@ describe('marked exports against the simulated platform', () => {
     ).rejects.toMatchObject({ code: 'export.invalid_source' });
     expect(log).toEqual([]);
   });
+
+  it('exports the same result twice, 2 s apart, under one key and one body (one export at the platform); once the copy has expired a new one is made', async () => {
+    const log: Parameters<typeof runtimeExports>[0] = [];
+    // the test clock: waits advance it (the simulator prepares at time scale 0.01 meanwhile)
+    let offset = 0;
+    const clock: RetryClock = {
+      now: () => Date.now() + offset,
+      sleep: async (ms, signal) => {
+        offset += ms;
+        await systemClock.sleep(Math.min(ms, 100), signal);
+      },
+    };
+    const { source, urls } = libraryResult('harbour.png', [10, 90, 160], clock.now);
+    const exports = new MarkedExports({ calls: runtimeExports(log), urls, clock });
+    const creates = () => log.filter((l) => l.call === 'create');
+
+    const first = await exports.exportTo(source, path.join(downloads, 'harbour-1.png'));
+    offset += 2_000; // the second press, 2 s later
+    const second = await exports.exportTo(source, path.join(downloads, 'harbour-2.png'));
+    expect(creates().map((c) => c.status)).toEqual([202, 200]);
+    expect(second.exportId).toBe(first.exportId);
+    expect(creates()[1]!.key).toBe(creates()[0]!.key);
+    expect(creates()[1]!.body).toBe(creates()[0]!.body);
+
+    // Framewright started again (nothing remembered): the same body is derived, so the same key
+    const restarted = new MarkedExports({ calls: runtimeExports(log), urls, clock });
+    offset += 2_000;
+    const third = await restarted.exportTo(source, path.join(downloads, 'harbour-3.png'));
+    expect(third.exportId).toBe(first.exportId);
+    expect(creates()[2]).toMatchObject({ status: 200, key: creates()[0]!.key, body: creates()[0]!.body });
+
+    // past the copy's life on the platform (24 h): a new copy is asked for and downloaded
+    await client.advanceClock(25 * 3600);
+    offset += 25 * 3600_000;
+    sessionId = (await client.openSession(studio, 'member')).sessionId as string; // the old one expired too
+    const renewed = await exports.exportTo(source, path.join(downloads, 'harbour-4.png'));
+    expect(renewed.exportId).not.toBe(first.exportId);
+    expect(renewed.sha256).toBe(sha256(readFileSync(renewed.path)));
+    expect(creates().at(-1)!.status).toBe(202);
+    expect(log.at(-1)).toMatchObject({ call: 'download', status: 200, variant: 'marked_export' });
+
+    // one key never carried two bodies
+    const bodiesOfKey = new Map<string, Set<string>>();
+    for (const c of creates()) bodiesOfKey.set(c.key!, (bodiesOfKey.get(c.key!) ?? new Set()).add(c.body!));
+    expect([...bodiesOfKey.values()].every((bodies) => bodies.size === 1)).toBe(true);
+    expect(bodiesOfKey.size).toBeGreaterThan(1);
+  }, 30_000);
 });

@@ -57,8 +57,19 @@ export class RuntimeWorld {
       appKey: this.app.appKey,
       appCredential: credential,
     });
+    this.useRuntime(this.sim.platform.runtimeBaseUrl);
+    this.openEngine();
+    this.journal.profiles.create({ id: PROFILE, name: 'Platform runtime', kind: 'simulator' });
+  }
+
+  /**
+   * Builds the runtime client and transport over `runtimeBaseUrl` (the simulator's, or a proxy's
+   * in front of it: {@link routeRuntimeThrough}); the engine reads the transport at each job.
+   */
+  useRuntime(runtimeBaseUrl: string): void {
+    const credential = async () => this.app.appCredential;
     this.client = new RuntimeApiClient(
-      { runtimeBaseUrl: this.sim.platform.runtimeBaseUrl, appCredential: credential },
+      { runtimeBaseUrl, appCredential: credential },
       {
         clock: {
           now: () => Date.now(),
@@ -81,8 +92,12 @@ export class RuntimeWorld {
         return read;
       },
     };
-    this.openEngine();
-    this.journal.profiles.create({ id: PROFILE, name: 'Platform runtime', kind: 'simulator' });
+  }
+
+  /** Sends every runtime call through a proxy at `origin` (same paths as the simulator's). */
+  routeRuntimeThrough(origin: string): void {
+    const runtime = new URL(this.sim.platform.runtimeBaseUrl);
+    this.useRuntime(origin + runtime.pathname);
   }
 
   /** Opens the journal and a new engine over it (as a backend start does). */

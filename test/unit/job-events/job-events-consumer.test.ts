@@ -292,6 +292,47 @@ describe('JobEventsConsumer and a busy platform', () => {
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(990);
   });
 
+  it('honours a Retry-After longer than 300 s in full: the stream is not reopened before the server asked', async () => {
+    const waits: number[] = [];
+    let release: (() => void) | undefined;
+    const clock = {
+      now: () => Date.now(),
+      // records the wait; the test lets it end at once (no real 10-minute wait)
+      sleep: (ms: number) => {
+        waits.push(ms);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    };
+    const { source, opens } = scriptedSource([
+      () =>
+        new Response(JSON.stringify({ code: 'unavailable', message: 'Busy', retryable: true }), {
+          status: 503,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '600' },
+        }),
+      () => streamResponse(sse(['done', '1', {}])),
+    ]);
+    const consumer = new JobEventsConsumer({
+      events: source,
+      session: { current: () => 's' },
+      cursors: memoryCursors(),
+      handler: { jobMayHaveChanged: async () => undefined, unfinishedJobIds: () => [] },
+      reconnectBackoff: FAST,
+      pollBackoff: FAST,
+      onError: () => undefined,
+      clock,
+    });
+    const stop = new AbortController();
+    const run = consumer.run(stop.signal);
+    await until(() => waits.length >= 1, 1_000);
+    expect(waits[0]).toBe(600_000);
+    expect(opens).toHaveLength(1);
+    release!();
+    await until(() => opens.length >= 2);
+    stop.abort();
+    release?.();
+    await run;
+  });
+
   it('stopped while it reads the session, it opens no stream and ends (a stream opened then would never close)', async () => {
     const { source, opens } = scriptedSource([() => streamResponse(sse(), 'open')]);
     const stop = new AbortController();

@@ -97,8 +97,6 @@ const notHere = (what: string) => () => {
   throw new AppError('platform.not_here', `${what} is not part of Framewright on the platform.`);
 };
 
-/** A readUrl for an export's source lives one hour: the platform reads it while preparing the copy. */
-const EXPORT_SOURCE_URL_SECONDS = 3600;
 const EXPORT_NAME = /^[0-9a-f]{64}\.(png|jpg|webp|mp4)$/;
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -233,13 +231,9 @@ export function createPlatformWorkspaceCore(
   const marked = new MarkedExports({
     calls: runtimeExportCalls(runtime, async () => (await requireSession()).sessionId),
     urls: {
-      readUrlFor: (sha256) =>
-        signReadUrl(parts.signingKey, {
-          publicOrigin: parts.publicOrigin,
-          subjectKey,
-          sha256,
-          expiresAt: new Date((Math.floor(Date.now() / 1000) + EXPORT_SOURCE_URL_SECONDS) * 1000),
-        }),
+      // signed to the expiry the export picks: the same press signs the same URL (the same body)
+      readUrlFor: (sha256, expiresAt) =>
+        signReadUrl(parts.signingKey, { publicOrigin: parts.publicOrigin, subjectKey, sha256, expiresAt }),
     },
   });
   const exporting = new Map<string, Promise<{ fileName: string; byteSize: number; downloadPath: string }>>();

@@ -43,9 +43,12 @@ export function engineViewOf(job: RuntimeJob): MediaJob {
   };
 }
 
-/** 401 (and 403) of a session read: the session is gone; a job with a recovery reference goes on. */
-const sessionRefused = (error: unknown) =>
-  error instanceof ApiError && (error.status === 401 || error.status === 403);
+/**
+ * 401 of a session read: the session is gone; a job with a recovery reference goes on (spec,
+ * Errors: "401 … existing tasks use their recovery reference"). A 403 is not this: "no
+ * permission — stop; no other-user workaround", so it is reported, never worked around.
+ */
+const sessionRefused = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 /**
  * The deployed runtime as the job engine's transport (the second {@link MediaJobTransport}):
@@ -54,8 +57,8 @@ const sessionRefused = (error: unknown) =>
  *   `jobRecoveryRef` is stored in the secret store at once, keyed by the job's `platformJobId`
  *   (the journal's `job_id`); `job_recovery_unavailable` is an unknown outcome, replayed under the
  *   same key and body;
- * - read and download: with the session when there is one; without one (or when it is refused),
- *   with the job's own recovery reference — never both headers;
+ * - read and download: with the session when there is one; without one (or when it is refused
+ *   with 401), with the job's own recovery reference — never both headers; a 403 stops;
  * - `getJobs`: batch-get in chunks of 100 when a session exists (a resume's first read).
  */
 export function runtimeTransport(deps: {
@@ -75,7 +78,7 @@ export function runtimeTransport(deps: {
     return recoveryAuth(ref);
   };
 
-  /** Runs a single-job read with the session, else (or when refused) with the job's recovery reference. */
+  /** Runs a single-job read with the session, else (or on 401) with the job's recovery reference; 403 stops. */
   const asUserOrRecovery = async <T>(platformJobId: string, read: (auth: RuntimeAuth) => Promise<T>) => {
     const session = await sessions.current();
     if (!session) return read(await recoveryFor(platformJobId));

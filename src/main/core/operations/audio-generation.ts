@@ -130,6 +130,7 @@ export async function listVoices(client: PublicApiClient): Promise<CatalogVoice[
   const response = await sendWithRetry(() => client.listVoices(), {
     clock: client.clock,
     operation: 'List voices',
+    read: true,
   });
   return (await readJson(response, CatalogVoiceList, 'List voices')).data;
 }
@@ -142,6 +143,7 @@ export async function getVoice(
   const response = await sendWithRetry(() => client.getVoice(voiceId), {
     clock: client.clock,
     operation: 'Voice',
+    read: true,
   });
   return (await readJson(response, VoiceDetail, 'Voice')) as VoiceDetail & Record<string, unknown>;
 }

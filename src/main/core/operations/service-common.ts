@@ -8,7 +8,7 @@ import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { readJsonBody } from '../platform/read-json-body.js';
 import type { RetryClock } from '../platform/retry/retry-after.js';
-import { withRetry } from '../platform/retry/retry.js';
+import { billedCallVerdict, classify, withRetry } from '../platform/retry/retry.js';
 
 /**
  * A request that breaks a documented or published limit, found before anything was sent. Its code
@@ -87,13 +87,16 @@ export async function readJson<S extends z.ZodType>(
 }
 
 /**
- * Sends a synchronous call (again on 429/503, by the retry module's `syncCall` row: bounded in
- * attempts and in total wait, `Retry-After` honoured; never after an unknown outcome) and returns
- * the first successful answer; an error answer becomes an ApiError.
+ * Sends a synchronous call by the retry module's `syncCall` row (bounded in attempts and in total
+ * wait, `Retry-After` honoured) and returns the first successful answer; an error answer becomes an
+ * ApiError. A billed call (the default) is sent again only where a repeat cannot bill twice
+ * (`billedCallVerdict`: 429/503 with `Retry-After`, or no byte sent); a 5xx, 408 or lost answer
+ * after the request was sent is reported. A read (`read: true`, e.g. the voice list) is also sent
+ * again after other 5xx and 408, as any idempotent request.
  */
 export async function sendWithRetry(
   send: () => Promise<Response>,
-  options: { signal?: AbortSignal; clock?: RetryClock; operation?: string } = {},
+  options: { signal?: AbortSignal; clock?: RetryClock; operation?: string; read?: boolean } = {},
 ): Promise<Response> {
   return withRetry(
     'syncCall',
@@ -105,6 +108,7 @@ export async function sendWithRetry(
     {
       signal: options.signal,
       clock: options.clock,
+      classify: options.read ? classify : billedCallVerdict,
       ...(options.operation ? { policy: { label: options.operation } } : {}),
     },
   );
@@ -185,8 +189,9 @@ export async function journaledCall<T>(
 }
 
 /**
- * One synchronous call: `send` (a method of the client) is sent again on 429/503 (bounded, see
- * {@link sendWithRetry}) and its answer validated, with the answer's request id.
+ * One billed synchronous call: `send` (a method of the client) is sent again only on 429/503 with
+ * `Retry-After` or when no byte was sent (bounded, see {@link sendWithRetry}) and its answer
+ * validated, with the answer's request id.
  */
 export async function callAnswer<S extends z.ZodType>(
   client: Pick<PublicApiClient, 'clock'>,

@@ -99,13 +99,36 @@ export class ApiError extends AppError {
 
 /** The request may or may not have reached the service (timeout, reset, dropped connection). */
 export class OutcomeUnknownError extends AppError {
-  constructor(operation: string, cause: string) {
+  /**
+   * The connection failed before the request could leave (refused, no such host, connect timeout):
+   * the service saw no byte of it, so even a billed call may be sent again.
+   */
+  readonly notSent: boolean;
+  constructor(operation: string, cause: string, options: { notSent?: boolean } = {}) {
     super(
       'api.outcome_unknown',
       `${operation}: the connection failed before an answer was read (${cause}); the outcome is unknown.`,
     );
     this.name = 'OutcomeUnknownError';
+    this.notSent = options.notSent ?? false;
   }
+}
+
+/** Network error codes of a connection that was never made: no byte of the request was sent. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether a fetch failure happened before the connection existed (so nothing was sent). */
+export function failedBeforeSending(error: unknown): boolean {
+  const own = (error as { code?: unknown; cause?: { code?: unknown } } | undefined) ?? {};
+  const code = typeof own.code === 'string' ? own.code : own.cause?.code;
+  return typeof code === 'string' && NOT_CONNECTED.has(code);
 }
 
 /** The service answered with a body that does not match the spec: fail loudly and precisely. */

@@ -21,6 +21,7 @@ import { readJsonBody } from './read-json-body.js';
 import {
   ForeignOriginError,
   OutcomeUnknownError,
+  failedBeforeSending,
   ResponseShapeError,
   apiErrorFromResponse,
 } from './api-errors.js';
@@ -239,7 +240,9 @@ export class PublicApiClient {
           signal: init.signal ?? AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        throw new OutcomeUnknownError(operation, describeNetworkError(error));
+        throw new OutcomeUnknownError(operation, describeNetworkError(error), {
+          notSent: failedBeforeSending(error),
+        });
       }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
@@ -437,7 +440,13 @@ export class PublicApiClient {
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(target, { method, headers }, resolve);
       req.setTimeout(CONTENT_DOWNLOAD_TIMEOUT_MS, () => req.destroy(new Error('timed out')));
-      req.on('error', (error) => reject(new OutcomeUnknownError(operation, describeNetworkError(error))));
+      req.on('error', (error) =>
+        reject(
+          new OutcomeUnknownError(operation, describeNetworkError(error), {
+            notSent: failedBeforeSending(error),
+          }),
+        ),
+      );
       if (body) {
         body.writeTo(req).catch((error: unknown) => {
           req.destroy();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runtimeTransport, engineViewOf } from '../../../../src/main/core/jobs/runtime-transport.js';
 import { OutcomeUnknownError } from '../../../../src/main/core/platform/api-errors.js';
@@ -94,6 +95,64 @@ describe('runtimeTransport', () => {
       code: 'runtime.no_session',
     });
     expect(auths).toEqual([]);
+  });
+});
+
+describe('runtimeTransport: a refused session read', () => {
+  /** A client whose session reads are refused with `status`; recovery reads answer the job. */
+  function refusingClient(status: number) {
+    const auths: RuntimeAuth[] = [];
+    const refuse = (auth: RuntimeAuth) => {
+      auths.push(auth);
+      if (auth.kind === 'session')
+        throw new RuntimeApiError({ status, apiCode: 'refused', message: 'no', retryable: false });
+    };
+    const client = {
+      clock: { now: () => 0, sleep: async () => undefined },
+      getJob: async (auth: RuntimeAuth, id: string) => {
+        refuse(auth);
+        return { httpStatus: 200, body: { platformJobId: id, status: 'running' }, retryAfterSeconds: 2 };
+      },
+      openResult: async (auth: RuntimeAuth) => {
+        refuse(auth);
+        return { status: 200, contentType: 'video/mp4', body: Readable.from([]) };
+      },
+    } as unknown as RuntimeApiClient;
+    return { client, auths };
+  }
+
+  async function transportWithRef(client: RuntimeApiClient) {
+    const refs = new RecoveryRefs(memoryStore());
+    await refs.remember('job_1', 'jrr-1');
+    return runtimeTransport({
+      client,
+      sessions: { current: async () => ({ sessionId: 'sess-1' }) },
+      recoveryRefs: refs,
+    });
+  }
+
+  it('403 (no permission) stops: the recovery reference is not tried instead (spec: "403 stop; no other-user workaround")', async () => {
+    const { client, auths } = refusingClient(403);
+    const transport = await transportWithRef(client);
+    await expect(transport.getJob({ jobId: 'job_1', model: 'h3-video' })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(
+      transport.openContentStream({
+        jobId: 'job_1',
+        contentUrl: 'http://runtime/x',
+        model: 'h3-video',
+      } as never),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(auths.map((a) => a.kind)).toEqual(['session', 'session']);
+  });
+
+  it('401 (session invalid) reads the job with its recovery reference', async () => {
+    const { client, auths } = refusingClient(401);
+    const transport = await transportWithRef(client);
+    const read = await transport.getJob({ jobId: 'job_1', model: 'h3-video' });
+    expect(read.job.jobId).toBe('job_1');
+    expect(auths.map((a) => a.kind)).toEqual(['session', 'recovery']);
   });
 });
 

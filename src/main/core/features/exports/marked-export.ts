@@ -40,7 +40,8 @@ export interface RuntimeExportCalls {
 
 /** A platform-readable, expiring URL of a library file by its content (lane read-urls). */
 export interface ExportSourceUrls {
-  readUrlFor(sha256: string): Promise<string> | string;
+  /** Signed to expire at `expiresAt` exactly: the same arguments give the same URL. */
+  readUrlFor(sha256: string, expiresAt: Date): Promise<string> | string;
 }
 
 /** The library result to export. */
@@ -61,9 +62,48 @@ export interface MarkedExportResult {
   sha256: string;
 }
 
-/** One stable key per result content: the same result is never exported twice. */
-export function markedExportKey(sha256: string): string {
-  return `framewright-export-${sha256}`;
+/** How long a source readUrl is at least valid (it is signed to the end of the next whole window). */
+export const EXPORT_SOURCE_URL_SECONDS = 3600;
+
+/**
+ * The source URL's expiry: the end of the window after the current one, so every press within
+ * one window signs the same URL (the same body, so the same key) and the URL is valid at least
+ * one window.
+ */
+export function exportSourceExpiry(nowMs: number): Date {
+  const window = EXPORT_SOURCE_URL_SECONDS * 1000;
+  return new Date((Math.floor(nowMs / window) + 2) * window);
+}
+
+/**
+ * The idempotency key of an export body: derived from the exact body (its key field left out)
+ * and, after an expired copy, from the id of the copy it replaces. One key therefore never
+ * carries two bodies (spec, 409: "one key never maps to two bodies"), and a process that starts
+ * again derives the same key from the same body.
+ */
+export function markedExportKey(body: Omit<ExportRequestBody, 'idempotencyKey'>, replaces?: string): string {
+  const { source } = body;
+  const canonical = JSON.stringify({
+    source: {
+      readUrl: source.readUrl,
+      mimeType: source.mimeType,
+      sha256: source.sha256,
+      byteSize: source.byteSize,
+      filename: source.filename ?? null,
+    },
+    intent: body.intent,
+    deliveryMode: body.deliveryMode,
+    replaces: replaces ?? null,
+  });
+  return `framewright-export-${createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+/** The body and key last sent for a result, and what the platform said of its copy. */
+interface SentExport {
+  body: ExportRequestBody;
+  key: string;
+  exportId?: string;
+  expiresAt?: string;
 }
 
 /**
@@ -75,6 +115,8 @@ export function markedExportKey(sha256: string): string {
  */
 export class MarkedExports {
   private readonly clock: RetryClock;
+  /** Per result (and file name): the body and key last sent, kept until the platform's copy expires. */
+  private readonly sent = new Map<string, SentExport>();
 
   constructor(
     private readonly deps: {
@@ -94,34 +136,31 @@ export class MarkedExports {
   ): Promise<MarkedExportResult> {
     const mimeType = checkSource(source, destination);
     const deadline = this.clock.now() + (this.deps.maxWaitMs ?? EXPORT_MAX_WAIT_MS);
-    const readUrl = await this.deps.urls.readUrlFor(source.sha256);
-    const key = markedExportKey(source.sha256);
-    const body: ExportRequestBody = {
-      source: {
-        readUrl,
-        mimeType,
-        sha256: source.sha256,
-        byteSize: source.byteSize,
-        ...(source.filename ? { filename: source.filename } : {}),
-      },
-      idempotencyKey: key,
-      intent: 'download',
-      deliveryMode: 'marked',
-    };
-    let current = await withRetry(
-      'create',
-      async () => {
-        const response = await answerOf('Create export', () =>
-          this.deps.calls.createExport(body, key, signal),
+    const memo = `${source.sha256}\0${source.filename ?? ''}`;
+    let current: MarkedExport & { retryAfter?: number };
+    let replaces: string | undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      let sent = this.sent.get(memo);
+      if (sent && this.expired(sent)) {
+        replaces = sent.exportId;
+        sent = undefined;
+      }
+      // the body of a key is kept as it was first sent (its readUrl is not signed again)
+      sent ??= await this.newExport(source, mimeType, replaces);
+      this.sent.set(memo, sent);
+      current = await this.create(sent, deadline, signal);
+      sent.exportId = current.exportId;
+      sent.expiresAt = current.expiresAt;
+      if (!this.expired(current)) break;
+      // the platform's copy has expired: a new one is asked for, under a new key and body
+      this.sent.delete(memo);
+      replaces = current.exportId;
+      if (attempt >= 1)
+        throw new AppError(
+          'export.failed',
+          'The platform answered with an expired marked copy twice; export again later.',
         );
-        if (response.status !== 200 && response.status !== 202) throw await runtimeErrorFrom(response);
-        return {
-          ...(await exportOf(response)),
-          retryAfter: parseRetryAfter(response.headers.get('retry-after')),
-        };
-      },
-      { signal, clock: this.clock, deadline, policy: { label: 'Create export' } },
-    );
+    }
     for (let round = 0; current.status !== 'ready'; round += 1) {
       if (current.status === 'failed')
         throw new AppError(
@@ -144,6 +183,57 @@ export class MarkedExports {
       };
     }
     return this.download(current, mimeType, destination, deadline, signal);
+  }
+
+  /** A body for a result, signed now, and its key (derived from the body and the copy it replaces). */
+  private async newExport(
+    source: ExportSource,
+    mimeType: ExportMimeType,
+    replaces: string | undefined,
+  ): Promise<SentExport> {
+    const readUrl = await this.deps.urls.readUrlFor(source.sha256, exportSourceExpiry(this.clock.now()));
+    const business: Omit<ExportRequestBody, 'idempotencyKey'> = {
+      source: {
+        readUrl,
+        mimeType,
+        sha256: source.sha256,
+        byteSize: source.byteSize,
+        ...(source.filename ? { filename: source.filename } : {}),
+      },
+      intent: 'download',
+      deliveryMode: 'marked',
+    };
+    const key = markedExportKey(business, replaces);
+    return { key, body: { ...business, idempotencyKey: key } };
+  }
+
+  /** `POST /media/exports` with the key's own body; 429/503 and lost answers retried with both unchanged. */
+  private create(
+    sent: SentExport,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<MarkedExport & { retryAfter?: number }> {
+    return withRetry(
+      'create',
+      async () => {
+        const response = await answerOf('Create export', () =>
+          this.deps.calls.createExport(sent.body, sent.key, signal),
+        );
+        if (response.status !== 200 && response.status !== 202) throw await runtimeErrorFrom(response);
+        return {
+          ...(await exportOf(response)),
+          retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+        };
+      },
+      { signal, clock: this.clock, deadline, policy: { label: 'Create export' } },
+    );
+  }
+
+  /** A copy whose `expiresAt` has passed (or that says `expired`) is not downloadable: a new one is asked for. */
+  private expired(copy: { status?: string; expiresAt?: string }): boolean {
+    if (copy.status === 'expired') return true;
+    const expiresAt = copy.expiresAt !== undefined ? Date.parse(copy.expiresAt) : Number.NaN;
+    return Number.isFinite(expiresAt) && expiresAt <= this.clock.now();
   }
 
   /** Downloads the ready export; `export_not_ready` waits its `Retry-After` (within the bound) and reads again. */

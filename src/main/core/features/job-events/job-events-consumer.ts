@@ -9,7 +9,12 @@ import {
   sleep,
 } from '../../platform/retry/backoff.js';
 import type { BackoffPolicy } from '../../platform/retry/backoff.js';
-import { MAX_RETRY_AFTER_SECONDS } from '../../platform/retry/retry-after.js';
+import {
+  RetryAfterTooLongError,
+  retryWaitMs,
+  systemClock,
+  type RetryClock,
+} from '../../platform/retry/retry-after.js';
 
 /** Spec, Limits: `GET /media/events` takes 1..200 events per round (default 50). */
 export const EVENTS_LIMIT_MIN = 1;
@@ -70,6 +75,8 @@ export interface JobEventsConsumerOptions {
   onState?: (state: JobEventsState) => void;
   /** Called with an error that did not stop the consumer (a failed connection, a handler failure). */
   onError?: (error: unknown) => void;
+  /** The reconnect waits' clock (tests: no real waiting). */
+  clock?: RetryClock;
 }
 
 /** Why the consumer stopped for good: the session is gone or refused (reopen the application). */
@@ -150,9 +157,9 @@ export class JobEventsConsumer {
           this.setState('polling');
         }
         const ownWait = backoffDelay(this.options.reconnectBackoff ?? DEFAULT_RETRY_BACKOFF, failures);
-        const wait = Math.max(ownWait, Math.min(serverWaitMs(lastError), MAX_RETRY_AFTER_SECONDS * 1000));
+        const wait = reconnectWaitMs(lastError, ownWait);
         failures += 1;
-        await sleep(wait, signal).catch(() => undefined);
+        await (this.options.clock ?? systemClock).sleep(wait, signal).catch(() => undefined);
       }
       return { reason: 'aborted' };
     } finally {
@@ -266,11 +273,20 @@ export class JobEventsConsumer {
   }
 }
 
-/** What a 429/503 asked to wait (`Retry-After`), in ms; 0 for anything else. */
-function serverWaitMs(error: unknown): number {
-  return error instanceof ApiError && error.retryAfterSeconds !== undefined
-    ? error.retryAfterSeconds * 1000
-    : 0;
+/**
+ * The wait before reopening the stream, by the one rule of retry-after.ts: what a 429/503 asked
+ * (`Retry-After`, never less), else the own back-off. The consumer is background work with no
+ * caller waiting for it, so an ask beyond `MAX_RETRY_AFTER_SECONDS` (which stops a caller that
+ * waits) is waited in full rather than cut short; the unfinished jobs are polled meanwhile.
+ */
+function reconnectWaitMs(error: unknown, ownDelayMs: number): number {
+  const serverSeconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+  try {
+    return retryWaitMs({ serverSeconds, ownDelayMs, operation: 'Job events' });
+  } catch (tooLong) {
+    if (tooLong instanceof RetryAfterTooLongError) return Math.ceil(tooLong.seconds * 1000);
+    throw tooLong;
+  }
 }
 
 /** 401 (reopen the application), 402/403 (stop), 404 (do not probe): reconnecting would not help. */

@@ -29,6 +29,26 @@ export function classify(error: unknown): RetryVerdict {
 }
 
 /**
+ * A billed synchronous call (chat, embeddings, rerank, OCR, transcription, document parse): it has
+ * no idempotency key, so it is sent again only where a repeat cannot bill twice — a 429 or 503 that
+ * says when to come back (`Retry-After`: the request was refused, not processed), or a connection
+ * that failed before any byte left. A 500, 502, 408, a 503 without `Retry-After`, a 504 or a lost
+ * answer after the request was sent is reported, not repeated (spec: "5xx: exponential back-off
+ * for idempotent requests only"; "a lost response is not replayed unconditionally").
+ */
+export function billedCallVerdict(error: unknown): RetryVerdict {
+  if (error instanceof OutcomeUnknownError)
+    return error.notSent ? { kind: 'retry', afterSeconds: undefined } : { kind: 'final' };
+  if (
+    error instanceof ApiError &&
+    (error.status === 429 || error.status === 503) &&
+    error.retryAfterSeconds !== undefined
+  )
+    return { kind: 'retry', afterSeconds: error.retryAfterSeconds };
+  return { kind: 'final' };
+}
+
+/**
  * A read of a result's bytes (spec, "Errors": "download broken or checksum mismatch → re-read the
  * same result"): a refusal of the service stays final, anything else — a broken stream, a
  * mismatching length or checksum, a 429/503/504 — is read again. Reads are safe to repeat.
@@ -80,7 +100,10 @@ export const RETRY_POLICIES = {
     maxTotalWaitMs: 120_000,
     label: 'Upload',
   },
-  /** Synchronous billed calls (chat, embeddings, …): never replayed after an unknown outcome. */
+  /**
+   * Synchronous billed calls (chat, embeddings, …), judged by {@link billedCallVerdict}: sent
+   * again only after a 429/503 with `Retry-After` or when no byte was sent.
+   */
   syncCall: {
     attempts: 3,
     backoff: ONE_SECOND,

@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import { ForeignOriginError } from '../api-errors.js';
 import { parseRetryAfter, systemClock, type RetryClock } from '../retry/retry-after.js';
 import { authSecrets, runtimeAuthHeaders, type RuntimeAuth, type SessionAuth } from './runtime-auth.js';
-import { parseAnswer, runtimeErrorFrom, scrubError } from './runtime-errors.js';
+import { parseJsonOrUndefined } from '../capped-body.js';
+import { redactValue } from '../../secrets/redact-value.js';
+import { parseAnswer, runtimeErrorFrom, runtimeErrorOf, scrubError } from './runtime-errors.js';
 import { header, readText, sendHttp, type HttpAnswer, type SendInit } from './runtime-http.js';
 import {
   AvailableServices,
@@ -74,6 +76,8 @@ export class RuntimeApiClient {
     auth: RuntimeAuth,
     init: Omit<SendInit, 'headers'> & { headers?: Record<string, string> },
     work: (answer: HttpAnswer, secrets: string[]) => Promise<T>,
+    /** Reads a non-2xx answer's text (secrets removed) as a result instead of an error, if it is one. */
+    errorAnswerAs?: (status: number, text: string, answer: HttpAnswer) => T | undefined,
   ): Promise<T> {
     if (new URL(url).origin !== this.origin) throw new ForeignOriginError(url, this.origin);
     const credential = await this.endpoint.appCredential();
@@ -84,6 +88,12 @@ export class RuntimeApiClient {
         { ...init, headers: { ...init.headers, ...runtimeAuthHeaders(credential, auth) } },
         operation,
       );
+      if ((answer.status < 200 || answer.status >= 300) && errorAnswerAs) {
+        const text = redactValue(await readText(answer, operation).catch(() => ''), secrets);
+        const result = errorAnswerAs(answer.status, text, answer);
+        if (result !== undefined) return result;
+        throw runtimeErrorOf(answer.status, header(answer, 'retry-after'), text, operation);
+      }
       if (answer.status < 200 || answer.status >= 300)
         throw await runtimeErrorFrom(answer, operation, secrets);
       return await work(answer, secrets);
@@ -130,15 +140,49 @@ export class RuntimeApiClient {
     ).body;
   }
 
-  /** `POST /media/jobs` under its `Idempotency-Key` (session only: a recovery reference never creates). */
+  /**
+   * `POST /media/jobs` under its `Idempotency-Key` (session only: a recovery reference never
+   * creates). A replay answers the existing job and "HTTP status may follow the job (200 or a
+   * failure code)": a non-2xx answer whose body is a RuntimeJob (a `platformJobId` and a job
+   * `status`, no error `code`) is that job, with its status kept in `httpStatus` — not an error.
+   */
   createJob(
     auth: SessionAuth,
     body: Record<string, unknown>,
     idempotencyKey: string,
   ): Promise<RuntimeAnswer<RuntimeJob>> {
-    return this.json('Create job', 'POST', this.url('/media/jobs'), auth, RuntimeJob, body, {
-      'idempotency-key': idempotencyKey,
-    });
+    const operation = 'Create job';
+    return this.exchange(
+      operation,
+      this.url('/media/jobs'),
+      auth,
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'idempotency-key': idempotencyKey,
+        },
+        body: JSON.stringify(body),
+        bound: 'total',
+      },
+      async (answer, secrets) => ({
+        httpStatus: answer.status,
+        body: await parseAnswer(await readText(answer, operation), RuntimeJob, operation, secrets),
+        retryAfterSeconds: parseRetryAfter(header(answer, 'retry-after')),
+      }),
+      (status, text, answer) => {
+        const parsed = parseJsonOrUndefined(text) as Record<string, unknown> | undefined;
+        if (parsed === undefined || typeof parsed.code === 'string') return undefined;
+        const job = RuntimeJob.safeParse(parsed);
+        if (!job.success) return undefined;
+        return {
+          httpStatus: status,
+          body: job.data,
+          retryAfterSeconds: parseRetryAfter(header(answer, 'retry-after')),
+        };
+      },
+    );
   }
 
   /** `POST /media/jobs:dry-run`: the same body as creation; `accepted: false` is a valid answer. */
