@@ -181,7 +181,11 @@ export class JobEngine {
   private ensurePresence(): void {
     const dir = this.options.lease?.presenceDir;
     if (this.presence || !dir || this.stopping.signal.aborted) return;
-    this.presence = ProcessPresence.claim(dir, this.leaseOwner.id);
+    try {
+      this.presence = ProcessPresence.claim(dir, this.leaseOwner.id);
+    } catch {
+      // a folder it cannot write (read-only, full): other processes fall back to this one's pid
+    }
   }
 
   private get journal(): Journal {
