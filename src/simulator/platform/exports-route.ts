@@ -14,6 +14,7 @@ import { checkReadUrlAddress, checkReadUrlExpiry, checkReadUrlFacts, fetchReadUr
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { idempotencyKeyOf } from './runtime-job-routes.js';
+import { keyReservations } from './key-reservations.js';
 import { errorDoc, ExportRequest, MarkedExport } from './schemas.js';
 
 /** Time a marked copy takes to prepare at time scale 1 (a ready copy is never instant). */
@@ -108,22 +109,47 @@ async function createExport(pc: PlatformContext): Promise<void> {
       record.status === 'preparing' ? { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } : {},
     );
   };
-  if (key !== undefined) {
-    const byKey = store.byKey(appKey, userId, key);
-    if (byKey) {
-      if (byKey.bodyHash !== hash)
-        throw new PlatformError(
-          409,
-          'idempotency_conflict',
-          'This idempotency key was used with another export body.',
-          {
-            phase: 'idempotency',
-          },
-        );
-      answer(byKey);
-      return;
+  const conflict = () =>
+    new PlatformError(
+      409,
+      'idempotency_conflict',
+      'This idempotency key was used with another export body.',
+      {
+        phase: 'idempotency',
+      },
+    );
+  const create = async () => {
+    if (key !== undefined) {
+      const byKey = store.byKey(appKey, userId, key);
+      if (byKey) {
+        if (byKey.bodyHash !== hash) throw conflict();
+        answer(byKey);
+        return;
+      }
     }
-  }
+    await createNewExport(pc, body, key, hash, answer);
+  };
+  // a keyed creation holds its key from its check to the stored record (the source is read in between)
+  if (key === undefined) await create();
+  else
+    await keyReservations(pc.state.platform).hold(
+      `export\u0000${appKey}\u0000${userId}\u0000${key}`,
+      hash,
+      conflict,
+      create,
+    );
+}
+
+async function createNewExport(
+  pc: PlatformContext,
+  body: ExportBody,
+  key: string | undefined,
+  hash: string,
+  answer: (record: ExportRecord) => void,
+): Promise<void> {
+  const store = pc.state.platform.exports;
+  const { appKey } = pc.app;
+  const userId = sessionCaller(pc).subject.userId;
   const sourceKey = body.source.sha256 ? `sha256:${body.source.sha256}` : `ref:${body.source.appAssetRef}`;
   const existing = store.reusable(appKey, userId, sourceKey, pc.state.clock.nowMs());
   if (existing) {

@@ -25,6 +25,7 @@ import {
   RuntimeJobRequest,
   RuntimeJobSchema,
 } from './schemas.js';
+import { keyReservations } from './key-reservations.js';
 import { jobRecoveryUnavailable } from './scenarios.js';
 import type { SessionRecord } from './session-store.js';
 import type { z } from 'zod';
@@ -111,22 +112,37 @@ async function createJob(pc: PlatformContext): Promise<void> {
   const hash = bodyHash(business);
   const store = pc.state.platform.runtimeJobs;
   const scope = RuntimeJobStore.scope(pc.app.appKey, session.subject.userId, body.clientTaskId, key);
-  const existing = store.inScope(scope);
-  if (existing) {
-    if (existing.bodyHash !== hash)
-      throw new PlatformError(
-        409,
-        'idempotency_conflict',
-        'This clientTaskId and key were used with another body; a changed request needs a new business key.',
-        {
-          phase: 'idempotency',
-          details: { platformJobId: existing.platformJobId },
-        },
-      );
-    const job = pc.state.jobs.get(existing.platformJobId)!;
-    answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
-    return;
-  }
+  const conflict = (platformJobId?: string) =>
+    new PlatformError(
+      409,
+      'idempotency_conflict',
+      'This clientTaskId and key were used with another body; a changed request needs a new business key.',
+      {
+        phase: 'idempotency',
+        ...(platformJobId ? { details: { platformJobId } } : {}),
+      },
+    );
+  // the key is held from its check to the stored record (the readUrls are read in between)
+  await keyReservations(pc.state.platform).hold(`job\u0000${scope}`, hash, conflict, async () => {
+    const existing = store.inScope(scope);
+    if (existing) {
+      if (existing.bodyHash !== hash) throw conflict(existing.platformJobId);
+      const job = pc.state.jobs.get(existing.platformJobId)!;
+      answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
+      return;
+    }
+    await createNewJob(pc, session, body, key, hash);
+  });
+}
+
+async function createNewJob(
+  pc: PlatformContext,
+  session: SessionRecord,
+  body: JobRequest,
+  key: string | undefined,
+  hash: string,
+): Promise<void> {
+  const store = pc.state.platform.runtimeJobs;
   const { identity, inputs, plan } = await prepare(pc, session, body);
   if (inputs.errors[0]) throw inputs.errors[0];
   const job = storeNewJob(pc.state, identity.id, pc.requestId, plan(), pc.scenario);
