@@ -9,7 +9,12 @@ import { digestFile } from '../jobs/outputs.js';
 import { iso } from '../clock.js';
 import { PlatformError } from './errors.js';
 import { drawExportMark } from './export-mark.js';
-import { EXPORT_LIFETIME_SECONDS, EXPORT_RETRY_AFTER_SECONDS, type ExportRecord } from './export-store.js';
+import {
+  EXPORT_LIFETIME_SECONDS,
+  EXPORT_RETRY_AFTER_SECONDS,
+  isExpiredExport,
+  type ExportRecord,
+} from './export-store.js';
 import { checkReadUrlAddress, checkReadUrlExpiry, checkReadUrlFacts, fetchReadUrl } from './read-url.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
@@ -38,6 +43,11 @@ function toExport(state: SimulatorState, record: ExportRecord): Record<string, u
     intent: 'download',
   };
   if (record.status === 'preparing') body.retryAfterSeconds = EXPORT_RETRY_AFTER_SECONDS;
+  if (isExpiredExport(record, state.clock.nowMs())) {
+    // the copy is gone: no contentUrl; `expiresAt` says when it ended
+    discardExpiredCopy(record);
+    return { ...body, status: 'failed', errorCode: 'export_expired', expiresAt: iso(record.expiresAtMs!) };
+  }
   if (record.status === 'ready') {
     body.contentUrl = `${base}/download`;
     body.byteSize = record.byteSize;
@@ -45,6 +55,11 @@ function toExport(state: SimulatorState, record: ExportRecord): Record<string, u
   }
   if (record.status === 'failed') body.errorCode = record.errorCode;
   return body;
+}
+
+/** Removes the marked file of an expired copy (once; its record stays readable). */
+function discardExpiredCopy(record: ExportRecord): void {
+  if (record.path) void rm(record.path, { force: true }).catch(() => undefined);
 }
 
 /** Draws the mark into the source after the preparation time; the record ends ready or failed. */
@@ -123,8 +138,11 @@ async function createExport(pc: PlatformContext): Promise<void> {
       const byKey = store.byKey(appKey, userId, key);
       if (byKey) {
         if (byKey.bodyHash !== hash) throw conflict();
-        answer(byKey);
-        return;
+        // a copy past its life is not replayed: the same request under its key makes a new copy
+        if (!isExpiredExport(byKey, pc.state.clock.nowMs())) {
+          answer(byKey);
+          return;
+        }
       }
     }
     await createNewExport(pc, body, key, hash, answer);
@@ -214,7 +232,16 @@ async function downloadExport(pc: PlatformContext): Promise<void> {
     throw new PlatformError(409, 'export_failed', 'The marked copy could not be prepared.', {
       details: { errorCode: record.errorCode },
     });
-  if (record.status !== 'ready' || (record.expiresAtMs ?? 0) <= pc.state.clock.nowMs())
+  if (isExpiredExport(record, pc.state.clock.nowMs())) {
+    discardExpiredCopy(record);
+    throw new PlatformError(
+      404,
+      'export_not_found',
+      'The marked copy has expired and no longer exists; create the export again.',
+      { details: { exportId: record.exportId, errorCode: 'export_expired' } },
+    );
+  }
+  if (record.status !== 'ready')
     throw new PlatformError(409, 'export_not_ready', 'The marked copy is not ready yet.', {
       retryable: true,
       headers: { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) },
@@ -292,7 +319,11 @@ export const exportRoutes: PlatformRoute[] = [
       tags: ['runtime'],
       headers: [SESSION_DOC],
       responses: {
-        200: { description: 'Export', schema: MarkedExport },
+        200: {
+          description:
+            'Export; a ready copy past its expiresAt reads as status failed with errorCode export_expired and no contentUrl',
+          schema: MarkedExport,
+        },
         400: errorDoc('Both session and recovery headers'),
         404: errorDoc('Unknown or not owned'),
         ...COMMON,
@@ -316,7 +347,9 @@ export const exportRoutes: PlatformRoute[] = [
           headers: ['Content-Disposition', 'X-Platform-Asset-Variant'],
         },
         400: errorDoc('Both session and recovery headers'),
-        404: errorDoc('Unknown or not owned'),
+        404: errorDoc(
+          'export_not_found: unknown, not owned, or a copy past its life (details.errorCode export_expired)',
+        ),
         409: errorDoc('export_not_ready (Retry-After: 5) or export_failed'),
         ...COMMON,
       },
