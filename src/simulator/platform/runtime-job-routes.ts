@@ -26,7 +26,7 @@ import {
   RuntimeJobSchema,
 } from './schemas.js';
 import { keyReservations } from './key-reservations.js';
-import { jobRecoveryUnavailable } from './scenarios.js';
+import { dryRunScenarioBlocker, jobRecoveryUnavailable } from './scenarios.js';
 import type { SessionRecord } from './session-store.js';
 import type { z } from 'zod';
 
@@ -181,12 +181,35 @@ function blockerOf(error: ApiError, phase: string) {
   };
 }
 
+/** The creation's idempotency check, as a dry-run blocker: this clientTaskId and key already name a job of another body. */
+function dryRunConflict(
+  pc: PlatformContext,
+  session: SessionRecord,
+  body: JobRequest,
+  key: string | undefined,
+): PlatformError | undefined {
+  const scope = RuntimeJobStore.scope(pc.app.appKey, session.subject.userId, body.clientTaskId, key);
+  const existing = pc.state.platform.runtimeJobs.inScope(scope);
+  const { idempotencyKey: _key, ...business } = body;
+  if (!existing || existing.bodyHash === bodyHash(business)) return undefined;
+  return new PlatformError(
+    409,
+    'idempotency_conflict',
+    'This clientTaskId and key were used with another body; a changed request needs a new business key.',
+    { phase: 'idempotency', details: { platformJobId: existing.platformJobId } },
+  );
+}
+
 /** `POST /media/jobs:dry-run`: the same checks as creation, reported as blockers; nothing is created, charged or locked. */
 async function dryRun(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
   const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
-  idempotencyKeyOf(pc, body.idempotencyKey);
+  const key = idempotencyKeyOf(pc, body.idempotencyKey);
   const blockers: ReturnType<typeof blockerOf>[] = [];
+  const simulated = pc.scenario ? dryRunScenarioBlocker(pc.scenario) : undefined;
+  if (simulated) blockers.push(blockerOf(simulated, 'admission'));
+  const conflict = dryRunConflict(pc, session, body, key);
+  if (conflict) blockers.push(blockerOf(conflict, 'idempotency'));
   let readUrlChecks: ReadUrlCheck[] = [];
   let service: CatalogService | undefined;
   let spec: NewJobSpec | undefined;
@@ -195,7 +218,7 @@ async function dryRun(pc: PlatformContext): Promise<void> {
     service = prepared.service;
     readUrlChecks = prepared.inputs.checks;
     for (const error of prepared.inputs.errors) blockers.push(blockerOf(error, 'input_fetch'));
-    if (blockers.length === 0) spec = prepared.plan();
+    if (!prepared.inputs.errors.length) spec = prepared.plan();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     blockers.push(blockerOf(error, 'input_validation'));
@@ -341,7 +364,7 @@ export const runtimeJobRoutes: PlatformRoute[] = [
   {
     method: 'POST',
     path: '/runtime/media/jobs:dry-run',
-    surface: 'runtime_write',
+    surface: 'runtime_dry_run',
     handler: dryRun,
     doc: {
       operationId: 'dryRunRuntimeJob',
@@ -350,7 +373,16 @@ export const runtimeJobRoutes: PlatformRoute[] = [
       tags: ['runtime'],
       headers: [SESSION_HEADER_DOC],
       requestBody: { schema: RuntimeJobRequest, required: true },
-      responses: { 200: { description: 'Dry-run result', schema: DryRunResult }, ...WRITE_ERRORS },
+      responses: {
+        200: {
+          description:
+            'Dry-run result; a refusal for a business reason (balance, service, media rule, unreadable input, idempotency) is accepted:false with its blockers',
+          schema: DryRunResult,
+        },
+        ...RUNTIME_ERRORS,
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
+      },
     },
   },
   {
