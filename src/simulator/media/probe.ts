@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { mediaTools, runTool } from './ffmpeg.js';
 
 export interface ProbeResult {
@@ -25,18 +26,25 @@ interface FfprobeStream {
   disposition?: { attached_pic?: number };
 }
 
-/** Probes a media file with ffprobe; undefined when it is not decodable media. */
-export async function probeMedia(path: string): Promise<ProbeResult | undefined> {
+/**
+ * Probes a media file with ffprobe; undefined when it is not decodable media. Only a local file
+ * is opened, and it cannot open anything else: `-protocol_whitelist file` (no http, tcp, data,
+ * concat or other protocol, so a playlist cannot reach a URL) and an explicit `file:` input. The
+ * routes sniff uploaded bytes (`file-type`) before they probe, so a text playlist never gets here.
+ */
+export async function probeMedia(file: string): Promise<ProbeResult | undefined> {
   let raw: Buffer;
   try {
     raw = await runTool(mediaTools().ffprobe, [
       '-v',
       'error',
+      '-protocol_whitelist',
+      'file',
       '-show_entries',
       'format=duration:stream=codec_type,codec_name,width,height,r_frame_rate,nb_frames,channels,duration:stream_disposition=attached_pic',
       '-of',
       'json',
-      path,
+      `file:${path.resolve(file)}`,
     ]);
   } catch {
     return undefined;

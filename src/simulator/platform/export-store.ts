@@ -25,6 +25,10 @@ export interface ExportRecord {
   expiresAtMs?: number;
 }
 
+/** A ready copy past its life: gone (reads as `failed` with `export_expired`, no `contentUrl`). */
+export const isExpiredExport = (record: ExportRecord, nowMs: number): boolean =>
+  record.status === 'ready' && (record.expiresAtMs ?? 0) <= nowMs;
+
 /** Marked exports per application and person. */
 export class ExportStore {
   private readonly byId = new Map<string, ExportRecord>();
@@ -53,10 +57,11 @@ export class ExportStore {
     );
   }
 
+  /** The newest export made under this key (an expired one too: the caller decides). */
   byKey(appKey: string, userId: string, idempotencyKey: string): ExportRecord | undefined {
-    return [...this.byId.values()].find(
-      (r) => r.appKey === appKey && r.userId === userId && r.idempotencyKey === idempotencyKey,
-    );
+    return [...this.byId.values()]
+      .filter((r) => r.appKey === appKey && r.userId === userId && r.idempotencyKey === idempotencyKey)
+      .sort((a, b) => b.createdAtMs - a.createdAtMs)[0];
   }
 
   preparing(): ExportRecord[] {

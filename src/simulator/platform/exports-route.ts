@@ -9,11 +9,17 @@ import { digestFile } from '../jobs/outputs.js';
 import { iso } from '../clock.js';
 import { PlatformError } from './errors.js';
 import { drawExportMark } from './export-mark.js';
-import { EXPORT_LIFETIME_SECONDS, EXPORT_RETRY_AFTER_SECONDS, type ExportRecord } from './export-store.js';
+import {
+  EXPORT_LIFETIME_SECONDS,
+  EXPORT_RETRY_AFTER_SECONDS,
+  isExpiredExport,
+  type ExportRecord,
+} from './export-store.js';
 import { checkReadUrlAddress, checkReadUrlExpiry, checkReadUrlFacts, fetchReadUrl } from './read-url.js';
 import { RUNTIME_PATH, type PlatformContext, type PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { idempotencyKeyOf } from './runtime-job-routes.js';
+import { keyReservations } from './key-reservations.js';
 import { errorDoc, ExportRequest, MarkedExport } from './schemas.js';
 
 /** Time a marked copy takes to prepare at time scale 1 (a ready copy is never instant). */
@@ -37,6 +43,11 @@ function toExport(state: SimulatorState, record: ExportRecord): Record<string, u
     intent: 'download',
   };
   if (record.status === 'preparing') body.retryAfterSeconds = EXPORT_RETRY_AFTER_SECONDS;
+  if (isExpiredExport(record, state.clock.nowMs())) {
+    // the copy is gone: no contentUrl; `expiresAt` says when it ended
+    discardExpiredCopy(record);
+    return { ...body, status: 'failed', errorCode: 'export_expired', expiresAt: iso(record.expiresAtMs!) };
+  }
   if (record.status === 'ready') {
     body.contentUrl = `${base}/download`;
     body.byteSize = record.byteSize;
@@ -44,6 +55,11 @@ function toExport(state: SimulatorState, record: ExportRecord): Record<string, u
   }
   if (record.status === 'failed') body.errorCode = record.errorCode;
   return body;
+}
+
+/** Removes the marked file of an expired copy (once; its record stays readable). */
+function discardExpiredCopy(record: ExportRecord): void {
+  if (record.path) void rm(record.path, { force: true }).catch(() => undefined);
 }
 
 /** Draws the mark into the source after the preparation time; the record ends ready or failed. */
@@ -108,22 +124,50 @@ async function createExport(pc: PlatformContext): Promise<void> {
       record.status === 'preparing' ? { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } : {},
     );
   };
-  if (key !== undefined) {
-    const byKey = store.byKey(appKey, userId, key);
-    if (byKey) {
-      if (byKey.bodyHash !== hash)
-        throw new PlatformError(
-          409,
-          'idempotency_conflict',
-          'This idempotency key was used with another export body.',
-          {
-            phase: 'idempotency',
-          },
-        );
-      answer(byKey);
-      return;
+  const conflict = () =>
+    new PlatformError(
+      409,
+      'idempotency_conflict',
+      'This idempotency key was used with another export body.',
+      {
+        phase: 'idempotency',
+      },
+    );
+  const create = async () => {
+    if (key !== undefined) {
+      const byKey = store.byKey(appKey, userId, key);
+      if (byKey) {
+        if (byKey.bodyHash !== hash) throw conflict();
+        // a copy past its life is not replayed: the same request under its key makes a new copy
+        if (!isExpiredExport(byKey, pc.state.clock.nowMs())) {
+          answer(byKey);
+          return;
+        }
+      }
     }
-  }
+    await createNewExport(pc, body, key, hash, answer);
+  };
+  // a keyed creation holds its key from its check to the stored record (the source is read in between)
+  if (key === undefined) await create();
+  else
+    await keyReservations(pc.state.platform).hold(
+      `export\u0000${appKey}\u0000${userId}\u0000${key}`,
+      hash,
+      conflict,
+      create,
+    );
+}
+
+async function createNewExport(
+  pc: PlatformContext,
+  body: ExportBody,
+  key: string | undefined,
+  hash: string,
+  answer: (record: ExportRecord) => void,
+): Promise<void> {
+  const store = pc.state.platform.exports;
+  const { appKey } = pc.app;
+  const userId = sessionCaller(pc).subject.userId;
   const sourceKey = body.source.sha256 ? `sha256:${body.source.sha256}` : `ref:${body.source.appAssetRef}`;
   const existing = store.reusable(appKey, userId, sourceKey, pc.state.clock.nowMs());
   if (existing) {
@@ -188,7 +232,16 @@ async function downloadExport(pc: PlatformContext): Promise<void> {
     throw new PlatformError(409, 'export_failed', 'The marked copy could not be prepared.', {
       details: { errorCode: record.errorCode },
     });
-  if (record.status !== 'ready' || (record.expiresAtMs ?? 0) <= pc.state.clock.nowMs())
+  if (isExpiredExport(record, pc.state.clock.nowMs())) {
+    discardExpiredCopy(record);
+    throw new PlatformError(
+      404,
+      'export_not_found',
+      'The marked copy has expired and no longer exists; create the export again.',
+      { details: { exportId: record.exportId, errorCode: 'export_expired' } },
+    );
+  }
+  if (record.status !== 'ready')
     throw new PlatformError(409, 'export_not_ready', 'The marked copy is not ready yet.', {
       retryable: true,
       headers: { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) },
@@ -266,7 +319,11 @@ export const exportRoutes: PlatformRoute[] = [
       tags: ['runtime'],
       headers: [SESSION_DOC],
       responses: {
-        200: { description: 'Export', schema: MarkedExport },
+        200: {
+          description:
+            'Export; a ready copy past its expiresAt reads as status failed with errorCode export_expired and no contentUrl',
+          schema: MarkedExport,
+        },
         400: errorDoc('Both session and recovery headers'),
         404: errorDoc('Unknown or not owned'),
         ...COMMON,
@@ -290,7 +347,9 @@ export const exportRoutes: PlatformRoute[] = [
           headers: ['Content-Disposition', 'X-Platform-Asset-Variant'],
         },
         400: errorDoc('Both session and recovery headers'),
-        404: errorDoc('Unknown or not owned'),
+        404: errorDoc(
+          'export_not_found: unknown, not owned, or a copy past its life (details.errorCode export_expired)',
+        ),
         409: errorDoc('export_not_ready (Retry-After: 5) or export_failed'),
         ...COMMON,
       },

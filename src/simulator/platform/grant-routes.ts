@@ -72,13 +72,11 @@ async function issue(pc: PlatformContext): Promise<void> {
         'APP_GRANT_IDEMPOTENCY_CONFLICT',
         'This idempotency key was used for another grant request.',
       );
-    sendJson(pc.res, 200, {
-      grant: grants.plaintextOf(existing.grantId),
-      expiresAt: iso(existing.expiresAtMs),
-    });
+    // the same fact, without its one-time plaintext (answered once, by the issue that made it)
+    sendJson(pc.res, 200, { expiresAt: iso(existing.expiresAtMs) });
     return;
   }
-  const record = grants.newRecord({
+  const { record, plaintext } = grants.newGrant({
     grantId: newId('grant'),
     callerAppKey: caller.appKey,
     callerAppVersionId: caller.appVersionId,
@@ -95,7 +93,7 @@ async function issue(pc: PlatformContext): Promise<void> {
     expiresAtMs: pc.state.clock.nowMs() + GRANT_LIFETIME_SECONDS * 1000,
   });
   grants.add(record);
-  sendJson(pc.res, 200, { grant: grants.plaintextOf(record.grantId), expiresAt: iso(record.expiresAtMs) });
+  sendJson(pc.res, 200, { grant: plaintext, expiresAt: iso(record.expiresAtMs) });
 }
 
 /** The grant for this callee when valid, unexpired and bound to exactly this scope and digest; else one 404. */
@@ -165,7 +163,11 @@ export const grantRoutes: PlatformRoute[] = [
       tags: ['grants'],
       requestBody: { schema: GrantIssueRequest, required: true },
       responses: {
-        200: { description: 'Issued grant (the plaintext appears here only)', schema: IssuedGrant },
+        200: {
+          description:
+            'Issued grant (the plaintext appears here only); a replay of the same issue answers expiresAt without grant',
+          schema: IssuedGrant,
+        },
         400: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request (digest, scope, fields)'),
         403: errorDoc('APP_CAPABILITY_NOT_DECLARED, or credential mismatch'),
         404: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: session or callee missing'),

@@ -1,6 +1,7 @@
 import type { FixtureUser, Subject } from './fixtures.js';
 import type { PlatformLog, PlatformLogRecord } from './platform-log.js';
-import { hashSecret, PlatformSecrets } from './secrets.js';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from './secrets.js';
 
 /** A production grant lives 2 minutes; its launch code 1 minute. */
 export const GRANT_LIFETIME_SECONDS = 120;
@@ -9,8 +10,8 @@ export const GRANT_LAUNCH_CODE_LIFETIME_SECONDS = 60;
 export interface GrantRecord {
   grantId: string;
   /**
-   * sha256 of the plaintext grant (the lookup key). The plaintext is never kept: a replay of the
-   * same issue answers it again derived from `grantId` (`GrantStore.plaintextOf`).
+   * sha256 of the plaintext grant (the lookup key). The plaintext is random, answered once (by the
+   * issue that made it) and never kept: a replay of the same issue answers the fact without it.
    */
   grantHash: string;
   callerAppKey: string;
@@ -33,19 +34,15 @@ export interface GrantRecord {
 export class GrantStore {
   private readonly byHash = new Map<string, GrantRecord>();
 
-  constructor(
-    private readonly log?: PlatformLog,
-    private readonly secrets = new PlatformSecrets(),
-  ) {}
+  constructor(private readonly log?: PlatformLog) {}
 
-  /** The plaintext grant of a record (the same at the issue, its replays and after a restart). */
-  plaintextOf(grantId: string): string {
-    return this.secrets.derive('agr', 'app_grant', grantId);
-  }
-
-  /** The record of a new grant, its hash filled in from its id. */
-  newRecord(fields: Omit<GrantRecord, 'grantHash'>): GrantRecord {
-    return { ...fields, grantHash: hashSecret(this.plaintextOf(fields.grantId)) };
+  /**
+   * A new grant: its record (with the hash) and its random plaintext, which the caller answers
+   * once and drops ("one-time plaintext, appears once"); nothing can answer it again.
+   */
+  newGrant(fields: Omit<GrantRecord, 'grantHash'>): { record: GrantRecord; plaintext: string } {
+    const plaintext = `agr_${randomBytes(32).toString('base64url')}`;
+    return { record: { ...fields, grantHash: hashSecret(plaintext) }, plaintext };
   }
 
   add(record: GrantRecord): void {

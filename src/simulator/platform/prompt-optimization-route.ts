@@ -16,6 +16,7 @@ import { READ_URL_MAX_BYTES, type ReadUrlContent } from './read-url.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import { sessionCaller } from './runtime-auth.js';
 import { kindFor } from './runtime-inputs.js';
+import { keyReservations } from './key-reservations.js';
 import { runtimeIdentityId } from './runtime-job-store.js';
 import { errorDoc } from './schemas.js';
 import { RuntimeOptimizationRequest, RuntimeOptimizationResponse } from './sync-schemas.js';
@@ -100,6 +101,32 @@ async function optimize(pc: PlatformContext): Promise<void> {
   const { state } = pc;
   const identityId = runtimeIdentityId(pc.app.appKey, session.subject.userId);
   const hash = bodyHash(raw);
+  const conflict = () =>
+    new ApiError(
+      409,
+      'idempotency_conflict',
+      'This Idempotency-Key was already used with a different request body.',
+      {
+        details: { header: 'Idempotency-Key' },
+      },
+    );
+  // the key is held from its check to the stored optimization (the references are read in between)
+  await keyReservations(state.platform).hold(
+    `optimization\u0000${identityId}\u0000${key}`,
+    hash,
+    conflict,
+    () => optimizeOnce(pc, raw, key, identityId, hash),
+  );
+}
+
+async function optimizeOnce(
+  pc: PlatformContext,
+  raw: Record<string, unknown>,
+  key: string,
+  identityId: string,
+  hash: string,
+): Promise<void> {
+  const { state } = pc;
   const record = state.idempotency.lookup(identityId, 'prompt.optimization', key, hash);
   const stored = record ? state.optimizations.get(record.resourceId) : undefined;
   if (record && stored) {

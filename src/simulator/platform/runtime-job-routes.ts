@@ -25,7 +25,8 @@ import {
   RuntimeJobRequest,
   RuntimeJobSchema,
 } from './schemas.js';
-import { jobRecoveryUnavailable } from './scenarios.js';
+import { keyReservations } from './key-reservations.js';
+import { dryRunScenarioBlocker, jobRecoveryUnavailable } from './scenarios.js';
 import type { SessionRecord } from './session-store.js';
 import type { z } from 'zod';
 
@@ -111,22 +112,37 @@ async function createJob(pc: PlatformContext): Promise<void> {
   const hash = bodyHash(business);
   const store = pc.state.platform.runtimeJobs;
   const scope = RuntimeJobStore.scope(pc.app.appKey, session.subject.userId, body.clientTaskId, key);
-  const existing = store.inScope(scope);
-  if (existing) {
-    if (existing.bodyHash !== hash)
-      throw new PlatformError(
-        409,
-        'idempotency_conflict',
-        'This clientTaskId and key were used with another body; a changed request needs a new business key.',
-        {
-          phase: 'idempotency',
-          details: { platformJobId: existing.platformJobId },
-        },
-      );
-    const job = pc.state.jobs.get(existing.platformJobId)!;
-    answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
-    return;
-  }
+  const conflict = (platformJobId?: string) =>
+    new PlatformError(
+      409,
+      'idempotency_conflict',
+      'This clientTaskId and key were used with another body; a changed request needs a new business key.',
+      {
+        phase: 'idempotency',
+        ...(platformJobId ? { details: { platformJobId } } : {}),
+      },
+    );
+  // the key is held from its check to the stored record (the readUrls are read in between)
+  await keyReservations(pc.state.platform).hold(`job\u0000${scope}`, hash, conflict, async () => {
+    const existing = store.inScope(scope);
+    if (existing) {
+      if (existing.bodyHash !== hash) throw conflict(existing.platformJobId);
+      const job = pc.state.jobs.get(existing.platformJobId)!;
+      answerJob(pc, 200, existing, job, true, { 'Idempotent-Replayed': 'true' });
+      return;
+    }
+    await createNewJob(pc, session, body, key, hash);
+  });
+}
+
+async function createNewJob(
+  pc: PlatformContext,
+  session: SessionRecord,
+  body: JobRequest,
+  key: string | undefined,
+  hash: string,
+): Promise<void> {
+  const store = pc.state.platform.runtimeJobs;
   const { identity, inputs, plan } = await prepare(pc, session, body);
   if (inputs.errors[0]) throw inputs.errors[0];
   const job = storeNewJob(pc.state, identity.id, pc.requestId, plan(), pc.scenario);
@@ -165,12 +181,35 @@ function blockerOf(error: ApiError, phase: string) {
   };
 }
 
+/** The creation's idempotency check, as a dry-run blocker: this clientTaskId and key already name a job of another body. */
+function dryRunConflict(
+  pc: PlatformContext,
+  session: SessionRecord,
+  body: JobRequest,
+  key: string | undefined,
+): PlatformError | undefined {
+  const scope = RuntimeJobStore.scope(pc.app.appKey, session.subject.userId, body.clientTaskId, key);
+  const existing = pc.state.platform.runtimeJobs.inScope(scope);
+  const { idempotencyKey: _key, ...business } = body;
+  if (!existing || existing.bodyHash === bodyHash(business)) return undefined;
+  return new PlatformError(
+    409,
+    'idempotency_conflict',
+    'This clientTaskId and key were used with another body; a changed request needs a new business key.',
+    { phase: 'idempotency', details: { platformJobId: existing.platformJobId } },
+  );
+}
+
 /** `POST /media/jobs:dry-run`: the same checks as creation, reported as blockers; nothing is created, charged or locked. */
 async function dryRun(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
   const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
-  idempotencyKeyOf(pc, body.idempotencyKey);
+  const key = idempotencyKeyOf(pc, body.idempotencyKey);
   const blockers: ReturnType<typeof blockerOf>[] = [];
+  const simulated = pc.scenario ? dryRunScenarioBlocker(pc.scenario) : undefined;
+  if (simulated) blockers.push(blockerOf(simulated, 'admission'));
+  const conflict = dryRunConflict(pc, session, body, key);
+  if (conflict) blockers.push(blockerOf(conflict, 'idempotency'));
   let readUrlChecks: ReadUrlCheck[] = [];
   let service: CatalogService | undefined;
   let spec: NewJobSpec | undefined;
@@ -179,7 +218,7 @@ async function dryRun(pc: PlatformContext): Promise<void> {
     service = prepared.service;
     readUrlChecks = prepared.inputs.checks;
     for (const error of prepared.inputs.errors) blockers.push(blockerOf(error, 'input_fetch'));
-    if (blockers.length === 0) spec = prepared.plan();
+    if (!prepared.inputs.errors.length) spec = prepared.plan();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     blockers.push(blockerOf(error, 'input_validation'));
@@ -325,7 +364,7 @@ export const runtimeJobRoutes: PlatformRoute[] = [
   {
     method: 'POST',
     path: '/runtime/media/jobs:dry-run',
-    surface: 'runtime_write',
+    surface: 'runtime_dry_run',
     handler: dryRun,
     doc: {
       operationId: 'dryRunRuntimeJob',
@@ -334,7 +373,16 @@ export const runtimeJobRoutes: PlatformRoute[] = [
       tags: ['runtime'],
       headers: [SESSION_HEADER_DOC],
       requestBody: { schema: RuntimeJobRequest, required: true },
-      responses: { 200: { description: 'Dry-run result', schema: DryRunResult }, ...WRITE_ERRORS },
+      responses: {
+        200: {
+          description:
+            'Dry-run result; a refusal for a business reason (balance, service, media rule, unreadable input, idempotency) is accepted:false with its blockers',
+          schema: DryRunResult,
+        },
+        ...RUNTIME_ERRORS,
+        413: errorDoc('Body too large'),
+        415: errorDoc('Not JSON'),
+      },
     },
   },
   {

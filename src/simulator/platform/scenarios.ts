@@ -18,6 +18,7 @@ export type PlatformSurface =
   | 'runtime_read'
   | 'runtime_write'
   | 'runtime_call' // synchronous inference: billed, not idempotent
+  | 'runtime_dry_run' // job dry-run: a business refusal is a 200 `accepted: false` (dryRunScenarioBlocker)
   | 'developer' // developer control plane (section E)
   | 'debug_peer' // section D: debug receivers, peer grants, debug session exchange
   | 'relay'; // the online debugging relay
@@ -32,6 +33,7 @@ export const UNAVAILABLE_CODES: Record<PlatformSurface, string> = {
   runtime_read: 'service_unavailable',
   runtime_write: 'service_unavailable',
   runtime_call: 'service_unavailable',
+  runtime_dry_run: 'service_unavailable',
   developer: 'DEVELOPER_SERVICE_UNAVAILABLE',
   debug_peer: 'DEBUG_PEER_UNAVAILABLE',
   relay: 'DEBUG_RELAY_UNAVAILABLE',
@@ -81,6 +83,8 @@ export function platformScenarioError(
   surface: PlatformSurface,
   method: string,
 ): PlatformError | undefined {
+  // a dry-run reports these as blockers of its 200 answer instead (dryRunScenarioBlocker)
+  if (surface === 'runtime_dry_run' && dryRunScenarioBlocker(scenario)) return undefined;
   const runtime = isRuntime(surface);
   const details = { scenario };
   switch (scenario) {
@@ -156,6 +160,42 @@ export function platformScenarioError(
           },
         );
       return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A dry-run's refusals are a 200 `accepted: false` (the spec's "dry-run rejections are 200"):
+ * under `insufficient_balance`, `idempotency_conflict` or `invalid_request` the dry-run runs and
+ * reports this error as a blocker (with its `httpStatus` and phase) instead of answering it.
+ * The other scenarios (429, 503, 504) are not refusals of the body and stay errors.
+ */
+export function dryRunScenarioBlocker(scenario: ScenarioName): PlatformError | undefined {
+  const details = { scenario };
+  switch (scenario) {
+    case 'insufficient_balance':
+      return new PlatformError(
+        402,
+        'insufficient_balance',
+        'The account balance is insufficient (simulated).',
+        {
+          phase: 'admission',
+          details,
+        },
+      );
+    case 'idempotency_conflict':
+      return new PlatformError(
+        409,
+        'idempotency_conflict',
+        'This idempotency key was used with another body (simulated).',
+        { phase: 'idempotency', details },
+      );
+    case 'invalid_request':
+      return new PlatformError(400, 'invalid_request', 'The request was rejected as invalid (simulated).', {
+        phase: 'input_validation',
+        details,
+      });
     default:
       return undefined;
   }

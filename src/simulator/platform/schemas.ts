@@ -399,7 +399,17 @@ export const GrantIssueRequest = z
   .strict()
   .describe(IDENTITY_IGNORED);
 
-export const IssuedGrant = z.object({ grant: z.string(), expiresAt: z.iso.datetime() }).strict();
+export const IssuedGrant = z
+  .object({
+    grant: z
+      .string()
+      .optional()
+      .describe(
+        'One-time plaintext: present only in the answer of the issue that made the grant; absent on a replay of the same issue (same key and canonical request)',
+      ),
+    expiresAt: z.iso.datetime(),
+  })
+  .strict();
 
 export const GrantUseRequest = z
   .object({ grant: z.string().min(1), scope: GrantScope, requestDigest: RequestDigest })

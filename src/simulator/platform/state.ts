@@ -44,7 +44,7 @@ export function createPlatformState(clock: SimClock, dataDir: string | undefined
   const runtimeJobs = new RuntimeJobStore(log, secrets);
   const events = new EventStore(log);
   const exports = new ExportStore(log);
-  const grants = new GrantStore(log, secrets);
+  const grants = new GrantStore(log);
   const cliSessions = new CliSessionStore(clock, log, secrets);
   const developer = new DeveloperStore(clock, log);
   // launches open the application's active version (a publish applied by a reviewer changes it)

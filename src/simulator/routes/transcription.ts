@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileTypeFromFile } from 'file-type';
 import { PublicError } from '../../shared/api/errors.js';
 import {
   TRANSCRIPTION_EXTENSIONS,
@@ -115,6 +116,18 @@ async function transcribe(rc: RequestContext): Promise<void> {
         },
       );
     }
+    // the bytes are sniffed before ffprobe sees them: a text file (an ffmpeg concat list, an HLS
+    // playlist naming other paths or URLs) or any non-media content is refused unprobed
+    const detected = await fileTypeFromFile(file.tmpPath);
+    if (!detected || !/^(audio|video)\/|^application\/ogg$/.test(detected.mime))
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `The file content is not audio (${detected?.mime ?? 'unrecognised'}).`,
+        {
+          details: { accepted: [...TRANSCRIPTION_MIME_TYPES], extensions: [...TRANSCRIPTION_EXTENSIONS] },
+        },
+      );
     const probe = await probeMedia(file.tmpPath);
     if (!probe?.hasAudio || probe.durationSeconds === undefined) {
       throw assetRejected('undecodable_media', 'The audio could not be decoded.', { field: 'file' });

@@ -78,10 +78,24 @@ describe('app grants', () => {
     ).toBe(404);
   });
 
-  it('the same key and request reuse the grant; another request under the key is APP_GRANT_IDEMPOTENCY_CONFLICT', async () => {
-    const first = await issue(request('grant-2'));
-    const again = await issue(request('grant-2'));
-    expect(again.data.grant).toBe(first.data.grant);
+  it('the same key and request reuse the grant, whose plaintext appears once; another request under the key is APP_GRANT_IDEMPOTENCY_CONFLICT', async () => {
+    const body = request('grant-2');
+    const first = await issue(body);
+    expect(first.status).toBe(200);
+    expect(first.data.grant).toMatch(/^agr_/);
+    const again = await issue(body);
+    expect(again.status, again.text).toBe(200);
+    // the same fact (same end), never the one-time plaintext a second time
+    expect(again.data).toEqual({ expiresAt: first.data.expiresAt });
+    expect(again.text).not.toContain(first.data.grant);
+    const use2 = { grant: first.data.grant, scope: body.scope, requestDigest: body.requestDigest };
+    expect((await use('resolve', use2)).data.idempotencyKey).toBe('grant-2');
+    // not after its end either, and the key still names the (expired) fact: no new grant
+    await client.advanceClock(121);
+    const late = await issue(body);
+    expect(late.status).toBe(200);
+    expect(late.data).toEqual({ expiresAt: first.data.expiresAt });
+    expectPlatformError(await use('resolve', use2), 404, 'APP_GRANT_NOT_FOUND');
     expectPlatformError(
       await issue(request('grant-2', { boardId: 'b-2' })),
       409,

@@ -97,10 +97,11 @@ describe('platform secrets under --data-dir', () => {
         headers: { 'X-Platform-Job-Recovery-Ref': recoveryRef.slice(0, -2) + 'xx' },
       });
       expectPlatformError(wrong, 404, 'job_not_found');
-      // the grant: its replay answers the same plaintext, which the callee still resolves
+      // the grant: its replay answers the same fact without the plaintext; the callee still resolves it
       const replayed = await client.session(studio, 'POST', '/app-grants', { json: grantRequest(sessionId) });
       expect(replayed.status).toBe(200);
-      expect(replayed.data.grant).toBe(grant);
+      expect(replayed.data.grant).toBeUndefined();
+      expect(replayed.text).not.toContain(grant);
       const resolvedGrant = await client.session(helper, 'POST', '/app-grants:resolve', {
         json: { grant, scope: 'storyboard.read', requestDigest: DIGEST },
       });
