@@ -158,44 +158,41 @@ interface GrantIssue {
 }
 
 /**
- * Same key and same request within the grant's life (in this process): the same grant. Same key
- * and another request: `conflict`. After expiry (or a restart, which keeps no plaintext) a new grant
- * replaces the old one, which stops resolving.
+ * As production grants: the same key and the same request reuse the same fact, and the one-time
+ * plaintext appears once — a replay answers the fact (`apiVersion`, `sourceChannel`, `expiresAt`)
+ * without `grant`, before and after its expiry and across a restart; a caller that lost the first
+ * answer issues again under a new key. Same key and another request: `conflict`.
  */
 function issueGrant(pc: PlatformContext, g: GrantIssue): void {
   const debug = pc.state.platform.debug;
   const existing = debug.grantByKey(g.channel, g.cli.appKey, g.cli.appVersionId, g.idempotencyKey);
-  const answer = (record: DebugGrantRecord, plaintext: string) =>
+  const answer = (record: DebugGrantRecord, plaintext: string | undefined) =>
     sendJson(pc.res, 200, {
-      grant: plaintext,
+      ...(plaintext !== undefined ? { grant: plaintext } : {}),
       apiVersion: record.apiVersion,
       sourceChannel: record.sourceChannel,
       expiresAt: iso(record.expiresAtMs),
     });
   if (existing) {
     if (existing.record.requestHash !== g.requestHash) throw g.conflict();
-    if (existing.plaintext && existing.record.expiresAtMs > debug.now())
-      return answer(existing.record, existing.plaintext);
+    return answer(existing.record, undefined);
   }
-  const issued = debug.addGrant(
-    {
-      sourceChannel: g.channel,
-      callerAppKey: g.cli.appKey,
-      callerAppVersionId: g.cli.appVersionId,
-      calleeAppKey: g.callee.appKey,
-      calleeAppVersionId: g.calleeAppVersionId,
-      apiVersion: g.apiVersion,
-      ...identityOf(g.cli),
-      callerAppRoles: appRolesOf(g.app, g.cli.subject.userId),
-      scope: g.scope,
-      idempotencyKey: g.idempotencyKey,
-      requestDigest: g.requestDigest,
-      requestHash: g.requestHash,
-      ...(g.receiver ? { receiverRef: g.receiver.receiverRef } : {}),
-      expiresAtMs: g.expiresAtMs,
-    },
-    existing?.record,
-  );
+  const issued = debug.addGrant({
+    sourceChannel: g.channel,
+    callerAppKey: g.cli.appKey,
+    callerAppVersionId: g.cli.appVersionId,
+    calleeAppKey: g.callee.appKey,
+    calleeAppVersionId: g.calleeAppVersionId,
+    apiVersion: g.apiVersion,
+    ...identityOf(g.cli),
+    callerAppRoles: appRolesOf(g.app, g.cli.subject.userId),
+    scope: g.scope,
+    idempotencyKey: g.idempotencyKey,
+    requestDigest: g.requestDigest,
+    requestHash: g.requestHash,
+    ...(g.receiver ? { receiverRef: g.receiver.receiverRef } : {}),
+    expiresAtMs: g.expiresAtMs,
+  });
   answer(issued.record, issued.plaintext);
 }
 
@@ -496,7 +493,11 @@ export const debugRoutes: PlatformRoute[] = [
     tags: [],
     requestBody: { schema: DebugAppGrantRequest, required: true },
     responses: {
-      200: { description: 'Issued debug grant (the plaintext appears here only)', schema: DebugIssuedGrant },
+      200: {
+        description:
+          'Issued debug grant (the plaintext appears in the first answer only; a replay answers the fact without it)',
+        schema: DebugIssuedGrant,
+      },
       ...COMMON,
       400: errorDoc('APP_GRANT_PRECONDITION_NOT_FOUND: malformed request'),
       404: errorDoc('NOT_FOUND (binding) or DEVELOPER_APP_GRANT_REJECTED (unknown callee)'),
@@ -537,7 +538,11 @@ export const debugRoutes: PlatformRoute[] = [
     tags: [],
     requestBody: { schema: DebugPeerGrantRequest, required: true },
     responses: {
-      200: { description: 'Issued peer grant (the plaintext appears here only)', schema: DebugIssuedGrant },
+      200: {
+        description:
+          'Issued peer grant (the plaintext appears in the first answer only; a replay answers the fact without it)',
+        schema: DebugIssuedGrant,
+      },
       ...PEER_COMMON,
       404: errorDoc('NOT_FOUND (binding) or DEBUG_PEER_NOT_FOUND'),
       409: errorDoc('DEBUG_PEER_IDEMPOTENCY_CONFLICT'),

@@ -20,7 +20,8 @@ export const DebugAppGrantRequest = z
 
 export const DebugIssuedGrant = z
   .object({
-    grant: z.string(),
+    /** The one-time plaintext: in the first answer only (a replay answers the fact without it). */
+    grant: z.string().optional(),
     apiVersion: z.string(),
     sourceChannel: SourceChannel,
     expiresAt: z.iso.datetime(),

@@ -37,7 +37,7 @@ export interface DebugGrantRecord extends DebugIdentity {
   /** Peer grants: the receiver they were issued through. */
   receiverRef?: string;
   expiresAtMs: number;
-  /** Set when a replay after expiry (or after a restart) replaced it with a new grant. */
+  /** Set by earlier simulator versions when a replay replaced the grant; such a record is ignored. */
   replaced?: boolean;
 }
 
@@ -89,8 +89,6 @@ const secret = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64
 /** Debug grants, receivers, launch codes, derived sessions and providers' withdrawals (section D). */
 export class DebugStore {
   private readonly grants = new Map<string, DebugGrantRecord>();
-  /** Plaintexts of live grants issued by this process, kept in memory only (for an idempotent replay). */
-  private readonly plaintexts = new Map<string, string>();
   private readonly receivers = new Map<string, DebugReceiverRecord>();
   private readonly codes = new Map<string, DebugLaunchCodeRecord>();
   private readonly sessions = new Map<string, DebugSessionRecord>();
@@ -112,13 +110,13 @@ export class DebugStore {
     return record && !record.replaced ? record : undefined;
   }
 
-  /** The live grant issued under this binding, channel and key (with its plaintext when this process still holds it). */
+  /** The grant issued under this binding, channel and key (its plaintext is never kept). */
   grantByKey(
     channel: DebugSourceChannel,
     callerAppKey: string,
     callerAppVersionId: string,
     idempotencyKey: string,
-  ): { record: DebugGrantRecord; plaintext: string | undefined } | undefined {
+  ): { record: DebugGrantRecord } | undefined {
     for (const record of this.grants.values())
       if (
         !record.replaced &&
@@ -127,15 +125,12 @@ export class DebugStore {
         record.callerAppVersionId === callerAppVersionId &&
         record.idempotencyKey === idempotencyKey
       )
-        return { record, plaintext: this.plaintexts.get(record.grantId) };
+        return { record };
     return undefined;
   }
 
-  /** Stores a new grant (replacing `previous`, whose plaintext is no longer answered); returns its plaintext. */
-  addGrant(
-    record: Omit<DebugGrantRecord, 'grantHash' | 'grantId'>,
-    previous?: DebugGrantRecord,
-  ): {
+  /** Stores a new grant; returns its plaintext (answered once, never stored). */
+  addGrant(record: Omit<DebugGrantRecord, 'grantHash' | 'grantId'>): {
     record: DebugGrantRecord;
     plaintext: string;
   } {
@@ -145,15 +140,8 @@ export class DebugStore {
       grantId: 'dgr_' + randomBytes(12).toString('hex'),
       grantHash: sha256(plaintext),
     };
-    if (previous) {
-      const replaced = { ...previous, replaced: true };
-      this.log?.append('debug_grant', previous.grantId, replaced);
-      this.grants.set(previous.grantHash, replaced);
-      this.plaintexts.delete(previous.grantId);
-    }
     this.log?.append('debug_grant', full.grantId, full);
     this.grants.set(full.grantHash, full);
-    this.plaintexts.set(full.grantId, plaintext);
     return { record: full, plaintext };
   }
 
@@ -272,7 +260,8 @@ export class DebugStore {
     const now = this.now();
     const out: PlatformLogRecord[] = [];
     for (const g of this.grants.values())
-      if (g.expiresAtMs > now && !g.replaced) out.push({ t: 'debug_grant', id: g.grantId, v: g });
+      // expired grants stay too: a replay of their key answers the same fact (idempotency)
+      if (!g.replaced) out.push({ t: 'debug_grant', id: g.grantId, v: g });
     for (const r of this.receivers.values())
       if (r.expiresAtMs > now) out.push({ t: 'debug_receiver', id: r.receiverRef, v: r });
     for (const c of this.codes.values())

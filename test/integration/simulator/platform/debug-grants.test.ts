@@ -170,9 +170,17 @@ describe('section D: relay-mode debug app grants', () => {
       404,
       'APP_GRANT_NOT_FOUND',
     );
-    // same key and body: the same grant; another digest under the key: a conflict
+    // same key and body: the same fact, without the one-time plaintext (it appears once); the
+    // first grant still resolves; another digest under the key: a conflict
     const again = await debugCall(client, cli, 'POST', '/app-grants', { json: body });
-    expect(again.data.grant).toBe(issued.data.grant);
+    expect(again.status).toBe(200);
+    expect(again.data.grant).toBeUndefined();
+    expect(again.data).toMatchObject({
+      apiVersion: issued.data.apiVersion,
+      sourceChannel: 'developer_debug',
+      expiresAt: issued.data.expiresAt,
+    });
+    expect(again.text).not.toContain(issued.data.grant);
     expectPlatformError(
       await debugCall(client, cli, 'POST', '/app-grants', {
         json: appGrantBody('dbg-1', { boardId: 'b-2' }),
