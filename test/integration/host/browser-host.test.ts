@@ -101,7 +101,7 @@ describe('browser host', () => {
     const response = await invoke('app.info', {}, bearer());
     expect(response.status).toBe(200);
     const body = JSON.parse(response.body);
-    expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: BROWSER_HOST } });
+    expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: 'browser' } });
   });
 
   it('refuses calls without the token or with a wrong one; the public renderer needs none', async () => {

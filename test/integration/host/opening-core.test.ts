@@ -97,7 +97,7 @@ describe('the browser host while its core is opening', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       ok: true,
-      result: { name: 'Framewright', host: BROWSER_HOST, dataDir: gated.dataDir },
+      result: { name: 'Framewright', host: 'browser', dataDir: gated.dataDir },
     });
   });
 
