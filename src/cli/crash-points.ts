@@ -23,7 +23,26 @@ export function crashPointHooks(env: NodeJS.ProcessEnv = process.env): CoreParts
       };
     case 'mid-download':
       return { download: { afterPartialWrite: die } };
+    case 'after-image-part-1':
+    case 'after-image-part-2':
+    case 'after-image-part-3':
+      return undefined; // `platform release` (releaseCrashHook)
     default:
       throw new Error(`Unknown FRAMEWRIGHT_TEST_CRASH_AT "${at}".`);
   }
+}
+
+/**
+ * `platform release`'s crash point: with `FRAMEWRIGHT_TEST_CRASH_AT=after-image-part-N` the CLI
+ * kills itself with SIGKILL once part N's ETag is in the journal (before the next part leaves).
+ */
+export function releaseCrashHook(
+  env: NodeJS.ProcessEnv = process.env,
+): ((partNumber: number) => void) | undefined {
+  const m = /^after-image-part-(\d+)$/.exec(env.FRAMEWRIGHT_TEST_CRASH_AT ?? '');
+  if (!m) return undefined;
+  const at = Number(m[1]);
+  return (partNumber) => {
+    if (partNumber === at) process.kill(process.pid, 'SIGKILL');
+  };
 }

@@ -16,6 +16,7 @@ import { registerServeCommand } from './serve.js';
 import { registerSimulatorCommand } from './simulator.js';
 import { registerVideoCommand } from './video.js';
 import { registerSequenceCommands } from './sequence.js';
+import { registerPlatformCommands } from './platform.js';
 
 /** Every CLI command registers itself here; one file per command. */
 export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
@@ -36,4 +37,5 @@ export const commandRegistrations: ReadonlyArray<(program: Command) => void> = [
   registerImageCommand,
   registerParseCommand,
   registerCallsCommand,
+  registerPlatformCommands,
 ];

@@ -128,6 +128,16 @@ export const ERROR_CODE_KINDS = {
   'sequence.not_assemblable': 'invalid_input',
   'sequence.invalid_crossfade': 'invalid_input',
   'sequence.assembly_failed': 'service',
+  'release.token_missing': 'identity',
+  'release.insecure_base_url': 'invalid_input',
+  'release.app_not_found': 'invalid_input',
+  'release.submission_invalid': 'invalid_input',
+  'release.image_unreadable': 'invalid_input',
+  'release.image_mismatch': 'invalid_input',
+  'release.roles_invalid': 'invalid_input',
+  'release.version_unusable': 'invalid_input',
+  'release.image_import_failed': 'service',
+  'release.upload_gave_up': 'service',
 } as const satisfies Record<string, ErrorKind>;
 
 /**

@@ -12,6 +12,7 @@ import { currentSchemaVersion, runMigrations } from './migrator.js';
 import type { MigrationResult } from './migrator.js';
 import { OutputsRepository } from './outputs-repository.js';
 import { ProfilesRepository } from './profiles-repository.js';
+import { PlatformImageImportsRepository } from './platform-image-imports-repository.js';
 import { ProjectsRepository } from './projects-repository.js';
 import { SequencesRepository } from './sequences-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
@@ -61,6 +62,8 @@ export interface Journal {
   readonly sequences: SequencesRepository;
   /** The variation group of job intents, "Generate ×N" (migration 014). */
   readonly variations: VariationsRepository;
+  /** The image imports of `framewright platform release` and their recorded parts (migration 015). */
+  readonly platformImageImports: PlatformImageImportsRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -133,6 +136,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       projects: new ProjectsRepository(db, now),
       sequences: new SequencesRepository(db, now),
       variations: new VariationsRepository(db),
+      platformImageImports: new PlatformImageImportsRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

@@ -12,6 +12,7 @@ import { migration011Projects } from './011-projects.js';
 import { migration012Sequences } from './012-sequences.js';
 import { migration013JobStageHistory } from './013-job-stage-history.js';
 import { migration014JobVariations } from './014-job-variations.js';
+import { migration015PlatformImageImports } from './015-platform-image-imports.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   migration012Sequences,
   migration013JobStageHistory,
   migration014JobVariations,
+  migration015PlatformImageImports,
 ];
