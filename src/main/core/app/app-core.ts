@@ -1,3 +1,4 @@
+import { createDebugPairingHandlers } from '../bridge/handlers/debug-pairing-handlers.js';
 import path from 'node:path';
 import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
 import { EventHub } from '../bridge/event-hub.js';
@@ -109,6 +110,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...createStudioHandlers(ctx, studio, services.simulator),
     ...createPlaygroundHandlers(ctx, studio.staged),
     ...createSequencesHandlers(studio.sequences),
+    ...createDebugPairingHandlers(ctx),
     // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
     ...createTeamHandlers({ projects: new ProjectsFeature(services.journal), team: undefined }),
   };
