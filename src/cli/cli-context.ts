@@ -104,7 +104,10 @@ export async function openCliCore(
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      close: () => parts.close(),
+      close: () => {
+        core.debugPairing.cancelAll();
+        return parts.close();
+      },
     };
   } catch (error) {
     await parts.close();

@@ -141,6 +141,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     dataDir,
     services,
     studio,
-    close: () => services.close(),
+    close: () => {
+      // a pairing in progress listens on a loopback port: it ends with the core
+      ctx.features.debugPairing.cancelAll();
+      return services.close();
+    },
   };
 }

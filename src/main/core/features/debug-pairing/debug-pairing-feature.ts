@@ -228,6 +228,11 @@ export class DebugPairingFeature {
     this.cancels.get(pairingId)?.();
   }
 
+  /** Stops every pairing in progress (the core is closing): no listener outlives it. */
+  cancelAll(): void {
+    for (const cancel of [...this.cancels.values()]) cancel();
+  }
+
   /** What a paired debug profile acts as and until when; null for other profiles. */
   async session(profileId: string): Promise<DebugSessionView | null> {
     const profile = this.deps.get(profileId);
