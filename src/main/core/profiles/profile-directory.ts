@@ -171,7 +171,7 @@ export class ProfileDirectory {
       'profile.debug_token_expired',
       expiresAt === undefined
         ? `The debug token of "${profile.name}" has no recorded expiry; pair again with \`framewright login --debug --profile "${profile.name}" …\` (or Settings → Pair for debugging), or store a new token with its expiry (\`framewright login --debug-token-expires …\`). Nothing was sent.`
-        : `The debug session of "${profile.name}" expired at ${new Date(expiresAt).toISOString()}; pair again with \`framewright login --debug --profile "${profile.name}" …\` (or Settings → Pair for debugging), or store a new token (\`framewright login --debug-token-expires …\`). Nothing was sent.`,
+        : `The debug session of "${profile.name}" expired at ${new Date(expiresAt).toISOString()}; pair again with \`framewright login --debug --profile "${profile.name}" …\` (or Settings → Pair for debugging), or store a new one (\`framewright login --debug-token-expires …\`). Nothing was sent.`,
     );
   }
 
