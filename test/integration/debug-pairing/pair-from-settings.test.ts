@@ -92,6 +92,38 @@ describe('Pair for debugging (bridge)', () => {
     expect(await studio.call('profiles.test', { profileId: profile.id })).toMatchObject({ ok: true });
   });
 
+  it('gives the Team screen in debugging to an organization manager test account, and not to a personal one', async () => {
+    const pair = async (name: string, testAccount: string) => {
+      const started = await studio.call<{ pairingId: string; portalUrl: string }>('debugPairing.start', {
+        name,
+        developerBaseUrl: sim.platform.developerBaseUrl,
+        appId: APP,
+        versionId: DRAFT,
+        testAccount,
+        developerToken: sim.platform.developerToken,
+      });
+      const waiting = studio.call<{ profile: { id: string } }>('debugPairing.wait', {
+        pairingId: started.pairingId,
+      });
+      await fetch(await approve(sim, started.portalUrl));
+      return (await waiting).profile.id;
+    };
+    expect(await studio.call('team.access', {})).toEqual({ manager: false });
+    const manager = await pair('Manager debug', 'Morgan Reyes');
+    await studio.call('profiles.setActive', { profileId: manager });
+    expect(await studio.call('team.access', {})).toEqual({ manager: true });
+    const { groups } = await studio.call<{ groups: { name: string }[] }>('team.groups', {});
+    expect(groups.map((g) => g.name)).toContain('Northwind Pictures');
+    const members = await studio.call<{ items: unknown[]; total: number }>('team.members', {});
+    expect(members.total).toBe(14);
+
+    const personal = await pair('Personal debug', 'Pat Personal');
+    await studio.call('profiles.setActive', { profileId: personal });
+    expect(await studio.call('team.access', {})).toEqual({ manager: false });
+    await expect(studio.call('team.groups', {})).rejects.toMatchObject({ code: 'team.not_manager' });
+    await studio.call('profiles.setActive', { profileId: 'simulator' });
+  });
+
   it('refuses a test account that is not on the list, by name, before any pairing', async () => {
     await expect(
       studio.call('debugPairing.start', {

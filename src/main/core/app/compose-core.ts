@@ -39,6 +39,7 @@ export function composeFeatures(
     credentials: parts.credentials,
     byName: (name) => journal.profiles.getByName(name),
     get: (id) => journal.profiles.get(id),
+    tokenFor: async (id) => (await parts.profiles.identityFor(id)).secret(),
   });
   return {
     debugPairing,

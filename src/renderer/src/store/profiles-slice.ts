@@ -55,6 +55,8 @@ export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlic
     await bridge.invoke('profiles.setActive', { profileId });
     await get().loadServices();
     await get().loadProfiles();
+    // a paired debug session of an organization manager opens Team in debugging
+    await get().loadTeamAccess();
   },
   async removeProfile(profileId) {
     await bridge.invoke('profiles.remove', { profileId });

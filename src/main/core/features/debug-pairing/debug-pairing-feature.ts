@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import { normaliseBaseUrl, type Profile } from '../../journal/profiles-repository.js';
 import type { ProfileCredentials } from '../../secrets/profile-credentials.js';
 import { SecretStoreError, type SecretStore } from '../../secrets/secret-store.js';
+import { DebugDirectory } from './debug-directory.js';
 import { DebugSessions, type DebugBinding } from './debug-sessions.js';
 import { DeveloperApi, type FetchLike, type TestAccount } from './developer-api.js';
 import { listenForRedirect } from './loopback-redirect.js';
@@ -15,6 +16,8 @@ export interface DebugPairingDeps {
   /** The profile of that name, without regard to case. */
   byName(name: string): Profile | undefined;
   get(profileId: string): Profile | undefined;
+  /** The profile's token for a request, its expiry checked first (the profile directory's identity). */
+  tokenFor?(profileId: string): Promise<string>;
   readonly now?: () => number;
   readonly fetch?: FetchLike;
 }
@@ -257,6 +260,23 @@ export class DebugPairingFeature {
   /** The binding itself (with the runtime session id), for section D's calls in this process. */
   binding(profileId: string): Promise<DebugBinding | undefined> {
     return this.sessions.read(profileId);
+  }
+
+  /**
+   * Section D's directory of a paired, live debug profile's session (for the Team screen in
+   * debugging), with the organization of its subject; undefined for any other profile.
+   */
+  async directoryFor(
+    profileId: string,
+  ): Promise<{ organizationId: string | undefined; directory: DebugDirectory } | undefined> {
+    const profile = this.deps.get(profileId);
+    if (!profile || profile.kind !== 'debug' || !this.deps.tokenFor) return undefined;
+    if ((profile.debugTokenExpiresAt ?? 0) <= this.now()) return undefined;
+    const binding = await this.sessions.read(profileId);
+    if (!binding) return undefined;
+    const tokenFor = this.deps.tokenFor;
+    const directory = new DebugDirectory(binding, () => tokenFor(profileId), this.deps.fetch);
+    return { organizationId: await directory.organizationId(), directory };
   }
 
   /** Forgets a removed profile's binding. */
