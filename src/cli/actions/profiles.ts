@@ -214,6 +214,15 @@ export const runLoginCommand = async (
   );
 };
 
+/** A debug profile's end, as the listing shows it. */
+function debugExpiry(expiresAt: number | undefined): string {
+  if (expiresAt === undefined) return '';
+  const left = expiresAt - Date.now();
+  return left <= 0
+    ? `  ended ${new Date(expiresAt).toISOString()} (pair again: framewright login --debug)`
+    : `  ends in ${minutesLeft(expiresAt)}`;
+}
+
 export const runProfilesCommand = async (opts: { use?: string }, command: Command) =>
   withCliCore(command, async (cli) => {
     const profiles = cli.core.profiles;
@@ -223,7 +232,7 @@ export const runProfilesCommand = async (opts: { use?: string }, command: Comman
     else {
       for (const p of list) {
         process.stdout.write(
-          `${p.active ? '*' : ' '} ${p.name.padEnd(24)} ${p.kind.padEnd(10)} ${p.baseUrl ?? '(embedded)'}${p.kind !== 'simulator' ? (p.hasSecret ? `  key stored${p.secretBackend ? ` (${p.secretBackend})` : ''}` : '  no key') : ''}\n`,
+          `${p.active ? '*' : ' '} ${p.name.padEnd(24)} ${p.kind.padEnd(10)} ${p.baseUrl ?? '(embedded)'}${p.kind !== 'simulator' ? (p.hasSecret ? `  key stored${p.secretBackend ? ` (${p.secretBackend})` : ''}` : '  no key') : ''}${debugExpiry(profiles.find(p.id).debugTokenExpiresAt)}\n`,
         );
       }
       process.stdout.write(`Secrets: ${profiles.keyStore().detail}\n`);

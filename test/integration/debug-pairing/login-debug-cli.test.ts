@@ -253,6 +253,14 @@ describe.runIf(keyring)('framewright login --debug (PKCE pairing, real CLI, real
       outputs: { verified: boolean }[];
     };
     expect(job.status).toBe('succeeded');
+    // the command says whom it acts as, that it is billed, and how long the session has left
+    expect(result.stderr).toMatch(
+      /Online debugging of framewright-studio as test account "Morgan Reyes" \(Northwind Pictures\), billed to that account; the session ends in (60|59) min\./,
+    );
+    const listing = await run(['profiles']);
+    expect(listing.stdout).toMatch(
+      /Debug\s+debug\s+\S+\/platform\/debug\/v1\s+key stored.*ends in (1 h 0|59) min/,
+    );
     // the job lives on the online debugging runtime, not the public interface
     expect(job.jobUrl.startsWith(sim.platform.debugBaseUrl + '/')).toBe(true);
     expect(job.outputs.length).toBeGreaterThan(0);
