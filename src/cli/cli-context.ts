@@ -77,6 +77,7 @@ export async function openCliCore(
       identity.resolveIdentity === false
         ? core.profiles.activeId()
         : core.profiles.choose({ profile: options.profile, baseUrl: options.baseUrl });
+    if (identity.resolveIdentity !== false) await noteDebugSession(core, profileId);
     let studio: StudioFeatures | undefined;
     const openStudio = (): StudioFeatures =>
       (studio ??= createStudioFeatures({
@@ -104,12 +105,32 @@ export async function openCliCore(
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      close: () => parts.close(),
+      close: () => {
+        core.debugPairing.cancelAll();
+        return parts.close();
+      },
     };
   } catch (error) {
     await parts.close();
     throw error;
   }
+}
+
+/**
+ * A paired debug profile says on stderr whom its calls act as, that they are billed, and how long
+ * the session has left (an expired one is refused before anything is sent, by the profile itself).
+ */
+async function noteDebugSession(core: CoreFeatures, profileId: string): Promise<void> {
+  const session = await core.debugPairing.session(profileId).catch(() => null);
+  if (!session || session.expired) return;
+  const minutes = Math.max(1, Math.ceil((session.expiresAt - Date.now()) / 60_000));
+  const who = session.testAccount
+    ? `test account "${session.testAccount.displayName}"${session.testAccount.organizationName ? ` (${session.testAccount.organizationName})` : ''}`
+    : 'you (the developer)';
+  process.stderr.write(
+    `Online debugging of ${session.appKey} as ${who}, billed to that account; the session ends in ${minutes} min` +
+      `${minutes <= 10 ? ' — pair again soon with framewright login --debug' : ''}.\n`,
+  );
 }
 
 /** The exit code for an error: its kind (src/main/core/error-kinds.ts), through one table. */

@@ -4,6 +4,7 @@ import { studioEvents, studioMethods } from './domains/studio.js';
 import { playgroundEvents, playgroundMethods } from './domains/playground.js';
 import { teamEvents, teamMethods } from './domains/team.js';
 import { sequencesEvents, sequencesMethods } from './domains/sequences.js';
+import { debugPairingEvents, debugPairingMethods } from './domains/debug-pairing.js';
 import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
@@ -22,10 +23,25 @@ export * from './domains/studio.js';
 export * from './domains/playground.js';
 export * from './domains/team.js';
 export * from './domains/sequences.js';
+export * from './domains/debug-pairing.js';
 
 export const bridgeContract = {
-  methods: { ...appMethods, ...studioMethods, ...playgroundMethods, ...teamMethods, ...sequencesMethods },
-  events: { ...appEvents, ...studioEvents, ...playgroundEvents, ...teamEvents, ...sequencesEvents },
+  methods: {
+    ...appMethods,
+    ...studioMethods,
+    ...playgroundMethods,
+    ...teamMethods,
+    ...sequencesMethods,
+    ...debugPairingMethods,
+  },
+  events: {
+    ...appEvents,
+    ...studioEvents,
+    ...playgroundEvents,
+    ...teamEvents,
+    ...sequencesEvents,
+    ...debugPairingEvents,
+  },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

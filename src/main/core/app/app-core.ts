@@ -1,3 +1,5 @@
+import { DebugTeam } from './debug-team.js';
+import { createDebugPairingHandlers } from '../bridge/handlers/debug-pairing-handlers.js';
 import path from 'node:path';
 import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
 import { EventHub } from '../bridge/event-hub.js';
@@ -104,13 +106,21 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     host: options.host,
   });
   forwardEngineChange = studio.forwardEngineChange;
+  const projects = new ProjectsFeature(services.journal);
+  const debugTeam = new DebugTeam(ctx.features.debugPairing, projects, () => services.profiles.activeId());
   const served: Partial<BridgeHandlers> = {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx, studio, services.simulator),
     ...createPlaygroundHandlers(ctx, studio.staged),
     ...createSequencesHandlers(studio.sequences),
+    ...createDebugPairingHandlers(ctx),
     // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
-    ...createTeamHandlers({ projects: new ProjectsFeature(services.journal), team: undefined }),
+    // … and, off the platform, a paired debug profile's session gives Team in debugging (section D)
+    ...createTeamHandlers({
+      projects,
+      team: undefined,
+      teamFor: () => debugTeam.forActiveProfile(),
+    }),
   };
   // what the public API does not offer (the platform-marked copy) is refused by its capabilities
   const handlers = withRefusals(served, PUBLIC_API_CAPABILITIES);
@@ -139,6 +149,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     dataDir,
     services,
     studio,
-    close: () => services.close(),
+    close: () => {
+      // a pairing in progress listens on a loopback port: it ends with the core
+      ctx.features.debugPairing.cancelAll();
+      return services.close();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { LibraryFeature } from '../features/library/library-feature.js';
 import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
 import { ProfilesFeature } from '../features/profiles/profiles-feature.js';
+import { DebugPairingFeature } from '../features/debug-pairing/debug-pairing-feature.js';
 import { apiKeyFromEnvironment } from '../secrets/env-secret-store.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import type { CoreParts } from './core-parts.js';
@@ -11,6 +12,8 @@ import type { CoreParts } from './core-parts.js';
 /** Every use case of the core, each built with only what it needs. Hosts and the CLI map onto these. */
 export interface CoreFeatures {
   readonly profiles: ProfilesFeature;
+  /** `login --debug` and "Pair for debugging": the PKCE pairing and the paired debug sessions. */
+  readonly debugPairing: DebugPairingFeature;
   readonly catalog: ServiceCatalog;
   readonly jobs: JobsViews;
   readonly library: LibraryFeature;
@@ -31,10 +34,27 @@ export function composeFeatures(
   } = {},
 ): CoreFeatures {
   const { journal } = parts;
+  const debugPairing = new DebugPairingFeature({
+    secrets: parts.secrets,
+    credentials: parts.credentials,
+    byName: (name) => journal.profiles.getByName(name),
+    get: (id) => journal.profiles.get(id),
+    tokenFor: async (id) => (await parts.profiles.identityFor(id)).secret(),
+  });
   return {
+    debugPairing,
     profiles: new ProfilesFeature({
       directory: parts.profiles,
-      credentials: parts.credentials,
+      credentials: {
+        createProfile: (input) => parts.credentials.createProfile(input),
+        replaceCredential: (id, change) => parts.credentials.replaceCredential(id, change),
+        // a paired debug profile's binding goes with it
+        deleteProfile: async (id) => {
+          const removed = await parts.credentials.deleteProfile(id);
+          if (removed) await debugPairing.forget(id);
+          return removed;
+        },
+      },
       secrets: parts.secrets,
       byName: (name) => journal.profiles.getByName(name),
       ownsJobs: (profileId) => journal.jobs.listJobs({ profileId, limit: 1 }).items.length > 0,

@@ -170,8 +170,8 @@ export class ProfileDirectory {
     throw new AppError(
       'profile.debug_token_expired',
       expiresAt === undefined
-        ? `The debug token of "${profile.name}" has no recorded expiry; store a new token with its expiry (Settings, or \`framewright login --debug-token-expires …\`). Nothing was sent.`
-        : `The debug token of "${profile.name}" expired at ${new Date(expiresAt).toISOString()}; store a new one (Settings, or \`framewright login --debug-token-expires …\`). Nothing was sent.`,
+        ? `The debug token of "${profile.name}" has no recorded expiry; pair again with \`framewright login --debug --profile "${profile.name}" …\` (or Settings → Pair for debugging), or store a new token with its expiry (\`framewright login --debug-token-expires …\`). Nothing was sent.`
+        : `The debug session of "${profile.name}" expired at ${new Date(expiresAt).toISOString()}; pair again with \`framewright login --debug --profile "${profile.name}" …\` (or Settings → Pair for debugging), or store a new one (\`framewright login --debug-token-expires …\`). Nothing was sent.`,
     );
   }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../store';
+import { DebugSessionStatus } from './DebugSessionStatus';
 
 /**
  * The active profile and the state of its connection, always visible; on the platform, who is
@@ -30,6 +31,7 @@ export function StatusBar() {
           {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
         </span>
       )}
+      {!signedIn && active?.kind === 'debug' ? <DebugSessionStatus profileId={active.id} /> : null}
       <span data-testid="status-connection" data-state={state} title={connection?.detail}>
         <span className={`dot dot-${state}`} aria-hidden="true" />
         {t(`status.${state}`)}

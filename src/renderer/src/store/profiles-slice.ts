@@ -1,5 +1,10 @@
 import type { StateCreator } from 'zustand';
-import type { MethodParams, MethodResult, ProfileSummary } from '../../../shared/bridge/contract';
+import type {
+  DebugSession,
+  MethodParams,
+  MethodResult,
+  ProfileSummary,
+} from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
 import type { StudioState } from './index';
 
@@ -15,6 +20,18 @@ export interface ProfilesSlice {
   /** Makes a profile the active one, then lists its video services. */
   activateProfile(profileId: string): Promise<void>;
   removeProfile(profileId: string): Promise<void>;
+  /** Paired debug profiles: the account billed and the session's end (null: not a paired profile). */
+  debugSessions: Record<string, DebugSession | null>;
+  loadDebugSession(profileId: string): Promise<DebugSession | null>;
+  /** "Pair for debugging": the application's test accounts (read with the developer's portal token). */
+  listTestAccounts(
+    params: MethodParams<'debugPairing.testAccounts'>,
+  ): Promise<MethodResult<'debugPairing.testAccounts'>>;
+  /** Starts a pairing: the portal page to open. */
+  startDebugPairing(params: MethodParams<'debugPairing.start'>): Promise<MethodResult<'debugPairing.start'>>;
+  /** Waits for the approval, then lists the new debug profile. */
+  waitDebugPairing(pairingId: string): Promise<MethodResult<'debugPairing.wait'>>;
+  cancelDebugPairing(pairingId: string): Promise<void>;
 }
 
 export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlice> = (set, get) => ({
@@ -38,9 +55,32 @@ export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlic
     await bridge.invoke('profiles.setActive', { profileId });
     await get().loadServices();
     await get().loadProfiles();
+    // a paired debug session of an organization manager opens Team in debugging
+    await get().loadTeamAccess();
   },
   async removeProfile(profileId) {
     await bridge.invoke('profiles.remove', { profileId });
     await get().loadProfiles();
+  },
+  debugSessions: {},
+  async loadDebugSession(profileId) {
+    const { session } = await bridge.invoke('debugPairing.session', { profileId });
+    set((s) => ({ debugSessions: { ...s.debugSessions, [profileId]: session } }));
+    return session;
+  },
+  listTestAccounts(params) {
+    return bridge.invoke('debugPairing.testAccounts', params);
+  },
+  startDebugPairing(params) {
+    return bridge.invoke('debugPairing.start', params);
+  },
+  async waitDebugPairing(pairingId) {
+    const result = await bridge.invoke('debugPairing.wait', { pairingId });
+    set((s) => ({ debugSessions: { ...s.debugSessions, [result.profile.id]: result.session } }));
+    await get().loadProfiles();
+    return result;
+  },
+  async cancelDebugPairing(pairingId) {
+    await bridge.invoke('debugPairing.cancel', { pairingId });
   },
 });

@@ -6,6 +6,7 @@ import type { LibraryFeature } from '../../features/library/library-feature.js';
 import type { MediaJobsFeature } from '../../features/media-jobs/media-jobs-feature.js';
 import type { PlaygroundFeature } from '../../features/playground/playground-feature.js';
 import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
+import type { DebugPairingFeature } from '../../features/debug-pairing/debug-pairing-feature.js';
 import type { SettingsStore } from '../../features/settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EventHub } from '../event-hub.js';
@@ -14,6 +15,7 @@ import type { StudioHost } from '../../studio/studio-host.js';
 /** The features the app and playground handlers map onto (built by the composition root). */
 export interface HandlerFeatures {
   readonly profiles: ProfilesFeature;
+  readonly debugPairing: DebugPairingFeature;
   readonly connection: ConnectionMonitor;
   readonly catalog: ServiceCatalog;
   readonly library: LibraryFeature;

@@ -9,6 +9,11 @@ export interface TeamHandlerFeatures {
   readonly projects: ProjectsFeature;
   /** The Team feature of this person's RuntimeSession; absent off the platform (nobody is a manager there). */
   readonly team: TeamFeature | undefined;
+  /**
+   * Off the platform: the Team feature of the active profile when it is a paired debug session
+   * (section D's directory reads), asked at each call since the active profile may change.
+   */
+  readonly teamFor?: () => Promise<TeamFeature | undefined>;
 }
 
 const projectView = (p: Project) => ({ id: p.id, name: p.name, archived: p.archivedAt !== undefined });
@@ -34,10 +39,12 @@ const nullable = <T>(value: T | undefined): T | null => value ?? null;
 /** Projects and the Team screen, each a mapping onto its feature. */
 export function createTeamHandlers(features: TeamHandlerFeatures): DomainHandlers<typeof teamMethods> {
   const { projects } = features;
-  const team = (): TeamFeature => {
-    if (!features.team)
+  const current = async (): Promise<TeamFeature | undefined> => features.team ?? (await features.teamFor?.());
+  const team = async (): Promise<TeamFeature> => {
+    const found = await current();
+    if (!found)
       throw new AppError('team.not_manager', 'Team is for organization managers of a platform deployment.');
-    return features.team;
+    return found;
   };
   return {
     'projects.list': ({ includeArchived, draftId }) => ({
@@ -52,10 +59,13 @@ export function createTeamHandlers(features: TeamHandlerFeatures): DomainHandler
       projects.fileDraft(draftId, projectId ?? undefined);
       return { draftId, projectId: nullable(projects.draftProject(draftId)) };
     },
-    'team.access': async () => (features.team ? features.team.access() : { manager: false }),
-    'team.groups': async () => ({ groups: flatten(await team().groups()) }),
+    'team.access': async () => {
+      const found = await current().catch(() => undefined);
+      return found ? found.access() : { manager: false };
+    },
+    'team.groups': async () => ({ groups: flatten(await (await team()).groups()) }),
     'team.members': async (request) => {
-      const page = await team().members(request);
+      const page = await (await team()).members(request);
       return {
         ...page,
         items: page.items.map((m) => ({
@@ -69,7 +79,7 @@ export function createTeamHandlers(features: TeamHandlerFeatures): DomainHandler
       };
     },
     'team.usage': async ({ projectIds }) => {
-      const usage = await team().usage(projectIds);
+      const usage = await (await team()).usage(projectIds);
       return {
         ...usage,
         rows: usage.rows.map((r) => ({

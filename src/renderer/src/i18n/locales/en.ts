@@ -205,6 +205,12 @@ export const en = {
   },
   profileKind: { simulator: 'Simulator', personal: 'Personal key', debug: 'Debug token' },
   status: {
+    debugAs: 'Debugging {{app}} as {{account}}',
+    debugYourself: 'yourself',
+    debugBilled: 'billed to this account',
+    debugLeft: '{{minutes}} min left',
+    debugExpired: 'session ended: nothing is sent',
+    debugPairAgain: 'Pair again',
     signedInAs: 'Signed in as',
     profile: 'Profile',
     connection: 'Connection',

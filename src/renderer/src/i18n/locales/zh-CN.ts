@@ -202,6 +202,12 @@ export const zhCN: Messages = {
   },
   profileKind: { simulator: '模拟器', personal: '个人密钥', debug: '调试令牌' },
   status: {
+    debugAs: '正在调试 {{app}}，身份为 {{account}}',
+    debugYourself: '你自己',
+    debugBilled: '费用计入此账号',
+    debugLeft: '剩余 {{minutes}} 分钟',
+    debugExpired: '会话已结束：不会发送任何请求',
+    debugPairAgain: '重新配对',
     signedInAs: '已登录',
     profile: '配置档',
     connection: '连接',

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LocalePreference, ThemePreference } from '../../../../shared/bridge/contract';
 import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../../../../shared/bridge/names';
 import { useStudio } from '../../store';
+import { PairForDebugging } from './PairForDebugging';
 import { AddProfile, LibrarySettingsPanel, ProfileList } from './StudioSettingsPanels';
 
 const THEME_LABELS = {
@@ -46,6 +47,7 @@ export function SettingsScreen() {
             </button>
           </div>
           <AddProfile />
+          <PairForDebugging />
         </>
       ) : null}
       {localFolders ? <LibrarySettingsPanel /> : null}
