@@ -196,7 +196,9 @@ function sendHtml(pc: PlatformContext, status: number, title: string, body: stri
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(html)),
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; form-action 'self'",
+    // the approval form answers with a 303 to the CLI's loopback redirectUri: form-action governs
+    // that redirect too, so loopback origins are allowed (and nothing else)
+    'Content-Security-Policy': "default-src 'none'; form-action 'self' http://127.0.0.1:* http://localhost:*",
     'X-Frame-Options': 'DENY',
   });
   pc.res.end(html);

@@ -162,6 +162,9 @@ describe('CLI pairing with PKCE', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain('name="developerToken"');
+    // a browser follows the form's 303 to the CLI's loopback address only if form-action allows it
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:\* http:\/\/localhost:\*/);
     const action = /action="([^"]+)"/.exec(html)![1]!;
     const form = new URLSearchParams(params);
     const post = (token: string) =>
