@@ -128,6 +128,16 @@ describe('platform release: three parts, a dropped connection and a crash', () =
     );
     expect(detail.recognized.images.map((i) => i.imageAssetId)).toEqual([result.image.imageAssetId]);
 
+    // the application's declared roles are on the platform (a fact of the application)
+    const roles = await devGet<{ roleCode: string; status: string }[]>(
+      sim.platform.developerBaseUrl,
+      token,
+      `/apps/${APP_ID}/roles`,
+    );
+    expect(roles.map((r) => r.roleCode)).toEqual(
+      expect.arrayContaining(['studio_admin', 'studio_editor', 'studio_viewer']),
+    );
+
     // the new version serves launches
     const launch = await fetch(sim.platform.launchUrl, {
       method: 'POST',

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkRoleUpdate } from '../../../../src/main/core/features/platform-release/role-rules.js';
+import { FRAMEWRIGHT_ROLES } from '../../../../src/main/core/features/platform-release/framewright-submission.js';
+import {
+  checkRoleUpdate,
+  declaredRolesUpdate,
+} from '../../../../src/main/core/features/platform-release/role-rules.js';
 
 const current = [
   {
@@ -51,5 +55,32 @@ describe('role rules', () => {
     expect(lower.problems[0]!.message).toMatch(/lower than the platform's 2/);
     expect(checkRoleUpdate(current, { roles: [] }).problems[0]!.field).toBe('$');
     expect(checkRoleUpdate(current, current)).toEqual({ roles: current, changed: [], problems: [] });
+  });
+});
+
+describe('the declared roles, put on the platform by a release', () => {
+  it('adds the missing ones, raises the version of a changed one, keeps the rest, and keeps every rule', () => {
+    const { roles, changed } = declaredRolesUpdate(current, FRAMEWRIGHT_ROLES);
+    // admin differs (name, description): above the platform's 2; viewer differs: above 1; editor is new
+    expect(changed.sort()).toEqual(['studio_admin', 'studio_editor', 'studio_viewer']);
+    expect(roles.find((r) => r.roleCode === 'studio_admin')!.definitionVersion).toBe(3);
+    expect(roles.find((r) => r.roleCode === 'studio_viewer')!.definitionVersion).toBe(2);
+    expect(roles.map((r) => r.roleCode).sort()).toEqual(['studio_admin', 'studio_editor', 'studio_viewer']);
+    // what it sends passes the same rules `platform roles --set` checks
+    expect(checkRoleUpdate(current, roles).problems).toEqual([]);
+  });
+
+  it('sends nothing when the platform holds the declared roles; keeps a role it does not declare', () => {
+    const extra = {
+      roleCode: 'legacy_role',
+      displayName: 'L',
+      description: 'l',
+      definitionVersion: 4,
+      status: 'retired',
+    };
+    const platform = [...FRAMEWRIGHT_ROLES.map((r) => ({ ...r })), extra];
+    const update = declaredRolesUpdate(platform, FRAMEWRIGHT_ROLES);
+    expect(update.changed).toEqual([]);
+    expect(update.roles).toEqual(platform);
   });
 });

@@ -23,7 +23,7 @@ import {
   type SubmissionOptions,
 } from './framewright-submission.js';
 import { PartPlanError, planParts, type PlannedPart } from './part-plan.js';
-import { checkRoleUpdate } from './role-rules.js';
+import { checkRoleUpdate, declaredRolesUpdate } from './role-rules.js';
 
 /** What the journal keeps of image imports (`journal.platformImageImports`, migration 015). */
 export interface ImageImportRecords {
@@ -98,6 +98,8 @@ export interface ReleaseResult {
   appKey: string;
   versionId: string;
   displayVersion: string;
+  /** The declared roles this run put on the platform (empty when it already held them). */
+  rolesChanged: string[];
   /** True when an earlier run had created this version (same key and body). */
   versionReused: boolean;
   versionStatus: string;
@@ -174,6 +176,15 @@ export class PlatformReleaseFeature {
     if (!check.valid || !check.normalizedSubmission) throw new SubmissionInvalidError(check.errors);
     for (const issue of check.warnings) emit({ type: 'warning', issue });
     const normalized = check.normalizedSubmission;
+
+    // the application's roles (a fact of the application, not of a version): the declared ones are
+    // put on the platform with the rules kept — nothing is sent when it already holds them
+    const currentRoles = await this.idempotent(() => client.getRoles(appId));
+    const roleUpdate = declaredRolesUpdate(currentRoles, FRAMEWRIGHT_ROLES);
+    if (roleUpdate.changed.length > 0) {
+      emit({ type: 'step', text: `declaring the roles ${roleUpdate.changed.join(', ')}` });
+      await this.idempotent(() => client.putRoles(appId, roleUpdate.roles));
+    }
     const sourceFile = canonicalJson(normalized);
     const sourceSha256 = createHash('sha256').update(sourceFile).digest('hex');
 
@@ -223,6 +234,7 @@ export class PlatformReleaseFeature {
       );
     const base = {
       appId,
+      rolesChanged: roleUpdate.changed,
       appKey: String(normalized.appKey),
       versionId: version.versionId,
       displayVersion: version.displayVersion,

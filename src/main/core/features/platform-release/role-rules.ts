@@ -84,3 +84,35 @@ export function checkRoleUpdate(
   for (const r of roles) if (!current.some((c) => c.roleCode === r.roleCode)) changed.push(r.roleCode);
   return { roles, changed, problems };
 }
+
+/**
+ * The complete role array that puts the declared roles on the platform without breaking a rule: a
+ * declared role the platform lacks is added; one that differs from the platform's (name,
+ * description, status) gets a `definitionVersion` above the platform's; one that is the same keeps
+ * the platform's version; a role of the platform's that is not declared stays as it is (a roleCode
+ * never disappears). `changed` is empty when the platform already holds the declared roles.
+ */
+export function declaredRolesUpdate(
+  current: readonly RoleDefinition[],
+  declared: readonly RoleDefinition[],
+): { roles: RoleDefinition[]; changed: string[] } {
+  const changed: string[] = [];
+  const roles: RoleDefinition[] = current.map((r) => ({ ...r }));
+  for (const wanted of declared) {
+    const i = roles.findIndex((r) => r.roleCode === wanted.roleCode);
+    if (i < 0) {
+      roles.push({ ...wanted });
+      changed.push(wanted.roleCode);
+      continue;
+    }
+    const old = roles[i]!;
+    const differs = FIELDS.some((f) => f !== 'definitionVersion' && wanted[f] !== old[f]);
+    if (!differs) continue;
+    roles[i] = {
+      ...wanted,
+      definitionVersion: Math.max(old.definitionVersion + 1, wanted.definitionVersion),
+    };
+    changed.push(wanted.roleCode);
+  }
+  return { roles, changed };
+}
