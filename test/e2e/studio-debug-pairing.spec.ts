@@ -45,22 +45,10 @@ test('Pair for debugging from Settings, then Create with the debug profile: the 
   const portal = await context.newPage();
   await portal.goto((await link.getAttribute('href'))!);
   await expect(portal.getByRole('heading', { name: 'Approve a CLI pairing' })).toBeVisible();
-  // The portal's own form cannot be submitted in Chromium: its CSP `form-action 'self'` also
-  // governs the 303 to the loopback redirectUri (another origin), so Chromium blocks the redirect
-  // (a simulator bug, reported). The test posts the same form as the page would, and the tab then
-  // follows the redirect to the listener, as the browser would.
-  const form = new URLSearchParams();
-  for (const input of await portal.locator('input[type="hidden"]').all())
-    form.set((await input.getAttribute('name'))!, (await input.getAttribute('value'))!);
-  form.set('developerToken', sim.platform.developerToken);
-  const approved = await fetch(new URL('/platform/developer-portal/cli-authorizations', portal.url()), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  expect(approved.status).toBe(303);
-  await portal.goto(approved.headers.get('location')!);
+  // the developer signs in on the portal page and approves: the browser follows the 303 to the
+  // studio's loopback listener, which takes the code
+  await portal.getByLabel('Developer token').fill(sim.platform.developerToken);
+  await portal.getByRole('button', { name: 'Sign in and approve' }).click();
   await expect(portal.getByRole('heading', { name: 'Pairing approved' })).toBeVisible();
   await portal.close();
 
