@@ -171,9 +171,9 @@ describe('transcription', () => {
   it('sends application/octet-stream only for an unrecognised file with a supported extension', async () => {
     const raw = world.file('mystery.ogg', Buffer.alloc(4096, 7));
     const mini = world.service('echo-transcribe-mini');
-    // it was sent as octet-stream (the server then fails to decode it: 422)
+    // it was sent as octet-stream (the server then sniffs bytes that are no audio: 415)
     const error = await transcribeFile(world.core.journal, world.client, mini, raw).catch((e: unknown) => e);
-    expect((error as { status?: number }).status).toBe(422);
+    expect((error as { status?: number }).status).toBe(415);
     expect(recorder.sent).toEqual([{ method: 'POST', path: '/audio/transcriptions' }]);
     await refusedLocally(
       () =>
