@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
-import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import {
+  RESOLVE_INTERVAL_SECONDS,
+  ServerSessions,
+} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
 import { startPlatformHost } from '../../../src/main/host/platform-host.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
@@ -299,6 +302,34 @@ describe('platform host: session lifetime', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('platform.session_over');
     expect(answer.setCookie).toMatch(/Max-Age=0/);
+  });
+
+  it(`revoked access is told within ${RESOLVE_INTERVAL_SECONDS} s: the session is resolved again on use, and nothing more is read`, async () => {
+    const page = new Page(rig);
+    const other = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    await other.open(await rig.launchCode('personal'));
+    await page.invoke('notes.add', { text: 'mine' });
+    // within the interval: no resolve at all, however many calls
+    await rig.advance(RESOLVE_INTERVAL_SECONDS - 1);
+    for (let i = 0; i < 5; i += 1) expect((await page.invoke('notes.list')).status).toBe(200);
+    expect(rig.resolveCalls).toBe(0);
+    await rig.setAccess('member', 'revoked');
+    try {
+      await rig.advance(2); // the interval has passed since the sign-in
+      const told = await page.invoke('notes.list');
+      expect(told.status).toBe(401);
+      expect(told.body.error.code).toBe('platform.session_over');
+      expect(told.setCookie).toMatch(/Max-Age=0/);
+      expect(rig.resolveCalls).toBe(1);
+      // the old cookie reads nothing any more
+      expect((await page.request('/platform/session')).status).toBe(401);
+      // another person is unaffected (resolved once, still granted)
+      expect((await other.invoke('where')).status).toBe(200);
+      expect(rig.resolveCalls).toBe(2);
+    } finally {
+      await rig.setAccess('member', 'granted');
+    }
   });
 
   it('a restarted host keeps the person signed in, in the same workspace', async () => {

@@ -8,6 +8,13 @@ import type { RuntimeSession, SessionService } from './session-service.js';
 export const RENEW_WHEN_REMAINING_SECONDS = 21_600;
 /** The absolute renewal window from the first exchange. */
 export const ABSOLUTE_WINDOW_SECONDS = 7 * 24 * 3600;
+/**
+ * How long a resolve of the session service vouches for a session here. Each session in use is
+ * resolved again on its first use after this many seconds (never on a timer), so a person whose
+ * access was revoked is told within this interval, and the platform sees at most one resolve per
+ * minute per session in use. The exchange at sign-in is itself the first verification.
+ */
+export const RESOLVE_INTERVAL_SECONDS = 60;
 const SECRET_KEY_PREFIX = 'runtime-session:';
 /** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
 const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
@@ -58,10 +65,15 @@ export interface ServerSessionsOptions {
  *   replayed: the page says to reopen the application.
  * - `current` renews when at most 21600 s remain (concurrent callers share one renewal); past the
  *   7-day window, or on 401/403/404 from the service, the session is over.
+ * - `current` resolves a session again on its first use more than `RESOLVE_INTERVAL_SECONDS` after
+ *   its last resolve (sign-in and renewal count as one); a 404 ends it (access revoked).
  */
 export class ServerSessions {
   private readonly memory = new Map<string, StoredSession>();
   private readonly renewals = new Map<string, Promise<ActiveSession | SessionOver>>();
+  /** When each session was last vouched for by the service (memory only: a restart resolves again). */
+  private readonly resolvedAt = new Map<string, number>();
+  private readonly resolving = new Map<string, Promise<ActiveSession | SessionOver>>();
   private readonly now: () => number;
 
   constructor(private readonly options: ServerSessionsOptions) {
@@ -89,6 +101,7 @@ export class ServerSessions {
       csrfToken: randomBytes(32).toString('base64url'),
     };
     await this.save(id, stored);
+    this.resolvedAt.set(id, this.now());
     return active(id, stored);
   }
 
@@ -100,7 +113,7 @@ export class ServerSessions {
     const now = this.now();
     if (now - stored.firstExchangeAt >= ABSOLUTE_WINDOW_SECONDS * 1000) return this.end(id, 'window_passed');
     const remaining = (Date.parse(stored.expiresAt) - now) / 1000;
-    if (remaining > RENEW_WHEN_REMAINING_SECONDS) return active(id, stored);
+    if (remaining > RENEW_WHEN_REMAINING_SECONDS) return this.resolvedIfDue(id, stored);
     let renewal = this.renewals.get(id);
     if (!renewal) {
       renewal = this.renew(id, stored).finally(() => this.renewals.delete(id));
@@ -131,6 +144,35 @@ export class ServerSessions {
     return this.end(id, 'revoked');
   }
 
+  /** The session as it is, resolved again first when the last resolve is older than the interval. */
+  private resolvedIfDue(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
+    const last = this.resolvedAt.get(id);
+    if (last !== undefined && this.now() - last < RESOLVE_INTERVAL_SECONDS * 1000)
+      return Promise.resolve(active(id, stored));
+    let resolving = this.resolving.get(id);
+    if (!resolving) {
+      resolving = this.resolve(id, stored).finally(() => this.resolving.delete(id));
+      this.resolving.set(id, resolving);
+    }
+    return resolving;
+  }
+
+  private async resolve(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
+    const startedAt = this.now();
+    try {
+      await this.options.service.resolve(stored.sessionId);
+    } catch (error) {
+      // 404: unknown, expired or revoked alike (the spec's uniform answer) — the session is over
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return this.end(id, 'revoked');
+      // unavailable or unknown: the session serves, and is asked again after the interval (the
+      // platform's load per session stays bounded while it is down)
+      this.resolvedAt.set(id, startedAt);
+      return active(id, stored);
+    }
+    this.resolvedAt.set(id, startedAt);
+    return active(id, stored);
+  }
+
   private async renew(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
     let renewed: RuntimeSession;
     try {
@@ -150,6 +192,7 @@ export class ServerSessions {
       expiresAt: renewed.expiresAt,
     };
     await this.save(id, next);
+    this.resolvedAt.set(id, this.now());
     return active(id, next);
   }
 
@@ -178,6 +221,7 @@ export class ServerSessions {
   private async end(id: string, reason: SessionOverReason): Promise<SessionOver> {
     const stored = this.memory.get(id) ?? (await this.load(id));
     this.memory.delete(id);
+    this.resolvedAt.delete(id);
     await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
     if (stored) {
       const index = SUBJECT_INDEX_PREFIX + subjectKeyOf(stored.subject);
