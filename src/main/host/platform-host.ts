@@ -15,7 +15,11 @@ import type { EventHub } from '../core/bridge/event-hub.js';
 import { OBJECTS_PREFIX } from '../core/features/read-urls/signed-read-url.js';
 import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import type { PlatformWorkspace, WorkspaceCore } from '../core/app/platform-workspaces.js';
-import type { ActiveSession, SessionOver } from '../core/features/runtime-sessions/server-sessions.js';
+import {
+  asRequestOf,
+  type ActiveSession,
+  type SessionOver,
+} from '../core/features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
@@ -46,7 +50,9 @@ import {
  *    the `__Host-` prefix when the public URL is https; the RuntimeSession's id stays here;
  *  - every state-changing call carries the session's CSRF token as a header (a subprotocol on
  *    the socket); a call without a session is 401, without the token 403;
- *  - identity is taken from the server-side session only, never from a body, query or header.
+ *  - identity is taken from the server-side session only, never from a body, query or header;
+ *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
+ *    browser's session of the same person.
  */
 export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
@@ -210,7 +216,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
     const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
     const workspace = options.workspaces.workspaceOf(session.subject);
-    sendJson(res, 200, await workspace.dispatcher.dispatch(method, params));
+    sendJson(res, 200, await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params)));
   };
 
   const stage = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -229,7 +235,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
     const workspace = options.workspaces.workspaceOf(session.subject);
     try {
-      sendJson(res, 200, { ok: true, result: await studio.stage(workspace, req, name, purpose) });
+      const result = await asRequestOf(session, () => studio.stage(workspace, req, name, purpose));
+      sendJson(res, 200, { ok: true, result });
     } catch (error) {
       const shaped = error as { code?: unknown; message?: unknown };
       sendJson(res, 200, {
@@ -251,9 +258,9 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (!session) return;
     const workspace = options.workspaces.workspaceOf(session.subject);
     if (url.pathname.startsWith('/media/')) {
-      const found = await studio
-        .media(workspace, decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url))
-        .catch(() => undefined);
+      const found = await asRequestOf(session, () =>
+        studio.media(workspace, decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url)),
+      ).catch(() => undefined);
       if (!found) throw new Refusal(404, 'host.not_found', 'Not found.');
       return serveMediaFile(req, res, found);
     }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import { ApiError } from '../../platform/api-errors.js';
@@ -123,8 +124,9 @@ export class ServerSessions {
   }
 
   /**
-   * The person's latest session, for the work the backend does on its own (creating a job the
-   * page asked for, batch-get at start, the events consumer): renewed if due; undefined when they
+   * The person's latest session, for the work the backend does on its own (resume and batch-get at
+   * start, polling on after a request was answered, the events consumer; a request uses its own
+   * cookie's session, see `asRequestOf`): renewed if due; undefined when they
    * have none any more — their jobs are then read with their recovery references.
    */
   async latestOf(subjectKey: string): Promise<ActiveSession | undefined> {
@@ -251,4 +253,32 @@ export function subjectKeyOf(subject: RuntimeSession['subject']): string {
     .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}`)
     .digest('hex')
     .slice(0, 32);
+}
+
+/** The cookie's session of the request being answered; `answered` once its response is sent. */
+interface RequestScope {
+  readonly id: string;
+  answered: boolean;
+}
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Runs a request's work as the request's own session (the one its cookie names). While the request
+ * is being answered, the workspace acts with this session only — never with another browser's or
+ * another organization's session of the same person. Work the request leaves running afterwards
+ * (a job polled on) is the backend's own work again and uses the person's latest session.
+ */
+export async function asRequestOf<T>(session: Pick<ActiveSession, 'id'>, work: () => Promise<T>): Promise<T> {
+  const scope: RequestScope = { id: session.id, answered: false };
+  try {
+    return await requestScope.run(scope, work);
+  } finally {
+    scope.answered = true;
+  }
+}
+
+/** The cookie id of the request being answered here, or undefined for the backend's own work. */
+export function requestSessionId(): string | undefined {
+  const scope = requestScope.getStore();
+  return scope && !scope.answered ? scope.id : undefined;
 }
