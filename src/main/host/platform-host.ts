@@ -8,6 +8,7 @@ import {
   PLATFORM_CSRF_PROTOCOL_PREFIX,
   PLATFORM_SESSION_OVER_CODE,
   PLATFORM_SESSION_PATH,
+  PLATFORM_SWITCH_CONFIRM_CODE,
   type PlatformSessionView,
 } from '../../shared/bridge/platform-host-protocol.js';
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
@@ -50,6 +51,9 @@ import {
  *    the `__Host-` prefix when the public URL is https; the RuntimeSession's id stays here;
  *  - every state-changing call carries the session's CSRF token as a header (a subprotocol on
  *    the socket); a call without a session is 401, without the token 403;
+ *  - a launch code posted by a browser that has a live session is not exchanged until the person
+ *    confirms the switch (409 `platform.switch_confirm`, then `replace: true`); the replaced
+ *    session ends (login CSRF);
  *  - identity is taken from the server-side session only, never from a body, query or header;
  *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
  *    browser's session of the same person.
@@ -197,10 +201,33 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
-    // only the launch code is read: identity fields of a body are never looked at
-    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as { launchCode?: unknown } | null;
+    // only the launch code (and the confirmation) is read: identity fields of a body never are
+    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as {
+      launchCode?: unknown;
+      replace?: unknown;
+    } | null;
     const launchCode = typeof body?.launchCode === 'string' ? body.launchCode : '';
+    // login CSRF: a link must not silently replace who this browser is signed in as. With a live
+    // session here, nothing is exchanged until the person confirms (`replace: true`).
+    const previousId = cookieValue(req, cookieName);
+    const previous = previousId ? await options.sessions.current(previousId) : undefined;
+    if (previous?.status === 'active' && body?.replace !== true) {
+      const signedIn = {
+        userId: previous.subject.userId,
+        ...(previous.subject.organizationId ? { organizationId: previous.subject.organizationId } : {}),
+      };
+      return sendJson(res, 409, {
+        ok: false,
+        error: {
+          code: PLATFORM_SWITCH_CONFIRM_CODE,
+          message: 'This browser is signed in already: confirm before the link signs you in.',
+          details: { signedIn },
+        },
+      });
+    }
     const session = await options.sessions.signIn(launchCode);
+    // a new sign-in always ends this browser's previous session (confirmed above when it was live)
+    if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
     if (session.status === 'over') return over(res);
     options.studio?.signedIn?.(options.workspaces.workspaceOf(session.subject));
     sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });

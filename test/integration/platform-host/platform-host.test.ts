@@ -127,6 +127,50 @@ describe('platform host: signing in with a launch code', () => {
   });
 });
 
+describe('platform host: a launch link in a browser that is signed in already (login CSRF)', () => {
+  it('asks first: nothing is exchanged until the person confirms, then the replaced session ends', async () => {
+    const victim = new Page(rig);
+    const signedIn = await victim.open(await rig.launchCode('member'));
+    const victimCookie = victim.cookie;
+    const exchanges = rig.exchangeCalls;
+    // an attacker's fresh code, opened in the victim's browser (same cookie)
+    const attackerCode = await rig.launchCode('personal');
+    const asked = await victim.request('/platform/session', { body: { launchCode: attackerCode } });
+    expect(asked.status).toBe(409);
+    expect(asked.body.error.code).toBe('platform.switch_confirm');
+    // the page can say who is signed in now; nothing that acts for them (no CSRF token)
+    expect(asked.body.error.details).toEqual({
+      signedIn: { userId: signedIn.body.result.userId, organizationId: signedIn.body.result.organizationId },
+    });
+    expect(JSON.stringify(asked.body)).not.toContain(victim.csrf);
+    expect(asked.setCookie).toBeNull();
+    expect(rig.exchangeCalls).toBe(exchanges); // not exchanged, not spent
+    expect(victim.cookie).toBe(victimCookie);
+    expect((await victim.invoke('where')).status).toBe(200); // still the victim's own workspace
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(1);
+
+    // the person confirms: the same code is exchanged now, and the replaced session ends
+    const switched = await victim.request('/platform/session', {
+      body: { launchCode: attackerCode, replace: true },
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.body.result.userId).not.toBe(signedIn.body.result.userId);
+    expect(rig.exchangeCalls).toBe(exchanges + 1);
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(1);
+    const stale = new Page(rig);
+    stale.cookie = victimCookie;
+    stale.csrf = victim.csrf;
+    expect((await stale.invoke('where')).status).toBe(401);
+  });
+
+  it('a browser without a live session signs in at once', async () => {
+    const page = new Page(rig);
+    page.cookie = 'framewright_session=' + 'A'.repeat(43); // unknown or ended: nothing to ask about
+    const answer = await page.open(await rig.launchCode('member'));
+    expect(answer.status).toBe(200);
+  });
+});
+
 describe('platform host: an exchange whose answer is lost', () => {
   it('is not replayed: the page is told to reopen, and the code stays spent', async () => {
     await rig.close();

@@ -22,6 +22,7 @@ function installPage(href: string, tabStorage: Record<string, string> = {}) {
       },
     },
     sessionStorage: {
+      storage,
       getItem: (key: string) => storage.get(key) ?? null,
       setItem: (key: string, value: string) => void storage.set(key, value),
     },
@@ -50,6 +51,9 @@ interface Transport {
 }
 interface PageModules {
   createHttpTransport(origin: string): Transport;
+  platformSwitchQuestion(): { userId: string; organizationId?: string } | null;
+  onPlatformSwitchQuestion(listener: () => void): () => void;
+  answerPlatformSwitch(replace: boolean): void;
   platformSessionIsOver(): boolean;
   onPlatformSessionOver(listener: () => void): () => void;
 }
@@ -146,5 +150,60 @@ describe('page start on the platform', () => {
     expect(events).toEqual(['fetch POST /bridge/invoke']);
     expect(requests[0]!.init.credentials).toBe('omit');
     expect(platformSessionIsOver()).toBe(false);
+  });
+
+  describe('a launch link in a browser that is signed in already', () => {
+    const askFirst = {
+      status: 409,
+      body: {
+        ok: false,
+        error: {
+          code: 'platform.switch_confirm',
+          message: 'confirm',
+          details: { signedIn: { userId: 'u0', organizationId: 'org-0' } },
+        },
+      },
+    };
+    async function askedPage() {
+      const page = installPage(`${ORIGIN}/?launchCode=lc-new`);
+      answers.set('POST /platform/session', askFirst);
+      const modules = await load();
+      const asked = new Promise<void>((resolve) => modules.onPlatformSwitchQuestion(resolve));
+      const transport = modules.createHttpTransport(ORIGIN);
+      await asked;
+      return { page, modules, transport };
+    }
+
+    it('shows who is signed in and exchanges the code only when the person confirms', async () => {
+      const { page, modules, transport } = await askedPage();
+      expect(modules.platformSwitchQuestion()).toEqual({ userId: 'u0', organizationId: 'org-0' });
+      // the code waits in memory only: not in the address bar, not in the tab's storage
+      expect(page.location.href).toBe(`${ORIGIN}/`);
+      expect(JSON.stringify([...page.sessionStorage.storage])).not.toContain('lc-new');
+      answers.set('POST /platform/session', signedIn);
+      answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+      modules.answerPlatformSwitch(true);
+      expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+      expect(modules.platformSwitchQuestion()).toBeNull();
+      const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
+      expect(bodies.map((b) => JSON.parse(String(b)))).toEqual([
+        { launchCode: 'lc-new' },
+        { launchCode: 'lc-new', replace: true },
+      ]);
+    });
+
+    it('staying keeps the current session and never sends the code again', async () => {
+      const { modules, transport } = await askedPage();
+      answers.set('GET /platform/session', signedIn);
+      answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+      modules.answerPlatformSwitch(false);
+      expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+      expect(events).toEqual([
+        'replaceState /',
+        'fetch POST /platform/session',
+        'fetch GET /platform/session',
+        'fetch POST /bridge/invoke',
+      ]);
+    });
   });
 });
