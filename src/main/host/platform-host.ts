@@ -18,11 +18,13 @@ import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resol
 import type { PlatformWorkspace, WorkspaceCore } from '../core/app/platform-workspaces.js';
 import {
   asRequestOf,
+  isWellFormedLaunchCode,
   type ActiveSession,
   type SessionOver,
 } from '../core/features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { SignInLimiter, type SignInLimits } from './sign-in-limits.js';
 import {
   answerClientError,
   answerFailure,
@@ -94,6 +96,10 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
     signedIn?(workspace: PlatformWorkspace<C>): void;
   };
   rendererDir: string;
+  /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
+  signInLimits?: SignInLimits;
+  /** The limiter's clock (tests). */
+  now?: () => number;
   host?: string;
   port?: number;
   /** One line per request: method, path (never the query), status. */
@@ -161,6 +167,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const setCookie = (id: string) => `${cookieName}=${id}; Max-Age=${7 * 24 * 3600}; ${cookieAttributes}`;
   const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
   const log = options.log ?? (() => undefined);
+  const signInLimiter = new SignInLimiter(options.signInLimits, options.now);
 
   const hostIsOurs = (req: IncomingMessage) => req.headers.host === publicUrl.host;
   /** Origin must be ours when sent; on state-changing calls (and sockets) it must be sent. */
@@ -199,6 +206,20 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
     }
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    // each sign-in may make the backend call the session service: limited per address and overall
+    const admitted = signInLimiter.admit(req.socket.remoteAddress ?? '');
+    if (!admitted.admitted) {
+      req.resume();
+      return sendJson(
+        res,
+        429,
+        {
+          ok: false,
+          error: { code: 'host.too_many_sign_ins', message: 'Too many sign-ins: try again shortly.' },
+        },
+        { 'Retry-After': String(admitted.retryAfterSeconds) },
+      );
+    }
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
     // only the launch code (and the confirmation) is read: identity fields of a body never are
@@ -206,7 +227,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       launchCode?: unknown;
       replace?: unknown;
     } | null;
-    const launchCode = typeof body?.launchCode === 'string' ? body.launchCode : '';
+    const launchCode = body?.launchCode;
+    // refused before anything else: a malformed code is never sent to the session service
+    if (!isWellFormedLaunchCode(launchCode))
+      throw new Refusal(400, 'host.bad_launch_code', 'That is not a launch code.');
     // login CSRF: a link must not silently replace who this browser is signed in as. With a live
     // session here, nothing is exchanged until the person confirms (`replace: true`).
     const previousId = cookieValue(req, cookieName);

@@ -9,6 +9,7 @@ import { createSessionService } from '../../../src/main/core/features/runtime-se
 import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
+import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -73,6 +74,8 @@ export interface PlatformRig {
 export interface RigOptions {
   /** The session service's exchange happens, but its answer is lost (the outcome is unknown). */
   loseExchangeAnswers?: boolean;
+  /** The host's sign-in limits (its clock is the rig's). */
+  signInLimits?: SignInLimits;
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
@@ -129,6 +132,8 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      ...(rigOptions.signInLimits ? { signInLimits: rigOptions.signInLimits } : {}),
+      now: () => Date.now() + offsetMs,
     });
   };
   Object.assign(rig, {

@@ -171,6 +171,97 @@ describe('platform host: a launch link in a browser that is signed in already (l
   });
 });
 
+/** A sign-in attempt from a given loopback address (127.0.0.x are all this machine's). */
+function signInFrom(
+  rig: PlatformRig,
+  localAddress: string,
+  launchCode: unknown,
+): Promise<{ status: number; retryAfter: string | undefined; code: string | undefined }> {
+  const { port } = new URL(rig.origin);
+  const body = JSON.stringify({ launchCode });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress,
+        method: 'POST',
+        path: '/platform/session',
+        headers: {
+          Host: new URL(rig.origin).host,
+          Origin: rig.origin,
+          'Content-Type': 'application/json',
+          Connection: 'close',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            code: (JSON.parse(text) as { error?: { code?: string } }).error?.code,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('platform host: sign-in is not a free call out', () => {
+  it('refuses a malformed launch code before calling the session service', async () => {
+    for (const junk of ['', 'a b', 'code\n', 'c\u00f6de', 'x'.repeat(1025), 42, null, ['code']]) {
+      const answer = await signInFrom(rig, '127.0.0.1', junk);
+      expect(answer.status, JSON.stringify(junk).slice(0, 20)).toBe(400);
+      expect(answer.code).toBe('host.bad_launch_code');
+    }
+    expect(rig.exchangeCalls).toBe(0);
+    // a well-formed code is exchanged as before
+    expect((await new Page(rig).open(await rig.launchCode('member'))).status).toBe(200);
+    expect(rig.exchangeCalls).toBe(1);
+  });
+
+  it('limits sign-ins per client address: 429 with Retry-After, other addresses unaffected, and again later', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 3, refillPerSecond: 0.1 },
+        global: { capacity: 100, refillPerSecond: 10 },
+      },
+    });
+    for (let i = 0; i < 3; i += 1) expect((await signInFrom(rig, '127.0.0.1', 'junk code')).status).toBe(400);
+    const refused = await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'));
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe('10');
+    expect(rig.exchangeCalls).toBe(0);
+    // another address is its own bucket
+    expect((await signInFrom(rig, '127.0.0.2', await rig.launchCode('member'))).status).toBe(200);
+    await rig.advance(10);
+    expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'))).status).toBe(200);
+  });
+
+  it('limits sign-ins globally: many addresses together are refused past the global bucket', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 3, refillPerSecond: 1 },
+        global: { capacity: 4, refillPerSecond: 0.5 },
+      },
+    });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i += 1)
+      statuses.push((await signInFrom(rig, `127.0.0.${i}`, 'junk code')).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    const refused = await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'));
+    expect(refused).toMatchObject({ status: 429, retryAfter: '2' });
+    await rig.advance(2);
+    expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
+  });
+});
+
 describe('platform host: an exchange whose answer is lost', () => {
   it('is not replayed: the page is told to reopen, and the code stays spent', async () => {
     await rig.close();

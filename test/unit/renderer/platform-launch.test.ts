@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const ORIGIN = 'https://studio.example.test';
 let events: string[];
-let answers: Map<string, { status: number; body: unknown }>;
+interface FakeAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+let answers: Map<string, FakeAnswer>;
+/** Answers given once each, in order, before `answers`. */
+let queuedAnswers: Map<string, FakeAnswer[]>;
 let requests: { url: string; init: RequestInit }[];
 
 function installPage(href: string, tabStorage: Record<string, string> = {}) {
@@ -31,13 +38,16 @@ function installPage(href: string, tabStorage: Record<string, string> = {}) {
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     events.push(`fetch ${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`);
     requests.push({ url, init });
-    const answer = answers.get(`${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`) ?? {
-      status: 404,
-      body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
-    };
+    const key = `${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`;
+    const queued = queuedAnswers.get(key)?.shift();
+    const answer = queued ??
+      answers.get(key) ?? {
+        status: 404,
+        body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
+      };
     return new Response(JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(answer.headers ?? {}) },
     });
   });
   return page;
@@ -89,6 +99,7 @@ beforeEach(() => {
   events = [];
   requests = [];
   answers = new Map();
+  queuedAnswers = new Map();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -113,6 +124,23 @@ describe('page start on the platform', () => {
     expect(call.credentials).toBe('same-origin');
     expect((call.headers as Record<string, string>)['x-framewright-csrf']).toBe('csrf-1');
     expect((call.headers as Record<string, string>).authorization).toBeUndefined();
+    expect(platformSessionIsOver()).toBe(false);
+  });
+
+  it('a sign-in refused for load (429) is sent again after its Retry-After, nothing else', async () => {
+    installPage(`${ORIGIN}/?launchCode=lc-busy`);
+    queuedAnswers.set('POST /platform/session', [
+      {
+        status: 429,
+        body: { ok: false, error: { code: 'host.too_many_sign_ins', message: 'later' } },
+        headers: { 'retry-after': '0' },
+      },
+    ]);
+    answers.set('POST /platform/session', signedIn);
+    answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+    const { createHttpTransport, platformSessionIsOver } = await load();
+    expect(await createHttpTransport(ORIGIN).invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+    expect(events.filter((e) => e === 'fetch POST /platform/session')).toHaveLength(2);
     expect(platformSessionIsOver()).toBe(false);
   });
 

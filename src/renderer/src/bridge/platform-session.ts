@@ -20,6 +20,8 @@ import {
  * this module's memory), staying keeps the current session and forgets the code.
  */
 const PLATFORM_TAB_KEY = 'framewright.platform';
+/** A sign-in the host refused for load (429) is tried again after its `Retry-After`, this often. */
+const SIGN_IN_ATTEMPTS = 4;
 
 export type PlatformStart =
   { kind: 'not-platform' } | { kind: 'signed-in'; view: PlatformSessionView } | { kind: 'over' };
@@ -96,14 +98,20 @@ export async function startPlatformSession(
       | { ok: true; result: PlatformSessionView }
       | { ok: false; error: { code: string; details?: { signedIn?: PlatformSignedInView } } };
     const ask = async (method: 'GET' | 'POST', body?: unknown): Promise<Answer> => {
-      const response = await fetch(`${origin}${PLATFORM_SESSION_PATH}`, {
-        credentials: 'same-origin',
-        method,
-        ...(body === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      });
-      return (await response.json()) as Answer;
+      for (let attempt = 1; ; attempt += 1) {
+        const response = await fetch(`${origin}${PLATFORM_SESSION_PATH}`, {
+          credentials: 'same-origin',
+          method,
+          ...(body === undefined
+            ? {}
+            : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        });
+        // too many sign-ins right now: nothing was exchanged, so the same code may be sent again
+        const wait = Number(response.headers.get('retry-after'));
+        if (response.status !== 429 || attempt >= SIGN_IN_ATTEMPTS || !(wait >= 0))
+          return (await response.json()) as Answer;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30) * 1000));
+      }
     };
     let answer = await ask(
       launchCode === undefined ? 'GET' : 'POST',

@@ -20,6 +20,15 @@ const SECRET_KEY_PREFIX = 'runtime-session:';
 /** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
 const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
 
+/**
+ * A launch code as this backend accepts it: 1..1024 visible ASCII characters (no spaces, controls
+ * or other scripts). The spec keeps the code opaque and only requires it non-empty; codes arrive
+ * in a URL query, so anything else is not one the platform handed out.
+ */
+export function isWellFormedLaunchCode(code: unknown): code is string {
+  return typeof code === 'string' && /^[\x21-\x7e]{1,1024}$/.test(code);
+}
+
 /** Who a server-side session belongs to: the RuntimeSession's snapshot, without its id. */
 export interface SignedInUser {
   readonly subject: RuntimeSession['subject'];
@@ -82,8 +91,9 @@ export class ServerSessions {
   }
 
   async signIn(launchCode: string): Promise<ActiveSession | SessionOver> {
-    if (typeof launchCode !== 'string' || launchCode.length === 0 || launchCode.length > 1024)
-      return { status: 'over', reason: 'exchange_failed' };
+    // malformed codes never reach the session service (an unauthenticated caller must not make the
+    // backend call out with its credential for junk)
+    if (!isWellFormedLaunchCode(launchCode)) return { status: 'over', reason: 'exchange_failed' };
     let session: RuntimeSession;
     try {
       session = await this.options.service.exchange(launchCode);
