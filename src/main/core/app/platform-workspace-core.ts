@@ -74,8 +74,11 @@ export interface PlatformBackendParts {
   signingKey: Buffer;
   /** `FRAMEWRIGHT_PUBLIC_URL`'s origin. */
   publicOrigin: string;
-  /** The projects of an organization's people (each person's live in their own workspace). */
-  organizationProjects(organizationId: string): Promise<readonly { id: string; name: string }[]>;
+  /** The projects of an organization's people (each person's live in their workspace of that organization). */
+  organizationProjects(organization: {
+    tenantId: string;
+    organizationId: string;
+  }): Promise<readonly { id: string; name: string }[]>;
   logger: Logger;
   /** Engine timing (tests). */
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
@@ -287,7 +290,10 @@ export function createPlatformWorkspaceCore(
     if (!organizationId) return undefined;
     let team = teams.get(session.sessionId);
     if (!team) {
-      const orgProjects: OrganizationProjects = { list: () => parts.organizationProjects(organizationId) };
+      const { tenantId } = session.subject;
+      const orgProjects: OrganizationProjects = {
+        list: () => parts.organizationProjects({ tenantId, organizationId }),
+      };
       team = new TeamFeature({
         subject: { organizationId },
         directory: {

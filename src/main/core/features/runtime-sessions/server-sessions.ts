@@ -257,8 +257,22 @@ function active(id: string, stored: StoredSession): ActiveSession {
   };
 }
 
-/** The subject's workspace key: sha256("tenant\0account\0user") hex, first 32 characters. */
+/**
+ * The workspace key of a subject in the context its session names: sha256 of
+ * "tenant\0account\0user\0context" hex, first 32 characters, where the context is
+ * `org:<organizationId>` or `personal`. A person's personal work and each organization's work are
+ * kept apart (journal, files, latest session).
+ */
 export function subjectKeyOf(subject: RuntimeSession['subject']): string {
+  const context = subject.organizationId ? `org:${subject.organizationId}` : 'personal';
+  return createHash('sha256')
+    .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}\0${context}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The key before workspaces were kept per context (tenant, account and user only): for migration. */
+export function legacySubjectKeyOf(subject: RuntimeSession['subject']): string {
   return createHash('sha256')
     .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}`)
     .digest('hex')
