@@ -375,8 +375,16 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return {
         accept: true,
         opened(ws) {
+          // each pushed event is a use of the session: once it is over (revoked, signed out,
+          // expired) the socket closes and nothing more reaches the page. In order, one at a time.
+          let sending = Promise.resolve();
           const unsubscribe = options.eventsOf?.(workspace).subscribe((event, payload) => {
-            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+            sending = sending.then(async () => {
+              if (ws.readyState !== ws.OPEN) return;
+              const still = await options.sessions.current(session.id).catch(() => undefined);
+              if (still?.status !== 'active') return ws.close(4401, PLATFORM_SESSION_OVER_CODE);
+              if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+            });
           });
           ws.on('close', () => unsubscribe?.());
         },

@@ -400,6 +400,25 @@ describe('platform host: events socket', () => {
     mine.socket.close();
     theirs.socket.close();
   });
+
+  it('an open socket of a person whose access was revoked closes at the next event, carrying nothing', async () => {
+    const member = new Page(rig);
+    await member.open(await rig.launchCode('member'));
+    const memberKey = (await member.invoke('where')).body.result as string;
+    const mine = openEvents(rig, member, ['framewright.events', `framewright.csrf.${member.csrf}`]);
+    expect(await mine.opened).toBe(101);
+    const closed = new Promise<number>((resolve) => mine.socket.once('close', (code) => resolve(code)));
+    await rig.setAccess('member', 'revoked');
+    try {
+      await rig.advance(RESOLVE_INTERVAL_SECONDS + 1);
+      rig.emitTo(memberKey, 'jobs.changed', { id: 'job-2' });
+      const stillOpen = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3_000));
+      expect(await Promise.race([closed, stillOpen])).toBe(4401);
+      expect(mine.messages).toEqual([]);
+    } finally {
+      await rig.setAccess('member', 'granted');
+    }
+  });
 });
 
 describe('platform host: session lifetime', () => {
