@@ -29,12 +29,14 @@ export function PlatformGate({ children }: { children: ReactNode }) {
           })}
         </p>
         <p>{t('platform.switchLink')}</p>
-        <button type="button" onClick={() => answerPlatformSwitch(false)}>
-          {t('platform.switchStay')}
-        </button>
-        <button type="button" onClick={() => answerPlatformSwitch(true)}>
-          {t('platform.switchGo')}
-        </button>
+        <div className="switch-actions">
+          <button type="button" onClick={() => answerPlatformSwitch(false)}>
+            {t('platform.switchStay')}
+          </button>
+          <button type="button" onClick={() => answerPlatformSwitch(true)}>
+            {t('platform.switchGo')}
+          </button>
+        </div>
       </main>
     );
   if (!over) return children;
