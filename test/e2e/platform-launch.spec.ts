@@ -101,3 +101,41 @@ test('opened with a launch code: the code leaves the address bar, the session is
   await second.screenshot({ path: 'test-results/screenshots/platform-reopen.png' });
   await other.close();
 });
+
+test('a launch link opened in a browser signed in as someone else asks first, and switches only when told', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${origin}/?launchCode=${await launchCode('member')}`);
+  await expect(page.getByTestId('nav-create')).toBeVisible();
+  const [memberCookie] = await context.cookies();
+
+  // another person's fresh link, opened in this browser: nothing is exchanged yet, the page asks
+  const foreign = await launchCode('personal');
+  await page.goto(`${origin}/?launchCode=${foreign}`);
+  await expect(page.getByRole('heading', { name: 'Sign in with this link?' })).toBeVisible();
+  await expect(page).toHaveURL(`${origin}/`);
+  expect(
+    await page.evaluate(() => JSON.stringify({ ...window.sessionStorage, ...window.localStorage })),
+  ).not.toContain(foreign);
+  expect((await context.cookies())[0]!.value).toBe(memberCookie!.value);
+  await page.screenshot({ path: 'test-results/screenshots/platform-switch-question.png' });
+
+  // staying keeps the current person
+  await page.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(page.getByTestId('nav-create')).toBeVisible();
+  expect((await context.cookies())[0]!.value).toBe(memberCookie!.value);
+
+  // the same kind of link again, confirmed this time: the browser switches, the old session ends
+  await page.goto(`${origin}/?launchCode=${await launchCode('personal')}`);
+  await page.getByRole('button', { name: 'Sign in with the link' }).click();
+  await expect(page.getByTestId('nav-create')).toBeVisible();
+  const [switched] = await context.cookies();
+  expect(switched!.value).not.toBe(memberCookie!.value);
+  const old = await fetch(`${origin}/platform/session`, {
+    headers: { Cookie: `${memberCookie!.name}=${memberCookie!.value}` },
+  });
+  expect(old.status).toBe(401);
+  await context.close();
+});

@@ -8,6 +8,7 @@ import {
   PLATFORM_CSRF_PROTOCOL_PREFIX,
   PLATFORM_SESSION_OVER_CODE,
   PLATFORM_SESSION_PATH,
+  PLATFORM_SWITCH_CONFIRM_CODE,
   type PlatformSessionView,
 } from '../../shared/bridge/platform-host-protocol.js';
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
@@ -15,9 +16,15 @@ import type { EventHub } from '../core/bridge/event-hub.js';
 import { OBJECTS_PREFIX } from '../core/features/read-urls/signed-read-url.js';
 import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
 import type { PlatformWorkspace, WorkspaceCore } from '../core/app/platform-workspaces.js';
-import type { ActiveSession, SessionOver } from '../core/features/runtime-sessions/server-sessions.js';
+import {
+  asRequestOf,
+  isWellFormedLaunchCode,
+  type ActiveSession,
+  type SessionOver,
+} from '../core/features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { SignInLimiter, type SignInLimits } from './sign-in-limits.js';
 import {
   answerClientError,
   answerFailure,
@@ -46,7 +53,12 @@ import {
  *    the `__Host-` prefix when the public URL is https; the RuntimeSession's id stays here;
  *  - every state-changing call carries the session's CSRF token as a header (a subprotocol on
  *    the socket); a call without a session is 401, without the token 403;
- *  - identity is taken from the server-side session only, never from a body, query or header.
+ *  - a launch code posted by a browser that has a live session is not exchanged until the person
+ *    confirms the switch (409 `platform.switch_confirm`, then `replace: true`); the replaced
+ *    session ends (login CSRF);
+ *  - identity is taken from the server-side session only, never from a body, query or header;
+ *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
+ *    browser's session of the same person.
  */
 export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
@@ -84,6 +96,10 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
     signedIn?(workspace: PlatformWorkspace<C>): void;
   };
   rendererDir: string;
+  /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
+  signInLimits?: SignInLimits;
+  /** The limiter's clock (tests). */
+  now?: () => number;
   host?: string;
   port?: number;
   /** One line per request: method, path (never the query), status. */
@@ -151,6 +167,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const setCookie = (id: string) => `${cookieName}=${id}; Max-Age=${7 * 24 * 3600}; ${cookieAttributes}`;
   const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
   const log = options.log ?? (() => undefined);
+  const signInLimiter = new SignInLimiter(options.signInLimits, options.now);
 
   const hostIsOurs = (req: IncomingMessage) => req.headers.host === publicUrl.host;
   /** Origin must be ours when sent; on state-changing calls (and sockets) it must be sent. */
@@ -189,12 +206,52 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
     }
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    // each sign-in may make the backend call the session service: limited per address and overall
+    const admitted = signInLimiter.admit(req.socket.remoteAddress ?? '');
+    if (!admitted.admitted) {
+      req.resume();
+      return sendJson(
+        res,
+        429,
+        {
+          ok: false,
+          error: { code: 'host.too_many_sign_ins', message: 'Too many sign-ins: try again shortly.' },
+        },
+        { 'Retry-After': String(admitted.retryAfterSeconds) },
+      );
+    }
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
-    // only the launch code is read: identity fields of a body are never looked at
-    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as { launchCode?: unknown } | null;
-    const launchCode = typeof body?.launchCode === 'string' ? body.launchCode : '';
+    // only the launch code (and the confirmation) is read: identity fields of a body never are
+    const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as {
+      launchCode?: unknown;
+      replace?: unknown;
+    } | null;
+    const launchCode = body?.launchCode;
+    // refused before anything else: a malformed code is never sent to the session service
+    if (!isWellFormedLaunchCode(launchCode))
+      throw new Refusal(400, 'host.bad_launch_code', 'That is not a launch code.');
+    // login CSRF: a link must not silently replace who this browser is signed in as. With a live
+    // session here, nothing is exchanged until the person confirms (`replace: true`).
+    const previousId = cookieValue(req, cookieName);
+    const previous = previousId ? await options.sessions.current(previousId) : undefined;
+    if (previous?.status === 'active' && body?.replace !== true) {
+      const signedIn = {
+        userId: previous.subject.userId,
+        ...(previous.subject.organizationId ? { organizationId: previous.subject.organizationId } : {}),
+      };
+      return sendJson(res, 409, {
+        ok: false,
+        error: {
+          code: PLATFORM_SWITCH_CONFIRM_CODE,
+          message: 'This browser is signed in already: confirm before the link signs you in.',
+          details: { signedIn },
+        },
+      });
+    }
     const session = await options.sessions.signIn(launchCode);
+    // a new sign-in always ends this browser's previous session (confirmed above when it was live)
+    if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
     if (session.status === 'over') return over(res);
     options.studio?.signedIn?.(options.workspaces.workspaceOf(session.subject));
     sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });
@@ -210,7 +267,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
     const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
     const workspace = options.workspaces.workspaceOf(session.subject);
-    sendJson(res, 200, await workspace.dispatcher.dispatch(method, params));
+    sendJson(res, 200, await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params)));
   };
 
   const stage = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -229,7 +286,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
     const workspace = options.workspaces.workspaceOf(session.subject);
     try {
-      sendJson(res, 200, { ok: true, result: await studio.stage(workspace, req, name, purpose) });
+      const result = await asRequestOf(session, () => studio.stage(workspace, req, name, purpose));
+      sendJson(res, 200, { ok: true, result });
     } catch (error) {
       const shaped = error as { code?: unknown; message?: unknown };
       sendJson(res, 200, {
@@ -251,9 +309,9 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (!session) return;
     const workspace = options.workspaces.workspaceOf(session.subject);
     if (url.pathname.startsWith('/media/')) {
-      const found = await studio
-        .media(workspace, decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url))
-        .catch(() => undefined);
+      const found = await asRequestOf(session, () =>
+        studio.media(workspace, decodedPath(url.pathname.slice('/media/'.length)), mediaSignatureOf(url)),
+      ).catch(() => undefined);
       if (!found) throw new Refusal(404, 'host.not_found', 'Not found.');
       return serveMediaFile(req, res, found);
     }
@@ -317,8 +375,16 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return {
         accept: true,
         opened(ws) {
+          // each pushed event is a use of the session: once it is over (revoked, signed out,
+          // expired) the socket closes and nothing more reaches the page. In order, one at a time.
+          let sending = Promise.resolve();
           const unsubscribe = options.eventsOf?.(workspace).subscribe((event, payload) => {
-            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+            sending = sending.then(async () => {
+              if (ws.readyState !== ws.OPEN) return;
+              const still = await options.sessions.current(session.id).catch(() => undefined);
+              if (still?.status !== 'active') return ws.close(4401, PLATFORM_SESSION_OVER_CODE);
+              if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+            });
           });
           ws.on('close', () => unsubscribe?.());
         },

@@ -13,6 +13,20 @@ export const PLATFORM_CSRF_PROTOCOL_PREFIX = 'framewright.csrf.';
 /** The error code of every answer that means "reopen Framewright from your application center". */
 export const PLATFORM_SESSION_OVER_CODE = 'platform.session_over';
 
+/**
+ * The answer (409) to a launch code posted by a browser that already has a live session: nothing
+ * was exchanged. The page shows who is signed in now (`details.signedIn`) and asks; only when the
+ * person confirms does it post the same code again with `replace: true` (the code stays in the
+ * page's memory meanwhile, never in the address bar or storage). The replaced session ends.
+ */
+export const PLATFORM_SWITCH_CONFIRM_CODE = 'platform.switch_confirm';
+
+/** Who is signed in, without anything that acts for them (the switch question shows it). */
+export interface PlatformSignedInView {
+  userId: string;
+  organizationId?: string;
+}
+
 /** Who is signed in, as the page is told (never the RuntimeSession's id). */
 export interface PlatformSessionView {
   userId: string;

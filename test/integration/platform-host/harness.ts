@@ -9,6 +9,7 @@ import { createSessionService } from '../../../src/main/core/features/runtime-se
 import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
+import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -62,6 +63,9 @@ export interface PlatformRig {
   restartHost(): Promise<void>;
   renewCalls: number;
   exchangeCalls: number;
+  resolveCalls: number;
+  /** An administrator changes a person's access to the application (the simulator's route). */
+  setAccess(user: 'member' | 'personal' | 'manager', access: 'granted' | 'revoked'): Promise<void>;
   /** Pushes an event to the sockets of one workspace. */
   emitTo(subjectKey: string, event: string, payload: unknown): void;
   close(): Promise<void>;
@@ -70,6 +74,8 @@ export interface PlatformRig {
 export interface RigOptions {
   /** The session service's exchange happens, but its answer is lost (the outcome is unknown). */
   loseExchangeAnswers?: boolean;
+  /** The host's sign-in limits (its clock is the rig's). */
+  signInLimits?: SignInLimits;
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
@@ -85,7 +91,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
   const secrets = new MemorySecretStore();
   const logLines: string[] = [];
   let offsetMs = 0;
-  const rig = { renewCalls: 0, exchangeCalls: 0 } as PlatformRig;
+  const rig = { renewCalls: 0, exchangeCalls: 0, resolveCalls: 0 } as PlatformRig;
   const real = createSessionService({
     sessionBaseUrl: sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
@@ -93,7 +99,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
   });
   const service = {
     ...real,
-    resolve: (id: string) => real.resolve(id),
+    resolve: (id: string) => ((rig.resolveCalls += 1), real.resolve(id)),
     renew: (id: string) => real.renew(id),
     // the exchange is sent; with loseExchangeAnswers its answer is lost on the way back
     exchange: async (launchCode: string) => {
@@ -126,6 +132,8 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      ...(rigOptions.signInLimits ? { signInLimits: rigOptions.signInLimits } : {}),
+      now: () => Date.now() + offsetMs,
     });
   };
   Object.assign(rig, {
@@ -152,6 +160,14 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       });
       const body = (await answer.json()) as { runtime: { launchCode: string } };
       return body.runtime.launchCode;
+    },
+    async setAccess(user: string, access: string) {
+      const answer = await fetch(new URL('/v1/_simulator/platform/access', sim.platform.launchUrl), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: APP_KEY, user, access }),
+      });
+      if (answer.status !== 200) throw new Error(`access: HTTP ${answer.status}`);
     },
     emitTo(subjectKey: string, event: string, payload: unknown) {
       for (const listener of hubOf(subjectKey)) listener(event as never, payload);

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
-import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import {
+  RESOLVE_INTERVAL_SECONDS,
+  ServerSessions,
+} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
 import { startPlatformHost } from '../../../src/main/host/platform-host.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
@@ -121,6 +124,141 @@ describe('platform host: signing in with a launch code', () => {
       await host.close();
       await workspaces.close();
     }
+  });
+});
+
+describe('platform host: a launch link in a browser that is signed in already (login CSRF)', () => {
+  it('asks first: nothing is exchanged until the person confirms, then the replaced session ends', async () => {
+    const victim = new Page(rig);
+    const signedIn = await victim.open(await rig.launchCode('member'));
+    const victimCookie = victim.cookie;
+    const exchanges = rig.exchangeCalls;
+    // an attacker's fresh code, opened in the victim's browser (same cookie)
+    const attackerCode = await rig.launchCode('personal');
+    const asked = await victim.request('/platform/session', { body: { launchCode: attackerCode } });
+    expect(asked.status).toBe(409);
+    expect(asked.body.error.code).toBe('platform.switch_confirm');
+    // the page can say who is signed in now; nothing that acts for them (no CSRF token)
+    expect(asked.body.error.details).toEqual({
+      signedIn: { userId: signedIn.body.result.userId, organizationId: signedIn.body.result.organizationId },
+    });
+    expect(JSON.stringify(asked.body)).not.toContain(victim.csrf);
+    expect(asked.setCookie).toBeNull();
+    expect(rig.exchangeCalls).toBe(exchanges); // not exchanged, not spent
+    expect(victim.cookie).toBe(victimCookie);
+    expect((await victim.invoke('where')).status).toBe(200); // still the victim's own workspace
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(1);
+
+    // the person confirms: the same code is exchanged now, and the replaced session ends
+    const switched = await victim.request('/platform/session', {
+      body: { launchCode: attackerCode, replace: true },
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.body.result.userId).not.toBe(signedIn.body.result.userId);
+    expect(rig.exchangeCalls).toBe(exchanges + 1);
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(1);
+    const stale = new Page(rig);
+    stale.cookie = victimCookie;
+    stale.csrf = victim.csrf;
+    expect((await stale.invoke('where')).status).toBe(401);
+  });
+
+  it('a browser without a live session signs in at once', async () => {
+    const page = new Page(rig);
+    page.cookie = 'framewright_session=' + 'A'.repeat(43); // unknown or ended: nothing to ask about
+    const answer = await page.open(await rig.launchCode('member'));
+    expect(answer.status).toBe(200);
+  });
+});
+
+/** A sign-in attempt from a given loopback address (127.0.0.x are all this machine's). */
+function signInFrom(
+  rig: PlatformRig,
+  localAddress: string,
+  launchCode: unknown,
+): Promise<{ status: number; retryAfter: string | undefined; code: string | undefined }> {
+  const { port } = new URL(rig.origin);
+  const body = JSON.stringify({ launchCode });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress,
+        method: 'POST',
+        path: '/platform/session',
+        headers: {
+          Host: new URL(rig.origin).host,
+          Origin: rig.origin,
+          'Content-Type': 'application/json',
+          Connection: 'close',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            code: (JSON.parse(text) as { error?: { code?: string } }).error?.code,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('platform host: sign-in is not a free call out', () => {
+  it('refuses a malformed launch code before calling the session service', async () => {
+    for (const junk of ['', 'a b', 'code\n', 'c\u00f6de', 'x'.repeat(1025), 42, null, ['code']]) {
+      const answer = await signInFrom(rig, '127.0.0.1', junk);
+      expect(answer.status, JSON.stringify(junk).slice(0, 20)).toBe(400);
+      expect(answer.code).toBe('host.bad_launch_code');
+    }
+    expect(rig.exchangeCalls).toBe(0);
+    // a well-formed code is exchanged as before
+    expect((await new Page(rig).open(await rig.launchCode('member'))).status).toBe(200);
+    expect(rig.exchangeCalls).toBe(1);
+  });
+
+  it('limits sign-ins per client address: 429 with Retry-After, other addresses unaffected, and again later', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 3, refillPerSecond: 0.1 },
+        global: { capacity: 100, refillPerSecond: 10 },
+      },
+    });
+    for (let i = 0; i < 3; i += 1) expect((await signInFrom(rig, '127.0.0.1', 'junk code')).status).toBe(400);
+    const refused = await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'));
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe('10');
+    expect(rig.exchangeCalls).toBe(0);
+    // another address is its own bucket
+    expect((await signInFrom(rig, '127.0.0.2', await rig.launchCode('member'))).status).toBe(200);
+    await rig.advance(10);
+    expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'))).status).toBe(200);
+  });
+
+  it('limits sign-ins globally: many addresses together are refused past the global bucket', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 3, refillPerSecond: 1 },
+        global: { capacity: 4, refillPerSecond: 0.5 },
+      },
+    });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i += 1)
+      statuses.push((await signInFrom(rig, `127.0.0.${i}`, 'junk code')).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    const refused = await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'));
+    expect(refused).toMatchObject({ status: 429, retryAfter: '2' });
+    await rig.advance(2);
+    expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
   });
 });
 
@@ -262,6 +400,25 @@ describe('platform host: events socket', () => {
     mine.socket.close();
     theirs.socket.close();
   });
+
+  it('an open socket of a person whose access was revoked closes at the next event, carrying nothing', async () => {
+    const member = new Page(rig);
+    await member.open(await rig.launchCode('member'));
+    const memberKey = (await member.invoke('where')).body.result as string;
+    const mine = openEvents(rig, member, ['framewright.events', `framewright.csrf.${member.csrf}`]);
+    expect(await mine.opened).toBe(101);
+    const closed = new Promise<number>((resolve) => mine.socket.once('close', (code) => resolve(code)));
+    await rig.setAccess('member', 'revoked');
+    try {
+      await rig.advance(RESOLVE_INTERVAL_SECONDS + 1);
+      rig.emitTo(memberKey, 'jobs.changed', { id: 'job-2' });
+      const stillOpen = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3_000));
+      expect(await Promise.race([closed, stillOpen])).toBe(4401);
+      expect(mine.messages).toEqual([]);
+    } finally {
+      await rig.setAccess('member', 'granted');
+    }
+  });
 });
 
 describe('platform host: session lifetime', () => {
@@ -299,6 +456,34 @@ describe('platform host: session lifetime', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('platform.session_over');
     expect(answer.setCookie).toMatch(/Max-Age=0/);
+  });
+
+  it(`revoked access is told within ${RESOLVE_INTERVAL_SECONDS} s: the session is resolved again on use, and nothing more is read`, async () => {
+    const page = new Page(rig);
+    const other = new Page(rig);
+    await page.open(await rig.launchCode('member'));
+    await other.open(await rig.launchCode('personal'));
+    await page.invoke('notes.add', { text: 'mine' });
+    // within the interval: no resolve at all, however many calls
+    await rig.advance(RESOLVE_INTERVAL_SECONDS - 1);
+    for (let i = 0; i < 5; i += 1) expect((await page.invoke('notes.list')).status).toBe(200);
+    expect(rig.resolveCalls).toBe(0);
+    await rig.setAccess('member', 'revoked');
+    try {
+      await rig.advance(2); // the interval has passed since the sign-in
+      const told = await page.invoke('notes.list');
+      expect(told.status).toBe(401);
+      expect(told.body.error.code).toBe('platform.session_over');
+      expect(told.setCookie).toMatch(/Max-Age=0/);
+      expect(rig.resolveCalls).toBe(1);
+      // the old cookie reads nothing any more
+      expect((await page.request('/platform/session')).status).toBe(401);
+      // another person is unaffected (resolved once, still granted)
+      expect((await other.invoke('where')).status).toBe(200);
+      expect(rig.resolveCalls).toBe(2);
+    } finally {
+      await rig.setAccess('member', 'granted');
+    }
   });
 
   it('a restarted host keeps the person signed in, in the same workspace', async () => {

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
@@ -25,6 +27,8 @@ export interface Page {
 
 /** The simulator, a platform backend and its host, all in this process (restartable on the same data). */
 export interface StudioRig {
+  /** Every runtime request, with its session header (only with `recordRuntime`). */
+  runtimeCalls: RuntimeCall[];
   sim: RunningSimulator;
   dataDir: string;
   origin: string;
@@ -50,7 +54,61 @@ export interface StudioRig {
   close(): Promise<void>;
 }
 
-export async function startStudioRig(): Promise<StudioRig> {
+/** One runtime request as a recording proxy saw it: which session (or recovery) header it carried. */
+export interface RuntimeCall {
+  method: string;
+  path: string;
+  sessionId: string | undefined;
+}
+
+/**
+ * A loopback pass-through proxy in front of the simulated runtime that records every request's
+ * `X-Platform-Runtime-Session-Id` (streams, bodies and answers pass unchanged).
+ */
+async function recordingProxy(upstreamBase: string, calls: RuntimeCall[]) {
+  const upstream = new URL(upstreamBase);
+  const server = http.createServer((req, res) => {
+    const session = req.headers['x-platform-runtime-session-id'];
+    calls.push({
+      method: req.method ?? '',
+      path: (req.url ?? '').split('?')[0]!,
+      sessionId: typeof session === 'string' ? session : undefined,
+    });
+    const forwarded = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => res.destroy());
+    res.on('close', () => forwarded.destroy());
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = new URL(upstreamBase);
+  base.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base: base.toString().replace(/\/$/, ''),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface StudioRigOptions {
+  /** Put a recording proxy in front of the runtime (`rig.runtimeCalls`). */
+  recordRuntime?: boolean;
+}
+
+export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise<StudioRig> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-studio-'));
   const dataDir = path.join(root, 'data');
   const rendererDir = path.join(root, 'renderer');
@@ -60,8 +118,12 @@ export async function startStudioRig(): Promise<StudioRig> {
   const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const runtimeCalls: RuntimeCall[] = [];
+  const proxy = rigOptions.recordRuntime
+    ? await recordingProxy(sim.platform.runtimeBaseUrl, runtimeCalls)
+    : undefined;
   const settings: PlatformSettings = {
-    runtimeBaseUrl: sim.platform.runtimeBaseUrl,
+    runtimeBaseUrl: proxy?.base ?? sim.platform.runtimeBaseUrl,
     sessionBaseUrl: sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
     appCredential: app.appCredential,
@@ -117,6 +179,7 @@ export async function startStudioRig(): Promise<StudioRig> {
   };
 
   const rig: StudioRig = {
+    runtimeCalls,
     sim,
     dataDir,
     origin,
@@ -173,6 +236,7 @@ export async function startStudioRig(): Promise<StudioRig> {
     async close() {
       await running.host.close().catch(() => undefined);
       await running.backend.close().catch(() => undefined);
+      await proxy?.close();
       await sim.close();
       rmSync(root, { recursive: true, force: true });
     },

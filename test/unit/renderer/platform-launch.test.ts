@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const ORIGIN = 'https://studio.example.test';
 let events: string[];
-let answers: Map<string, { status: number; body: unknown }>;
+interface FakeAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+let answers: Map<string, FakeAnswer>;
+/** Answers given once each, in order, before `answers`. */
+let queuedAnswers: Map<string, FakeAnswer[]>;
 let requests: { url: string; init: RequestInit }[];
 
 function installPage(href: string, tabStorage: Record<string, string> = {}) {
@@ -22,6 +29,7 @@ function installPage(href: string, tabStorage: Record<string, string> = {}) {
       },
     },
     sessionStorage: {
+      storage,
       getItem: (key: string) => storage.get(key) ?? null,
       setItem: (key: string, value: string) => void storage.set(key, value),
     },
@@ -30,13 +38,16 @@ function installPage(href: string, tabStorage: Record<string, string> = {}) {
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     events.push(`fetch ${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`);
     requests.push({ url, init });
-    const answer = answers.get(`${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`) ?? {
-      status: 404,
-      body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
-    };
+    const key = `${init.method ?? 'GET'} ${url.replace(ORIGIN, '')}`;
+    const queued = queuedAnswers.get(key)?.shift();
+    const answer = queued ??
+      answers.get(key) ?? {
+        status: 404,
+        body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
+      };
     return new Response(JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(answer.headers ?? {}) },
     });
   });
   return page;
@@ -50,6 +61,9 @@ interface Transport {
 }
 interface PageModules {
   createHttpTransport(origin: string): Transport;
+  platformSwitchQuestion(): { userId: string; organizationId?: string } | null;
+  onPlatformSwitchQuestion(listener: () => void): () => void;
+  answerPlatformSwitch(replace: boolean): void;
   platformSessionIsOver(): boolean;
   onPlatformSessionOver(listener: () => void): () => void;
 }
@@ -85,6 +99,7 @@ beforeEach(() => {
   events = [];
   requests = [];
   answers = new Map();
+  queuedAnswers = new Map();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -109,6 +124,23 @@ describe('page start on the platform', () => {
     expect(call.credentials).toBe('same-origin');
     expect((call.headers as Record<string, string>)['x-framewright-csrf']).toBe('csrf-1');
     expect((call.headers as Record<string, string>).authorization).toBeUndefined();
+    expect(platformSessionIsOver()).toBe(false);
+  });
+
+  it('a sign-in refused for load (429) is sent again after its Retry-After, nothing else', async () => {
+    installPage(`${ORIGIN}/?launchCode=lc-busy`);
+    queuedAnswers.set('POST /platform/session', [
+      {
+        status: 429,
+        body: { ok: false, error: { code: 'host.too_many_sign_ins', message: 'later' } },
+        headers: { 'retry-after': '0' },
+      },
+    ]);
+    answers.set('POST /platform/session', signedIn);
+    answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+    const { createHttpTransport, platformSessionIsOver } = await load();
+    expect(await createHttpTransport(ORIGIN).invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+    expect(events.filter((e) => e === 'fetch POST /platform/session')).toHaveLength(2);
     expect(platformSessionIsOver()).toBe(false);
   });
 
@@ -146,5 +178,60 @@ describe('page start on the platform', () => {
     expect(events).toEqual(['fetch POST /bridge/invoke']);
     expect(requests[0]!.init.credentials).toBe('omit');
     expect(platformSessionIsOver()).toBe(false);
+  });
+
+  describe('a launch link in a browser that is signed in already', () => {
+    const askFirst = {
+      status: 409,
+      body: {
+        ok: false,
+        error: {
+          code: 'platform.switch_confirm',
+          message: 'confirm',
+          details: { signedIn: { userId: 'u0', organizationId: 'org-0' } },
+        },
+      },
+    };
+    async function askedPage() {
+      const page = installPage(`${ORIGIN}/?launchCode=lc-new`);
+      answers.set('POST /platform/session', askFirst);
+      const modules = await load();
+      const asked = new Promise<void>((resolve) => modules.onPlatformSwitchQuestion(resolve));
+      const transport = modules.createHttpTransport(ORIGIN);
+      await asked;
+      return { page, modules, transport };
+    }
+
+    it('shows who is signed in and exchanges the code only when the person confirms', async () => {
+      const { page, modules, transport } = await askedPage();
+      expect(modules.platformSwitchQuestion()).toEqual({ userId: 'u0', organizationId: 'org-0' });
+      // the code waits in memory only: not in the address bar, not in the tab's storage
+      expect(page.location.href).toBe(`${ORIGIN}/`);
+      expect(JSON.stringify([...page.sessionStorage.storage])).not.toContain('lc-new');
+      answers.set('POST /platform/session', signedIn);
+      answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+      modules.answerPlatformSwitch(true);
+      expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+      expect(modules.platformSwitchQuestion()).toBeNull();
+      const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
+      expect(bodies.map((b) => JSON.parse(String(b)))).toEqual([
+        { launchCode: 'lc-new' },
+        { launchCode: 'lc-new', replace: true },
+      ]);
+    });
+
+    it('staying keeps the current session and never sends the code again', async () => {
+      const { modules, transport } = await askedPage();
+      answers.set('GET /platform/session', signedIn);
+      answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+      modules.answerPlatformSwitch(false);
+      expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+      expect(events).toEqual([
+        'replaceState /',
+        'fetch POST /platform/session',
+        'fetch GET /platform/session',
+        'fetch POST /bridge/invoke',
+      ]);
+    });
   });
 });

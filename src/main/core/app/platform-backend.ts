@@ -83,11 +83,10 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     logger,
     ...options.timing,
     // the projects of an organization are filed in its people's workspaces
-    organizationProjects: async (organizationId) => {
+    organizationProjects: async ({ tenantId, organizationId }) => {
       const out: { id: string; name: string }[] = [];
       const workspaces = workspacesRef.current!;
-      for (const subject of workspaces.knownSubjects()) {
-        if (subject.organizationId !== organizationId) continue;
+      for (const subject of workspaces.membersOf(tenantId, organizationId)) {
         const { journal } = workspaces.workspaceOf(subject);
         for (const project of journal.projects.list({ includeArchived: true }))
           out.push({ id: project.id, name: project.name });

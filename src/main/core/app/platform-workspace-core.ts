@@ -27,7 +27,11 @@ import { JobWakeups } from '../features/job-events/job-wakeups.js';
 import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import { ObjectStorage } from '../features/read-urls/object-storage.js';
 import { signReadUrl } from '../features/read-urls/signed-read-url.js';
-import type { ActiveSession } from '../features/runtime-sessions/server-sessions.js';
+import {
+  requestSessionId,
+  type ActiveSession,
+  type SessionOver,
+} from '../features/runtime-sessions/server-sessions.js';
 import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import { TeamFeature, type OrganizationProjects } from '../features/team/team-feature.js';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
@@ -60,6 +64,8 @@ export interface PlatformBackendParts {
   runtimeBaseUrl: string;
   directory: Pick<SessionServiceClient, 'listGroups' | 'listMembers'>;
   sessions: {
+    /** The session behind a cookie id (the request's own). */
+    current(id: string | undefined): Promise<ActiveSession | SessionOver>;
     latestOf(subjectKey: string): Promise<ActiveSession | undefined>;
     endedByService(id: string): Promise<unknown>;
   };
@@ -68,8 +74,11 @@ export interface PlatformBackendParts {
   signingKey: Buffer;
   /** `FRAMEWRIGHT_PUBLIC_URL`'s origin. */
   publicOrigin: string;
-  /** The projects of an organization's people (each person's live in their own workspace). */
-  organizationProjects(organizationId: string): Promise<readonly { id: string; name: string }[]>;
+  /** The projects of an organization's people (each person's live in their workspace of that organization). */
+  organizationProjects(organization: {
+    tenantId: string;
+    organizationId: string;
+  }): Promise<readonly { id: string; name: string }[]>;
   logger: Logger;
   /** Engine timing (tests). */
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
@@ -107,8 +116,9 @@ const EXTENSIONS: Record<string, string> = {
 
 /**
  * One person's studio on the platform backend: the composition root of a workspace. Their journal,
- * a job engine whose transport is the deployed runtime (as their latest session, or each job's
- * recovery reference when they have none), Create through signed readUrls and the dry-run, the
+ * a job engine whose transport is the deployed runtime (as the request's own session while a
+ * request is answered, the latest session for background work, or each job's recovery reference
+ * when they have none), Create through signed readUrls and the dry-run, the
  * queue and library views, marked exports, projects and (for managers) Team, and their job events
  * consumer. Nothing here takes an identity from the browser: the workspace is the cookie's.
  */
@@ -131,9 +141,15 @@ export function createPlatformWorkspaceCore(
 
   /** After a runtime 401 the session is over: reads go on with recovery references, the page reopens. */
   let refusedSessionId: string | undefined;
+  /**
+   * The session to act with: while a request is answered, its own cookie's session (another
+   * browser's sign-out or another organization's session changes nothing for it); for the
+   * backend's own work (resume, events, polling on after the answer), the person's latest.
+   */
   const latest = async (): Promise<ActiveSession | undefined> => {
-    const session = await parts.sessions.latestOf(subjectKey);
-    return session && session.sessionId !== refusedSessionId ? session : undefined;
+    const ownId = requestSessionId();
+    const found = ownId ? await parts.sessions.current(ownId) : await parts.sessions.latestOf(subjectKey);
+    return found?.status === 'active' && found.sessionId !== refusedSessionId ? found : undefined;
   };
   const sessionSource = {
     current: async () => {
@@ -274,7 +290,10 @@ export function createPlatformWorkspaceCore(
     if (!organizationId) return undefined;
     let team = teams.get(session.sessionId);
     if (!team) {
-      const orgProjects: OrganizationProjects = { list: () => parts.organizationProjects(organizationId) };
+      const { tenantId } = session.subject;
+      const orgProjects: OrganizationProjects = {
+        list: () => parts.organizationProjects({ tenantId, organizationId }),
+      };
       team = new TeamFeature({
         subject: { organizationId },
         directory: {
@@ -440,7 +459,7 @@ export function createPlatformWorkspaceCore(
           return await (handler as (p: never) => unknown)(params);
         } catch (error) {
           if (error instanceof ApiError && error.status === 401) {
-            const session = await parts.sessions.latestOf(subjectKey);
+            const session = await latest();
             if (session) await endSession(session);
             throw sessionOver();
           }

@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BridgeDispatcher } from '../bridge/dispatcher.js';
-import { subjectKeyOf } from '../features/runtime-sessions/server-sessions.js';
+import { legacySubjectKeyOf, subjectKeyOf } from '../features/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../features/runtime-sessions/session-service.js';
 import { openJournal, type Journal } from '../journal/index.js';
 
@@ -14,7 +14,10 @@ export interface WorkspaceCore {
   close?(): Promise<void> | void;
 }
 
-/** One person's workspace on the platform backend: `<dataDir>/subjects/<subjectKey>/`. */
+/**
+ * One person's workspace in one context (an organization, or their personal space) on the platform
+ * backend: `<dataDir>/subjects/<subjectKey>/`.
+ */
 export interface PlatformWorkspace<C extends WorkspaceCore = WorkspaceCore> {
   readonly subjectKey: string;
   readonly subject: Subject;
@@ -60,7 +63,7 @@ function readSubject(dir: string): Subject | undefined {
 
 /**
  * Subject → workspace. The key is derived from the RuntimeSession's subject only (never from
- * anything the browser sends), so one person's requests can only ever reach their own folder.
+ * anything the browser sends): tenant, account, user and the context (organization or personal), so one person's requests can only ever reach their own folder.
  * Workspaces are opened lazily, cached, and closed on shutdown; each folder remembers its subject
  * so the backend can resume everyone's unfinished work at start.
  */
@@ -80,9 +83,9 @@ export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
     const known = this.open.get(subjectKey);
     if (known) return known;
     const dir = path.join(this.subjectsDir, subjectKey);
+    this.adoptLegacy(subject);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stored = readSubject(dir);
-    if (!stored || stored.organizationId !== subject.organizationId)
+    if (!readSubject(dir))
       writeFileSync(path.join(dir, SUBJECT_FILE), JSON.stringify(subject), { mode: 0o600 });
     const journal = openJournal({ path: path.join(dir, 'journal.sqlite') });
     const base: WorkspaceBase = { subjectKey, subject, dir, journal };
@@ -119,12 +122,44 @@ export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
       return [];
     }
     const out: Subject[] = [];
+    const seen = new Set<string>();
     for (const name of names) {
       if (!SUBJECT_KEY.test(name)) continue;
       const subject = readSubject(path.join(this.subjectsDir, name));
-      if (subject && subjectKeyOf(subject) === name) out.push(subject);
+      if (!subject) continue;
+      const key = subjectKeyOf(subject);
+      if (key !== name && !(legacySubjectKeyOf(subject) === name && this.adoptLegacy(subject))) continue;
+      if (!seen.has(key)) out.push(subject);
+      seen.add(key);
     }
     return out;
+  }
+
+  /** The workspaces' subjects of one organization: its id counts within its tenant only. */
+  membersOf(tenantId: string, organizationId: string): Subject[] {
+    return this.knownSubjects().filter(
+      (subject) => subject.tenantId === tenantId && subject.organizationId === organizationId,
+    );
+  }
+
+  /**
+   * Workspaces were once keyed by tenant, account and user only (one journal for every context).
+   * Such a folder belongs to the context its `subject.json` last named: that context's key is made
+   * a link to it (the journal's stored paths stay valid); other contexts start their own. True
+   * when the context's folder exists (adopted now or before).
+   */
+  private adoptLegacy(subject: Subject): boolean {
+    const dir = path.join(this.subjectsDir, subjectKeyOf(subject));
+    if (existsSync(dir)) return true;
+    const legacyKey = legacySubjectKeyOf(subject);
+    const legacy = readSubject(path.join(this.subjectsDir, legacyKey));
+    if (!legacy || legacy.organizationId !== subject.organizationId) return false;
+    try {
+      symlinkSync(legacyKey, dir, 'dir');
+    } catch {
+      return existsSync(dir);
+    }
+    return true;
   }
 
   async close(): Promise<void> {

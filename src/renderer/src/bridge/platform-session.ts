@@ -2,7 +2,9 @@ import {
   PLATFORM_LAUNCH_CODE_PARAM,
   PLATFORM_SESSION_OVER_CODE,
   PLATFORM_SESSION_PATH,
+  PLATFORM_SWITCH_CONFIRM_CODE,
   type PlatformSessionView,
+  type PlatformSignedInView,
 } from '../../../shared/bridge/platform-host-protocol';
 
 /**
@@ -11,8 +13,15 @@ import {
  * exchange route, and the answer sets an HttpOnly cookie the page never sees. The page keeps only
  * the CSRF token, in memory. A tab that was opened this way remembers so in its sessionStorage and,
  * after a reload, asks the host again who is signed in.
+ *
+ * When this browser is signed in already, the host exchanges nothing and asks (login CSRF: a link
+ * must not silently sign the person into someone else's workspace). The page then shows who is
+ * signed in now and waits for the person: switching posts the same code again (it was kept only in
+ * this module's memory), staying keeps the current session and forgets the code.
  */
 const PLATFORM_TAB_KEY = 'framewright.platform';
+/** A sign-in the host refused for load (429) is tried again after its `Retry-After`, this often. */
+const SIGN_IN_ATTEMPTS = 4;
 
 export type PlatformStart =
   { kind: 'not-platform' } | { kind: 'signed-in'; view: PlatformSessionView } | { kind: 'over' };
@@ -34,6 +43,29 @@ function markOver(): void {
   if (over) return;
   over = true;
   for (const listener of overListeners) listener();
+}
+
+let question: { signedIn: PlatformSignedInView; answer(replace: boolean): void } | null = null;
+const questionListeners = new Set<() => void>();
+
+function setQuestion(next: typeof question): void {
+  question = next;
+  for (const listener of questionListeners) listener();
+}
+
+/** Who is signed in now, while the page asks whether a launch link may switch to its person. */
+export function platformSwitchQuestion(): PlatformSignedInView | null {
+  return question?.signedIn ?? null;
+}
+
+export function onPlatformSwitchQuestion(listener: () => void): () => void {
+  questionListeners.add(listener);
+  return () => questionListeners.delete(listener);
+}
+
+/** The person's answer: `true` signs in with the link (the current session ends), `false` stays. */
+export function answerPlatformSwitch(replace: boolean): void {
+  question?.answer(replace);
 }
 
 /** Marks the session over when a host answer says so; returns the answer unchanged. */
@@ -62,18 +94,35 @@ export async function startPlatformSession(
     return { kind: 'not-platform' };
   window.sessionStorage.setItem(PLATFORM_TAB_KEY, '1');
   try {
-    const response = await fetch(`${origin}${PLATFORM_SESSION_PATH}`, {
-      credentials: 'same-origin',
-      ...(launchCode === undefined
-        ? { method: 'GET' }
-        : {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ launchCode }),
-          }),
-    });
-    const answer = (await response.json()) as
-      { ok: true; result: PlatformSessionView } | { ok: false; error: { code: string } };
+    type Answer =
+      | { ok: true; result: PlatformSessionView }
+      | { ok: false; error: { code: string; details?: { signedIn?: PlatformSignedInView } } };
+    const ask = async (method: 'GET' | 'POST', body?: unknown): Promise<Answer> => {
+      for (let attempt = 1; ; attempt += 1) {
+        const response = await fetch(`${origin}${PLATFORM_SESSION_PATH}`, {
+          credentials: 'same-origin',
+          method,
+          ...(body === undefined
+            ? {}
+            : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        });
+        // too many sign-ins right now: nothing was exchanged, so the same code may be sent again
+        const wait = Number(response.headers.get('retry-after'));
+        if (response.status !== 429 || attempt >= SIGN_IN_ATTEMPTS || !(wait >= 0))
+          return (await response.json()) as Answer;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30) * 1000));
+      }
+    };
+    let answer = await ask(
+      launchCode === undefined ? 'GET' : 'POST',
+      launchCode === undefined ? undefined : { launchCode },
+    );
+    if (!answer.ok && answer.error.code === PLATFORM_SWITCH_CONFIRM_CODE && launchCode !== undefined) {
+      const signedIn = answer.error.details?.signedIn ?? { userId: '' };
+      const replace = await new Promise<boolean>((resolve) => setQuestion({ signedIn, answer: resolve }));
+      setQuestion(null);
+      answer = replace ? await ask('POST', { launchCode, replace: true }) : await ask('GET');
+    }
     if (answer.ok) return { kind: 'signed-in', view: answer.result };
   } catch {
     // no answer: the exchange is not replayed, the person reopens the application

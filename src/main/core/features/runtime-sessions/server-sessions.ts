@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import { ApiError } from '../../platform/api-errors.js';
@@ -8,9 +9,25 @@ import type { RuntimeSession, SessionService } from './session-service.js';
 export const RENEW_WHEN_REMAINING_SECONDS = 21_600;
 /** The absolute renewal window from the first exchange. */
 export const ABSOLUTE_WINDOW_SECONDS = 7 * 24 * 3600;
+/**
+ * How long a resolve of the session service vouches for a session here. Each session in use is
+ * resolved again on its first use after this many seconds (never on a timer), so a person whose
+ * access was revoked is told within this interval, and the platform sees at most one resolve per
+ * minute per session in use. The exchange at sign-in is itself the first verification.
+ */
+export const RESOLVE_INTERVAL_SECONDS = 60;
 const SECRET_KEY_PREFIX = 'runtime-session:';
 /** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
 const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
+
+/**
+ * A launch code as this backend accepts it: 1..1024 visible ASCII characters (no spaces, controls
+ * or other scripts). The spec keeps the code opaque and only requires it non-empty; codes arrive
+ * in a URL query, so anything else is not one the platform handed out.
+ */
+export function isWellFormedLaunchCode(code: unknown): code is string {
+  return typeof code === 'string' && /^[\x21-\x7e]{1,1024}$/.test(code);
+}
 
 /** Who a server-side session belongs to: the RuntimeSession's snapshot, without its id. */
 export interface SignedInUser {
@@ -58,10 +75,15 @@ export interface ServerSessionsOptions {
  *   replayed: the page says to reopen the application.
  * - `current` renews when at most 21600 s remain (concurrent callers share one renewal); past the
  *   7-day window, or on 401/403/404 from the service, the session is over.
+ * - `current` resolves a session again on its first use more than `RESOLVE_INTERVAL_SECONDS` after
+ *   its last resolve (sign-in and renewal count as one); a 404 ends it (access revoked).
  */
 export class ServerSessions {
   private readonly memory = new Map<string, StoredSession>();
   private readonly renewals = new Map<string, Promise<ActiveSession | SessionOver>>();
+  /** When each session was last vouched for by the service (memory only: a restart resolves again). */
+  private readonly resolvedAt = new Map<string, number>();
+  private readonly resolving = new Map<string, Promise<ActiveSession | SessionOver>>();
   private readonly now: () => number;
 
   constructor(private readonly options: ServerSessionsOptions) {
@@ -69,8 +91,9 @@ export class ServerSessions {
   }
 
   async signIn(launchCode: string): Promise<ActiveSession | SessionOver> {
-    if (typeof launchCode !== 'string' || launchCode.length === 0 || launchCode.length > 1024)
-      return { status: 'over', reason: 'exchange_failed' };
+    // malformed codes never reach the session service (an unauthenticated caller must not make the
+    // backend call out with its credential for junk)
+    if (!isWellFormedLaunchCode(launchCode)) return { status: 'over', reason: 'exchange_failed' };
     let session: RuntimeSession;
     try {
       session = await this.options.service.exchange(launchCode);
@@ -89,6 +112,7 @@ export class ServerSessions {
       csrfToken: randomBytes(32).toString('base64url'),
     };
     await this.save(id, stored);
+    this.resolvedAt.set(id, this.now());
     return active(id, stored);
   }
 
@@ -100,7 +124,7 @@ export class ServerSessions {
     const now = this.now();
     if (now - stored.firstExchangeAt >= ABSOLUTE_WINDOW_SECONDS * 1000) return this.end(id, 'window_passed');
     const remaining = (Date.parse(stored.expiresAt) - now) / 1000;
-    if (remaining > RENEW_WHEN_REMAINING_SECONDS) return active(id, stored);
+    if (remaining > RENEW_WHEN_REMAINING_SECONDS) return this.resolvedIfDue(id, stored);
     let renewal = this.renewals.get(id);
     if (!renewal) {
       renewal = this.renew(id, stored).finally(() => this.renewals.delete(id));
@@ -110,8 +134,9 @@ export class ServerSessions {
   }
 
   /**
-   * The person's latest session, for the work the backend does on its own (creating a job the
-   * page asked for, batch-get at start, the events consumer): renewed if due; undefined when they
+   * The person's latest session, for the work the backend does on its own (resume and batch-get at
+   * start, polling on after a request was answered, the events consumer; a request uses its own
+   * cookie's session, see `asRequestOf`): renewed if due; undefined when they
    * have none any more — their jobs are then read with their recovery references.
    */
   async latestOf(subjectKey: string): Promise<ActiveSession | undefined> {
@@ -129,6 +154,35 @@ export class ServerSessions {
   /** The session is over for the service (a 401 of the runtime): forget it, the page reopens. */
   async endedByService(id: string): Promise<SessionOver> {
     return this.end(id, 'revoked');
+  }
+
+  /** The session as it is, resolved again first when the last resolve is older than the interval. */
+  private resolvedIfDue(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
+    const last = this.resolvedAt.get(id);
+    if (last !== undefined && this.now() - last < RESOLVE_INTERVAL_SECONDS * 1000)
+      return Promise.resolve(active(id, stored));
+    let resolving = this.resolving.get(id);
+    if (!resolving) {
+      resolving = this.resolve(id, stored).finally(() => this.resolving.delete(id));
+      this.resolving.set(id, resolving);
+    }
+    return resolving;
+  }
+
+  private async resolve(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
+    const startedAt = this.now();
+    try {
+      await this.options.service.resolve(stored.sessionId);
+    } catch (error) {
+      // 404: unknown, expired or revoked alike (the spec's uniform answer) — the session is over
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return this.end(id, 'revoked');
+      // unavailable or unknown: the session serves, and is asked again after the interval (the
+      // platform's load per session stays bounded while it is down)
+      this.resolvedAt.set(id, startedAt);
+      return active(id, stored);
+    }
+    this.resolvedAt.set(id, startedAt);
+    return active(id, stored);
   }
 
   private async renew(id: string, stored: StoredSession): Promise<ActiveSession | SessionOver> {
@@ -150,6 +204,7 @@ export class ServerSessions {
       expiresAt: renewed.expiresAt,
     };
     await this.save(id, next);
+    this.resolvedAt.set(id, this.now());
     return active(id, next);
   }
 
@@ -178,6 +233,7 @@ export class ServerSessions {
   private async end(id: string, reason: SessionOverReason): Promise<SessionOver> {
     const stored = this.memory.get(id) ?? (await this.load(id));
     this.memory.delete(id);
+    this.resolvedAt.delete(id);
     await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
     if (stored) {
       const index = SUBJECT_INDEX_PREFIX + subjectKeyOf(stored.subject);
@@ -201,10 +257,52 @@ function active(id: string, stored: StoredSession): ActiveSession {
   };
 }
 
-/** The subject's workspace key: sha256("tenant\0account\0user") hex, first 32 characters. */
+/**
+ * The workspace key of a subject in the context its session names: sha256 of
+ * "tenant\0account\0user\0context" hex, first 32 characters, where the context is
+ * `org:<organizationId>` or `personal`. A person's personal work and each organization's work are
+ * kept apart (journal, files, latest session).
+ */
 export function subjectKeyOf(subject: RuntimeSession['subject']): string {
+  const context = subject.organizationId ? `org:${subject.organizationId}` : 'personal';
+  return createHash('sha256')
+    .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}\0${context}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The key before workspaces were kept per context (tenant, account and user only): for migration. */
+export function legacySubjectKeyOf(subject: RuntimeSession['subject']): string {
   return createHash('sha256')
     .update(`${subject.tenantId}\0${subject.accountId}\0${subject.userId}`)
     .digest('hex')
     .slice(0, 32);
+}
+
+/** The cookie's session of the request being answered; `answered` once its response is sent. */
+interface RequestScope {
+  readonly id: string;
+  answered: boolean;
+}
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Runs a request's work as the request's own session (the one its cookie names). While the request
+ * is being answered, the workspace acts with this session only — never with another browser's or
+ * another organization's session of the same person. Work the request leaves running afterwards
+ * (a job polled on) is the backend's own work again and uses the person's latest session.
+ */
+export async function asRequestOf<T>(session: Pick<ActiveSession, 'id'>, work: () => Promise<T>): Promise<T> {
+  const scope: RequestScope = { id: session.id, answered: false };
+  try {
+    return await requestScope.run(scope, work);
+  } finally {
+    scope.answered = true;
+  }
+}
+
+/** The cookie id of the request being answered here, or undefined for the backend's own work. */
+export function requestSessionId(): string | undefined {
+  const scope = requestScope.getStore();
+  return scope && !scope.answered ? scope.id : undefined;
 }

@@ -223,6 +223,14 @@ export const en = {
     reopenTitle: 'Reopen Framewright from your application center',
     reopenBody:
       'Your session has ended or could not be started. Open Framewright again from your application center; your work is kept.',
+    switchTitle: 'Sign in with this link?',
+    switchBody: 'This browser is signed in as {{userId}} ({{context}}).',
+    switchOrganization: 'organization {{organizationId}}',
+    switchPersonal: 'personal workspace',
+    switchLink:
+      'The link you opened signs in the person it was made for, who may be someone else. Only continue if you opened it from your own application center.',
+    switchStay: 'Stay signed in',
+    switchGo: 'Sign in with the link',
   },
   projects: {
     label: 'Project',

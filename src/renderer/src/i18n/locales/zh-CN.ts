@@ -219,6 +219,13 @@ export const zhCN: Messages = {
   platform: {
     reopenTitle: '请从应用中心重新打开 Framewright',
     reopenBody: '您的会话已结束或无法开始。请从应用中心再次打开 Framewright；您的作品会保留。',
+    switchTitle: '使用此链接登录？',
+    switchBody: '此浏览器已以 {{userId}}（{{context}}）登录。',
+    switchOrganization: '组织 {{organizationId}}',
+    switchPersonal: '个人工作区',
+    switchLink: '您打开的链接会登录其所属的人，可能是其他人。仅当链接来自您自己的应用中心时才继续。',
+    switchStay: '保持当前登录',
+    switchGo: '使用链接登录',
   },
   projects: {
     label: '项目',
