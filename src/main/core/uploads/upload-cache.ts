@@ -99,3 +99,27 @@ export async function forgettingUnknownAssets<T>(
     throw error;
   }
 }
+
+/**
+ * Forgets the cached uploads a refused create body names (any string in it that is a cached asset
+ * id of this profile and model), so that a resend after `404 asset_not_found` uploads them again
+ * even when the process stopped before {@link forgettingUnknownAssets} ran.
+ */
+export function forgetAssetsNamedIn(
+  journal: Journal,
+  profileId: string,
+  model: string,
+  canonicalBodyJson: string,
+): void {
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(JSON.parse(canonicalBodyJson));
+  for (const assetId of new Set(strings)) {
+    const row = journal.uploads.get(profileId, model, assetId);
+    if (row) journal.uploads.forget(row.id);
+  }
+}
