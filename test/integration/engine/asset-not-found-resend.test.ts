@@ -218,3 +218,47 @@ describe('a create refused 404 asset_not_found', () => {
     expect(core.journal.jobs.latestResendOf('resend-c-0001')!.intent.state).toBe('accepted');
   });
 });
+
+describe('a create refused because its cached inputs expired at the service (its clock ran past their 24 h)', () => {
+  it('uploads them again and creates the job once, under the derived key (real simulator: 422 asset_expired)', async () => {
+    const own = await startTestSimulator();
+    try {
+      const core = await openTestCore(own, { dataDir: tempDir(), secretStore: new MemorySecretStore() });
+      opened.push(core);
+      const { id: profileId } = await core.credentials.createProfile({
+        name: 'Expiry',
+        kind: 'personal',
+        baseUrl: own.baseUrl,
+        secret: own.token,
+      });
+      const frame = (await probeMedia(fx.lastPng)) as Probed;
+      const first = await i2v(core, profileId, 'expiry-0001', frame);
+      expect(first.state).toBe('succeeded');
+      const stale = first.uploads[0]!.assetId;
+      // a day and an hour later at the service; this machine's clock still holds the asset valid
+      const answer = await fetch(`${own.baseUrl}/_simulator/clock`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceSeconds: 25 * 3600 }),
+      });
+      expect(answer.ok).toBe(true);
+
+      const steps: string[] = [];
+      const again = await i2v(core, profileId, 'expiry-0002', frame, (s) => steps.push(s));
+      expect(again.state).toBe('succeeded');
+      expect(steps).toContain('upload again');
+      expect(again.uploads[0]!.assetId).not.toBe(stale);
+      expect(core.journal.jobs.getIntent('expiry-0002')).toMatchObject({
+        state: 'rejected',
+        statusCode: 422,
+        errorCode: 'asset_expired',
+      });
+      expect(core.journal.jobs.latestResendOf('expiry-0002')!.intent.state).toBe('accepted');
+      const created = await createdPerKey(own.baseUrl, own.token);
+      expect(created.get('expiry-0002')).toBeUndefined();
+      expect(created.get('expiry-0002.r2')).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -71,9 +71,20 @@ export function resendIdempotencyKey(firstKey: string, attempt: number): string 
   return `fw-r${attempt}-${createHash('sha256').update(firstKey, 'utf8').digest('hex')}`;
 }
 
-/** Whether the service refused this intent because an input asset it names is unknown (expired, lost). */
+/**
+ * A refusal because an input asset is gone: 404 `asset_not_found` (unknown: purged after expiry,
+ * lost) or 422 `asset_expired` (its lifetime is over). Uploading again and resending fixes it.
+ */
+export function refusedForAssetGone(r: { statusCode?: number; errorCode?: string }): boolean {
+  return (
+    (r.statusCode === 404 && r.errorCode === 'asset_not_found') ||
+    (r.statusCode === 422 && r.errorCode === 'asset_expired')
+  );
+}
+
+/** Whether the service refused this intent because an input asset it names is gone (expired, lost). */
 export function refusedForUnknownAsset(intent: JobIntent): boolean {
-  return intent.state === 'rejected' && intent.statusCode === 404 && intent.errorCode === 'asset_not_found';
+  return intent.state === 'rejected' && refusedForAssetGone(intent);
 }
 
 /** The job fields read from a creation or poll response (a MediaJob). */
