@@ -8,7 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
+import { jobOfDraft } from '../../../src/main/core/features/sequences/shot-results.js';
 import { probeMedia } from '../../../src/main/core/media/probe-media.js';
+import type { StoredDraft } from '../../../src/main/core/studio/drafts.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
@@ -149,6 +151,11 @@ describe('a create refused 404 asset_not_found', () => {
     expect(resend.attempt).toBe(2);
     expect(resend.intent).toMatchObject({ idempotencyKey: 'resend-a-0001.r2', state: 'accepted' });
     expect(JSON.parse(resend.intent.canonicalBodyJson).input_image_asset_id).toBe(fresh);
+
+    // what stands for the business key now (a draft's, a batch row's, a shot's job) is the resend
+    expect(core.journal.jobs.currentIntent('resend-a-0001')!.idempotencyKey).toBe('resend-a-0001.r2');
+    const draft = { jobRowId: null, idempotencyKey: 'resend-a-0001' } as unknown as StoredDraft;
+    expect(jobOfDraft(core.journal.jobs, draft)?.jobId).toBe(result.job?.jobId);
 
     // the same submission again continues the resend: nothing new is created or sent
     const again = await i2v(core, profileId, 'resend-a-0001', frame);

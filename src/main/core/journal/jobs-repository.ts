@@ -595,6 +595,15 @@ export class JobsRepository {
     return row && { intent: toIntent(row), attempt: row.resend_attempt };
   }
 
+  /**
+   * The intent that now stands for a business key: its latest resend after an input asset was
+   * gone (see {@link latestResendOf}), else the intent under the key itself. Views that read a
+   * draft's, a row's or a shot's job by its key read it here, so a resend's job is that key's job.
+   */
+  currentIntent(idempotencyKey: string): JobIntent | undefined {
+    return this.latestResendOf(idempotencyKey)?.intent ?? this.getIntent(idempotencyKey);
+  }
+
   getIntent(idempotencyKey: string): JobIntent | undefined {
     const row = this.intentByKeyStmt.get(idempotencyKey);
     return row && toIntent(row);

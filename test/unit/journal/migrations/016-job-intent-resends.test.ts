@@ -124,6 +124,10 @@ describe('resends in the jobs repository', () => {
       ),
     ).toEqual(resend);
     expect(jobs.latestResendOf('first-0001')).toEqual({ intent: resend, attempt: 2 });
+    // the business key now stands for its resend; a key never resent stands for itself
+    expect(jobs.currentIntent('first-0001')).toEqual(resend);
+    expect(jobs.currentIntent('first-0001.r2')).toEqual(resend);
+    expect(jobs.currentIntent('nothing-here')).toBeUndefined();
     // the first key keeps its first body
     expect(JSON.parse(jobs.getIntent('first-0001')!.canonicalBodyJson)).toEqual({ input: 'old' });
 
