@@ -19,6 +19,8 @@ export type CreateScript =
  */
 export class ScriptedProxy {
   creates = 0;
+  /** Every create that reached the proxy, in order: its `Idempotency-Key` header and its body. */
+  readonly sentCreates: { idempotencyKey: string | undefined; body: Record<string, unknown> }[] = [];
   private server: Server | undefined;
   private readonly held: ServerResponse[] = [];
 
@@ -53,6 +55,17 @@ export class ScriptedProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const isCreate = req.method === 'POST' && /\/generations$/.test(new URL(req.url!, 'http://x').pathname);
     const step: CreateScript = isCreate ? this.script(++this.creates) : 'pass';
+    if (isCreate) {
+      const chunks: Buffer[] = [];
+      const key = req.headers['idempotency-key'];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () =>
+        this.sentCreates.push({
+          idempotencyKey: typeof key === 'string' ? key : undefined,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>,
+        }),
+      );
+    }
     if (typeof step === 'object') {
       req.resume();
       res.writeHead(step.status, {

@@ -85,7 +85,7 @@ describe('changed credentials forget what belonged to the old identity', () => {
     expect(backToA.uploads[0]!.assetId).not.toBe(underB.uploads[0]!.assetId);
   });
 
-  it('on 404 asset_not_found for a cached asset, forgets it, uploads again once and creates the job once', async () => {
+  it('on 404 asset_not_found for a cached asset, forgets it, uploads again once and creates the job once under the derived key', async () => {
     const file = await probeMedia(fx.lastPng);
     // a cached row for an asset the service does not know (lost on its side)
     core.journal.uploads.record({
@@ -125,10 +125,17 @@ describe('changed credentials forget what belonged to the old identity', () => {
     expect(steps.filter((s) => s === 'create')).toHaveLength(2);
     expect(steps).toContain('upload again');
     expect(core.journal.uploads.get(profileId, 'h3-video', 'asset-lost-on-the-service')).toBeUndefined();
-    const intent = core.journal.jobs.getIntent('identity-lost-1')!;
+    // the refused first key keeps its body; the resend went under the key derived from it
+    expect(core.journal.jobs.getIntent('identity-lost-1')).toMatchObject({
+      state: 'rejected',
+      errorCode: 'asset_not_found',
+    });
+    const intent = core.journal.jobs.getIntent('identity-lost-1.r2')!;
     expect(intent.state).toBe('accepted');
     expect(JSON.parse(intent.canonicalBodyJson).input_image_asset_id).toBe(result.uploads[0]!.assetId);
-    expect((await createdPerKey(sim.baseUrl, KEY_A)).get('identity-lost-1')).toBe(1);
+    const created = await createdPerKey(sim.baseUrl, KEY_A);
+    expect(created.get('identity-lost-1')).toBeUndefined();
+    expect(created.get('identity-lost-1.r2')).toBe(1);
   });
 });
 

@@ -118,9 +118,13 @@ describe('legacy and minimal answers', () => {
     ]);
   });
 
-  it('a jobUrl or contentUrl on another origin is refused, naming both origins; that origin gets no request', async () => {
+  it('a jobUrl on another origin is refused, naming both origins; a contentUrl there is read at the content endpoint; that origin gets no request', async () => {
     const foreign = await server((_req, res) => json(res, 200, {}));
     const srv = await server((req, res) => {
+      if (req.url === '/v1/assets/a_f/content?model=m') {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(BYTES.length) });
+        return res.end(BYTES);
+      }
       if (req.method === 'POST')
         return json(res, 202, {
           jobId: 'job_f',
@@ -142,17 +146,17 @@ describe('legacy and minimal answers', () => {
     expect((error as Error).message).toContain(srv.origin);
     expect((error as Error).message).not.toContain('sk-legacy-123');
 
-    // a result whose contentUrl is foreign: refused at once and for good (re-reading cannot help)
+    // a result whose contentUrl is on another origin (a storage host of the platform, say): the
+    // key never goes there; the result is read at the spec's content endpoint on the profile's origin
     const done = journal.jobs.recordPoll(job!.id, {
       status: 'succeeded',
       body: {},
       outputsSource: 'outputs',
-      outputs: [{ assetId: 'a_f', contentUrl: `${foreign.origin}/v1/assets/a_f/content?model=m` }],
+      outputs: [{ assetId: 'a_f', contentUrl: `${foreign.origin}/v1/files/a_f?sig=x`, sha256: SHA }],
     });
-    await expect(
-      downloadOutputs(journal, client, done, tempDir('fw-lib-'), { retryDelayMs: 1 }),
-    ).rejects.toBeInstanceOf(ForeignOriginError);
-    expect(journal.outputs.listForJob(job!.id)[0]!.downloadState).toBe('failed');
+    const downloaded = await downloadOutputs(journal, client, done, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    expect(downloaded.outputs[0]!.downloadState).toBe('verified');
+    expect(srv.seen.map((r) => `${r.method} ${r.path}`)).toContain('GET /assets/a_f/content?model=m');
     expect(foreign.seen).toEqual([]);
   });
 

@@ -114,7 +114,11 @@ describe('audio generation', () => {
     expect(posts()).toEqual(['/audio/generations', '/assets/input', '/audio/generations']);
     expect(again.body.input_video_asset_id).not.toBe('video-lost');
     expect(world.core.journal.uploads.get(world.profileId, 'cadence-foley', 'video-lost')).toBeUndefined();
-    const intent = world.core.journal.jobs.getIntent('foley-lost-1')!;
+    // the first key keeps its refused body; the resend is a new attempt under the derived key
+    const refused = world.core.journal.jobs.getIntent('foley-lost-1')!;
+    expect(refused).toMatchObject({ state: 'rejected', errorCode: 'asset_not_found' });
+    expect(JSON.parse(refused.canonicalBodyJson).input_video_asset_id).toBe('video-lost');
+    const intent = world.core.journal.jobs.getIntent('foley-lost-1.r2')!;
     expect(intent.state).toBe('accepted');
     expect(JSON.parse(intent.canonicalBodyJson).input_video_asset_id).toBe(again.body.input_video_asset_id);
   });
@@ -175,7 +179,11 @@ describe('image generation', () => {
     expect(again.state).toBe('succeeded');
     expect(posts()).toEqual(['/images/generations', '/assets/input', '/assets/input', '/images/generations']);
     expect(again.body.input_image_asset_ids).not.toContain('image-lost');
-    const intent = world.core.journal.jobs.getIntent('image-lost-1')!;
+    const refused = world.core.journal.jobs.getIntent('image-lost-1')!;
+    expect(refused).toMatchObject({ state: 'rejected', errorCode: 'asset_not_found' });
+    expect(JSON.parse(refused.canonicalBodyJson).input_image_asset_ids).toContain('image-lost');
+    expect(world.core.journal.jobs.latestResendOf('image-lost-1')?.attempt).toBe(2);
+    const intent = world.core.journal.jobs.getIntent('image-lost-1.r2')!;
     expect(intent.state).toBe('accepted');
     expect(JSON.parse(intent.canonicalBodyJson).input_image_asset_ids).toEqual(
       again.body.input_image_asset_ids,

@@ -107,4 +107,27 @@ describe('the dry-run cost is exact', () => {
     );
     expect(costText({ estimatedAmount: 7, amountScale: 0, unit: 'image', usage: 1 })).toBe('7 for 1 image');
   });
+
+  it('reads a decimal amount as the platform wrote it (the spec does not say the amount is an integer)', async () => {
+    const { costText } = await import('../../../src/main/core/studio/dry-run-admission.js');
+    expect(costText({ estimatedAmount: 7.5, currency: 'CREDIT' })).toBe('7.5 CREDIT');
+    expect(costText({ estimatedAmount: '12.50', currency: 'USD', unit: 'second', usage: 5 })).toBe(
+      '12.50 USD for 5 seconds',
+    );
+    const view = admissionViewOfDryRun({
+      accepted: true,
+      estimatedCost: { estimatedAmount: '0.35', currency: 'CREDIT', unit: 'second', usage: 5 },
+    });
+    expect(view.admitted).toBe(true);
+    expect(view.admission.estimatedCost).toMatchObject({ text: '0.35 CREDIT for 5 seconds' });
+  });
+
+  it('a cost in a form it cannot read is left out; the admission decision stays', () => {
+    const view = admissionViewOfDryRun({
+      accepted: true,
+      estimatedCost: { estimatedAmount: { value: 1 }, currency: 'CREDIT' },
+    });
+    expect(view.admitted).toBe(true);
+    expect(view.admission.estimatedCost).toBeUndefined();
+  });
 });

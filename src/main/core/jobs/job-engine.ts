@@ -7,6 +7,7 @@ import { presenceOf, ProcessPresence } from '../app/process-presence.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
+import type { NewIntent } from '../journal/jobs-repository.js';
 import type {
   JobIntent,
   JobLease,
@@ -36,6 +37,8 @@ export interface SubmitRequest {
   idempotencyKey: string;
   draftId?: string;
   optimizationClientRequestId?: string;
+  /** A resend after `404 asset_not_found` (see `resendIdempotencyKey`): recorded with its intent. */
+  resendOf?: NewIntent['resendOf'];
 }
 
 export interface WaitOptions {
@@ -216,6 +219,7 @@ export class JobEngine {
         body: request.body,
         draftId: request.draftId,
         optimizationClientRequestId: request.optimizationClientRequestId,
+        resendOf: request.resendOf,
       });
     } catch (error) {
       if (error instanceof IdempotencyConflictError) {

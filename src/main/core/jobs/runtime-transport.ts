@@ -142,7 +142,8 @@ export function runtimeTransport(deps: {
       if (!ref.contentUrl)
         throw new AppError('runtime.invalid_job_body', 'A runtime result has no download URL.');
       const url = ref.contentUrl;
-      const open = (auth: RuntimeAuth) => client.openResult(auth, url);
+      const ids = ref.jobId && ref.assetId ? { jobId: ref.jobId, resultId: ref.assetId } : undefined;
+      const open = (auth: RuntimeAuth) => client.openResult(auth, url, ids);
       const stream = ref.jobId ? await asUserOrRecovery(ref.jobId, open) : await sessionOnly(sessions, open);
       return {
         status: stream.status,

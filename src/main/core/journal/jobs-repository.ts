@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { durably } from './database.js';
 import { IdempotencyConflictError, JournalNotFoundError, JournalStateError } from './errors.js';
 import { canonicalJson, fromFlag, opt } from './json.js';
@@ -46,6 +47,44 @@ export interface NewIntent {
   readonly body: unknown;
   readonly draftId?: string;
   readonly optimizationClientRequestId?: string;
+  /**
+   * A resend after the first intent was refused `404 asset_not_found`: its key must be
+   * {@link resendIdempotencyKey} of the first key and this attempt; the link is recorded with it.
+   */
+  readonly resendOf?: { readonly firstIdempotencyKey: string; readonly attempt: number };
+}
+
+/** The spec's strictest key rule (an optimization's `clientRequestId`): 8..128 of [A-Za-z0-9._:-]. */
+const PORTABLE_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * The key of a resend (attempt 2, 3, …) of a business intent whose create was refused
+ * `404 asset_not_found`: a new business attempt (a key never carries two bodies), derived
+ * deterministically from the first key so that a crash between the refusal and the resend sends
+ * this same key again, never a third. `<first key>.r<attempt>` when that still fits the spec's
+ * strictest key rule; otherwise `fw-r<attempt>-<sha256 of the first key>`.
+ */
+export function resendIdempotencyKey(firstKey: string, attempt: number): string {
+  if (!Number.isInteger(attempt) || attempt < 2) throw new RangeError('A resend is attempt 2 or later.');
+  const readable = `${firstKey}.r${attempt}`;
+  if (PORTABLE_KEY.test(readable)) return readable;
+  return `fw-r${attempt}-${createHash('sha256').update(firstKey, 'utf8').digest('hex')}`;
+}
+
+/**
+ * A refusal because an input asset is gone: 404 `asset_not_found` (unknown: purged after expiry,
+ * lost) or 422 `asset_expired` (its lifetime is over). Uploading again and resending fixes it.
+ */
+export function refusedForAssetGone(r: { statusCode?: number; errorCode?: string }): boolean {
+  return (
+    (r.statusCode === 404 && r.errorCode === 'asset_not_found') ||
+    (r.statusCode === 422 && r.errorCode === 'asset_expired')
+  );
+}
+
+/** Whether the service refused this intent because an input asset it names is gone (expired, lost). */
+export function refusedForUnknownAsset(intent: JobIntent): boolean {
+  return intent.state === 'rejected' && refusedForAssetGone(intent);
 }
 
 /** The job fields read from a creation or poll response (a MediaJob). */
@@ -494,7 +533,21 @@ export class JobsRepository {
       throw new RangeError('An idempotency key must be 1..255 visible ASCII characters.');
     }
     const body = canonicalJson(intent.body);
+    const resendOf = intent.resendOf;
+    if (resendOf && key !== resendIdempotencyKey(resendOf.firstIdempotencyKey, resendOf.attempt)) {
+      throw new RangeError(
+        `"${key}" is not the key of resend ${resendOf.attempt} of "${resendOf.firstIdempotencyKey}".`,
+      );
+    }
     return durably(this.db, () => {
+      const first = resendOf && this.intentByKeyStmt.get(resendOf.firstIdempotencyKey);
+      if (resendOf) {
+        if (!first || !refusedForUnknownAsset(toIntent(first)) || this.jobByIntentStmt.get(first.id)) {
+          throw new JournalStateError(
+            `The intent "${resendOf.firstIdempotencyKey}" was not refused for an unknown asset; it is not resent.`,
+          );
+        }
+      }
       const existing = this.intentByKeyStmt.get(key);
       if (existing) {
         if (existing.canonical_body_json !== body)
@@ -514,8 +567,41 @@ export class JobsRepository {
         body,
         now: this.now(),
       });
-      return toIntent(this.intentByKeyStmt.get(key)!);
+      const recorded = this.intentByKeyStmt.get(key)!;
+      if (resendOf && first) {
+        this.db
+          .prepare('INSERT INTO job_intent_resends (intent_id, first_intent_id, attempt) VALUES (?, ?, ?)')
+          .run(recorded.id, first.id, resendOf.attempt);
+      }
+      return toIntent(recorded);
     });
+  }
+
+  /**
+   * The latest resend of the intent under `firstIdempotencyKey` (recorded with
+   * {@link NewIntent.resendOf}), or undefined when it was never resent.
+   */
+  latestResendOf(firstIdempotencyKey: string): { intent: JobIntent; attempt: number } | undefined {
+    const row = this.db
+      .prepare<[string], IntentRow & { resend_attempt: number }>(
+        `SELECT job_intents.*, job_intent_resends.attempt AS resend_attempt
+           FROM job_intent_resends
+           JOIN job_intents ON job_intents.id = job_intent_resends.intent_id
+          WHERE job_intent_resends.first_intent_id =
+                (SELECT id FROM job_intents WHERE idempotency_key = ?)
+          ORDER BY job_intent_resends.attempt DESC LIMIT 1`,
+      )
+      .get(firstIdempotencyKey);
+    return row && { intent: toIntent(row), attempt: row.resend_attempt };
+  }
+
+  /**
+   * The intent that now stands for a business key: its latest resend after an input asset was
+   * gone (see {@link latestResendOf}), else the intent under the key itself. Views that read a
+   * draft's, a row's or a shot's job by its key read it here, so a resend's job is that key's job.
+   */
+  currentIntent(idempotencyKey: string): JobIntent | undefined {
+    return this.latestResendOf(idempotencyKey)?.intent ?? this.getIntent(idempotencyKey);
   }
 
   getIntent(idempotencyKey: string): JobIntent | undefined {
@@ -574,22 +660,6 @@ export class JobsRepository {
     }).changes;
     this.requireOpenIntent(idempotencyKey, changes);
     return this.getIntent(idempotencyKey)!;
-  }
-
-  /**
-   * Forgets an intent the service refused without creating anything (e.g. 404 for an input asset
-   * it no longer knows), so that the same business intent can be sent again with corrected
-   * inputs under its key. Only a rejected intent without a job; false otherwise.
-   */
-  forgetRejectedIntent(idempotencyKey: string): boolean {
-    return (
-      this.db
-        .prepare(
-          `DELETE FROM job_intents WHERE idempotency_key = ? AND state = 'rejected'
-             AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.intent_id = job_intents.id)`,
-        )
-        .run(idempotencyKey).changes > 0
-    );
   }
 
   /**

@@ -3,6 +3,8 @@ import type { JobEngine, RunResult, SubmitRequest, WaitOptions } from '../jobs/j
 import type { Journal } from '../journal/open-journal.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
+import { refusedForUnknownAsset, resendIdempotencyKey } from '../journal/jobs-repository.js';
+import { forgetAssetsNamedIn } from '../uploads/upload-cache.js';
 import { withUploadedInputs } from './inputs.js';
 
 /**
@@ -31,13 +33,29 @@ export interface JobWithInputs {
 /**
  * Uploads a job's inputs and creates it through the job engine. A create answered 404
  * `asset_not_found` for an input taken from the journal left a rejected intent and no job: the
- * intent is forgotten and sent once more, under the same key, with the inputs uploaded again.
+ * inputs are uploaded again and the create sent once more as a new business attempt under the key
+ * derived from the first ({@link resendIdempotencyKey}, attempt 2), recorded with its link to the
+ * first — the first key never carries the second body. The same submission again (a restart
+ * between the refusal and the resend included) continues that derived intent, never a third.
  */
 export async function submitJobWithInputs(
   core: MediaJobDeps,
   job: JobWithInputs,
 ): Promise<RunResult & { body: Record<string, unknown> }> {
   const client = await core.profiles.clientFor(job.profileId);
+  const firstKey = job.idempotencyKey;
+  const refused = core.journal.jobs.getIntent(firstKey);
+  let attempt = 1;
+  if (refused && refusedForUnknownAsset(refused)) {
+    const resend = core.journal.jobs.latestResendOf(firstKey);
+    if (resend) {
+      const result = await core.engine.continueIntent(resend.intent, job.wait);
+      return { ...result, body: JSON.parse(resend.intent.canonicalBodyJson) as Record<string, unknown> };
+    }
+    // refused, then stopped before the resend was recorded: upload again, send the resend
+    forgetAssetsNamedIn(core.journal, client.profileId, refused.model, refused.canonicalBodyJson);
+    attempt = 2;
+  }
   let body: Record<string, unknown> = {};
   const result = await withUploadedInputs(
     core.journal,
@@ -53,13 +71,23 @@ export async function submitJobWithInputs(
           model: job.service.modelAlias,
           serviceKind: job.serviceKind,
           body,
-          idempotencyKey: job.idempotencyKey,
+          ...(attempt === 1
+            ? { idempotencyKey: firstKey }
+            : {
+                idempotencyKey: resendIdempotencyKey(firstKey, attempt),
+                resendOf: { firstIdempotencyKey: firstKey, attempt },
+              }),
         },
         job.wait,
       );
     },
     {
-      mayResend: () => core.journal.jobs.forgetRejectedIntent(job.idempotencyKey),
+      mayResend: () => {
+        const first = core.journal.jobs.getIntent(firstKey);
+        if (attempt !== 1 || !first || !refusedForUnknownAsset(first)) return false;
+        attempt = 2;
+        return true;
+      },
       onStep: job.onStep,
     },
   );

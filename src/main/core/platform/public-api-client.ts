@@ -364,11 +364,22 @@ export class PublicApiClient {
     return { job: body, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
   }
 
-  /** The content URL of one result: `contentUrl` as returned, or for legacy answers the documented path. */
+  /**
+   * The content URL of one result: `contentUrl` as returned, or for legacy answers the documented
+   * path. A `contentUrl` on another origin (a storage or CDN host of the platform: the spec does not
+   * tie it to the base URL) never receives the key: the result is read at the spec's own content
+   * endpoint `/assets/{assetId}/content?model=` on the profile's origin instead (the `assetId` is
+   * "the result id for the content endpoint").
+   */
   contentUrl(ref: { assetId: string; model: string; contentUrl?: string | null }): string {
-    return this.returnedUrl(ref.contentUrl, () =>
-      this.url(`/assets/${encodeURIComponent(ref.assetId)}/content`, { model: ref.model }),
-    );
+    const documented = () =>
+      this.url(`/assets/${encodeURIComponent(ref.assetId)}/content`, { model: ref.model });
+    try {
+      return this.returnedUrl(ref.contentUrl, documented);
+    } catch (error) {
+      if (error instanceof ForeignOriginError && ref.assetId) return documented();
+      throw error;
+    }
   }
 
   /** Opens a result's bytes as a stream (the caller verifies and stores them). */

@@ -23,7 +23,10 @@ export interface AdmissionView {
   generatedAt: string;
 }
 
-/** "7.50 CREDIT per 5 second": the amount scaled by `amountScale` (default 0), with its unit. */
+/**
+ * "7.50 CREDIT for 5 seconds": an integer amount scaled by `amountScale` (default 0); a decimal
+ * amount (`7.5`, `"7.50"`) is already in units and shown as written; with its unit.
+ */
 export function costText(cost: EstimatedCost): string {
   const scale = cost.amountScale ?? 0;
   const raw = rawAmount(cost.estimatedAmount);

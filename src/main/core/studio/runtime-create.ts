@@ -41,6 +41,20 @@ export interface RuntimeCreateDeps {
   engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
 }
 
+/**
+ * The `status` words of an `/available-services` item that say the service cannot be called now.
+ * The spec names `status` without its values, on a list of *available* services: a listed service
+ * is taken as callable unless its word plainly says otherwise (`available` is one such callable
+ * word, not the only one); the dry-run before Generate is the platform's own verdict either way.
+ */
+const NOT_CALLABLE_STATUS =
+  /^(unavailable|not[_-]?available|disabled|suspended|offline|maintenance|inactive|paused|retired|withdrawn|closed)$/i;
+
+/** Whether a runtime service's `status` leaves it callable (see {@link NOT_CALLABLE_STATUS}). */
+export function runtimeStatusCallable(status: string): boolean {
+  return !NOT_CALLABLE_STATUS.test(status.trim());
+}
+
 /** A runtime service as the studio's discovery entry (the same contract fields as the public list). */
 function serviceEntryOf(item: {
   model: string;
@@ -54,7 +68,7 @@ function serviceEntryOf(item: {
   const entry: ServiceEntry = {
     modelAlias: item.model,
     serviceKind: item.serviceKind,
-    available: item.status === 'available',
+    available: runtimeStatusCallable(item.status),
     serviceDisplayName: item.displayName ?? item.model,
   };
   const media = object(item.mediaSpecContract);

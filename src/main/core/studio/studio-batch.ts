@@ -34,7 +34,7 @@ type SubmitRow = z.output<typeof BatchSubmitRow>;
 export interface StudioBatchOptions {
   /** What the shared batch core (`prepareBatch`, `runBatch`) runs on. */
   batch: Parameters<typeof prepareBatch>[0] & Parameters<typeof runBatch>[0];
-  jobs: Pick<JobsRepository, 'getIntent' | 'getJobForIntent'>;
+  jobs: Pick<JobsRepository, 'getIntent' | 'currentIntent' | 'getJobForIntent'>;
   engine: Pick<JobEngine, 'continueIntent'>;
   activeProfileId: () => string;
   logger: Logger;
@@ -82,7 +82,7 @@ export class StudioBatch {
     let newRows = 0;
     const rows = plan.rows.map((r) => {
       const draft = r.prepared?.draft;
-      const intent = r.prepared ? jobs.getIntent(r.prepared.key) : undefined;
+      const intent = r.prepared ? jobs.currentIntent(r.prepared.key) : undefined;
       const state = r.issues.length
         ? ('invalid' as const)
         : intent?.state === 'rejected'
@@ -149,7 +149,7 @@ export class StudioBatch {
         });
         continue;
       }
-      const intent = jobs.getIntent(row.key);
+      const intent = jobs.currentIntent(row.key);
       if (intent) {
         // sent by an earlier import (or the CLI): nothing new is created; the engine owns it
         const job = jobs.getJobForIntent(intent.id);
@@ -169,7 +169,7 @@ export class StudioBatch {
 
     const waitSeconds = this.o.waitSeconds();
     const continueInBackground = (key: string) => {
-      const intent = jobs.getIntent(key);
+      const intent = jobs.currentIntent(key);
       if (!intent) return;
       void this.o.engine.continueIntent(intent, { waitSeconds }).catch((error: unknown) => {
         // closing the app keeps the row in the journal for the next start: not an error

@@ -19,7 +19,7 @@ export type CreateDraftJob = (submission: VideoSubmission) => Promise<unknown>;
 export interface StudioSubmitDeps {
   /** Creates the job of a draft: `submitVideo` over a profile's client, or the platform runtime's creation. */
   createJob: CreateDraftJob;
-  jobs: Pick<JobsRepository, 'getIntent' | 'getJobForIntent'>;
+  jobs: Pick<JobsRepository, 'getIntent' | 'currentIntent' | 'getJobForIntent'>;
   drafts: StudioDrafts;
   inputs: Pick<DraftInputs, 'localDraft' | 'emitUpload'>;
   waitSeconds: () => number;
@@ -111,7 +111,7 @@ export class StudioSubmit {
         failure = { error };
         this.logSubmitError(draftId, error);
       });
-    const intent = this.d.jobs.getIntent(job.idempotencyKey);
+    const intent = this.d.jobs.currentIntent(job.idempotencyKey);
     if (intent && intent.state !== 'rejected') this.d.projects?.fileJobOfDraft(intent.id, draftId);
     const created = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
     return {

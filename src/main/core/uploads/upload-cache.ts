@@ -1,6 +1,7 @@
 import type { UploadResponse } from '../../../shared/api/assets.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { UploadField } from '../journal/uploads-repository.js';
+import { refusedForAssetGone } from '../journal/jobs-repository.js';
 import { ApiError } from '../platform/api-errors.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { UploadedInput } from './upload-input.js';
@@ -70,9 +71,16 @@ export class UploadCache {
   }
 }
 
-/** The service's answer for an asset id unknown to (or not owned by) this identity and model scope. */
+/**
+ * The service's answer for an asset id unknown to (or not owned by) this identity and model scope
+ * (404 `asset_not_found`), or for one whose lifetime is over (422 `asset_expired`: the spec's "assets
+ * must be re-uploaded after expiry"; 422 is fixed "as a new business intent"). Nothing was processed.
+ */
 export function isAssetNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.apiCode === 'asset_not_found';
+  return (
+    error instanceof ApiError &&
+    refusedForAssetGone({ statusCode: error.status, errorCode: error.apiCode })
+  );
 }
 
 /**
@@ -97,5 +105,29 @@ export async function forgettingUnknownAssets<T>(
       }
     }
     throw error;
+  }
+}
+
+/**
+ * Forgets the cached uploads a refused create body names (any string in it that is a cached asset
+ * id of this profile and model), so that a resend after `404 asset_not_found` uploads them again
+ * even when the process stopped before {@link forgettingUnknownAssets} ran.
+ */
+export function forgetAssetsNamedIn(
+  journal: Journal,
+  profileId: string,
+  model: string,
+  canonicalBodyJson: string,
+): void {
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(JSON.parse(canonicalBodyJson));
+  for (const assetId of new Set(strings)) {
+    const row = journal.uploads.get(profileId, model, assetId);
+    if (row) journal.uploads.forget(row.id);
   }
 }

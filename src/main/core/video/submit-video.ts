@@ -10,7 +10,8 @@ import { AppError } from '../errors.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
+import { refusedForUnknownAsset, resendIdempotencyKey } from '../journal/jobs-repository.js';
+import { forgetAssetsNamedIn, forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices } from './discovery.js';
 import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
@@ -134,8 +135,17 @@ export async function uploadDraftInputs(
 export async function submitVideo(core: MediaJobDeps, submission: VideoSubmission): Promise<VideoResult> {
   const { draft, profileId } = submission;
   const step = submission.onStep ?? (() => undefined);
-  const existing = core.journal.jobs.getIntent(submission.idempotencyKey);
-  if (existing) {
+  const firstKey = submission.idempotencyKey;
+  const existing = core.journal.jobs.getIntent(firstKey);
+  // 1 for the first key; 2 for the resend after 404 asset_not_found, under the derived key
+  let attempt = 1;
+  if (existing && refusedForUnknownAsset(existing)) {
+    // refused for an expired input: continue its resend, or (stopped before it was recorded) send it
+    const resend = core.journal.jobs.latestResendOf(firstKey);
+    if (resend) return { ...(await core.engine.continueIntent(resend.intent, submission.wait)), uploads: [] };
+    forgetAssetsNamedIn(core.journal, profileId, existing.model, existing.canonicalBodyJson);
+    attempt = 2;
+  } else if (existing) {
     // The same intent again (a double click, a reload, a restart): continue it, never re-create.
     const result = await core.engine.continueIntent(existing, submission.wait);
     return { ...result, uploads: [] };
@@ -201,7 +211,12 @@ export async function submitVideo(core: MediaJobDeps, submission: VideoSubmissio
               string,
               unknown
             >,
-            idempotencyKey: submission.idempotencyKey,
+            ...(attempt === 1
+              ? { idempotencyKey: firstKey }
+              : {
+                  idempotencyKey: resendIdempotencyKey(firstKey, attempt),
+                  resendOf: { firstIdempotencyKey: firstKey, attempt },
+                }),
             draftId: submission.draftId,
             optimizationClientRequestId,
           },
@@ -212,11 +227,15 @@ export async function submitVideo(core: MediaJobDeps, submission: VideoSubmissio
   try {
     return { ...(await create()), optimizedPrompt, uploads };
   } catch (error) {
-    // An input taken from the journal is unknown to the service (lost, or another identity's):
-    // the cached ids were forgotten and nothing was created, so upload again and send once more.
+    // An input taken from the journal is unknown to the service (expired, lost, or another
+    // identity's): the cached ids were forgotten and nothing was created, so upload again and send
+    // once more as a new business attempt under the key derived from the first (a key never
+    // carries two bodies); the derived intent is recorded with its link before it is sent.
     const usedCache = uploads.some((u) => u.fromJournal);
-    if (!usedCache || !isAssetNotFound(error)) throw error;
-    if (!core.journal.jobs.forgetRejectedIntent(submission.idempotencyKey)) throw error;
+    if (attempt !== 1 || !usedCache || !isAssetNotFound(error)) throw error;
+    const first = core.journal.jobs.getIntent(firstKey);
+    if (!first || !refusedForUnknownAsset(first)) throw error;
+    attempt = 2;
     step('upload again');
     ({ uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission));
     step('create');

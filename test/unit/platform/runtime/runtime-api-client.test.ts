@@ -146,12 +146,34 @@ describe('RuntimeApiClient', () => {
     ).rejects.toThrow(RangeError);
   });
 
-  it('refuses a result URL on another origin without sending the credential', async () => {
+  it('a result URL on another origin never gets the credential or the session: the spec route on the runtime origin, or a signed read with nothing', async () => {
+    const bytes = (req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '3' });
+      res.end('png');
+    };
+    answer = bytes;
+    // the same test server under another origin (localhost, not 127.0.0.1)
+    const foreign = `${base.replace('127.0.0.1', 'localhost')}/storage/res_1?sig=abc`;
+
+    // its ids known: the spec's download route on the runtime's own origin, with credential and session
     seen = [];
-    await expect(client().openResult(sessionAuth(SESSION), 'http://127.0.0.2:9/x')).rejects.toThrow(
-      /Refused/,
-    );
-    expect(seen).toHaveLength(0);
+    const routed = await client().openResult(sessionAuth(SESSION), foreign, {
+      jobId: 'pj_1',
+      resultId: 'res_1',
+    });
+    routed.body.resume();
+    expect(seen.map((r) => [r.headers.host, r.url])).toEqual([
+      [new URL(base).host, '/platform/runtime/media/jobs/pj_1/results/res_1/download'],
+    ]);
+    expect(seen[0]!.headers.authorization).toBe(`Bearer ${CREDENTIAL}`);
+
+    // no ids: read as a signed URL, with no credential, session or reference at all
+    seen = [];
+    const signed = await client().openResult(recoveryAuth(REF), foreign);
+    expect(signed).toMatchObject({ status: 200, contentType: 'image/png' });
+    signed.body.resume();
+    expect(seen.map((r) => r.url)).toEqual(['/storage/res_1?sig=abc']);
+    expectNoSecret(JSON.stringify(seen[0]!.headers));
   });
 
   it('an answer that never comes is an unknown outcome within the total bound', async () => {

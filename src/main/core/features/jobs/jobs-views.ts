@@ -11,7 +11,13 @@ export { SERVICE_CALL_OPERATIONS } from '../../journal/service-calls-repository.
 export interface JobsViewsDeps {
   readonly jobs: Pick<
     Journal['jobs'],
-    'listJobs' | 'getJob' | 'getJobByJobId' | 'getIntent' | 'getIntentById' | 'getJobForIntent'
+    | 'listJobs'
+    | 'getJob'
+    | 'getJobByJobId'
+    | 'getIntent'
+    | 'currentIntent'
+    | 'getIntentById'
+    | 'getJobForIntent'
   >;
   readonly serviceCalls: Pick<Journal['serviceCalls'], 'list'>;
   readonly profiles: Pick<Journal['profiles'], 'list'>;
@@ -77,7 +83,7 @@ export class JobsViews {
 
   /** The job created under an idempotency key, if the platform accepted one. */
   jobForKey(idempotencyKey: string): JobWithOutputs | undefined {
-    const intent = this.deps.jobs.getIntent(idempotencyKey);
+    const intent = this.deps.jobs.currentIntent(idempotencyKey);
     return intent ? this.deps.jobs.getJobForIntent(intent.id) : undefined;
   }
 

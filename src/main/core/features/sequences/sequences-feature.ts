@@ -266,7 +266,7 @@ export class SequencesFeature {
   }
 
   private intentError(draft: StoredDraft): string | null {
-    const intent = this.d.journal.jobs.getIntent(draft.idempotencyKey);
+    const intent = this.d.journal.jobs.currentIntent(draft.idempotencyKey);
     return intent?.errorMessage ?? null;
   }
 

@@ -5,14 +5,14 @@ import type { StoredDraft } from '../../studio/drafts.js';
 
 /** A shot's job, found through its draft: the job row the draft records, else its key's intent. */
 export function jobOfDraft(
-  jobs: Pick<JobsRepository, 'getJob' | 'getIntent' | 'getJobForIntent'>,
+  jobs: Pick<JobsRepository, 'getJob' | 'currentIntent' | 'getJobForIntent'>,
   draft: StoredDraft,
 ): JobWithOutputs | undefined {
   if (draft.jobRowId !== null) {
     const job = jobs.getJob(draft.jobRowId);
     if (job) return job;
   }
-  const intent = jobs.getIntent(draft.idempotencyKey);
+  const intent = jobs.currentIntent(draft.idempotencyKey);
   return intent ? jobs.getJobForIntent(intent.id) : undefined;
 }
 

@@ -13,6 +13,7 @@ import { migration012Sequences } from './012-sequences.js';
 import { migration013JobStageHistory } from './013-job-stage-history.js';
 import { migration014JobVariations } from './014-job-variations.js';
 import { migration015PlatformImageImports } from './015-platform-image-imports.js';
+import { migration016JobIntentResends } from './016-job-intent-resends.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   migration013JobStageHistory,
   migration014JobVariations,
   migration015PlatformImageImports,
+  migration016JobIntentResends,
 ];

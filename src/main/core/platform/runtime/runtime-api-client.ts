@@ -215,11 +215,43 @@ export class RuntimeApiClient {
   }
 
   /**
-   * Opens a result's bytes (`resultDownloadUrl` as returned, on the runtime's origin only), bounded
-   * by progress rather than 30 s; the caller verifies `Content-Type`, size and `sha256`.
+   * Opens a result's bytes, bounded by progress rather than 30 s; the caller verifies
+   * `Content-Type`, size and `sha256`. `resultDownloadUrl` on the runtime's origin is read as
+   * returned, with the credential and `auth`. One on another origin (a storage or CDN host of the
+   * platform; the spec does not tie it to the runtime's origin) never receives them: the result is
+   * read at the spec's own route `/media/jobs/{jobId}/results/{resultId}/download` on the runtime's
+   * origin when its ids are known, else the URL is read as a signed URL, with no credential at all.
    */
-  openResult(auth: RuntimeAuth, resultDownloadUrl: string): Promise<RuntimeStream> {
-    return this.stream('Download result', resultDownloadUrl, auth);
+  openResult(
+    auth: RuntimeAuth,
+    resultDownloadUrl: string,
+    ids?: { jobId: string; resultId: string },
+  ): Promise<RuntimeStream> {
+    if (new URL(resultDownloadUrl).origin === this.origin)
+      return this.stream('Download result', resultDownloadUrl, auth);
+    if (ids?.jobId && ids.resultId)
+      return this.stream(
+        'Download result',
+        this.url(
+          `/media/jobs/${encodeURIComponent(ids.jobId)}/results/${encodeURIComponent(ids.resultId)}/download`,
+        ),
+        auth,
+      );
+    return this.signedStream('Download result', resultDownloadUrl);
+  }
+
+  /** A GET of a signed URL on another origin: no credential, session, reference or cookie is sent. */
+  private async signedStream(operation: string, url: string): Promise<RuntimeStream> {
+    const answer = await sendHttp(url, { method: 'GET', headers: {}, bound: 'progress' }, operation);
+    if (answer.status < 200 || answer.status >= 300) throw await runtimeErrorFrom(answer, operation, []);
+    return {
+      status: answer.status,
+      contentType: header(answer, 'content-type'),
+      contentLength: header(answer, 'content-length'),
+      contentDisposition: header(answer, 'content-disposition'),
+      assetVariant: header(answer, 'x-platform-asset-variant'),
+      body: answer.body,
+    };
   }
 
   /** `POST /media/exports` (202 in preparation, 200 ready), session only. */

@@ -57,11 +57,15 @@ export const DryRunBlocker = z
   })
   .loose();
 
-/** A dry-run's `estimatedCost`: `estimatedAmount` an integer at `amountScale` decimals. */
+/**
+ * A dry-run's `estimatedCost`. The spec names `estimatedAmount` without its form: an integer (a
+ * JSON integer or a string of digits) is read at `amountScale` decimals; a decimal (a JSON number
+ * with a fraction, or a decimal string) is already the amount and is shown as the platform wrote it.
+ */
 export const DryRunEstimatedCost = z
   .object({
-    /** A JSON integer or a string of digits (kept exact: see credit-amounts.ts). */
-    estimatedAmount: z.union([z.int(), z.string().regex(/^-?\d{1,60}$/)]),
+    /** A JSON number or a string of digits with an optional fraction (kept exact: see credit-amounts.ts). */
+    estimatedAmount: z.union([z.number(), z.string().regex(/^-?\d{1,60}(\.\d{1,60})?$/)]),
     currency: z.string().optional(),
     unit: z.string().optional(),
     usage: z.number().optional(),
@@ -86,7 +90,8 @@ export const DryRunAnswer = z
     accepted: z.boolean(),
     clientTaskId: z.string().optional(),
     blockers: z.array(DryRunBlocker).default([]),
-    estimatedCost: DryRunEstimatedCost.optional(),
+    // informative only: a cost in a form this build cannot read is left out, the decision stays
+    estimatedCost: DryRunEstimatedCost.optional().catch(undefined),
     normalizedSpec: z.record(z.string(), z.unknown()).optional(),
     readUrlChecks: z.array(DryRunReadUrlCheck).optional(),
     traceId: z.string().optional(),
