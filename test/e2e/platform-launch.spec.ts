@@ -117,7 +117,11 @@ test('a launch link opened in a browser signed in as someone else asks first, an
   await expect(page.getByRole('heading', { name: 'Sign in with this link?' })).toBeVisible();
   await expect(page).toHaveURL(`${origin}/`);
   expect(
-    await page.evaluate(() => JSON.stringify({ ...window.sessionStorage, ...window.localStorage })),
+    await page.evaluate(() => {
+      // the page's own storage (this file is type-checked without the DOM library)
+      const { sessionStorage, localStorage } = globalThis as unknown as Record<string, object>;
+      return JSON.stringify({ ...sessionStorage, ...localStorage });
+    }),
   ).not.toContain(foreign);
   expect((await context.cookies())[0]!.value).toBe(memberCookie!.value);
   await page.screenshot({ path: 'test-results/screenshots/platform-switch-question.png' });
