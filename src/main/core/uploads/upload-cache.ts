@@ -78,8 +78,7 @@ export class UploadCache {
  */
 export function isAssetNotFound(error: unknown): boolean {
   return (
-    error instanceof ApiError &&
-    refusedForAssetGone({ statusCode: error.status, errorCode: error.apiCode })
+    error instanceof ApiError && refusedForAssetGone({ statusCode: error.status, errorCode: error.apiCode })
   );
 }
 

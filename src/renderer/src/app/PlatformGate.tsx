@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  answerPlatformSwitch,
-  usePlatformSessionOver,
-  usePlatformSwitchQuestion,
-} from '../store/platform-session';
+import { usePlatformSessionOver, usePlatformSwitchQuestion } from '../store/platform-session';
+
+const PlatformSwitchQuestion = lazy(() =>
+  import('./PlatformSwitchQuestion').then((m) => ({ default: m.PlatformSwitchQuestion })),
+);
 
 /**
  * On the platform, once the host says the session is over (the launch code could not be exchanged,
@@ -18,26 +18,9 @@ export function PlatformGate({ children }: { children: ReactNode }) {
   const question = usePlatformSwitchQuestion();
   if (question)
     return (
-      <main className="reopen-application" role="alertdialog" aria-labelledby="platform-switch-title">
-        <h1 id="platform-switch-title">{t('platform.switchTitle')}</h1>
-        <p>
-          {t('platform.switchBody', {
-            userId: question.userId,
-            context: question.organizationId
-              ? t('platform.switchOrganization', { organizationId: question.organizationId })
-              : t('platform.switchPersonal'),
-          })}
-        </p>
-        <p>{t('platform.switchLink')}</p>
-        <div className="switch-actions">
-          <button type="button" onClick={() => answerPlatformSwitch(false)}>
-            {t('platform.switchStay')}
-          </button>
-          <button type="button" onClick={() => answerPlatformSwitch(true)}>
-            {t('platform.switchGo')}
-          </button>
-        </div>
-      </main>
+      <Suspense fallback={null}>
+        <PlatformSwitchQuestion question={question} />
+      </Suspense>
     );
   if (!over) return children;
   return (

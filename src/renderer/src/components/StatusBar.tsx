@@ -1,6 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../store';
-import { DebugSessionStatus } from './DebugSessionStatus';
+
+/** Only a paired debug profile shows it: loaded on first use, outside the page's first chunk. */
+const DebugSessionStatus = lazy(() =>
+  import('./DebugSessionStatus').then((m) => ({ default: m.DebugSessionStatus })),
+);
 
 /**
  * The active profile and the state of its connection, always visible; on the platform, who is
@@ -31,7 +36,11 @@ export function StatusBar() {
           {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
         </span>
       )}
-      {!signedIn && active?.kind === 'debug' ? <DebugSessionStatus profileId={active.id} /> : null}
+      {!signedIn && active?.kind === 'debug' ? (
+        <Suspense fallback={null}>
+          <DebugSessionStatus profileId={active.id} />
+        </Suspense>
+      ) : null}
       <span data-testid="status-connection" data-state={state} title={connection?.detail}>
         <span className={`dot dot-${state}`} aria-hidden="true" />
         {t(`status.${state}`)}
