@@ -69,4 +69,11 @@ test('Pair for debugging from Settings, then Create with the debug profile: the 
   await page.getByTestId('prompt').fill('A debug lighthouse at dusk');
   await page.screenshot({ path: 'test-results/screenshots/studio-debug-create.png', fullPage: true });
   await generateAndFinish(page, 'debug');
+
+  // the studio host is shared by the specs that follow: the simulator profile is made active again
+  // (the debug profile stays, inactive: it owns a job, and its simulator stops with this file)
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('studio-profile-simulator').getByRole('button', { name: 'Use' }).click();
+  await expect(page.getByTestId('studio-profile-simulator')).toContainText('✓');
+  await expect(page.getByTestId('status-profile')).toContainText('Local simulator');
 });
