@@ -87,7 +87,6 @@ export const ERROR_CODE_KINDS = {
   'runtime.invalid_job_body': 'invalid_input',
   'runtime.no_session': 'identity',
   'runtime.no_recovery_ref': 'identity',
-  'platform.only': 'invalid_input',
   'platform.session_over': 'identity',
   'platform.not_here': 'invalid_input',
   'batch.frames_unsupported': 'service',

@@ -11,6 +11,7 @@ import {
   GRANT_LAUNCH_CODE_LIFETIME_SECONDS,
   GRANT_LIFETIME_SECONDS,
   type GrantRecord,
+  resolvedGrantView,
 } from './grant-store.js';
 import type { PlatformContext, PlatformRoute } from './router.js';
 import {
@@ -121,20 +122,7 @@ async function usableGrant(pc: PlatformContext, debugToo = false): Promise<Grant
 async function resolve(pc: PlatformContext): Promise<void> {
   // a relay-mode debug grant (section D) resolves here too: its callee is a production application
   const g = await usableGrant(pc, true);
-  sendJson(pc.res, 200, {
-    grantId: g.grantId,
-    callerAppKey: g.callerAppKey,
-    callerAppVersionId: g.callerAppVersionId,
-    calleeAppKey: g.calleeAppKey,
-    calleeAppVersionId: g.calleeAppVersionId,
-    apiVersion: g.apiVersion,
-    subject: g.subject,
-    callerAppRoles: g.callerAppRoles,
-    scope: g.scope,
-    idempotencyKey: g.idempotencyKey,
-    requestDigest: g.requestDigest,
-    expiresAt: iso(g.expiresAtMs),
-  });
+  sendJson(pc.res, 200, resolvedGrantView(g));
 }
 
 /** `:launch`: a one-time, 1-minute launch code of the callee for the same person (exchanged like any launch code). */

@@ -1,3 +1,4 @@
+import { iso } from '../clock.js';
 import type { FixtureUser, Subject } from './fixtures.js';
 import type { PlatformLog, PlatformLogRecord } from './platform-log.js';
 import { randomBytes } from 'node:crypto';
@@ -72,4 +73,38 @@ export class GrantStore {
   snapshot(): PlatformLogRecord[] {
     return [...this.byHash.values()].map((v) => ({ t: 'grant', id: v.grantId, v }));
   }
+}
+
+/** The spec's resolved grant, as production and debug resolves answer it (never the plaintext). */
+export function resolvedGrantView(
+  g: Pick<
+    GrantRecord,
+    | 'grantId'
+    | 'callerAppKey'
+    | 'callerAppVersionId'
+    | 'calleeAppKey'
+    | 'calleeAppVersionId'
+    | 'apiVersion'
+    | 'subject'
+    | 'callerAppRoles'
+    | 'scope'
+    | 'idempotencyKey'
+    | 'requestDigest'
+    | 'expiresAtMs'
+  >,
+) {
+  return {
+    grantId: g.grantId,
+    callerAppKey: g.callerAppKey,
+    callerAppVersionId: g.callerAppVersionId,
+    calleeAppKey: g.calleeAppKey,
+    calleeAppVersionId: g.calleeAppVersionId,
+    apiVersion: g.apiVersion,
+    subject: g.subject,
+    callerAppRoles: g.callerAppRoles,
+    scope: g.scope,
+    idempotencyKey: g.idempotencyKey,
+    requestDigest: g.requestDigest,
+    expiresAt: iso(g.expiresAtMs),
+  };
 }

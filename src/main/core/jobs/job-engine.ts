@@ -78,10 +78,6 @@ export type RunResult =
       heldBy?: { pid: number; host: string };
     };
 
-/** Why a job was not finished here: another process (the app, a CLI) on the same data folder works it. */
-export const WORKED_ELSEWHERE_MESSAGE =
-  'Another Framewright process on this data folder is working on this job; it finishes it there.';
-
 /** The pending reason naming the process that holds the job (its pid, and host when not this one). */
 export function workedElsewhereReason(holder: { pid: number; host: string }): string {
   const where = holder.host === os.hostname() ? '' : ` on ${holder.host}`;

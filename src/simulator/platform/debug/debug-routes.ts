@@ -41,6 +41,7 @@ import {
   type DebugSourceChannel,
 } from './debug-store.js';
 import { DEBUG_BINDING_PATH } from './paths.js';
+import { resolvedGrantView } from '../grant-store.js';
 
 /** Reads a JSON body; a malformed one (invalid JSON, unknown field, wrong type) is 400 with `code`. */
 async function readDebugBody<T extends z.ZodType>(
@@ -344,21 +345,7 @@ async function usablePeerGrant(
 /** `:resolve` does not consume; the plaintext is never returned. */
 async function resolvePeerGrant(pc: PlatformContext): Promise<void> {
   const { grant: g } = await usablePeerGrant(pc);
-  sendJson(pc.res, 200, {
-    grantId: g.grantId,
-    callerAppKey: g.callerAppKey,
-    callerAppVersionId: g.callerAppVersionId,
-    calleeAppKey: g.calleeAppKey,
-    calleeAppVersionId: g.calleeAppVersionId,
-    apiVersion: g.apiVersion,
-    subject: g.subject,
-    callerAppRoles: g.callerAppRoles,
-    scope: g.scope,
-    idempotencyKey: g.idempotencyKey,
-    requestDigest: g.requestDigest,
-    expiresAt: iso(g.expiresAtMs),
-    sourceChannel: g.sourceChannel,
-  });
+  sendJson(pc.res, 200, { ...resolvedGrantView(g), sourceChannel: g.sourceChannel });
 }
 
 /** `:launch`: a one-minute, single-use debug launch code of the provider for the same person. */
