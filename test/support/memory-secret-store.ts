@@ -1,7 +1,11 @@
-import type { SecretStore, SecretStoreDescription } from '../../src/main/core/secrets/secret-store.js';
+import type {
+  SecretNames,
+  SecretStore,
+  SecretStoreDescription,
+} from '../../src/main/core/secrets/secret-store.js';
 
 /** An in-process secret store for tests that are not about the keychain itself. */
-export class MemorySecretStore implements SecretStore {
+export class MemorySecretStore implements SecretStore, SecretNames {
   private readonly secrets = new Map<string, string>();
   async get(profileId: string) {
     return this.secrets.get(profileId);
@@ -14,6 +18,9 @@ export class MemorySecretStore implements SecretStore {
   }
   async has(profileId: string) {
     return this.secrets.has(profileId);
+  }
+  async namesWithPrefix(prefix: string) {
+    return [...this.secrets.keys()].filter((name) => name.startsWith(prefix));
   }
   describe(): SecretStoreDescription {
     return { backend: 'keytar', detail: 'memory (tests)', canStore: true };

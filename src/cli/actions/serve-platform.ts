@@ -6,6 +6,7 @@ import {
   readPlatformSettings,
   type PlatformSettings,
 } from '../../main/core/app/platform-settings.js';
+import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -56,7 +57,17 @@ export async function runServePlatform(
     return;
   }
   const dataDir = options.dataDir ?? defaultDataDir();
-  const backend = await openPlatformBackend({ dataDir, settings, timing: deps.timing });
+  let backend;
+  try {
+    backend = await openPlatformBackend({ dataDir, settings, timing: deps.timing });
+  } catch (error) {
+    // the secret store refused to open (its data key is missing, or an earlier secret file opens
+    // with no credential given): the message says what to set or restore, and nothing was changed
+    if (!(error instanceof SecretStoreError)) throw error;
+    process.stderr.write(`framewright: ${error.message}\n`);
+    process.exitCode = ExitCode.invalidInput;
+    return;
+  }
   let host;
   try {
     host = await startPlatformStudio(backend, {

@@ -3,8 +3,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_SESSION_OVER_CODE } from '../../../src/shared/bridge/platform-host-protocol.js';
-import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
+import { secretStoreFiles } from '../../../src/main/core/app/platform-backend.js';
+import { RowEncryptedSecretStore } from '../../../src/main/core/secrets/row-encrypted-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
+import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
 
@@ -51,6 +53,12 @@ async function untilDone(page: Page, rowId: number, timeoutMs = 30_000): Promise
     if (job.status === 'failed' || Date.now() > end) throw new Error(`job ended ${job.status}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The recovery reference the simulated platform answered for a job (derived from its own key). */
+function recoveryRefOf(rig: StudioRig, platformJobId: string): string {
+  const simDir = path.join(path.dirname(rig.dataDir), 'sim');
+  return new PlatformSecrets(simDir).derive('jrr', 'job_recovery', platformJobId);
 }
 
 /** Every file under `dir` (what the backend wrote on disk). */
@@ -246,16 +254,19 @@ describe('Framewright on the platform: the studio per person over the runtime', 
   });
 
   it('never writes a session id, launch code or recovery reference outside the secret store', async () => {
-    const secretsFile = path.join(rig.dataDir, 'secrets', 'platform-secrets.enc');
+    const { dbFile, keyFile } = secretStoreFiles(rig.dataDir);
     const sessionIds = [(await rig.sessionOf(member)).sessionId];
-    const store = new EncryptedFileSecretStore(secretsFile, rig.settings.appCredential);
-    const refs = new RecoveryRefs(store);
-    const ref = await refs.recall(t2vJob.jobId);
-    expect(ref).toBeTruthy();
-    const refsFound = ref ? [ref] : [];
-    const secrets = [rig.settings.appCredential, ...sessionIds, ...refsFound].filter((s) => s.length >= 8);
+    // the job's outputs are stored, so its recovery reference was forgotten: read it back from the platform
+    const store = RowEncryptedSecretStore.open({ dbFile, keyFile });
+    expect(await new RecoveryRefs(store).recall(t2vJob.jobId)).toBeUndefined();
+    const ref = recoveryRefOf(rig, t2vJob.jobId);
+    const signingKey = await store.get('read-url-signing-key');
+    store.close();
+    const secrets = [rig.settings.appCredential, ...sessionIds, ref, signingKey ?? ''].filter(
+      (s) => s.length >= 8,
+    );
     for (const file of filesUnder(rig.dataDir)) {
-      if (file === secretsFile || statSync(file).size > 64 * 1024 * 1024) continue;
+      if (file === keyFile || statSync(file).size > 64 * 1024 * 1024) continue;
       const text = readFileSync(file).toString('latin1');
       for (const secret of secrets)
         expect(text.includes(secret), `${secret.slice(0, 4)}… in ${file}`).toBe(false);

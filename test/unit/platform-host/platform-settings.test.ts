@@ -66,6 +66,30 @@ describe('platform settings', () => {
     for (const line of problems) expect(line).not.toContain('\n');
   });
 
+  it('reads the credential before a rotation, inline or from a file, only when it is set', () => {
+    expect(readPlatformSettings(complete, noFile).previousAppCredential).toBeUndefined();
+    expect(
+      readPlatformSettings({ ...complete, PLATFORM_APP_CREDENTIAL_PREVIOUS: ' old-credential\n' }, noFile)
+        .previousAppCredential,
+    ).toBe('old-credential');
+    const fromFile = readPlatformSettings(
+      { ...complete, PLATFORM_APP_CREDENTIAL_PREVIOUS_FILE: '/run/old' },
+      (file) => (file === '/run/old' ? 'old-credential\n' : noFile()),
+    );
+    expect(fromFile.previousAppCredential).toBe('old-credential');
+    const problems = problemsOf(
+      {
+        ...complete,
+        PLATFORM_APP_CREDENTIAL_PREVIOUS: 'old-credential',
+        PLATFORM_APP_CREDENTIAL_PREVIOUS_FILE: '/run/old',
+      },
+      () => 'old-credential',
+    );
+    expect(problems).toEqual([
+      'PLATFORM_APP_CREDENTIAL_PREVIOUS and PLATFORM_APP_CREDENTIAL_PREVIOUS_FILE are both set: set only one.',
+    ]);
+  });
+
   it('refuses both credential settings, and never echoes the credential', () => {
     const problems = problemsOf({ ...complete, PLATFORM_APP_CREDENTIAL_FILE: '/run/cred' }, () => CREDENTIAL);
     expect(problems).toEqual([

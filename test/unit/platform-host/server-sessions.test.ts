@@ -7,6 +7,8 @@ import {
 import {
   ServerSessions,
   subjectKeyOf,
+  UNKNOWN_ID_TTL_MS,
+  UNKNOWN_IDS_MAX,
 } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import type {
   RuntimeSession,
@@ -136,4 +138,140 @@ describe('server-side runtime sessions', () => {
     // the first session, still usable behind its own cookie, is not taken for the latest
     expect((await sessions.current(first.id)).status).toBe('active');
   });
+
+  it('asks the store about an unknown cookie id once per 30 s, yet finds a session signIn makes at once', async () => {
+    let now = T0;
+    const store = new CountingStore();
+    const ids = ['A'.repeat(43), 'B'.repeat(43)];
+    const sessions = new ServerSessions({
+      service: {
+        exchange: vi.fn(async () => session('s1', now + 24 * HOUR)),
+        resolve: vi.fn(async () => session('s1', now + 24 * HOUR)),
+        renew: vi.fn(async () => session('s2', now + 24 * HOUR)),
+      },
+      secrets: store,
+      now: () => now,
+      newId: () => ids.shift()!,
+    });
+    const junk = 'J'.repeat(43);
+    for (let i = 0; i < 50; i += 1) expect((await sessions.current(junk)).status).toBe('over');
+    expect(store.sessionReads(junk)).toBe(1);
+    now += UNKNOWN_ID_TTL_MS - 1;
+    expect((await sessions.current(junk)).status).toBe('over');
+    expect(store.sessionReads(junk)).toBe(1);
+    now += 1;
+    expect((await sessions.current(junk)).status).toBe('over');
+    expect(store.sessionReads(junk)).toBe(2);
+
+    // the id signIn hands out was asked about (unknown) a moment ago: the new session is found at once
+    expect((await sessions.current('A'.repeat(43))).status).toBe('over');
+    const signed = await sessions.signIn('code-1');
+    expect(signed.status === 'active' && signed.id).toBe('A'.repeat(43));
+    expect((await sessions.current('A'.repeat(43))).status).toBe('active');
+    // and a session restored by another instance of the table (a restart) is read from the store
+    const restarted = new ServerSessions({
+      service: {
+        exchange: vi.fn(),
+        resolve: vi.fn(async () => session('s1', now + 24 * HOUR)),
+        renew: vi.fn(),
+      },
+      secrets: store,
+      now: () => now,
+    });
+    expect((await restarted.current('A'.repeat(43))).status).toBe('active');
+  });
+
+  it('remembers a bounded number of unknown ids', async () => {
+    const store = new CountingStore();
+    const { sessions } = rigWith(store);
+    const id = (i: number) => `${String(i).padStart(8, '0')}${'x'.repeat(35)}`;
+    for (let i = 0; i <= UNKNOWN_IDS_MAX; i += 1) await sessions.current(id(i));
+    // the oldest was dropped to make room: asked again; the newest is still remembered
+    await sessions.current(id(0));
+    await sessions.current(id(UNKNOWN_IDS_MAX));
+    expect(store.sessionReads(id(0))).toBe(2);
+    expect(store.sessionReads(id(UNKNOWN_IDS_MAX))).toBe(1);
+  });
+
+  it('sweeps stored sessions that ended (7-day window passed, or expired) and their index entries', async () => {
+    let now = T0;
+    const store = new CountingStore();
+    let n = 0;
+    const people = ['u-old', 'u-expired', 'u-live'];
+    const sessions = new ServerSessions({
+      service: {
+        exchange: vi.fn(async () => ({
+          // the first one's expiry lies beyond its window: only the window ends it
+          ...session(`s-${n}`, now + (n === 0 ? 10 * 24 : 24) * HOUR),
+          subject: { tenantId: 't', accountId: 'a', userId: people[n++]! },
+        })),
+        resolve: vi.fn(async () => session('s', now + 24 * HOUR)),
+        renew: vi.fn(async () => session('s', now + 24 * HOUR)),
+      },
+      secrets: store,
+      now: () => now,
+    });
+    const old = await sessions.signIn('code-old');
+    now += 6 * 24 * HOUR;
+    const expired = await sessions.signIn('code-expired');
+    now += 23 * HOUR;
+    const live = await sessions.signIn('code-live');
+    if (old.status !== 'active' || expired.status !== 'active' || live.status !== 'active')
+      throw new Error('not signed in');
+    // an index entry naming a session that is gone
+    await store.set('runtime-session-of:dangling', 'Z'.repeat(43));
+    expect(await sessions.sweep()).toBe(0);
+    // the old session passes its window, the other expired 5 minutes ago; neither was used since
+    now += HOUR + 5 * 60_000;
+    expect(await sessions.sweep()).toBe(2);
+    const names = await store.namesWithPrefix('runtime-session');
+    expect(names.sort()).toEqual(
+      [`runtime-session:${live.id}`, `runtime-session-of:${subjectKeyOf(live.subject)}`].sort(),
+    );
+    expect((await sessions.current(live.id)).status).toBe('active');
+    expect((await sessions.current(old.id)).status).toBe('over');
+  });
+
+  it('sweeps on a timer that keeps no process alive and stops at close', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = new CountingStore();
+      const { sessions } = rigWith(store);
+      const sweep = vi.spyOn(sessions, 'sweep');
+      sessions.startSweeping(() => undefined, 1_000);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(sweep).toHaveBeenCalledTimes(3);
+      sessions.close();
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(sweep).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
+
+/** A memory store that counts the reads of each session entry. */
+class CountingStore extends MemorySecretStore {
+  private readonly reads = new Map<string, number>();
+  override async get(name: string) {
+    this.reads.set(name, (this.reads.get(name) ?? 0) + 1);
+    return super.get(name);
+  }
+  sessionReads(id: string): number {
+    return this.reads.get(`runtime-session:${id}`) ?? 0;
+  }
+}
+
+function rigWith(store: MemorySecretStore) {
+  const now = T0;
+  const sessions = new ServerSessions({
+    service: {
+      exchange: vi.fn(async () => session('s1', now + 24 * HOUR)),
+      resolve: vi.fn(async () => session('s1', now + 24 * HOUR)),
+      renew: vi.fn(async () => session('s2', now + 24 * HOUR)),
+    },
+    secrets: store,
+    now: () => now,
+  });
+  return { sessions };
+}

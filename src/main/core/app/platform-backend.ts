@@ -5,10 +5,11 @@ import type { ObjectStorage } from '../features/read-urls/object-storage.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { RuntimeApiClient } from '../platform/runtime/runtime-api-client.js';
 import { SessionServiceClient } from '../platform/runtime/session-service-client.js';
-import { EncryptedFileSecretStore } from '../secrets/encrypted-file-secret-store.js';
+import { importLegacySecrets, readLegacySecretFile } from '../secrets/legacy-secret-file.js';
 import { RecoveryRefs } from '../secrets/recovery-refs.js';
-import type { SecretStore } from '../secrets/secret-store.js';
-import type { PlatformSettings } from './platform-settings.js';
+import { RowEncryptedSecretStore } from '../secrets/row-encrypted-secret-store.js';
+import type { SecretNames, SecretStore } from '../secrets/secret-store.js';
+import { APP_CREDENTIAL, PREVIOUS_APP_CREDENTIAL, type PlatformSettings } from './platform-settings.js';
 import {
   createPlatformWorkspaceCore,
   type PlatformBackendParts,
@@ -20,8 +21,8 @@ export interface PlatformBackendOptions {
   dataDir: string;
   settings: PlatformSettings;
   logger?: Logger;
-  /** A secret store chosen by the caller (tests); the encrypted file store by default. */
-  secrets?: SecretStore;
+  /** A secret store chosen by the caller (tests); the row-encrypted store of the data folder by default. */
+  secrets?: SecretStore & SecretNames;
   /** Engine and events timing (tests). */
   timing?: Pick<PlatformBackendParts, 'engine' | 'events'>;
 }
@@ -43,22 +44,62 @@ export interface PlatformBackend {
   close(): Promise<void>;
 }
 
+/** The backend's secret store: its rows, and its data key in a folder of its own. */
+export const secretStoreFiles = (dataDir: string) => ({
+  dbFile: path.join(dataDir, 'secrets', 'platform-secrets.sqlite'),
+  keyFile: path.join(dataDir, 'keys', 'secret-store.key'),
+});
+/** The store of earlier versions (one file keyed by the application credential), imported once. */
+export const legacySecretFile = (dataDir: string) => path.join(dataDir, 'secrets', 'platform-secrets.enc');
+
+/**
+ * Opens the backend's secret store, importing the earlier secret file first when there is one (with
+ * the current credential, else the previous one). Throws a SecretStoreError naming what to do —
+ * never a secret — when the file opens with neither, or the store's data key is missing.
+ */
+export async function openBackendSecretStore(
+  dataDir: string,
+  settings: Pick<PlatformSettings, 'appCredential' | 'previousAppCredential'>,
+  logger?: Logger,
+): Promise<RowEncryptedSecretStore> {
+  // read before anything is created: a refusal leaves the data folder exactly as it was
+  const legacy = await readLegacySecretFile(
+    legacySecretFile(dataDir),
+    [
+      { setting: APP_CREDENTIAL.inline, credential: settings.appCredential },
+      { setting: PREVIOUS_APP_CREDENTIAL.inline, credential: settings.previousAppCredential },
+    ],
+    PREVIOUS_APP_CREDENTIAL.inline,
+  );
+  const store = RowEncryptedSecretStore.open(secretStoreFiles(dataDir));
+  if (legacy) {
+    try {
+      const imported = await importLegacySecrets(legacy, store);
+      logger?.info('secret store: imported the earlier secret file', {
+        imported,
+        openedWith: legacy.openedWith,
+      });
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+  }
+  return store;
+}
+
 /**
  * The composition root of the platform backend: the platform's clients (runtime and session
- * service, as this application), the server-side session table, the backend's secret store (an
- * encrypted file under a key derived from the application credential: sessions, recovery
- * references and the readUrl signing key), and one workspace per person.
+ * service, as this application), the server-side session table, the backend's secret store (rows
+ * encrypted under the backend's own data key: sessions, recovery references and the readUrl
+ * signing key), and one workspace per person.
  */
 export async function openPlatformBackend(options: PlatformBackendOptions): Promise<PlatformBackend> {
   const { dataDir, settings } = options;
   const logger = options.logger ?? createLogger({ file: path.join(dataDir, 'logs', 'platform.log') });
   logger.addSecret(settings.appCredential);
-  const secrets =
-    options.secrets ??
-    new EncryptedFileSecretStore(
-      path.join(dataDir, 'secrets', 'platform-secrets.enc'),
-      settings.appCredential,
-    );
+  if (settings.previousAppCredential) logger.addSecret(settings.previousAppCredential);
+  const ownStore = options.secrets ? undefined : await openBackendSecretStore(dataDir, settings, logger);
+  const secrets = options.secrets ?? ownStore!;
   const appCredential = async () => settings.appCredential;
   const runtime = new RuntimeApiClient({ runtimeBaseUrl: settings.runtimeBaseUrl, appCredential });
   const sessionService = new SessionServiceClient({
@@ -67,7 +108,17 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     appCredential,
   });
   const sessions = new ServerSessions({ service: sessionService, secrets });
-  const signingKey = await loadSigningKey(secrets);
+  let signingKey: Buffer;
+  try {
+    signingKey = await loadSigningKey(secrets);
+    // sessions that ended while the backend was stopped go at once, the others as they end
+    const swept = await sessions.sweep();
+    if (swept > 0) logger.info('sessions swept at start', { swept });
+  } catch (error) {
+    ownStore?.close();
+    throw error;
+  }
+  sessions.startSweeping((error) => logger.warn('session sweep failed', { error }));
   const recoveryRefs = new RecoveryRefs(secrets);
 
   // the organization's projects read the workspaces, which are built with these parts
@@ -117,7 +168,9 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
       }
     },
     async close() {
+      sessions.close();
       await workspaces.close();
+      ownStore?.close();
     },
   };
 }

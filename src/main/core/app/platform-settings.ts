@@ -13,6 +13,11 @@ export interface PlatformSettings {
   readonly appKey: string;
   /** The platform-managed application credential: secret, kept in memory only. */
   readonly appCredential: string;
+  /**
+   * The credential before a rotation (`PLATFORM_APP_CREDENTIAL_PREVIOUS[_FILE]`), only to import an
+   * earlier secret file written under it; the secret store itself never depends on a credential.
+   */
+  readonly previousAppCredential?: string;
   /** The public origin (`https://studio.example.com`), no path, query or trailing slash. */
   readonly publicOrigin: string;
   /** True when the public origin is https: cookies are `Secure` and `__Host-` prefixed. */
@@ -70,11 +75,32 @@ function publicOrigin(env: Env, problems: string[]): string {
   return url.origin;
 }
 
-function credential(env: Env, problems: string[], readFile: (file: string) => string): string {
-  const inline = env.PLATFORM_APP_CREDENTIAL;
-  const file = env.PLATFORM_APP_CREDENTIAL_FILE?.trim();
+/** The names of one credential setting: inline, or a file holding it. */
+interface CredentialSetting {
+  inline: string;
+  file: string;
+}
+export const APP_CREDENTIAL: CredentialSetting = {
+  inline: 'PLATFORM_APP_CREDENTIAL',
+  file: 'PLATFORM_APP_CREDENTIAL_FILE',
+};
+export const PREVIOUS_APP_CREDENTIAL: CredentialSetting = {
+  inline: 'PLATFORM_APP_CREDENTIAL_PREVIOUS',
+  file: 'PLATFORM_APP_CREDENTIAL_PREVIOUS_FILE',
+};
+
+/** A credential set inline or in a file (exactly one of the two); '' when unset or after a problem. */
+function credential(
+  env: Env,
+  problems: string[],
+  readFile: (file: string) => string,
+  names: CredentialSetting,
+  required: boolean,
+): string {
+  const inline = env[names.inline];
+  const file = env[names.file]?.trim();
   if (inline !== undefined && inline !== '' && file) {
-    problems.push('PLATFORM_APP_CREDENTIAL and PLATFORM_APP_CREDENTIAL_FILE are both set: set only one.');
+    problems.push(`${names.inline} and ${names.file} are both set: set only one.`);
     return '';
   }
   if (file) {
@@ -83,18 +109,16 @@ function credential(env: Env, problems: string[], readFile: (file: string) => st
       text = readFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      problems.push(`PLATFORM_APP_CREDENTIAL_FILE names a file that cannot be read (${code}): ${file}`);
+      problems.push(`${names.file} names a file that cannot be read (${code}): ${file}`);
       return '';
     }
     const value = text.trim();
-    if (!value) problems.push(`PLATFORM_APP_CREDENTIAL_FILE names an empty file: ${file}`);
+    if (!value) problems.push(`${names.file} names an empty file: ${file}`);
     return value;
   }
   const value = inline?.trim() ?? '';
-  if (!value)
-    problems.push(
-      'The application credential is not set: set PLATFORM_APP_CREDENTIAL or PLATFORM_APP_CREDENTIAL_FILE.',
-    );
+  if (!value && required)
+    problems.push(`The application credential is not set: set ${names.inline} or ${names.file}.`);
   return value;
 }
 
@@ -110,7 +134,8 @@ export function readPlatformSettings(
   if (!appKey) problems.push('PLATFORM_APP_KEY is not set: the application key the platform assigned.');
   else if (!/^[A-Za-z0-9._-]+$/.test(appKey))
     problems.push('PLATFORM_APP_KEY may contain only letters, digits, ".", "_" and "-".');
-  const appCredential = credential(env, problems, readFile);
+  const appCredential = credential(env, problems, readFile, APP_CREDENTIAL, true);
+  const previousAppCredential = credential(env, problems, readFile, PREVIOUS_APP_CREDENTIAL, false);
   const origin = publicOrigin(env, problems);
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
@@ -118,6 +143,7 @@ export function readPlatformSettings(
     sessionBaseUrl,
     appKey,
     appCredential,
+    ...(previousAppCredential ? { previousAppCredential } : {}),
     publicOrigin: origin,
     secureCookies: origin.startsWith('https:'),
   };

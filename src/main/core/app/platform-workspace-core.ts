@@ -56,6 +56,7 @@ import { StudioSettings } from '../studio/studio-settings.js';
 import { StudioSubmit } from '../studio/submit.js';
 import { StudioVariations } from '../studio/variations.js';
 import type { WorkspaceBase, WorkspaceCore } from './platform-workspaces.js';
+import { forgetFinishedRecoveryRefs, forgetRecoveryRefsOnFinish } from './recovery-ref-cleanup.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
 export interface PlatformBackendParts {
@@ -167,6 +168,10 @@ export function createPlatformWorkspaceCore(
     return session;
   };
 
+  // a recovery reference is forgotten once its job is finished with (outputs stored, or none to read)
+  const forgetOnFinish = forgetRecoveryRefsOnFinish(parts.recoveryRefs, RUNTIME_PROFILE_ID, (error) =>
+    logger.warn('recovery reference not forgotten', { error }),
+  );
   const wakeups = new JobWakeups();
   let forward: (change: Parameters<NonNullable<JobEngineOptions['onChange']>>[0]) => void = () => undefined;
   const transport = runtimeTransport({
@@ -183,7 +188,10 @@ export function createPlatformWorkspaceCore(
       return transport;
     },
     pollWake: wakeups,
-    onChange: (change) => forward(change),
+    onChange: (change) => {
+      forward(change);
+      forgetOnFinish(change);
+    },
     ...parts.engine,
     lease: { presenceDir: path.join(dir, PRESENCE_DIR), ...parts.engine?.lease },
   });
@@ -549,6 +557,9 @@ export function createPlatformWorkspaceCore(
       return EXPORT_NAME.test(name) ? path.join(exportsDir, name) : undefined;
     },
     async resume() {
+      await forgetFinishedRecoveryRefs(journal, parts.recoveryRefs, RUNTIME_PROFILE_ID).catch(
+        (error: unknown) => logger.warn('recovery references of finished jobs not forgotten', { error }),
+      );
       const { errors } = await engine.resume();
       for (const { key, error } of errors)
         logger.warn('resume: work left unfinished', { key, error: error.message });

@@ -5,6 +5,7 @@ import {
   SecretStoreError,
   checkProfileId,
   normaliseSecret,
+  type SecretNames,
   type SecretStore,
   type SecretStoreDescription,
 } from './secret-store.js';
@@ -21,14 +22,15 @@ interface Envelope {
 const HKDF_INFO = 'framewright encrypted-file secret store v1';
 
 /**
- * The secret store of the platform backend (design14.md): every secret of the spec the backend
+ * The platform backend's earlier secret store, now only read once at start to import it into the
+ * {@link RowEncryptedSecretStore} (see legacy-secret-file.ts): every secret of the spec the backend
  * must keep across a restart (`runtime-session:<id>`, `job-recovery-ref:<journal job id>`) in one
  * file, encrypted with AES-256-GCM under a key derived with HKDF-SHA256 from the application
  * credential (`PLATFORM_APP_CREDENTIAL`) and a random salt per write. The file is mode 0600, written
  * atomically (temporary file, then rename), and its bytes contain no secret and no entry name.
  * A file that does not decrypt (another credential, tampering) is refused, never overwritten.
  */
-export class EncryptedFileSecretStore implements SecretStore {
+export class EncryptedFileSecretStore implements SecretStore, SecretNames {
   /** Writes one after another, so no update is lost. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -137,6 +139,15 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async has(name: string): Promise<boolean> {
     return (await this.get(name)) !== undefined;
+  }
+
+  /** Every entry of the file (none when there is no file); refused when it does not decrypt. */
+  entries(): Promise<Record<string, string>> {
+    return this.serial(() => this.readAll());
+  }
+
+  async namesWithPrefix(prefix: string): Promise<string[]> {
+    return Object.keys(await this.entries()).filter((name) => name.startsWith(prefix));
   }
 
   describe(): SecretStoreDescription {

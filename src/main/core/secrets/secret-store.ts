@@ -5,7 +5,8 @@
  * chosen by {@link selectSecretStore} (see select-secret-store.ts).
  */
 
-export type SecretBackend = 'keytar' | 'safe-storage' | 'environment' | 'encrypted-file' | 'unavailable';
+export type SecretBackend =
+  'keytar' | 'safe-storage' | 'environment' | 'encrypted-file' | 'encrypted-rows' | 'unavailable';
 
 export interface SecretStoreDescription {
   readonly backend: SecretBackend;
@@ -24,6 +25,15 @@ export interface SecretStore {
   delete(profileId: string): Promise<boolean>;
   has(profileId: string): Promise<boolean>;
   describe(): SecretStoreDescription;
+}
+
+/**
+ * A store that can name what it holds (the platform backend's stores: the session sweep lists the
+ * stored sessions). Only names are listed, never values.
+ */
+export interface SecretNames {
+  /** The names of every stored entry that starts with `prefix`, in no particular order. */
+  namesWithPrefix(prefix: string): Promise<string[]>;
 }
 
 export type SecretStoreErrorCode = 'unavailable' | 'read-only' | 'invalid-secret' | 'backend-failed';

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import { ApiError } from '../../platform/api-errors.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretNames, SecretStore } from '../../secrets/secret-store.js';
 import type { RuntimeSession, SessionService } from './session-service.js';
 
 /** Renew when at most this many seconds remain (the spec's reference client). */
@@ -16,6 +16,20 @@ export const ABSOLUTE_WINDOW_SECONDS = 7 * 24 * 3600;
  * minute per session in use. The exchange at sign-in is itself the first verification.
  */
 export const RESOLVE_INTERVAL_SECONDS = 60;
+/**
+ * How long a cookie id the store does not hold is answered "unknown" without asking the store
+ * again. A session made by `signIn` is never shadowed: its id is cleared from this cache.
+ */
+export const UNKNOWN_ID_TTL_MS = 30_000;
+/** At most this many unknown ids are remembered (the oldest are dropped first). */
+export const UNKNOWN_IDS_MAX = 10_000;
+/** How often stored sessions that ended are swept (and once at start). */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/**
+ * A session is swept this long after its expiry (a renewal needs a valid session, so none is
+ * possible then; the margin covers a clock a little ahead of the platform's).
+ */
+export const SWEEP_EXPIRED_GRACE_MS = 5 * 60_000;
 const SECRET_KEY_PREFIX = 'runtime-session:';
 /** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
 const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
@@ -62,8 +76,10 @@ interface StoredSession extends SignedInUser {
 export interface ServerSessionsOptions {
   service: SessionService;
   /** The platform backend's secret store: a restarted backend keeps its users signed in. */
-  secrets: SecretStore;
+  secrets: SecretStore & SecretNames;
   now?: () => number;
+  /** A new cookie id (tests); 32 random bytes, base64url, by default. */
+  newId?: () => string;
 }
 
 /**
@@ -77,6 +93,9 @@ export interface ServerSessionsOptions {
  *   7-day window, or on 401/403/404 from the service, the session is over.
  * - `current` resolves a session again on its first use more than `RESOLVE_INTERVAL_SECONDS` after
  *   its last resolve (sign-in and renewal count as one); a 404 ends it (access revoked).
+ * - A cookie id the store does not hold is answered "unknown" from memory for `UNKNOWN_ID_TTL_MS`
+ *   (at most `UNKNOWN_IDS_MAX` ids), so a client repeating junk cookies does not reach the store.
+ * - `sweep` (at start and every `SWEEP_INTERVAL_MS`) deletes the stored sessions that ended.
  */
 export class ServerSessions {
   private readonly memory = new Map<string, StoredSession>();
@@ -84,6 +103,9 @@ export class ServerSessions {
   /** When each session was last vouched for by the service (memory only: a restart resolves again). */
   private readonly resolvedAt = new Map<string, number>();
   private readonly resolving = new Map<string, Promise<ActiveSession | SessionOver>>();
+  /** Cookie ids the store did not hold, until when they are answered "unknown" without asking it. */
+  private readonly unknownIds = new Map<string, number>();
+  private sweepTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: ServerSessionsOptions) {
@@ -102,7 +124,7 @@ export class ServerSessions {
       if (error instanceof AppError) return { status: 'over', reason: 'exchange_failed' };
       throw error;
     }
-    const id = randomBytes(32).toString('base64url');
+    const id = this.options.newId?.() ?? randomBytes(32).toString('base64url');
     const stored: StoredSession = {
       sessionId: session.sessionId,
       subject: session.subject,
@@ -119,6 +141,7 @@ export class ServerSessions {
   /** The usable session behind a cookie's id (renewed if due), or why it is over. */
   async current(id: string | undefined): Promise<ActiveSession | SessionOver> {
     if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return { status: 'over', reason: 'unknown' };
+    if (!this.memory.has(id) && this.knownUnknown(id)) return { status: 'over', reason: 'unknown' };
     const stored = await this.load(id);
     if (!stored) return { status: 'over', reason: 'unknown' };
     const now = this.now();
@@ -144,6 +167,50 @@ export class ServerSessions {
     if (!id) return undefined;
     const session = await this.current(id);
     return session.status === 'active' ? session : undefined;
+  }
+
+  /**
+   * Deletes the stored sessions that ended — past their 7-day window, or expired (by more than
+   * {@link SWEEP_EXPIRED_GRACE_MS}) so that no renewal is possible — and their person's index entry
+   * when it names them, and index entries naming no session. Returns how many sessions it deleted.
+   */
+  async sweep(): Promise<number> {
+    const now = this.now();
+    let swept = 0;
+    for (const name of await this.options.secrets.namesWithPrefix(SECRET_KEY_PREFIX)) {
+      const id = name.slice(SECRET_KEY_PREFIX.length);
+      if (this.renewals.has(id) || this.resolving.has(id)) continue;
+      const stored = await this.load(id);
+      const ended =
+        !stored ||
+        now - stored.firstExchangeAt >= ABSOLUTE_WINDOW_SECONDS * 1000 ||
+        Date.parse(stored.expiresAt) + SWEEP_EXPIRED_GRACE_MS <= now;
+      if (!ended) continue;
+      if (stored) await this.end(id, 'expired');
+      else await this.options.secrets.delete(name);
+      swept += 1;
+    }
+    for (const index of await this.options.secrets.namesWithPrefix(SUBJECT_INDEX_PREFIX)) {
+      const id = await this.options.secrets.get(index);
+      if (!id || !(await this.options.secrets.has(SECRET_KEY_PREFIX + id)))
+        await this.options.secrets.delete(index);
+    }
+    return swept;
+  }
+
+  /** Sweeps every `intervalMs` (the timer keeps no process alive) until {@link close}. */
+  startSweeping(onError: (error: unknown) => void, intervalMs = SWEEP_INTERVAL_MS): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => {
+      this.sweep().catch(onError);
+    }, intervalMs);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops the sweep timer. */
+  close(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
   }
 
   /** Signs out: forgets the session here and in the secret store. */
@@ -208,7 +275,27 @@ export class ServerSessions {
     return active(id, next);
   }
 
+  /** Whether the id was found unknown less than {@link UNKNOWN_ID_TTL_MS} ago. */
+  private knownUnknown(id: string): boolean {
+    const until = this.unknownIds.get(id);
+    if (until === undefined) return false;
+    if (this.now() < until) return true;
+    this.unknownIds.delete(id);
+    return false;
+  }
+
+  private rememberUnknown(id: string): void {
+    this.unknownIds.delete(id);
+    while (this.unknownIds.size >= UNKNOWN_IDS_MAX) {
+      const oldest = this.unknownIds.keys().next().value;
+      if (oldest === undefined) break;
+      this.unknownIds.delete(oldest);
+    }
+    this.unknownIds.set(id, this.now() + UNKNOWN_ID_TTL_MS);
+  }
+
   private async save(id: string, stored: StoredSession): Promise<void> {
+    this.unknownIds.delete(id);
     this.memory.set(id, stored);
     const encoded = Buffer.from(JSON.stringify(stored), 'utf8').toString('base64url');
     await this.options.secrets.set(SECRET_KEY_PREFIX + id, encoded);
@@ -219,15 +306,13 @@ export class ServerSessions {
     const known = this.memory.get(id);
     if (known) return known;
     const encoded = await this.options.secrets.get(SECRET_KEY_PREFIX + id);
-    if (!encoded) return undefined;
-    try {
-      const stored = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as StoredSession;
-      if (typeof stored.sessionId !== 'string' || typeof stored.csrfToken !== 'string') return undefined;
-      this.memory.set(id, stored);
-      return stored;
-    } catch {
+    const stored = encoded ? decodeStored(encoded) : undefined;
+    if (!stored) {
+      this.rememberUnknown(id);
       return undefined;
     }
+    this.memory.set(id, stored);
+    return stored;
   }
 
   private async end(id: string, reason: SessionOverReason): Promise<SessionOver> {
@@ -235,12 +320,23 @@ export class ServerSessions {
     this.memory.delete(id);
     this.resolvedAt.delete(id);
     await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
+    this.rememberUnknown(id);
     if (stored) {
       const index = SUBJECT_INDEX_PREFIX + subjectKeyOf(stored.subject);
       if ((await this.options.secrets.get(index).catch(() => undefined)) === id)
         await this.options.secrets.delete(index).catch(() => false);
     }
     return { status: 'over', reason };
+  }
+}
+
+function decodeStored(encoded: string): StoredSession | undefined {
+  try {
+    const stored = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as StoredSession;
+    if (typeof stored.sessionId !== 'string' || typeof stored.csrfToken !== 'string') return undefined;
+    return stored;
+  } catch {
+    return undefined;
   }
 }
 
