@@ -412,7 +412,7 @@ export function LibraryScreen() {
                 {output?.posterUrl ? (
                   <img className="poster" src={output.posterUrl} alt="" loading="lazy" />
                 ) : null}
-                <span className="gallery-prompt">{job.prompt}</span>
+                <span className="gallery-prompt">{job.title || job.model}</span>
               </button>
               <label className="small">
                 <input
