@@ -175,6 +175,7 @@ export const studioEn = {
       profile: 'Profile',
       model: 'Model',
       mode: 'Mode',
+      dates: 'Dates',
       from: 'From',
       to: 'To',
       any: 'Any',

@@ -177,6 +177,7 @@ export const studioZhCN: typeof studioEn = {
       profile: '配置',
       model: '模型',
       mode: '模式',
+      dates: '日期',
       from: '从',
       to: '到',
       any: '全部',
