@@ -113,7 +113,9 @@ test('a member creates a t2v video filed under a project: dry-run cost, queue fr
   browser,
 }) => {
   member = await openAs(browser, 'member');
-  await expect(member.getByTestId('signed-in-user')).toContainText('usr_sim_member');
+  // a member may not read the directory: the status bar says "you", never the raw user id
+  await expect(member.getByTestId('signed-in-user')).toContainText('Signed in as: you');
+  await expect(member.getByTestId('signed-in-user')).not.toContainText('usr_sim_member');
   await expect(member.getByTestId('nav-team')).toHaveCount(0);
   await freshDraft(member);
   await chooseMode(member, 't2v');

@@ -23,7 +23,7 @@ export function StatusBar() {
     <footer className="status-bar" role="status" aria-live="polite">
       {signedIn ? (
         <span data-testid="signed-in-user">
-          {t('status.signedInAs')}: <strong>{signedIn.userId}</strong>
+          {t('status.signedInAs')}: <strong>{signedIn.displayName || t('status.you')}</strong>
           {signedIn.appRoles.map((role) => (
             <span key={role} className="badge">
               {role}
