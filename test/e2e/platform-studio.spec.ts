@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { freePort } from '../integration/platform-host/harness';
 import { launchCodeOf } from '../support/platform-simulator';
+import { violationsOfEveryScreen } from './accessibility';
 import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
 
 /**
@@ -113,7 +114,9 @@ test('a member creates a t2v video filed under a project: dry-run cost, queue fr
   browser,
 }) => {
   member = await openAs(browser, 'member');
-  await expect(member.getByTestId('signed-in-user')).toContainText('usr_sim_member');
+  // a member may not read the directory: the status bar says "you", never the raw user id
+  await expect(member.getByTestId('signed-in-user')).toContainText('Signed in as: you');
+  await expect(member.getByTestId('signed-in-user')).not.toContainText('usr_sim_member');
   await expect(member.getByTestId('nav-team')).toHaveCount(0);
   await freshDraft(member);
   await chooseMode(member, 't2v');
@@ -226,4 +229,17 @@ test('a manager sees the Team screen with the member’s project and its credits
   await manager.screenshot({ path: 'test-results/screenshots/platform-team.png', fullPage: true });
   await manager.context().close();
   await member.context().close();
+});
+
+test('on the platform, every screen a manager and a member see passes axe-core in both themes', async ({
+  browser,
+}) => {
+  for (const user of ['manager', 'member'] as const) {
+    const page = await openAs(browser, user);
+    for (const theme of ['light', 'dark'] as const)
+      expect((await violationsOfEveryScreen(page, theme)).map((line) => `${user}/${theme} ${line}`)).toEqual(
+        [],
+      );
+    await page.context().close();
+  }
 });

@@ -202,6 +202,8 @@ test('offline: with the service unavailable the library still browses and plays,
     await page.getByTestId('nav-create').click();
     await expect(page.getByTestId('field-generationMode')).toBeVisible();
     await expect(page.getByTestId('services-offline')).toBeVisible();
+    // one truth: the status bar says offline too while Create shows the last known contracts
+    await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'offline');
     await page.screenshot({ path: 'test-results/screenshots/studio-offline.png', fullPage: true });
   } finally {
     await page.getByTestId('nav-settings').click();

@@ -42,6 +42,7 @@ export function jobDetail(
     completedAt: 2,
     updatedAt: 2,
     prompt: String(requested.prompt),
+    title: String(requested.prompt),
     generationMode: 't2v',
     draftId: null,
     outputs: [],

@@ -47,6 +47,7 @@ function job(extra: Partial<JobView> = {}): JobView {
     completedAt: null,
     updatedAt: NOW,
     prompt: 'A kite over the dunes',
+    title: 'A kite over the dunes',
     generationMode: 't2v',
     draftId: null,
     outputs: [],
@@ -100,5 +101,64 @@ describe('a Queue row in progress', () => {
     );
     expect(part(html, 'queue-stage-elapsed')).toBeNull();
     expect(part(html, 'queue-eta')).toBeNull();
+  });
+});
+
+/** The value a row's bar shows (its indicator's data-value), or undefined when indeterminate. */
+function barValue(html: string): string | undefined {
+  const tag = /<div[^>]*data-testid="job-progress"[^>]*>/.exec(html)?.[0] ?? '';
+  return /data-value="(\d+)"/.exec(tag)?.[1];
+}
+
+describe('what a Queue row says a job is', () => {
+  const verifiedOutput = {
+    id: 7,
+    position: 0,
+    state: 'verified' as const,
+    kind: 'video',
+    mimeType: 'video/mp4',
+    byteSize: 10,
+    sha256: 'a'.repeat(64),
+    verified: true,
+    verification: 'verified' as const,
+    mediaUrl: null,
+    posterUrl: null,
+  };
+
+  it('a succeeded, verified job has a full bar drawn at once', () => {
+    const html = render(job({ status: 'succeeded', outputs: [verifiedOutput] }));
+    expect(barValue(html)).toBe('100');
+    expect(html).toContain('progress-complete');
+    expect(html).toContain('data-testid="job-verified"');
+  });
+
+  it('a succeeded job with two outputs, both stored, is full; one still downloading shows its fraction', () => {
+    const second = { ...verifiedOutput, id: 8, position: 1 };
+    expect(barValue(render(job({ status: 'succeeded', outputs: [verifiedOutput, second] })))).toBe('100');
+    const pending = { ...verifiedOutput, state: 'downloading' as const, verified: false, verification: null };
+    const html = render(job({ status: 'succeeded', outputs: [pending, second] }));
+    expect(html).not.toContain('progress-complete');
+  });
+
+  it('a speech job is titled by its text, never its raw id, and its line has no stray separator', () => {
+    const speech = job({
+      serviceKind: 'audio_generation',
+      model: 'cadence-speech',
+      prompt: '',
+      title: 'Welcome to the harbour',
+      generationMode: null,
+      jobId: 'job_c0ff84b8aa',
+    });
+    const html = render(speech);
+    expect(html).toMatch(/data-testid="job-title"[^>]*>Welcome to the harbour</);
+    expect(html).not.toContain('job_c0ff84b8aa</strong>');
+    const meta = /data-testid="job-meta">([^<]*)</.exec(html)?.[1];
+    expect(meta).toBe('cadence-speech · sim');
+    expect(meta).not.toMatch(/·\s*·|^\s*·|·\s*$/);
+  });
+
+  it('a job whose request names nothing is titled by its kind', () => {
+    const html = render(job({ serviceKind: 'audio_generation', prompt: '', title: '', jobId: 'job_zz' }));
+    expect(html).toMatch(/data-testid="job-title"[^>]*>Audio</);
   });
 });

@@ -241,3 +241,29 @@ describe('components never call the bridge', () => {
     expect(await refusals('src/renderer/src/store/probe-slice.ts')).toEqual([]);
   }, 60_000);
 });
+
+describe('one connection state for Create and the status bar', () => {
+  it('back online while Create shows the last known contracts: the live ones are fetched once', async () => {
+    const stop = listenToCore(() => undefined);
+    fake.answers.set('profiles.list', () => ({ profiles: [], activeProfileId: 'simulator' }));
+    fake.answers.set('connection.get', () => ({ profileId: 'simulator', state: 'connected', checkedAt: '' }));
+    fake.answers.set('services.list', () => ({
+      profileId: 'simulator',
+      services: [],
+      fetchedAt: 2,
+      fromCache: false,
+    }));
+    useStudio.setState({
+      servicesFromCache: true,
+      connection: { profileId: 'simulator', state: 'offline', checkedAt: '' },
+    });
+    push('connection.changed', { profileId: 'simulator', state: 'connected', checkedAt: '' });
+    await vi.waitFor(() => expect(useStudio.getState().servicesFromCache).toBe(false));
+    expect(methods().filter((m) => m === 'services.list')).toHaveLength(1);
+    // an unchanged "connected" fetches nothing more
+    push('connection.changed', { profileId: 'simulator', state: 'connected', checkedAt: '' });
+    await Promise.resolve();
+    expect(methods().filter((m) => m === 'services.list')).toHaveLength(1);
+    stop();
+  });
+});

@@ -111,3 +111,23 @@ describe('the expected remaining time of a job in the Queue', () => {
     ]);
   });
 });
+
+describe('the title of a job in the Queue', () => {
+  it('is its prompt, else the text it speaks, else its instruction; empty when the body names none', async () => {
+    const { jobTitleOf } = await import('../../../src/main/core/studio/job-views.js');
+    expect(jobTitleOf({ model: 'h3', prompt: ' A kite ' })).toBe('A kite');
+    expect(jobTitleOf({ model: 'cadence-speech', text: 'Welcome to the harbour' })).toBe(
+      'Welcome to the harbour',
+    );
+    expect(
+      jobTitleOf({
+        model: 'cadence-voice',
+        voiceMode: 'voice_design',
+        instruct: 'A calm narrator',
+        text: '',
+      }),
+    ).toBe('A calm narrator');
+    expect(jobTitleOf({ model: 'img', params: { prompt: 'Nested prompt' } })).toBe('Nested prompt');
+    expect(jobTitleOf({ model: 'parse', input_asset_id: 'asset_1' })).toBe('');
+  });
+});

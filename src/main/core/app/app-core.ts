@@ -79,8 +79,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const ctx: HandlerContext = {
     features: {
       ...composeFeatures(services, {
+        // discovery's answers are the connection's too: Create and the status bar tell one truth
         catalogClientFor: async (profileId) =>
-          startupList.sharing(profileId, await services.profiles.clientFor(profileId)),
+          connection.observing(
+            profileId,
+            startupList.sharing(profileId, await services.profiles.clientFor(profileId)),
+          ),
       }),
       connection,
       settings: createFileSettingsStore(dataDir),

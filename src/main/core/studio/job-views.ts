@@ -34,6 +34,21 @@ function requestField(body: Record<string, unknown>, name: string): unknown {
   return undefined;
 }
 
+/** The request fields that say what a job is, in the order a person would name it by. */
+const TITLE_FIELDS = ['prompt', 'text', 'instruct'] as const;
+
+/**
+ * What a job is, read from its create body: its prompt (video, image, music, Foley), else the
+ * text it speaks (speech), else its voice-design instruction; '' when the body names none.
+ */
+export function jobTitleOf(body: Record<string, unknown>): string {
+  for (const name of TITLE_FIELDS) {
+    const value = requestField(body, name);
+    if (typeof value === 'string' && value.trim().length > 0) return value.trim();
+  }
+  return '';
+}
+
 export interface JobViewsDeps {
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs' | 'stageHistory' | 'succeededDurations'>;
   outputs: Pick<OutputsRepository, 'listForJob'>;
@@ -103,6 +118,7 @@ export class JobViews {
       completedAt: nul(job.completedAt),
       updatedAt: job.updatedAt,
       prompt: typeof prompt === 'string' ? prompt : '',
+      title: jobTitleOf(body),
       generationMode: typeof mode === 'string' ? mode : null,
       draftId: nul(i?.draftId),
       variation: variation

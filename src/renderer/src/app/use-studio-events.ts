@@ -14,7 +14,7 @@ export function useStudioEvents(): void {
         ) {
           const status = i18next.t(`studio.queue.status.${job.status}`);
           new Notification(i18next.t('studio.queue.notifyTitle', { status }), {
-            body: job.prompt.slice(0, 140),
+            body: (job.title || job.model).slice(0, 140),
           });
         }
       }),

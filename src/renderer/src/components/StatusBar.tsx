@@ -20,31 +20,34 @@ export function StatusBar() {
   const active = profiles.find((p) => p.id === activeProfileId);
   const state = connection?.state ?? 'starting';
   return (
-    <footer className="status-bar" role="status" aria-live="polite">
-      {signedIn ? (
-        <span data-testid="signed-in-user">
-          {t('status.signedInAs')}: <strong>{signedIn.userId}</strong>
-          {signedIn.appRoles.map((role) => (
-            <span key={role} className="badge">
-              {role}
-            </span>
-          ))}
+    // the footer stays the page's contentinfo landmark; its contents are the polite live region
+    <footer className="status-bar-frame">
+      <div className="status-bar" role="status" aria-live="polite">
+        {signedIn ? (
+          <span data-testid="signed-in-user">
+            {t('status.signedInAs')}: <strong>{signedIn.displayName || t('status.you')}</strong>
+            {signedIn.appRoles.map((role) => (
+              <span key={role} className="badge">
+                {role}
+              </span>
+            ))}
+          </span>
+        ) : (
+          <span data-testid="status-profile">
+            {t('status.profile')}: <strong>{active ? active.name : '—'}</strong>
+            {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
+          </span>
+        )}
+        {!signedIn && active?.kind === 'debug' ? (
+          <Suspense fallback={null}>
+            <DebugSessionStatus profileId={active.id} />
+          </Suspense>
+        ) : null}
+        <span data-testid="status-connection" data-state={state} title={connection?.detail}>
+          <span className={`dot dot-${state}`} aria-hidden="true" />
+          {t(`status.${state}`)}
         </span>
-      ) : (
-        <span data-testid="status-profile">
-          {t('status.profile')}: <strong>{active ? active.name : '—'}</strong>
-          {active ? <span className="badge">{t(`profileKind.${active.kind}`)}</span> : null}
-        </span>
-      )}
-      {!signedIn && active?.kind === 'debug' ? (
-        <Suspense fallback={null}>
-          <DebugSessionStatus profileId={active.id} />
-        </Suspense>
-      ) : null}
-      <span data-testid="status-connection" data-state={state} title={connection?.detail}>
-        <span className={`dot dot-${state}`} aria-hidden="true" />
-        {t(`status.${state}`)}
-      </span>
+      </div>
     </footer>
   );
 }

@@ -18,7 +18,12 @@ export const createConnectionSlice: StateCreator<StudioState, [], [], Connection
     await get().loadProfiles();
   },
   receiveConnection(connection) {
+    const wasConnected = get().connection?.state === 'connected';
     set({ connection });
+    // back online while Create shows the last known contracts: fetch the live ones (Create's
+    // "offline" notice and the status bar never disagree for longer than that call)
+    if (connection.state === 'connected' && !wasConnected && get().servicesFromCache)
+      void get().loadServices();
     // the simulator's address is known once it has started
     void get().loadProfiles();
   },

@@ -57,7 +57,16 @@ export const AppInfo = z.object({
    * absent elsewhere.
    */
   signedIn: z
-    .object({ userId: z.string(), organizationId: z.string().nullable(), appRoles: z.array(z.string()) })
+    .object({
+      userId: z.string(),
+      /**
+       * The person's name as the organization's directory lists them, when the session may read
+       * it (a manager's); null otherwise — the page then says "you", never a raw user id.
+       */
+      displayName: z.string().nullable().optional(),
+      organizationId: z.string().nullable(),
+      appRoles: z.array(z.string()),
+    })
     .optional(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;

@@ -138,6 +138,12 @@ export const JobView = z.object({
   completedAt: z.number().nullable(),
   updatedAt: z.number(),
   prompt: z.string(),
+  /**
+   * What the job is, for a person: its prompt, else the text it speaks (speech), else its
+   * instruction (voice design); '' when the request names none (the Queue then names its kind,
+   * never its raw id).
+   */
+  title: z.string(),
   generationMode: z.string().nullable(),
   draftId: z.string().nullable(),
   /** Made by "Generate ×N": its group, else null. */

@@ -1,7 +1,7 @@
 import type { ServiceEntryList } from '../../../../shared/api/discovery.js';
 import type { PublicApiClient } from '../../platform/public-api-client.js';
 
-type ListingClient = Pick<PublicApiClient, 'listServices'>;
+export type ListingClient = Pick<PublicApiClient, 'listServices'>;
 
 /** How long the start-up check's list may answer the first screen's request (ms). */
 export const STARTUP_LIST_MAX_AGE_MS = 5000;
@@ -77,7 +77,7 @@ export class StartupServiceList {
 }
 
 /** `client` with its own `listServices` replaced; every other method (and `this`) stays the client's. */
-function withListServices<C extends ListingClient>(client: C, listServices: C['listServices']): C {
+export function withListServices<C extends ListingClient>(client: C, listServices: C['listServices']): C {
   return new Proxy(client, {
     get: (target, key) => {
       if (key === 'listServices') return listServices;

@@ -178,7 +178,7 @@ export const en = {
     },
     generation: {
       state: { succeeded: 'Succeeded', failed: 'Failed', pending: 'Still running' },
-      job: 'job {{id}}',
+      jobId: 'Job ID',
       output: 'Result {{n}}',
     },
   },
@@ -212,6 +212,7 @@ export const en = {
     debugExpired: 'session ended: nothing is sent',
     debugPairAgain: 'Pair again',
     signedInAs: 'Signed in as',
+    you: 'you',
     profile: 'Profile',
     connection: 'Connection',
     starting: 'Connecting…',

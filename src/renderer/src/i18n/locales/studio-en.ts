@@ -130,6 +130,13 @@ export const studioEn = {
       reasonNothingNew: 'every row was already sent; nothing new to generate.',
     },
     queue: {
+      untitled: '{{kind}}',
+      kind: {
+        video_generation: 'Video',
+        image_generation: 'Image',
+        audio_generation: 'Audio',
+        document_parse: 'Document',
+      },
       count: '{{count}} jobs',
       status: {
         queued: 'Queued',
@@ -168,6 +175,7 @@ export const studioEn = {
       profile: 'Profile',
       model: 'Model',
       mode: 'Mode',
+      dates: 'Dates',
       from: 'From',
       to: 'To',
       any: 'Any',

@@ -133,6 +133,13 @@ export const studioZhCN: typeof studioEn = {
       reasonNothingNew: '所有行都已发送过，没有需要生成的新任务。',
     },
     queue: {
+      untitled: '{{kind}}',
+      kind: {
+        video_generation: '视频',
+        image_generation: '图片',
+        audio_generation: '音频',
+        document_parse: '文档',
+      },
       count: '{{count}} 个任务',
       status: {
         queued: '排队中',
@@ -170,6 +177,7 @@ export const studioZhCN: typeof studioEn = {
       profile: '配置',
       model: '模型',
       mode: '模式',
+      dates: '日期',
       from: '从',
       to: '到',
       any: '全部',

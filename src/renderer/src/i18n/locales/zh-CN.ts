@@ -175,7 +175,7 @@ export const zhCN: Messages = {
     },
     generation: {
       state: { succeeded: '成功', failed: '失败', pending: '仍在运行' },
-      job: '任务 {{id}}',
+      jobId: '任务编号',
       output: '结果 {{n}}',
     },
   },
@@ -209,6 +209,7 @@ export const zhCN: Messages = {
     debugExpired: '会话已结束：不会发送任何请求',
     debugPairAgain: '重新配对',
     signedInAs: '已登录',
+    you: '你',
     profile: '配置档',
     connection: '连接',
     starting: '正在连接…',

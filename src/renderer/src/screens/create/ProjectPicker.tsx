@@ -22,9 +22,12 @@ export function ProjectPicker({ draftId, disabled }: { draftId: string; disabled
 
   return (
     <div className="field project-picker">
-      <label htmlFor="project-picker">{t('projects.label')}</label>
+      <label className="field-label" htmlFor="project-picker">
+        {t('projects.label')}
+      </label>
       <select
         id="project-picker"
+        className="input"
         data-testid="project-picker"
         disabled={disabled}
         value={naming ? NEW : (projectId ?? '')}

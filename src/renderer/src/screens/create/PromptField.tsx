@@ -37,6 +37,7 @@ export function PromptField({ form, limits, violations, disabled, orphaned, prom
         id="prompt"
         data-testid="prompt"
         className="input textarea"
+        aria-labelledby="prompt-title"
         aria-describedby="prompt-count"
         value={form.prompt}
         disabled={disabled}

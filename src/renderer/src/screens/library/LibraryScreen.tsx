@@ -336,24 +336,31 @@ export function LibraryScreen() {
           t('studio.library.mode'),
           modes.map((m) => ({ value: m, label: t(`modeName.${m}`, { defaultValue: m }) })),
         )}
-        <label className="filter">
-          <span className="field-label">{t('studio.library.from')}</span>
-          <input
-            type="date"
-            className="input"
-            value={filters.from}
-            onChange={(e) => set({ from: e.target.value })}
-          />
-        </label>
-        <label className="filter">
-          <span className="field-label">{t('studio.library.to')}</span>
-          <input
-            type="date"
-            className="input"
-            value={filters.to}
-            onChange={(e) => set({ to: e.target.value })}
-          />
-        </label>
+        <fieldset className="filter filter-dates" data-testid="filter-dates">
+          <legend className="field-label">{t('studio.library.dates')}</legend>
+          <div className="filter-dates-row">
+            <label className="filter-date">
+              <span>{t('studio.library.from')}</span>
+              <input
+                type="date"
+                className="input"
+                data-testid="filter-from"
+                value={filters.from}
+                onChange={(e) => set({ from: e.target.value })}
+              />
+            </label>
+            <label className="filter-date">
+              <span>{t('studio.library.to')}</span>
+              <input
+                type="date"
+                className="input"
+                data-testid="filter-to"
+                value={filters.to}
+                onChange={(e) => set({ to: e.target.value })}
+              />
+            </label>
+          </div>
+        </fieldset>
         <button
           type="button"
           className="button"
@@ -412,7 +419,7 @@ export function LibraryScreen() {
                 {output?.posterUrl ? (
                   <img className="poster" src={output.posterUrl} alt="" loading="lazy" />
                 ) : null}
-                <span className="gallery-prompt">{job.prompt}</span>
+                <span className="gallery-prompt">{job.title || job.model}</span>
               </button>
               <label className="small">
                 <input

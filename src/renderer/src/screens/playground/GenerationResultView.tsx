@@ -17,7 +17,9 @@ export function GenerationResultView({
       <p>
         <span className="badge">{t(`playground.generation.state.${result.state}`)}</span>{' '}
         {result.jobId ? (
-          <span className="muted">{t('playground.generation.job', { id: result.jobId })}</span>
+          <span className="muted" data-testid={`${testId}-job`}>
+            {t('playground.generation.jobId')}: <code>{result.jobId}</code>
+          </span>
         ) : null}
       </p>
       {result.message ? <p className="muted">{result.message}</p> : null}

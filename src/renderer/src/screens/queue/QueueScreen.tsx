@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { queueEntries, type QueueEntry } from './queue-entries';
+import { jobMetaLine, jobProgress } from './job-row-model';
 
 const ROW_HEIGHT = 132;
 
@@ -53,11 +54,7 @@ export function JobRow({ job, now }: { job: JobView; now: number }) {
   const profile = profiles.find((p) => p.id === job.profileId)?.name ?? job.profileId;
   const terminal = isTerminalJobStatus(job.status);
   const output = job.outputs[0];
-  const progress = output ? downloads[output.id] : undefined;
-  let value: number | null = null;
-  if (output?.verified) value = 100;
-  else if (progress?.totalBytes) value = Math.round((progress.receivedBytes / progress.totalBytes) * 100);
-  else if (job.status === 'queued') value = 5;
+  const { value, complete } = jobProgress(job, downloads);
   const nextPoll = job.nextPollAt ? Math.max(0, Math.round((job.nextPollAt - now) / 1000)) : null;
   const round = (s: number | null) => (s === null ? null : Math.round(s));
   return (
@@ -71,15 +68,20 @@ export function JobRow({ job, now }: { job: JobView; now: number }) {
         <span className={`badge status-${job.status}`} data-testid="job-status">
           {t(`studio.queue.status.${job.status}`)}
         </span>
-        <strong className="job-prompt" title={job.prompt}>
-          {job.prompt || job.jobId}
+        <strong className="job-prompt" title={job.title || undefined} data-testid="job-title">
+          {job.title ||
+            t('studio.queue.untitled', {
+              kind: t(`studio.queue.kind.${job.serviceKind}`, { defaultValue: job.serviceKind }),
+            })}
         </strong>
-        <span className="muted small">
-          {job.model} ·{' '}
-          {job.generationMode
-            ? t(`modeName.${job.generationMode}`, { defaultValue: job.generationMode })
-            : ''}{' '}
-          · {profile}
+        <span className="muted small" data-testid="job-meta">
+          {jobMetaLine([
+            job.model,
+            job.generationMode
+              ? t(`modeName.${job.generationMode}`, { defaultValue: job.generationMode })
+              : null,
+            profile,
+          ])}
         </span>
       </div>
       <div className="job-meta muted small">
@@ -109,7 +111,8 @@ export function JobRow({ job, now }: { job: JobView; now: number }) {
       {job.status !== 'failed' && job.status !== 'canceled' ? (
         <Progress.Root className="progress" value={value} aria-label={t('studio.queue.download')}>
           <Progress.Indicator
-            className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}`}
+            className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}${complete ? ' progress-complete' : ''}`}
+            data-testid="job-progress"
             style={{ transform: `translateX(-${100 - (value ?? 40)}%)` }}
           />
         </Progress.Root>

@@ -48,72 +48,75 @@ export function AddProfile() {
             {t('studio.settings.debug')}
           </Tabs.Trigger>
         </Tabs.List>
-      </Tabs.Root>
-      <form
-        className="form-grid"
-        autoComplete="off"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <label className="field-label" htmlFor="profile-name">
-          {t('studio.settings.name')}
-        </label>
-        <input
-          id="profile-name"
-          className="input"
-          data-testid="profile-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-        />
-        <label className="field-label" htmlFor="profile-url">
-          {t('studio.settings.baseUrl')}
-        </label>
-        <input
-          id="profile-url"
-          className="input"
-          type="url"
-          data-testid="profile-url"
-          placeholder="https://…/v1"
-          value={baseUrl}
-          onChange={(e) => setBaseUrl(e.target.value)}
-          required
-        />
-        <label className="field-label" htmlFor="profile-secret">
-          {kind === 'debug' ? t('studio.settings.debugToken') : t('studio.settings.apiKey')}
-        </label>
-        <input
-          id="profile-secret"
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          data-testid="profile-secret"
-          value={secret}
-          onChange={(e) => setSecret(e.target.value)}
-          required
-        />
-        {kind === 'debug' ? (
-          <>
-            <label className="field-label" htmlFor="profile-expires">
-              {t('studio.settings.expiresAt')}
+        {/* one panel for both kinds (the form differs by a field): the selected tab controls it */}
+        <Tabs.Content value={kind}>
+          <form
+            className="form-grid"
+            autoComplete="off"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+          >
+            <label className="field-label" htmlFor="profile-name">
+              {t('studio.settings.name')}
             </label>
             <input
-              id="profile-expires"
+              id="profile-name"
               className="input"
-              type="datetime-local"
-              data-testid="profile-expires"
-              value={expires}
-              onChange={(e) => setExpires(e.target.value)}
+              data-testid="profile-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
             />
-          </>
-        ) : null}
-        <p className="hint">{t('studio.settings.keyNote')}</p>
-        <button type="submit" className="button" data-testid="profile-add">
-          {t('studio.settings.add')}
-        </button>
-      </form>
+            <label className="field-label" htmlFor="profile-url">
+              {t('studio.settings.baseUrl')}
+            </label>
+            <input
+              id="profile-url"
+              className="input"
+              type="url"
+              data-testid="profile-url"
+              placeholder="https://…/v1"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              required
+            />
+            <label className="field-label" htmlFor="profile-secret">
+              {kind === 'debug' ? t('studio.settings.debugToken') : t('studio.settings.apiKey')}
+            </label>
+            <input
+              id="profile-secret"
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              data-testid="profile-secret"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+              required
+            />
+            {kind === 'debug' ? (
+              <>
+                <label className="field-label" htmlFor="profile-expires">
+                  {t('studio.settings.expiresAt')}
+                </label>
+                <input
+                  id="profile-expires"
+                  className="input"
+                  type="datetime-local"
+                  data-testid="profile-expires"
+                  value={expires}
+                  onChange={(e) => setExpires(e.target.value)}
+                />
+              </>
+            ) : null}
+            <p className="hint">{t('studio.settings.keyNote')}</p>
+            <button type="submit" className="button" data-testid="profile-add">
+              {t('studio.settings.add')}
+            </button>
+          </form>
+        </Tabs.Content>
+      </Tabs.Root>
       {status ? (
         <p
           role={status.ok ? 'status' : 'alert'}
