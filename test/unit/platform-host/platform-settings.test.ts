@@ -74,7 +74,11 @@ describe('platform settings', () => {
       sweepIntervalSeconds: 600,
     });
     expect(
-      problemsOf({ ...complete, FRAMEWRIGHT_STORAGE_QUOTA_FILES: '0', FRAMEWRIGHT_CALLS_PER_SESSION: 'many' }),
+      problemsOf({
+        ...complete,
+        FRAMEWRIGHT_STORAGE_QUOTA_FILES: '0',
+        FRAMEWRIGHT_CALLS_PER_SESSION: 'many',
+      }),
     ).toEqual([
       'FRAMEWRIGHT_STORAGE_QUOTA_FILES must be a positive whole number.',
       'FRAMEWRIGHT_CALLS_PER_SESSION must be a positive whole number.',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { appendFile, copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names.js';
 import type { StagePurpose } from '../../../shared/bridge/api.js';
@@ -438,6 +438,8 @@ export class StagedFiles {
 /**
  * Streams `source` into a new file at `target`, refused (and removed) past `maxBytes` or past the
  * person's quota (each chunk counted as it arrives, undone when the file is refused). Returns the size.
+ * A refusal stops reading without destroying `source`: its owner (the host) may still answer on
+ * the same connection; a source that fails or ends early fails the write.
  */
 async function streamInto(
   source: Readable,
@@ -448,19 +450,29 @@ async function streamInto(
 ): Promise<number> {
   let size = 0;
   let counted = 0;
+  const input = new PassThrough();
+  const refuse = (error: Error) => {
+    source.unpipe(input);
+    input.destroy(error);
+  };
   source.on('data', (chunk: Buffer) => {
-    if (source.destroyed) return;
+    if (input.destroyed) return;
     size += chunk.length;
-    if (size > maxBytes) return void source.destroy(tooLarge());
+    if (size > maxBytes) return refuse(tooLarge());
     try {
       quota?.admit(chunk.length, 0);
       counted += chunk.length;
     } catch (error) {
-      source.destroy(error as Error);
+      refuse(error as Error);
     }
   });
+  source.once('error', (error) => input.destroy(error));
+  source.once('close', () => {
+    if (!source.readableEnded) input.destroy(new Error('The upload was interrupted.'));
+  });
+  source.pipe(input);
   try {
-    await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+    await pipeline(input, createWriteStream(target, { mode: 0o600 }));
     return size;
   } catch (error) {
     await rm(target, { force: true });

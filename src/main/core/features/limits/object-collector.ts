@@ -29,7 +29,8 @@ export function namedObjects(refs: ObjectReferences): Set<string> {
     const sha256 = refs.stagedSha256(id);
     if (sha256) named.add(sha256);
   }
-  for (const body of refs.unfinishedBodies()) for (const sha256 of body.match(SHA256_IN_TEXT) ?? []) named.add(sha256);
+  for (const body of refs.unfinishedBodies())
+    for (const sha256 of body.match(SHA256_IN_TEXT) ?? []) named.add(sha256);
   for (const sha256 of refs.exportingSha256()) named.add(sha256);
   return named;
 }

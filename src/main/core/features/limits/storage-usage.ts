@@ -101,6 +101,12 @@ export class StorageUsage implements StorageQuota {
     this.files += files;
   }
 
+  /** Counts what was written already (a marked copy whose size is known once it arrived). */
+  record(bytes: number, files: number): void {
+    this.bytes += bytes;
+    this.files += files;
+  }
+
   release(bytes: number, files: number): void {
     this.bytes = Math.max(0, this.bytes - bytes);
     this.files = Math.max(0, this.files - files);

@@ -125,7 +125,12 @@ export class ObjectStorage {
     const add = async (file: string, sha256?: string) => {
       const info = await stat(file).catch(() => undefined);
       if (info?.isFile())
-        out.push({ ...(sha256 ? { sha256 } : {}), path: file, byteSize: info.size, modifiedAt: info.mtimeMs });
+        out.push({
+          ...(sha256 ? { sha256 } : {}),
+          path: file,
+          byteSize: info.size,
+          modifiedAt: info.mtimeMs,
+        });
     };
     for (const prefix of await readdir(this.root).catch(() => [] as string[])) {
       if (prefix === '.tmp') {
@@ -135,7 +140,8 @@ export class ObjectStorage {
       }
       if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
       for (const name of await readdir(path.join(this.root, prefix)).catch(() => [] as string[]))
-        if (SHA256_HEX.test(name) && name.startsWith(prefix)) await add(path.join(this.root, prefix, name), name);
+        if (SHA256_HEX.test(name) && name.startsWith(prefix))
+          await add(path.join(this.root, prefix, name), name);
     }
     return out;
   }
