@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
@@ -92,6 +93,23 @@ function heldRequest(page: Page, pathAndQuery: string, contentType: string) {
   });
   req.write(randomBytes(64 * 1024));
   return { req, answered };
+}
+
+/** Opens the events socket as a page would: 101, or the refusal's status and Retry-After. */
+function openEvents(page: Page) {
+  const socket = new WebSocket(
+    `${rig.origin.replace('http', 'ws')}/bridge/events`,
+    ['framewright.events', `framewright.csrf.${page.csrf}`],
+    { headers: { Origin: rig.origin, Cookie: page.cookie } },
+  );
+  const opened = new Promise<{ status: number; retryAfter?: string }>((resolve) => {
+    socket.once('open', () => resolve({ status: 101 }));
+    socket.once('unexpected-response', (_req, res) =>
+      resolve({ status: res.statusCode ?? 0, retryAfter: String(res.headers['retry-after']) }),
+    );
+    socket.once('error', () => resolve({ status: 0 }));
+  });
+  return { socket, opened };
 }
 
 describe('limits per person on the platform backend', () => {
@@ -197,6 +215,17 @@ describe('limits per person on the platform backend', () => {
     for (const call of calls) call.req.destroy();
     await new Promise((r) => setTimeout(r, 300));
     expect((await personal.invoke('drafts.list')).ok).toBe(true);
+    // event sockets: two at once, the third refused until one closes
+    const sockets = [openEvents(personal), openEvents(personal)];
+    for (const socket of sockets) expect((await socket.opened).status).toBe(101);
+    const thirdSocket = openEvents(personal);
+    expect(await thirdSocket.opened).toEqual({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+    sockets[0]!.socket.terminate();
+    await new Promise((r) => setTimeout(r, 200));
+    const again = openEvents(personal);
+    expect((await again.opened).status).toBe(101);
+    for (const socket of [sockets[1]!, again]) socket.socket.close();
+
     // no partial upload was left in staging: the two staged files only
     const stagingDir = path.join((await workspaceOf(personal)).dir, 'staging');
     expect(filesUnder(stagingDir).filter((f) => !f.includes(`${path.sep}chunks${path.sep}`))).toHaveLength(2);
