@@ -89,6 +89,7 @@ export const ERROR_CODE_KINDS = {
   'runtime.no_recovery_ref': 'identity',
   'platform.session_over': 'identity',
   'platform.not_here': 'invalid_input',
+  'quota.exceeded': 'invalid_input',
   'batch.frames_unsupported': 'service',
   'batch.invalid_rows': 'service',
   'batch.not_a_number': 'service',

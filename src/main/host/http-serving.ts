@@ -110,6 +110,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
     req.on('aborted', () => reject(new Error('aborted')));
+    // the client went away before the whole body came: nothing more will
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('aborted'));
+    });
   });
 }
 
@@ -194,9 +198,12 @@ export function answerFailure(res: ServerResponse, error: unknown): void {
 }
 
 /** Ends a connection with a bare status line (a refused WebSocket upgrade, a malformed request). */
-export function endWithStatus(socket: Duplex, status: string): void {
+export function endWithStatus(socket: Duplex, status: string, headers: Record<string, string> = {}): void {
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   if (socket.writable && !socket.writableEnded)
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.end(`HTTP/1.1 ${status}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
   else socket.destroy();
 }
 
@@ -219,7 +226,8 @@ export function eventsSocketServer(): WebSocketServer {
 
 /** Whether an events socket may open, and what to do with it once open. */
 export type EventsSocketVerdict =
-  { accept: true; opened(ws: WebSocket): void } | { accept: false; status: string };
+  | { accept: true; opened(ws: WebSocket): void }
+  | { accept: false; status: string; headers?: Record<string, string> };
 
 /**
  * Answers upgrades to `/bridge/events`: `Host` and `Origin` first, before the target is even
@@ -251,7 +259,7 @@ export function serveEventSockets(
       .then(() => checks.admit(req))
       .then(
         (verdict) => {
-          if (!verdict.accept) return deny(verdict.status);
+          if (!verdict.accept) return endWithStatus(socket, verdict.status, verdict.headers);
           sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
             ws.on('message', () => undefined);
             ws.on('error', () => ws.terminate());

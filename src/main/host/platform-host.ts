@@ -26,6 +26,13 @@ import type { RuntimeSession } from '../core/features/runtime-sessions/session-s
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { SignInLimiter, type SignInLimits } from './sign-in-limits.js';
 import {
+  CAP_REFUSALS,
+  CAP_RETRY_AFTER_SECONDS,
+  SessionCounters,
+  type CapKind,
+  type SessionCaps,
+} from './session-caps.js';
+import {
   answerClientError,
   answerFailure,
   decodedPath,
@@ -58,7 +65,9 @@ import {
  *    session ends (login CSRF);
  *  - identity is taken from the server-side session only, never from a body, query or header;
  *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
- *    browser's session of the same person.
+ *    browser's session of the same person;
+ *  - one session holds at most `sessionCaps` uploads, bridge calls and event sockets at once
+ *    (429 with `Retry-After` past a cap; released when the request or socket ends, however).
  */
 export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
@@ -98,6 +107,8 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   rendererDir: string;
   /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
   signInLimits?: SignInLimits;
+  /** Uploads, bridge calls and event sockets one session may hold at once (defaults: session-caps.ts). */
+  sessionCaps?: SessionCaps;
   /** The limiter's clock (tests). */
   now?: () => number;
   host?: string;
@@ -122,6 +133,8 @@ const EXPORT_TYPES: Record<string, string> = {
 };
 
 const SESSION_BODY_MAX_BYTES = 4 * 1024;
+/** What is still read (and dropped) of a refused upload before its connection is closed. */
+const REFUSED_UPLOAD_DRAIN_BYTES = 64 * 1024 * 1024;
 const REOPEN_MESSAGE = 'Reopen Framewright from your application center.';
 
 export function sessionCookieName(secure: boolean): string {
@@ -168,6 +181,41 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
   const log = options.log ?? (() => undefined);
   const signInLimiter = new SignInLimiter(options.signInLimits, options.now);
+  const counters = new SessionCounters(options.sessionCaps);
+  const retryAfter = { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) };
+
+  /**
+   * Runs `work` holding one of the session's `kind`, or answers 429 (the body unread, the
+   * connection closed). The count comes back once the work has settled and the response is closed,
+   * however each ended (answered, failed, the client gone).
+   */
+  const capped = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    session: ActiveSession,
+    kind: CapKind,
+    work: () => Promise<void>,
+  ) => {
+    const release = counters.take(session.id, kind);
+    if (!release)
+      return sendJson(
+        res,
+        429,
+        { ok: false, error: CAP_REFUSALS[kind] },
+        { ...retryAfter, Connection: 'close' },
+      );
+    let pending = 2;
+    const settled = () => {
+      pending -= 1;
+      if (pending === 0) release();
+    };
+    res.once('close', settled);
+    try {
+      await work();
+    } finally {
+      settled();
+    }
+  };
 
   const hostIsOurs = (req: IncomingMessage) => req.headers.host === publicUrl.host;
   /** Origin must be ours when sent; on state-changing calls (and sockets) it must be sent. */
@@ -264,10 +312,13 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     requireCsrf(req, session);
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'Bridge calls are JSON.');
-    const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
-    const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
-    const workspace = options.workspaces.workspaceOf(session.subject);
-    sendJson(res, 200, await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params)));
+    // counted before the body is read: one session cannot hold many 12 MB bodies at once
+    await capped(req, res, session, 'calls', async () => {
+      const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
+      const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
+      const workspace = options.workspaces.workspaceOf(session.subject);
+      sendJson(res, 200, await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params)));
+    });
   };
 
   const stage = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -284,20 +335,35 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const purpose = url.searchParams.get('for') ?? 'composer';
     if (!isStagePurpose(purpose))
       throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
-    const workspace = options.workspaces.workspaceOf(session.subject);
-    try {
-      const result = await asRequestOf(session, () => studio.stage(workspace, req, name, purpose));
-      sendJson(res, 200, { ok: true, result });
-    } catch (error) {
-      const shaped = error as { code?: unknown; message?: unknown };
-      sendJson(res, 200, {
-        ok: false,
-        error: {
-          code: typeof shaped.code === 'string' ? shaped.code : 'file.stage_failed',
-          message: typeof shaped.message === 'string' ? shaped.message : 'The file could not be staged.',
-        },
-      });
-    }
+    await capped(req, res, session, 'uploads', async () => {
+      const workspace = options.workspaces.workspaceOf(session.subject);
+      try {
+        const result = await asRequestOf(session, () => studio.stage(workspace, req, name, purpose));
+        sendJson(res, 200, { ok: true, result });
+      } catch (error) {
+        const shaped = error as { code?: unknown; message?: unknown; details?: unknown };
+        const code = typeof shaped.code === 'string' ? shaped.code : 'file.stage_failed';
+        sendJson(res, 200, {
+          ok: false,
+          error: {
+            code,
+            message: typeof shaped.message === 'string' ? shaped.message : 'The file could not be staged.',
+            // the quota's numbers (what is used, the limits): nothing else of an error leaves
+            ...(code === 'quota.exceeded' && shaped.details !== undefined ? { details: shaped.details } : {}),
+          },
+        });
+        // a refused upload's remaining bytes are read and dropped (so the page reads the answer
+        // rather than a reset connection), up to a bound past which the connection is closed
+        if (!req.readableEnded && !req.destroyed) {
+          let dropped = 0;
+          req.on('data', (chunk: Buffer) => {
+            dropped += chunk.length;
+            if (dropped > REFUSED_UPLOAD_DRAIN_BYTES) req.destroy();
+          });
+          req.resume();
+        }
+      }
+    });
   };
 
   /** `/media/` and `/exports/`: the cookie's person's own files only (a guessed id names their own rows). */
@@ -371,6 +437,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         );
       });
       if (!csrfOk) return { accept: false, status: '403 Forbidden' };
+      const release = counters.take(session.id, 'sockets');
+      if (!release) return { accept: false, status: '429 Too Many Requests', headers: retryAfter };
+      // the count comes back when the connection ends, whether or not the socket ever opened
+      req.socket.once('close', release);
       const workspace = options.workspaces.workspaceOf(session.subject);
       return {
         accept: true,

@@ -6,6 +6,9 @@ import { startPlatformHost, type RunningPlatformHost } from './platform-host.js'
  * The platform host over an opened platform backend: each signed-in person's bridge calls, events,
  * staged files, media and exports go to their own workspace; signed readUrls are served to the
  * platform from the person's object storage. Used by `serve --platform` and the tests.
+ *
+ * A workspace a request reaches (opened again after the idle close, or first opened by the
+ * backend's own work) gets its person's job events consumer: the request's session is active.
  */
 export function startPlatformStudio(
   backend: PlatformBackend,
@@ -17,15 +20,28 @@ export function startPlatformStudio(
     log?: (line: string) => void;
   },
 ): Promise<RunningPlatformHost> {
+  const { limits } = backend;
   return startPlatformHost({
     ...options,
     sessions: backend.sessions,
-    workspaces: backend.workspaces,
+    workspaces: {
+      workspaceOf(subject) {
+        const workspace = backend.workspaces.workspaceOf(subject);
+        workspace.core.startEvents();
+        return workspace;
+      },
+    },
+    sessionCaps: {
+      uploads: limits.uploadsPerSession,
+      calls: limits.callsPerSession,
+      sockets: limits.socketsPerSession,
+    },
     eventsOf: (workspace) => workspace.core.events,
     studio: {
       stage: (workspace, source, fileName, purpose) =>
-        workspace.core.staged.stageStream(source, fileName, purpose),
-      media: (workspace, route, signature) => workspace.core.media.resolve(route, signature),
+        workspace.core.inUse(() => workspace.core.staged.stageStream(source, fileName, purpose)),
+      media: (workspace, route, signature) =>
+        workspace.core.inUse(() => workspace.core.media.resolve(route, signature)),
       exportedFile: (workspace, name) => workspace.core.exportedFile(name),
       serveObject: (req, res) =>
         serveSignedObject(req, res, {

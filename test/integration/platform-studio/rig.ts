@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
-import type { PlatformSettings } from '../../../src/main/core/app/platform-settings.js';
+import {
+  DEFAULT_PLATFORM_LIMITS,
+  type PlatformLimits,
+  type PlatformSettings,
+} from '../../../src/main/core/app/platform-settings.js';
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
 import type { ActiveSession } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
@@ -23,12 +27,15 @@ export interface Page {
   stage(file: string, name?: string): Promise<BridgeResponse>;
   get(pathAndQuery: string): Promise<Response>;
   cookie: string;
+  csrf: string;
 }
 
 /** The simulator, a platform backend and its host, all in this process (restartable on the same data). */
 export interface StudioRig {
   /** Every runtime request, with its session header (only with `recordRuntime`). */
   runtimeCalls: RuntimeCall[];
+  /** Every session-service request (only with `recordSessions`). */
+  sessionCalls: RuntimeCall[];
   sim: RunningSimulator;
   dataDir: string;
   origin: string;
@@ -106,6 +113,12 @@ async function recordingProxy(upstreamBase: string, calls: RuntimeCall[]) {
 export interface StudioRigOptions {
   /** Put a recording proxy in front of the runtime (`rig.runtimeCalls`). */
   recordRuntime?: boolean;
+  /** Put a recording proxy in front of the session service (`rig.sessionCalls`). */
+  recordSessions?: boolean;
+  /** Limits per person and session (over the defaults). */
+  limits?: Partial<PlatformLimits>;
+  /** The backend's clock for the idle close. */
+  now?: () => number;
 }
 
 export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise<StudioRig> {
@@ -122,13 +135,18 @@ export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise
   const proxy = rigOptions.recordRuntime
     ? await recordingProxy(sim.platform.runtimeBaseUrl, runtimeCalls)
     : undefined;
+  const sessionCalls: RuntimeCall[] = [];
+  const sessionProxy = rigOptions.recordSessions
+    ? await recordingProxy(sim.platform.sessionBaseUrl, sessionCalls)
+    : undefined;
   const settings: PlatformSettings = {
     runtimeBaseUrl: proxy?.base ?? sim.platform.runtimeBaseUrl,
-    sessionBaseUrl: sim.platform.sessionBaseUrl,
+    sessionBaseUrl: sessionProxy?.base ?? sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
     appCredential: app.appCredential,
     publicOrigin: origin,
     secureCookies: false,
+    ...(rigOptions.limits ? { limits: { ...DEFAULT_PLATFORM_LIMITS, ...rigOptions.limits } } : {}),
   };
   const logLines: string[] = [];
   const open = async () => {
@@ -136,6 +154,7 @@ export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise
       dataDir,
       settings,
       timing: { engine: { pollBackoff: FAST_POLL }, events: { pollBackoff: FAST_POLL } },
+      ...(rigOptions.now ? { now: rigOptions.now } : {}),
     });
     const host = await startPlatformStudio(backend, {
       publicOrigin: origin,
@@ -160,6 +179,7 @@ export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise
     };
     return {
       cookie,
+      csrf,
       invoke,
       async call<T>(method: string, params: unknown = {}) {
         const answer = await invoke<T>(method, params);
@@ -180,6 +200,7 @@ export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise
 
   const rig: StudioRig = {
     runtimeCalls,
+    sessionCalls,
     sim,
     dataDir,
     origin,
@@ -237,6 +258,7 @@ export async function startStudioRig(rigOptions: StudioRigOptions = {}): Promise
       await running.host.close().catch(() => undefined);
       await running.backend.close().catch(() => undefined);
       await proxy?.close();
+      await sessionProxy?.close();
       await sim.close();
       rmSync(root, { recursive: true, force: true });
     },

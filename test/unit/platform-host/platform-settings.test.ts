@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PlatformSettingsError, readPlatformSettings } from '../../../src/main/core/app/platform-settings.js';
+import {
+  DEFAULT_PLATFORM_LIMITS,
+  PlatformSettingsError,
+  readPlatformSettings,
+} from '../../../src/main/core/app/platform-settings.js';
 
 const CREDENTIAL = 'app-credential-SECRET-value';
 const complete = {
@@ -34,10 +38,51 @@ describe('platform settings', () => {
       appCredential: CREDENTIAL,
       publicOrigin: 'https://studio.example.com',
       secureCookies: true,
+      limits: DEFAULT_PLATFORM_LIMITS,
     });
     expect(
       readPlatformSettings({ ...complete, FRAMEWRIGHT_PUBLIC_URL: 'http://127.0.0.1:8080' }, noFile),
     ).toMatchObject({ publicOrigin: 'http://127.0.0.1:8080', secureCookies: false });
+  });
+
+  it('reads the limits per person and session, 20 GiB and 10 000 files unless set', () => {
+    expect(DEFAULT_PLATFORM_LIMITS).toMatchObject({
+      storageBytes: 20 * 1024 ** 3,
+      storageFiles: 10_000,
+      idleWorkspaceSeconds: 900,
+    });
+    const settings = readPlatformSettings(
+      {
+        ...complete,
+        FRAMEWRIGHT_STORAGE_QUOTA_MIB: '512',
+        FRAMEWRIGHT_STORAGE_QUOTA_FILES: '100',
+        FRAMEWRIGHT_UPLOADS_PER_SESSION: '2',
+        FRAMEWRIGHT_CALLS_PER_SESSION: '8',
+        FRAMEWRIGHT_SOCKETS_PER_SESSION: '3',
+        FRAMEWRIGHT_IDLE_WORKSPACE_SECONDS: '60',
+        FRAMEWRIGHT_SWEEP_INTERVAL_SECONDS: '600',
+      },
+      noFile,
+    );
+    expect(settings.limits).toEqual({
+      storageBytes: 512 * 1024 * 1024,
+      storageFiles: 100,
+      uploadsPerSession: 2,
+      callsPerSession: 8,
+      socketsPerSession: 3,
+      idleWorkspaceSeconds: 60,
+      sweepIntervalSeconds: 600,
+    });
+    expect(
+      problemsOf({
+        ...complete,
+        FRAMEWRIGHT_STORAGE_QUOTA_FILES: '0',
+        FRAMEWRIGHT_CALLS_PER_SESSION: 'many',
+      }),
+    ).toEqual([
+      'FRAMEWRIGHT_STORAGE_QUOTA_FILES must be a positive whole number.',
+      'FRAMEWRIGHT_CALLS_PER_SESSION must be a positive whole number.',
+    ]);
   });
 
   it('reads the credential from PLATFORM_APP_CREDENTIAL_FILE, trimmed', () => {

@@ -144,6 +144,23 @@ describe('page start on the platform', () => {
     expect(platformSessionIsOver()).toBe(false);
   });
 
+  it('a bridge call refused at the session’s cap (429) is sent again after its Retry-After', async () => {
+    installPage(`${ORIGIN}/?launchCode=lc-capped`);
+    answers.set('POST /platform/session', signedIn);
+    queuedAnswers.set('POST /bridge/invoke', [
+      {
+        status: 429,
+        body: { ok: false, error: { code: 'host.too_many_calls', message: 'later' } },
+        headers: { 'retry-after': '0' },
+      },
+    ]);
+    answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+    const { createHttpTransport } = await load();
+    expect(await createHttpTransport(ORIGIN).invoke('jobs.list', {})).toEqual({ ok: true, result: 'pong' });
+    expect(events.filter((e) => e === 'fetch POST /bridge/invoke')).toHaveLength(2);
+    expect(requests[2]!.init.body).toBe(requests[1]!.init.body);
+  });
+
   it('a failed exchange shows the reopen screen and is not retried', async () => {
     installPage(`${ORIGIN}/?launchCode=used-code`);
     answers.set('POST /platform/session', over);

@@ -9,7 +9,13 @@ import { importLegacySecrets, readLegacySecretFile } from '../secrets/legacy-sec
 import { RecoveryRefs } from '../secrets/recovery-refs.js';
 import { RowEncryptedSecretStore } from '../secrets/row-encrypted-secret-store.js';
 import type { SecretNames, SecretStore } from '../secrets/secret-store.js';
-import { APP_CREDENTIAL, PREVIOUS_APP_CREDENTIAL, type PlatformSettings } from './platform-settings.js';
+import {
+  APP_CREDENTIAL,
+  DEFAULT_PLATFORM_LIMITS,
+  PREVIOUS_APP_CREDENTIAL,
+  type PlatformLimits,
+  type PlatformSettings,
+} from './platform-settings.js';
 import {
   createPlatformWorkspaceCore,
   type PlatformBackendParts,
@@ -25,6 +31,8 @@ export interface PlatformBackendOptions {
   secrets?: SecretStore & SecretNames;
   /** Engine and events timing (tests). */
   timing?: Pick<PlatformBackendParts, 'engine' | 'events'>;
+  /** The clock of the idle close (tests). */
+  now?: () => number;
 }
 
 /** The backend of Framewright deployed as a platform application, opened and ready for the host. */
@@ -35,12 +43,19 @@ export interface PlatformBackend {
   /** The object storage of a subject's workspace (the `/objects/` route), or undefined. */
   storageFor(subjectKey: string): ObjectStorage | undefined;
   readonly signingKey: Buffer;
+  /** The limits in force (settings over the defaults). */
+  readonly limits: PlatformLimits;
   /**
-   * Resumes every known person's unfinished work: each workspace's jobs are read with batch-get
-   * while its person has a session, else one by one with their recovery references; each person
-   * with a session gets their job events consumer.
+   * Resumes every known person's unfinished work: each workspace with unfinished jobs has them read
+   * with batch-get while its person has a session, else one by one with their recovery references,
+   * and its person's job events consumer started. A person with nothing unfinished is not called
+   * for (not even their session resolved); their events start on their next request.
    */
   resumeAll(): Promise<void>;
+  /** One pass of the timer's housekeeping over the open workspaces (staging swept, objects collected). */
+  housekeeping(now?: number): Promise<void>;
+  /** Closes the workspaces idle longer than the limit (the timer's pass); returns how many. */
+  closeIdleWorkspaces(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -95,6 +110,7 @@ export async function openBackendSecretStore(
  */
 export async function openPlatformBackend(options: PlatformBackendOptions): Promise<PlatformBackend> {
   const { dataDir, settings } = options;
+  const limits: PlatformLimits = { ...DEFAULT_PLATFORM_LIMITS, ...settings.limits };
   const logger = options.logger ?? createLogger({ file: path.join(dataDir, 'logs', 'platform.log') });
   logger.addSecret(settings.appCredential);
   if (settings.previousAppCredential) logger.addSecret(settings.previousAppCredential);
@@ -134,6 +150,7 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     logger,
     ...options.timing,
     // the projects of an organization are filed in its people's workspaces
+    storageLimits: { maxBytes: limits.storageBytes, maxFiles: limits.storageFiles },
     organizationProjects: async ({ tenantId, organizationId }) => {
       const out: { id: string; name: string }[] = [];
       const workspaces = workspacesRef.current!;
@@ -148,27 +165,58 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
   const workspaces = new PlatformWorkspaces<PlatformWorkspaceCore>({
     dataDir,
     openCore: (workspace) => createPlatformWorkspaceCore(workspace, parts),
+    ...(options.now ? { now: options.now } : {}),
   });
   workspacesRef.current = workspaces;
+
+  // housekeeping on timers that never keep the process alive and stop at close
+  let running: Promise<unknown> = Promise.resolve();
+  const housekeeping = async (now?: number) => {
+    for (const workspace of workspaces.openWorkspaces())
+      await workspace.core
+        .housekeeping(now)
+        .catch((error: unknown) => logger.warn('housekeeping failed', { error }));
+  };
+  const closeIdleWorkspaces = async () =>
+    (await workspaces.closeIdle(limits.idleWorkspaceSeconds * 1000)).length;
+  const every = (seconds: number, pass: () => Promise<unknown>) => {
+    const timer = setInterval(() => {
+      running = running.then(pass).catch((error: unknown) => logger.warn('housekeeping failed', { error }));
+    }, seconds * 1000);
+    timer.unref();
+    return timer;
+  };
+  const timers = [
+    every(limits.sweepIntervalSeconds, () => housekeeping()),
+    // idle workspaces are looked for a few times within the idle time (at least once a minute)
+    every(Math.min(60, Math.max(limits.idleWorkspaceSeconds / 4, 0.05)), closeIdleWorkspaces),
+  ];
 
   return {
     sessions,
     workspaces,
     logger,
     signingKey,
+    limits,
     storageFor(subjectKey) {
       return workspaces.workspaceByKey(subjectKey)?.core.storage;
     },
     async resumeAll() {
       for (const subject of workspaces.knownSubjects()) {
         const workspace = workspaces.workspaceOf(subject);
+        // nothing unfinished: nothing to call the platform for (the idle close closes it again)
+        if (!workspace.core.hasUnfinishedWork()) continue;
         if (await sessions.latestOf(workspace.subjectKey)) workspace.core.startEvents();
         // each person's jobs run on in the background, every workspace at once
         void workspace.core.resume().catch((error: unknown) => logger.error('resume failed', { error }));
       }
     },
+    housekeeping,
+    closeIdleWorkspaces,
     async close() {
       sessions.close();
+      for (const timer of timers) clearInterval(timer);
+      await running;
       await workspaces.close();
       ownStore?.close();
     },

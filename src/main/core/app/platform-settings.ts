@@ -22,6 +22,68 @@ export interface PlatformSettings {
   readonly publicOrigin: string;
   /** True when the public origin is https: cookies are `Secure` and `__Host-` prefixed. */
   readonly secureCookies: boolean;
+  /** Limits per person and per session (absent: {@link DEFAULT_PLATFORM_LIMITS}). */
+  readonly limits?: PlatformLimits;
+}
+
+/** What one person, and one browser session of theirs, may hold on the backend. */
+export interface PlatformLimits {
+  /** Bytes a person stores in all: staged and Playground files, stored objects, marked exports. */
+  readonly storageBytes: number;
+  /** Files a person stores in all (the same folders). */
+  readonly storageFiles: number;
+  /** Uploads (`POST /bridge/files`) one session may send at once. */
+  readonly uploadsPerSession: number;
+  /** Bridge calls one session may have in flight at once (each body up to 12 MB). */
+  readonly callsPerSession: number;
+  /** Event sockets one session may hold open at once. */
+  readonly socketsPerSession: number;
+  /** A workspace with no request, no open socket and no unfinished job for this long is closed. */
+  readonly idleWorkspaceSeconds: number;
+  /** How often open workspaces' staging is swept and their unnamed objects collected. */
+  readonly sweepIntervalSeconds: number;
+}
+
+/** The limits a team gets unless it sets them (README, "serve --platform"). */
+export const DEFAULT_PLATFORM_LIMITS: PlatformLimits = {
+  storageBytes: 20 * 1024 * 1024 * 1024,
+  storageFiles: 10_000,
+  uploadsPerSession: 4,
+  callsPerSession: 16,
+  socketsPerSession: 8,
+  idleWorkspaceSeconds: 15 * 60,
+  sweepIntervalSeconds: 60 * 60,
+};
+
+/** Each limit's environment variable, with its unit as the variable reads it. */
+const LIMIT_SETTINGS: readonly {
+  name: string;
+  key: keyof PlatformLimits;
+  /** The variable's unit in the limit's unit (MiB → bytes). */
+  scale: number;
+}[] = [
+  { name: 'FRAMEWRIGHT_STORAGE_QUOTA_MIB', key: 'storageBytes', scale: 1024 * 1024 },
+  { name: 'FRAMEWRIGHT_STORAGE_QUOTA_FILES', key: 'storageFiles', scale: 1 },
+  { name: 'FRAMEWRIGHT_UPLOADS_PER_SESSION', key: 'uploadsPerSession', scale: 1 },
+  { name: 'FRAMEWRIGHT_CALLS_PER_SESSION', key: 'callsPerSession', scale: 1 },
+  { name: 'FRAMEWRIGHT_SOCKETS_PER_SESSION', key: 'socketsPerSession', scale: 1 },
+  { name: 'FRAMEWRIGHT_IDLE_WORKSPACE_SECONDS', key: 'idleWorkspaceSeconds', scale: 1 },
+  { name: 'FRAMEWRIGHT_SWEEP_INTERVAL_SECONDS', key: 'sweepIntervalSeconds', scale: 1 },
+];
+
+/** The limits from the environment: each a positive whole number when set, else its default. */
+function limitsOf(env: Env, problems: string[]): PlatformLimits {
+  const limits: Record<keyof PlatformLimits, number> = { ...DEFAULT_PLATFORM_LIMITS };
+  for (const { name, key, scale } of LIMIT_SETTINGS) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    if (!/^[1-9][0-9]{0,11}$/.test(raw)) {
+      problems.push(`${name} must be a positive whole number.`);
+      continue;
+    }
+    limits[key] = Number(raw) * scale;
+  }
+  return limits;
 }
 
 export class PlatformSettingsError extends Error {
@@ -137,6 +199,7 @@ export function readPlatformSettings(
   const appCredential = credential(env, problems, readFile, APP_CREDENTIAL, true);
   const previousAppCredential = credential(env, problems, readFile, PREVIOUS_APP_CREDENTIAL, false);
   const origin = publicOrigin(env, problems);
+  const limits = limitsOf(env, problems);
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
     runtimeBaseUrl,
@@ -146,5 +209,6 @@ export function readPlatformSettings(
     ...(previousAppCredential ? { previousAppCredential } : {}),
     publicOrigin: origin,
     secureCookies: origin.startsWith('https:'),
+    limits,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BROWSER_HOST } from '../studio/studio-host.js';
 import { PLATFORM_CAPABILITIES, withRefusals } from './capabilities.js';
@@ -25,6 +25,13 @@ import { runtimeExportCalls } from '../features/exports/runtime-export-calls.js'
 import { JobEventsConsumer, type JobEventsState } from '../features/job-events/job-events-consumer.js';
 import { JobWakeups } from '../features/job-events/job-wakeups.js';
 import { ProjectsFeature } from '../features/projects/projects-feature.js';
+import { collectObjects, namedObjects, OBJECT_GRACE_MS } from '../features/limits/object-collector.js';
+import {
+  DEFAULT_STORAGE_LIMITS,
+  StorageUsage,
+  type StorageLimits,
+  type StorageUsageView,
+} from '../features/limits/storage-usage.js';
 import { ObjectStorage } from '../features/read-urls/object-storage.js';
 import { signReadUrl } from '../features/read-urls/signed-read-url.js';
 import {
@@ -81,6 +88,8 @@ export interface PlatformBackendParts {
     organizationId: string;
   }): Promise<readonly { id: string; name: string }[]>;
   logger: Logger;
+  /** What one person may store here (default 20 GiB, 10 000 files). */
+  storageLimits?: StorageLimits;
   /** Engine timing (tests). */
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
   /** Events consumer timing (tests). */
@@ -100,6 +109,19 @@ export interface PlatformWorkspaceCore extends WorkspaceCore {
   /** Starts the person's job events consumer (once; again after it stopped for want of a session). */
   startEvents(): void;
   readonly eventsState: JobEventsState;
+  /** What the person stores here now, against their limits. */
+  usage(): StorageUsageView;
+  /**
+   * The workspace's housekeeping: staged files no draft names and Playground files older than a
+   * day are removed, then objects no draft, job or export names older than the grace period.
+   */
+  housekeeping(now?: number): Promise<{ staged: number; playground: number; objects: number }>;
+  /** Whether work of the person runs here: unfinished jobs, an export, a call or an open event socket. */
+  busy(): boolean;
+  /** Whether the person has unfinished jobs here (the backend resumes only those at start). */
+  hasUnfinishedWork(): boolean;
+  /** Counts `work` as in use (an upload, a media read) while it runs. */
+  inUse<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -108,6 +130,8 @@ const notHere = (what: string) => () => {
 };
 
 const EXPORT_NAME = /^[0-9a-f]{64}\.(png|jpg|webp|mp4)$/;
+/** A staged file's id (as a draft's form names it). */
+const STAGED_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -196,10 +220,15 @@ export function createPlatformWorkspaceCore(
     lease: { presenceDir: path.join(dir, PRESENCE_DIR), ...parts.engine?.lease },
   });
 
-  const staged = new StagedFiles(dir, journal);
-  staged.removeUnnamed().catch((error: unknown) => logger.warn('staging not cleaned', { error }));
+  // what the person stores here, counted once from the folders, then by every write and removal
+  const usage = new StorageUsage(parts.storageLimits ?? DEFAULT_STORAGE_LIMITS, [
+    path.join(dir, 'staging'),
+    path.join(dir, 'objects'),
+    exportsDir,
+  ]);
+  const staged = new StagedFiles(dir, journal, undefined, usage);
   const media = new MediaResolver({ journal, libraryDirs: () => [libraryDir], staged });
-  const storage = new ObjectStorage(path.join(dir, 'objects'));
+  const storage = new ObjectStorage(path.join(dir, 'objects'), undefined, usage);
   const drafts = new StudioDrafts({ drafts: journal.drafts, jobs: journal.jobs });
   const projects = new ProjectsFeature(journal);
   const settings = new StudioSettings({
@@ -280,10 +309,22 @@ export function createPlatformWorkspaceCore(
         await storage.putFile(localPath);
         await mkdir(exportsDir, { recursive: true, mode: 0o700 });
         const fileName = `${sha256}.${extension}`;
-        const result = await marked.exportTo(
-          { sha256, mimeType, byteSize, filename: path.basename(localPath) },
-          path.join(exportsDir, fileName),
-        );
+        const destination = path.join(exportsDir, fileName);
+        // the marked copy counts in the person's quota: the source's size until its own is known
+        const previous = await stat(destination).catch(() => undefined);
+        usage.admit(byteSize, previous ? 0 : 1);
+        let result;
+        try {
+          result = await marked.exportTo(
+            { sha256, mimeType, byteSize, filename: path.basename(localPath) },
+            destination,
+          );
+        } catch (error) {
+          usage.release(byteSize, previous ? 0 : 1);
+          throw error;
+        }
+        usage.release(byteSize + (previous?.size ?? 0), 0);
+        usage.record(result.byteSize, 0);
         return { fileName, byteSize: result.byteSize, downloadPath: `/exports/${fileName}` };
       })().finally(() => exporting.delete(sha256));
       exporting.set(sha256, running);
@@ -345,8 +386,10 @@ export function createPlatformWorkspaceCore(
     return connection;
   };
 
-  // the first screen shows the platform's state: checked once when the workspace opens
-  void checkConnection();
+  // the first screen shows the platform's state: checked on the person's first ask, never when
+  // the workspace opens (the backend opens workspaces on its own: resume, Team, the /objects/ route)
+  let firstCheck: Promise<typeof connection> | undefined;
+  const connectionNow = () => (firstCheck ??= checkConnection());
 
   // what the platform does not offer is refused in one place, from its declared capabilities
   const served = {
@@ -385,8 +428,11 @@ export function createPlatformWorkspaceCore(
         },
       ],
     }),
-    'connection.get': () => connection,
-    'connection.check': () => checkConnection(),
+    'connection.get': () => connectionNow(),
+    'connection.check': () => {
+      firstCheck ??= checkConnection();
+      return checkConnection();
+    },
     'services.list': ({ serviceKind }) => create.services(serviceKind),
     'simulator.getScenario': () => ({ scenario: null }),
     'files.get': ({ fileId }) => staged.get(fileId),
@@ -476,9 +522,23 @@ export function createPlatformWorkspaceCore(
       },
     ]),
   ) as unknown as BridgeHandlers;
-  const dispatcher: BridgeDispatcher = createBridgeDispatcher(guarded, {
+  const answering = createBridgeDispatcher(guarded, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
   });
+  // calls in flight keep the workspace open
+  let inFlight = 0;
+  const inUse = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  const dispatcher: BridgeDispatcher = {
+    ...answering,
+    dispatch: (method, params) => inUse(() => answering.dispatch(method, params)),
+  };
 
   // ---- job events ------------------------------------------------------------------------------
   let consumer: { stop: AbortController; done: Promise<void> } | undefined;
@@ -544,6 +604,49 @@ export function createPlatformWorkspaceCore(
     consumer = { stop, done: done.finally(() => (consumer = undefined)) };
   };
 
+  // ---- housekeeping -----------------------------------------------------------------------------
+  const unfinishedWork = () => {
+    const work = journal.jobs.listUnfinished();
+    return work.intents.length > 0 || work.jobsToPoll.length > 0 || work.jobsToDownload.length > 0;
+  };
+  /** The objects a live draft (not submitted), an unfinished job or an export in flight names. */
+  const liveObjects = () =>
+    namedObjects({
+      *openDraftFileIds() {
+        for (const draft of journal.drafts.list<{ submittedAt?: unknown; variations?: unknown }>(
+          Number.MAX_SAFE_INTEGER,
+        )) {
+          if (draft.body.submittedAt || draft.body.variations) continue;
+          yield* JSON.stringify(draft.body).match(STAGED_ID) ?? [];
+        }
+      },
+      stagedSha256: (fileId) => journal.localFiles.get(staged.pathOf(fileId))?.sha256,
+      *unfinishedBodies() {
+        const work = journal.jobs.listUnfinished();
+        for (const intent of work.intents) yield intent.canonicalBodyJson;
+        for (const job of work.jobsToPoll) {
+          const intent = journal.jobs.getIntentById(job.intentId);
+          if (intent) yield intent.canonicalBodyJson;
+        }
+      },
+      exportingSha256: () => exporting.keys(),
+    });
+  let housekeepingRun: Promise<{ staged: number; playground: number; objects: number }> | undefined;
+  const housekeep = async (now = Date.now()) => {
+    await usage.ready;
+    const removedStaged = await staged.removeUnnamed(undefined, now);
+    const playground = await staged.removeOldChunked(undefined, now);
+    const objects = await collectObjects(storage, liveObjects, { graceMs: OBJECT_GRACE_MS, now });
+    return { staged: removedStaged, playground, objects: objects.removed };
+  };
+  const housekeeping = (now?: number) => {
+    // one pass at a time (the timer and a test may meet)
+    housekeepingRun ??= housekeep(now).finally(() => (housekeepingRun = undefined));
+    return housekeepingRun;
+  };
+  // staged files no draft names are swept when the workspace opens, then on the backend's timer
+  housekeeping().catch((error: unknown) => logger.warn('housekeeping failed', { error }));
+
   return {
     dispatcher,
     events,
@@ -556,6 +659,11 @@ export function createPlatformWorkspaceCore(
     exportedFile(name) {
       return EXPORT_NAME.test(name) ? path.join(exportsDir, name) : undefined;
     },
+    usage: () => usage.view(),
+    housekeeping,
+    busy: () => inFlight > 0 || exporting.size > 0 || events.listenerCount > 0 || unfinishedWork(),
+    hasUnfinishedWork: unfinishedWork,
+    inUse,
     async resume() {
       await forgetFinishedRecoveryRefs(journal, parts.recoveryRefs, RUNTIME_PROFILE_ID).catch(
         (error: unknown) => logger.warn('recovery references of finished jobs not forgotten', { error }),
@@ -569,6 +677,8 @@ export function createPlatformWorkspaceCore(
       consumer?.stop.abort();
       await consumer?.done;
       await engine.stop();
+      await housekeepingRun?.catch(() => undefined);
+      await staged.close();
     },
   };
 }

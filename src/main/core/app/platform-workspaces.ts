@@ -11,6 +11,8 @@ export type Subject = RuntimeSession['subject'];
 /** The services of one workspace besides its journal: at least the bridge dispatcher. */
 export interface WorkspaceCore {
   readonly dispatcher: BridgeDispatcher;
+  /** Work of the person runs here (unfinished jobs, a call, an open socket): not closed while idle. */
+  busy?(): boolean;
   close?(): Promise<void> | void;
 }
 
@@ -35,6 +37,8 @@ export interface PlatformWorkspacesOptions<C extends WorkspaceCore> {
   openCore?: (workspace: WorkspaceBase) => C;
   /** Builds only the bridge dispatcher of one workspace (tests of the host). */
   workspaceDispatcher?: (workspace: WorkspaceBase) => BridgeDispatcher;
+  /** The clock of the idle close (tests). */
+  now?: () => number;
 }
 
 /** Who a workspace belongs to, beside its journal (`subject.json`: ids only, for the backend's own work). */
@@ -64,14 +68,22 @@ function readSubject(dir: string): Subject | undefined {
 /**
  * Subject → workspace. The key is derived from the RuntimeSession's subject only (never from
  * anything the browser sends): tenant, account, user and the context (organization or personal), so one person's requests can only ever reach their own folder.
- * Workspaces are opened lazily, cached, and closed on shutdown; each folder remembers its subject
- * so the backend can resume everyone's unfinished work at start.
+ * Workspaces are opened lazily, cached, closed after an idle time (`closeIdle`: no use and no
+ * work of theirs running) and on shutdown; a closed one opens again on its next use, from its
+ * folder. Each folder remembers its subject so the backend can resume everyone's unfinished work
+ * at start.
  */
 export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
   private readonly open = new Map<string, PlatformWorkspace<C>>();
+  /** When each open workspace was last asked for. */
+  private readonly lastUsed = new Map<string, number>();
+  private readonly closing = new Set<Promise<void>>();
   private closed = false;
+  private readonly now: () => number;
 
-  constructor(private readonly options: PlatformWorkspacesOptions<C>) {}
+  constructor(private readonly options: PlatformWorkspacesOptions<C>) {
+    this.now = options.now ?? Date.now;
+  }
 
   private get subjectsDir(): string {
     return path.join(this.options.dataDir, 'subjects');
@@ -80,6 +92,7 @@ export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
   workspaceOf(subject: Subject): PlatformWorkspace<C> {
     if (this.closed) throw new Error('The workspaces are closed.');
     const subjectKey = subjectKeyOf(subject);
+    this.lastUsed.set(subjectKey, this.now());
     const known = this.open.get(subjectKey);
     if (known) return known;
     const dir = path.join(this.subjectsDir, subjectKey);
@@ -162,13 +175,49 @@ export class PlatformWorkspaces<C extends WorkspaceCore = WorkspaceCore> {
     return true;
   }
 
+  /** The workspaces open now (the backend's housekeeping visits them). */
+  openWorkspaces(): PlatformWorkspace<C>[] {
+    return [...this.open.values()];
+  }
+
+  /**
+   * Closes the workspaces nobody asked for in `idleMs` and whose core has no work running (a
+   * workspace with unfinished jobs stays open: its jobs go on in the background). Their next use
+   * opens them again from their folder. Returns the keys closed.
+   */
+  async closeIdle(idleMs: number): Promise<string[]> {
+    const now = this.now();
+    const idle = [...this.open.values()].filter(
+      (workspace) =>
+        now - (this.lastUsed.get(workspace.subjectKey) ?? 0) >= idleMs && !workspace.core.busy?.(),
+    );
+    for (const workspace of idle) {
+      this.open.delete(workspace.subjectKey);
+      this.lastUsed.delete(workspace.subjectKey);
+    }
+    await Promise.all(idle.map((workspace) => this.track(this.closeOne(workspace))));
+    return idle.map((workspace) => workspace.subjectKey);
+  }
+
+  private track(closing: Promise<void>): Promise<void> {
+    this.closing.add(closing);
+    return closing.finally(() => this.closing.delete(closing));
+  }
+
+  private async closeOne(workspace: PlatformWorkspace<C>): Promise<void> {
+    try {
+      await workspace.core.close?.();
+    } finally {
+      workspace.journal.close();
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const workspaces = [...this.open.values()];
     this.open.clear();
-    for (const workspace of workspaces) {
-      await workspace.core.close?.();
-      workspace.journal.close();
-    }
+    this.lastUsed.clear();
+    await Promise.allSettled([...this.closing]);
+    for (const workspace of workspaces) await this.closeOne(workspace);
   }
 }

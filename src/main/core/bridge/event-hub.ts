@@ -20,6 +20,11 @@ export class EventHub {
     }
   }
 
+  /** How many transports listen now (an open socket keeps a platform workspace open). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: AnyEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { appendFile, copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PLAYGROUND_MAX_FILE_BYTES } from '../../../shared/bridge/names.js';
 import type { StagePurpose } from '../../../shared/bridge/api.js';
@@ -11,6 +11,7 @@ import { DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import { isProcessAlive } from '../app/process-liveness.js';
 import { AppError } from '../errors.js';
+import type { StorageQuota } from '../features/limits/storage-usage.js';
 import { safeSegment } from '../jobs/library-layout.js';
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media/probe-media.js';
@@ -78,6 +79,8 @@ export class StagedFiles {
     private readonly journal: Journal,
     /** The largest chunked file (the Playground's limit, from the contract). */
     private readonly chunkMaxBytes: number = PLAYGROUND_MAX_FILE_BYTES,
+    /** The person's storage quota (the platform backend): every write counted, over it refused. */
+    private readonly quota?: StorageQuota,
   ) {
     this.dir = path.join(dataDir, 'staging');
     this.chunkDir = path.join(this.dir, 'chunks', `${process.pid}-${randomUUID()}`);
@@ -105,9 +108,36 @@ export class StagedFiles {
       await rm(file, { force: true });
       await rm(path.join(this.dir, '.posters', `staged-${id}.png`), { force: true });
       this.journal.localFiles.forget(file);
+      this.quota?.release(info.size, 1);
       removed += 1;
     }
     return removed;
+  }
+
+  /**
+   * Removes this store's Playground files written more than `graceMs` ago (their ids live in
+   * memory; a Playground file is used right after it was added). Returns how many were removed.
+   */
+  async removeOldChunked(graceMs = UNNAMED_STAGED_GRACE_MS, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const [id, entry] of [...this.chunked]) {
+      const file = path.join(this.chunkFolderOf(id), entry.fileName);
+      const info = await stat(file).catch(() => undefined);
+      if (info && now - info.mtimeMs < graceMs) continue;
+      await this.removeChunked(id);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /**
+   * Ends this store (its workspace closes): its Playground files are removed, since their ids
+   * lived in its memory and no later store could name them.
+   */
+  async close(): Promise<void> {
+    await this.chunksReady;
+    for (const id of [...this.chunked.keys()]) await this.removeChunked(id);
+    await rm(this.chunkDir, { recursive: true, force: true });
   }
 
   /** The staging path of an id the core issued; anything else is refused. */
@@ -132,18 +162,40 @@ export class StagedFiles {
     purpose: StagePurpose = 'composer',
   ): Promise<DraftMedia | PlaygroundFile> {
     if (purpose === 'playground')
-      return this.stagePlaygroundFile(fileName, (target, name) =>
-        streamInto(source, target, this.chunkMaxBytes, () => this.playgroundTooLarge(name)),
+      return this.stagePlaygroundFile(
+        fileName,
+        (target, name) =>
+          streamInto(source, target, this.chunkMaxBytes, () => this.playgroundTooLarge(name), this.quota),
+        true,
       );
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
-    await streamInto(
-      source,
-      this.pathOf(id),
-      MAX_STAGED_BYTES,
-      () => new AppError('file.too_large', 'The file is too large.'),
-    );
-    return this.register(id, fileName);
+    await this.quota?.ready;
+    this.quota?.admit(0, 1);
+    let size: number;
+    try {
+      size = await streamInto(
+        source,
+        this.pathOf(id),
+        MAX_STAGED_BYTES,
+        () => new AppError('file.too_large', 'The file is too large.'),
+        this.quota,
+      );
+    } catch (error) {
+      this.quota?.release(0, 1);
+      throw error;
+    }
+    return this.registerCounted(id, fileName, size);
+  }
+
+  /** `register`, undoing the quota's count of the file when it is refused (and removed). */
+  private async registerCounted(id: string, fileName: string, size: number): Promise<DraftMedia> {
+    try {
+      return await this.register(id, fileName);
+    } catch (error) {
+      if (!(await stat(this.pathOf(id)).catch(() => undefined))) this.quota?.release(size, 1);
+      throw error;
+    }
   }
 
   /**
@@ -166,30 +218,49 @@ export class StagedFiles {
     if (info.size > MAX_STAGED_BYTES) throw new AppError('file.too_large', 'The file is too large.');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
-    await copyFile(sourcePath, this.pathOf(id));
-    return this.register(id, path.basename(sourcePath));
+    await this.quota?.ready;
+    this.quota?.admit(info.size, 1);
+    try {
+      await copyFile(sourcePath, this.pathOf(id));
+    } catch (error) {
+      this.quota?.release(info.size, 1);
+      await rm(this.pathOf(id), { force: true });
+      throw error;
+    }
+    return this.registerCounted(id, path.basename(sourcePath), info.size);
   }
 
   /** A whole Playground file, written by `write` into its own folder under its cleaned name. */
   private async stagePlaygroundFile(
     fileName: string,
-    write: (target: string, name: string) => Promise<void>,
+    write: (target: string, name: string) => Promise<unknown>,
+    /** `write` counts the bytes in the quota as they arrive (a stream); else they are counted after. */
+    countsBytes = false,
   ): Promise<PlaygroundFile> {
     await this.chunksReady;
+    await this.quota?.ready;
     const id = randomUUID();
     const name = safeSegment(fileName, 'file');
     const folder = this.chunkFolderOf(id);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    const target = path.join(folder, name);
+    this.quota?.admit(0, 1);
+    let counted = 0;
     try {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const target = path.join(folder, name);
       await write(target, name);
       // a file that grew past the limit while it was copied is refused too
       const { size } = await stat(target);
+      if (countsBytes) counted = size;
       if (size > this.chunkMaxBytes) throw this.playgroundTooLarge(name);
       if (size === 0) throw new AppError('usage.file', `${name} is empty.`);
+      if (!countsBytes) {
+        this.quota?.admit(size, 0);
+        counted = size;
+      }
       this.chunked.set(id, { fileName: name, received: size, complete: true });
       return PlaygroundFile.parse({ fileId: id, fileName: name, byteSize: size });
     } catch (error) {
+      this.quota?.release(counted, 1);
       await rm(folder, { recursive: true, force: true });
       throw error;
     }
@@ -309,6 +380,8 @@ export class StagedFiles {
       if (input.offset !== 0) throw new AppError('file.bad_chunk', 'A new file starts at offset 0.');
       id = randomUUID();
       entry = { fileName: safeSegment(input.fileName, 'file'), received: 0, complete: false };
+      await this.quota?.ready;
+      this.quota?.admit(0, 1);
       await mkdir(this.chunkFolderOf(id), { recursive: true, mode: 0o700 });
       this.chunked.set(id, entry);
     }
@@ -319,7 +392,19 @@ export class StagedFiles {
       await this.removeChunked(id);
       throw this.playgroundTooLarge(entry.fileName);
     }
-    await appendFile(path.join(this.chunkFolderOf(id), entry.fileName), input.data, { mode: 0o600 });
+    try {
+      this.quota?.admit(input.data.length, 0);
+    } catch (error) {
+      // over the person's quota: this partial file goes, their earlier files stay
+      await this.removeChunked(id);
+      throw error;
+    }
+    try {
+      await appendFile(path.join(this.chunkFolderOf(id), entry.fileName), input.data, { mode: 0o600 });
+    } catch (error) {
+      this.quota?.release(input.data.length, 0);
+      throw error;
+    }
     entry.received += input.data.length;
     if (input.last) {
       if (entry.received === 0) {
@@ -343,27 +428,55 @@ export class StagedFiles {
   }
 
   async removeChunked(id: string): Promise<void> {
+    const entry = this.chunked.get(id);
     this.chunked.delete(id);
     await rm(this.chunkFolderOf(id), { recursive: true, force: true });
+    if (entry) this.quota?.release(entry.received, 1);
   }
 }
 
-/** Streams `source` into a new file at `target`, refused (and removed) past `maxBytes`. */
+/**
+ * Streams `source` into a new file at `target`, refused (and removed) past `maxBytes` or past the
+ * person's quota (each chunk counted as it arrives, undone when the file is refused). Returns the size.
+ * A refusal stops reading without destroying `source`: its owner (the host) may still answer on
+ * the same connection; a source that fails or ends early fails the write.
+ */
 async function streamInto(
   source: Readable,
   target: string,
   maxBytes: number,
   tooLarge: () => AppError,
-): Promise<void> {
+  quota?: StorageQuota,
+): Promise<number> {
   let size = 0;
+  let counted = 0;
+  const input = new PassThrough();
+  const refuse = (error: Error) => {
+    source.unpipe(input);
+    input.destroy(error);
+  };
   source.on('data', (chunk: Buffer) => {
+    if (input.destroyed) return;
     size += chunk.length;
-    if (size > maxBytes) source.destroy(tooLarge());
+    if (size > maxBytes) return refuse(tooLarge());
+    try {
+      quota?.admit(chunk.length, 0);
+      counted += chunk.length;
+    } catch (error) {
+      refuse(error as Error);
+    }
   });
+  source.once('error', (error) => input.destroy(error));
+  source.once('close', () => {
+    if (!source.readableEnded) input.destroy(new Error('The upload was interrupted.'));
+  });
+  source.pipe(input);
   try {
-    await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+    await pipeline(input, createWriteStream(target, { mode: 0o600 }));
+    return size;
   } catch (error) {
     await rm(target, { force: true });
+    quota?.release(counted, 0);
     if (error instanceof AppError) throw error;
     throw new AppError('file.stage_failed', `The file could not be received: ${String(error)}`);
   }

@@ -59,6 +59,26 @@ async function signIn(origin: string): Promise<PageCredentials> {
   return { platform: false, token: await signInToHost(origin) };
 }
 
+/** A call the platform host refused at its session's cap (429: nothing was read) is sent again this often. */
+const CAPPED_ATTEMPTS = 4;
+/** The longest wait for a capped call's `Retry-After`, in seconds. */
+const CAPPED_MAX_WAIT_SECONDS = 10;
+
+/**
+ * Sends a request again after its `Retry-After` while the host answers 429 (a session's cap on
+ * calls or uploads in flight: the request was refused before it was read, so sending it again is
+ * safe), a few times; then the last answer stands.
+ */
+async function sentUnderCap(send: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await send();
+    const wait = Number(response.headers.get('retry-after'));
+    if (response.status !== 429 || attempt >= CAPPED_ATTEMPTS || !(wait >= 0)) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, CAPPED_MAX_WAIT_SECONDS) * 1000));
+  }
+}
+
 /**
  * The browser host's transport: the same contract over `POST /bridge/invoke` and a WebSocket of
  * pushed events, each call carrying the host token from memory (`Authorization: Bearer`, or a
@@ -114,12 +134,15 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
     methods: METHOD_NAMES,
     async invoke(method, params) {
       try {
-        const response = await fetch(`${origin}/bridge/invoke`, {
-          method: 'POST',
-          credentials: await credentials(),
-          headers: { 'content-type': 'application/json', ...(await authorization()) },
-          body: JSON.stringify({ method, params }),
-        });
+        const body = JSON.stringify({ method, params });
+        const response = await sentUnderCap(async () =>
+          fetch(`${origin}/bridge/invoke`, {
+            method: 'POST',
+            credentials: await credentials(),
+            headers: { 'content-type': 'application/json', ...(await authorization()) },
+            body,
+          }),
+        );
         return watchForSessionOver((await response.json()) as BridgeResponse);
       } catch (error) {
         return unreachable(error);
@@ -128,12 +151,14 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
     async stageFile(file, purpose) {
       const query = new URLSearchParams({ name: file.name, for: purpose ?? 'composer' });
       try {
-        const response = await fetch(`${origin}/bridge/files?${query.toString()}`, {
-          method: 'POST',
-          credentials: await credentials(),
-          headers: { 'content-type': 'application/octet-stream', ...(await authorization()) },
-          body: file,
-        });
+        const response = await sentUnderCap(async () =>
+          fetch(`${origin}/bridge/files?${query.toString()}`, {
+            method: 'POST',
+            credentials: await credentials(),
+            headers: { 'content-type': 'application/octet-stream', ...(await authorization()) },
+            body: file,
+          }),
+        );
         return watchForSessionOver((await response.json()) as BridgeResponse);
       } catch (error) {
         return unreachable(error);
