@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
@@ -296,6 +296,14 @@ describe('limits per person on the platform backend', () => {
     const memberSession = (await rig.sessionOf(member)).sessionId;
     const memberKey = (await workspaceOf(member)).subjectKey;
     const manager = await rig.open('manager');
+    // the manager's sign-in starts their events consumer: its first call is theirs, made before the
+    // restart (wait for it, so that it is not taken for a call of the restarted backend)
+    const managerSession = (await rig.sessionOf(manager)).sessionId;
+    await vi.waitFor(() =>
+      expect(
+        rig.runtimeCalls.some((c) => c.path.endsWith('/media/events') && c.sessionId === managerSession),
+      ).toBe(true),
+    );
     rig.sessionCalls.length = 0;
     rig.runtimeCalls.length = 0;
     await rig.restart();
