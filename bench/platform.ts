@@ -25,6 +25,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -393,6 +394,7 @@ const mib = (value: number) => `${value.toFixed(0)} MiB`;
 // ---- the bench -----------------------------------------------------------------------------------
 
 export async function benchPlatform(): Promise<BenchRow[]> {
+  const loadAverageAtStart = os.loadavg();
   const runDir = path.join(WORK, `platform-${process.pid}`);
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
@@ -437,6 +439,8 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         PLATFORM_APP_KEY: APP_KEY,
         PLATFORM_APP_CREDENTIAL: app.appCredential,
         FRAMEWRIGHT_PUBLIC_URL: origin.origin,
+        // a deployment's tuning of Node's file-system threads, when the bench is asked to try one
+        ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
       },
     );
     await nextLine(backend, 'framewright serve --platform');
@@ -584,6 +588,12 @@ export async function benchPlatform(): Promise<BenchRow[]> {
     const junkRatio = summaries.junk.bridgeP95 / summaries.crowd.bridgeP95;
     const figures = {
       date: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        node: process.version,
+        loadAverageAtStart,
+        loadAverageAtEnd: os.loadavg(),
+      },
       people: PEOPLE,
       seconds: SECONDS,
       junkClients: JUNK,
