@@ -25,6 +25,17 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/**
+ * The nearest-rank percentile of `values` (`p` in 0–100): the smallest value with at least p % of
+ * the values at or below it (p50 of an even count is the lower middle). NaN when there are none.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((Math.min(100, Math.max(0, p)) / 100) * sorted.length);
+  return sorted[Math.max(0, rank - 1)]!;
+}
+
 /** The smallest and largest of `values`, as "min–max" in whole milliseconds. */
 export function spread(values: number[]): string {
   return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;

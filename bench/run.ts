@@ -3,7 +3,8 @@
  * run against a baseline on the same machine and printed as a ratio, plus the sizes of the built
  * renderer's chunks. Every figure is also written as JSON to `BENCH_RESULTS` (default
  * `bench/.work/results.json`). `BENCH_ROUNDS` sets the timed rounds per measure (default 7);
- * `BENCH_ONLY=transfer,journal` runs only the named benches.
+ * `BENCH_ONLY=transfer,journal` (or the names as arguments: `npm run bench -- platform`) runs only the
+ * named benches.
  *
  * A bench is a function returning rows ({@link BenchRow}); adding one is one line in BENCHES.
  */
@@ -14,6 +15,7 @@ import { benchCliStart } from './cli-start.js';
 import { benchFirstScreen } from './first-screen.js';
 import { benchJournal } from './journal.js';
 import { ROUNDS, type BenchRow, type BenchRows } from './measure.js';
+import { benchPlatform } from './platform.js';
 import { benchQueueScrollRows } from './queue-scroll.js';
 import { benchRendererChunks, rendererChunkSizes, type ChunkSize } from './renderer-chunks.js';
 import { benchSimulatorRender } from './simulator-render.js';
@@ -28,6 +30,7 @@ const BENCHES: [string, BenchRows][] = [
   ['simulator-render', benchSimulatorRender],
   ['cli-start', benchCliStart],
   ['first-screen', benchFirstScreen],
+  ['platform', benchPlatform],
 ];
 
 const RESULTS = process.env.BENCH_RESULTS ?? path.resolve(import.meta.dirname, '.work', 'results.json');
@@ -39,7 +42,16 @@ function print(row: BenchRow): void {
 }
 
 async function main() {
-  const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+  const named = [...(process.env.BENCH_ONLY?.split(',') ?? []), ...process.argv.slice(2)]
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = named.filter((name) => !BENCHES.some(([known]) => known === name));
+  if (unknown.length > 0) {
+    console.error(`Unknown bench: ${unknown.join(', ')} (known: ${BENCHES.map(([n]) => n).join(', ')})`);
+    process.exitCode = 2;
+    return;
+  }
+  const only = named.length > 0 ? named : undefined;
   const loadAtStart = os.loadavg();
   const load = loadAtStart.map((l) => l.toFixed(2)).join(' ');
   console.log(`Framewright benchmarks (rounds: ${ROUNDS}, medians; load average ${load})\n`);
