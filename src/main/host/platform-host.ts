@@ -254,9 +254,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
     }
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
-    // each sign-in may make the backend call the session service: limited per address and overall
-    const admitted = signInLimiter.admit(req.socket.remoteAddress ?? '');
-    if (!admitted.admitted) {
+    // each sign-in may make the backend call the session service: limited per address (and per
+    // address again for failed exchanges), and overall for the codes that reach the service
+    const client = req.socket.remoteAddress ?? '';
+    const tooMany = (retryAfterSeconds: number) => {
       req.resume();
       return sendJson(
         res,
@@ -265,9 +266,11 @@ export async function startPlatformHost<C extends WorkspaceCore>(
           ok: false,
           error: { code: 'host.too_many_sign_ins', message: 'Too many sign-ins: try again shortly.' },
         },
-        { 'Retry-After': String(admitted.retryAfterSeconds) },
+        { 'Retry-After': String(retryAfterSeconds) },
       );
-    }
+    };
+    const admitted = signInLimiter.admit(client);
+    if (!admitted.admitted) return tooMany(admitted.retryAfterSeconds);
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
     // only the launch code (and the confirmation) is read: identity fields of a body never are
@@ -297,7 +300,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         },
       });
     }
+    const exchange = signInLimiter.admitExchange();
+    if (!exchange.admitted) return tooMany(exchange.retryAfterSeconds);
     const session = await options.sessions.signIn(launchCode);
+    if (session.status === 'over') signInLimiter.exchangeFailed(client);
     // a new sign-in always ends this browser's previous session (confirmed above when it was live)
     if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
     if (session.status === 'over') return over(res);

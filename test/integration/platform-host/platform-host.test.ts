@@ -243,7 +243,7 @@ describe('platform host: sign-in is not a free call out', () => {
     expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'))).status).toBe(200);
   });
 
-  it('limits sign-ins globally: many addresses together are refused past the global bucket', async () => {
+  it('limits exchanges globally: many addresses together are refused past the global bucket', async () => {
     await rig.close();
     rig = await startRig({
       signInLimits: {
@@ -252,13 +252,53 @@ describe('platform host: sign-in is not a free call out', () => {
       },
     });
     const statuses: number[] = [];
+    // well-formed codes the platform never issued: each one is an exchange the service refuses
     for (let i = 1; i <= 5; i += 1)
-      statuses.push((await signInFrom(rig, `127.0.0.${i}`, 'junk code')).status);
-    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+      statuses.push((await signInFrom(rig, `127.0.0.${i}`, `made-up-code-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect(rig.exchangeCalls).toBe(4);
     const refused = await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'));
     expect(refused).toMatchObject({ status: 429, retryAfter: '2' });
     await rig.advance(2);
     expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
+  });
+
+  it('malformed codes never spend the backend-wide allowance: people at other addresses still sign in', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 50, refillPerSecond: 1 },
+        global: { capacity: 2, refillPerSecond: 0.01 },
+      },
+    });
+    for (let i = 1; i <= 8; i += 1)
+      for (let n = 0; n < 5; n += 1)
+        expect((await signInFrom(rig, `127.0.1.${i}`, 'not a code')).status).toBe(400);
+    expect(rig.exchangeCalls).toBe(0);
+    expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
+  });
+
+  it('an address whose exchanges keep failing is slowed alone; a person elsewhere signs in at once', async () => {
+    await rig.close();
+    rig = await startRig({
+      signInLimits: {
+        perClient: { capacity: 50, refillPerSecond: 1 },
+        failuresPerClient: { capacity: 3, refillPerSecond: 0.05 },
+        global: { capacity: 6, refillPerSecond: 0.01 },
+      },
+    });
+    const statuses: number[] = [];
+    for (let n = 0; n < 6; n += 1) statuses.push((await signInFrom(rig, '127.0.2.1', `made-up-${n}`)).status);
+    // three failed exchanges, then refused before the service is called (20 s per new try)
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    expect(rig.exchangeCalls).toBe(3);
+    const refused = await signInFrom(rig, '127.0.2.1', await rig.launchCode('member'));
+    expect(refused).toMatchObject({ status: 429, retryAfter: '20' });
+    // the allowance the junk did not spend is there for people
+    expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
+    expect((await signInFrom(rig, '127.0.0.10', await rig.launchCode('manager'))).status).toBe(200);
+    await rig.advance(20);
+    expect((await signInFrom(rig, '127.0.2.1', await rig.launchCode('member'))).status).toBe(200);
   });
 });
 
