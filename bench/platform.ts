@@ -536,7 +536,8 @@ export async function benchPlatform(): Promise<BenchRow[]> {
       await nextLine(junk, 'the junk clients');
       const junkProcess = junk;
       await segment('junk', async () => {
-        // someone new opens the application while the junk clients run (reported, not an error)
+        // someone new opens the application while the junk clients run: they must get in (the
+        // junk must not use up the sign-in allowance people need)
         const latecomer =
           cycle === 0
             ? (async () => {
@@ -664,8 +665,8 @@ export async function benchPlatform(): Promise<BenchRow[]> {
       {
         name: `platform under load: + ${JUNK} junk clients, bridge call p95 vs without`,
         ratio: junkRatio,
-        goal: `≤ ${GOALS.junkP95}×, 0 errors`,
-        ok: clean && junkRatio <= GOALS.junkP95,
+        goal: `≤ ${GOALS.junkP95}×, 0 errors, a new person signs in meanwhile`,
+        ok: clean && junkRatio <= GOALS.junkP95 && latecomerAnswer.endsWith('signed in'),
         detail:
           `bridge call p50/p95 ${ms(summaries.junk.bridgeP50)}/${ms(summaries.junk.bridgeP95)} with junk, ` +
           `${ms(summaries.crowd.bridgeP50)}/${ms(summaries.crowd.bridgeP95)} without; people ${summaries.junk.callsPerSecond.toFixed(0)} calls/s; ` +
