@@ -222,6 +222,8 @@ test('another person sees none of it, even with the member’s media URL', async
 
 test('a manager sees the Team screen with the member’s project and its credits', async ({ browser }) => {
   const manager = await openAs(browser, 'manager');
+  // a manager may read the directory: the status bar names them as it does
+  await expect(manager.getByTestId('signed-in-user')).toContainText('Signed in as: Morgan Reyes');
   await manager.getByTestId('nav-team').click();
   await expect(manager.getByRole('heading', { name: 'Team' })).toBeVisible();
   await expect(manager.getByTestId('team-usage-as-of')).toBeVisible();

@@ -40,6 +40,7 @@ import {
   type SessionOver,
 } from '../features/runtime-sessions/server-sessions.js';
 import { createFileSettingsStore } from '../features/settings/ui-settings.js';
+import { DisplayNames } from '../features/team/display-names.js';
 import { TeamFeature, type OrganizationProjects } from '../features/team/team-feature.js';
 import { JobEngine, type JobEngineOptions } from '../jobs/job-engine.js';
 import { isTerminalStatus } from '../journal/jobs-repository.js';
@@ -333,6 +334,8 @@ export function createPlatformWorkspaceCore(
   };
 
   const teams = new Map<string, TeamFeature>();
+  // the status bar's name for the person: the directory's, when their session may read it
+  const displayNames = new DisplayNames();
   const teamOf = async (): Promise<TeamFeature | undefined> => {
     const session = await requireSession();
     const organizationId = session.subject.organizationId;
@@ -395,6 +398,9 @@ export function createPlatformWorkspaceCore(
   const served = {
     'app.info': async () => {
       const session = await requireSession();
+      const displayName = await displayNames.nameOf(session, {
+        listMembers: (query) => parts.directory.listMembers(session.sessionId, query),
+      });
       return {
         name: APP_NAME,
         version: APP_VERSION,
@@ -405,6 +411,7 @@ export function createPlatformWorkspaceCore(
         capabilities: PLATFORM_CAPABILITIES,
         signedIn: {
           userId: session.subject.userId,
+          displayName,
           organizationId: session.subject.organizationId ?? null,
           appRoles: [...session.appRoles],
         },
