@@ -54,7 +54,8 @@ describe('Framewright on the platform: each request acts with its own cookie’s
     });
     expect(out.status).toBe(200);
     expect((await second.page.invoke('jobs.list', {})).ok).toBe(false);
-    expect(await sessionsCarriedBy(list)).toEqual([firstSession]);
+    // (its services list is kept for its own session a while: the runtime is not asked again)
+    expect(await sessionsCarriedBy(list)).toEqual([]);
     const info = await first.page.invoke('app.info');
     expect(info.ok).toBe(true);
     const draft = await first.page.call<{ id: string }>('drafts.create', {
@@ -77,5 +78,7 @@ describe('Framewright on the platform: each request acts with its own cookie’s
       .slice(created)
       .find((c) => c.method === 'POST' && /\/media\/jobs$/.test(c.path));
     expect(create?.sessionId).toBe(firstSession);
+    // every runtime call of the first browser after the sign-out carried its own session
+    expect(new Set(rig.runtimeCalls.slice(created).map((c) => c.sessionId))).toEqual(new Set([firstSession]));
   }, 60_000);
 });

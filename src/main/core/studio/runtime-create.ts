@@ -26,6 +26,15 @@ export const RUNTIME_PROFILE_ID = 'platform-runtime';
 
 /** The spec's largest page of `/available-services`. */
 const SERVICES_PAGE_SIZE = 200;
+/**
+ * How long one RuntimeSession's list of services answers Create's list, the dry-run, the creation
+ * body and the connection check (ms): one `/available-services` listing per session per 30 s
+ * instead of one per call. A failed listing is not kept; the dry-run before Generate is the
+ * platform's own verdict whatever the list said.
+ */
+export const SERVICE_LIST_MAX_AGE_MS = 30_000;
+/** Sessions whose list is kept (one person in one context, a few browsers). */
+const KEPT_SESSION_LISTS = 8;
 
 export interface RuntimeCreateDeps {
   client: Pick<RuntimeApiClient, 'availableServices' | 'dryRun'>;
@@ -39,6 +48,8 @@ export interface RuntimeCreateDeps {
   /** The project a draft is filed under (its jobs carry it as `resourceAttribution`). */
   projects: { draftProject(draftId: string): string | undefined };
   engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+  /** The clock of the services list's age (tests). */
+  now?: () => number;
 }
 
 /**
@@ -101,22 +112,40 @@ export class RuntimeCreate {
     return session.sessionId;
   }
 
+  private readonly lists = new Map<string, { at: number; list: Promise<ServiceEntry[]> }>();
+
+  /** The services this session may call (of one kind when asked), listed at most once per max age. */
   private async listServices(serviceKind?: string): Promise<ServiceEntry[]> {
-    const auth = sessionAuth(await this.sessionId());
+    const sessionId = await this.sessionId();
+    const now = (this.d.now ?? Date.now)();
+    let kept = this.lists.get(sessionId);
+    if (!kept || now - kept.at > SERVICE_LIST_MAX_AGE_MS) {
+      const entry = { at: now, list: this.listAll(sessionId) };
+      this.lists.delete(sessionId);
+      this.lists.set(sessionId, entry);
+      if (this.lists.size > KEPT_SESSION_LISTS) this.lists.delete(this.lists.keys().next().value!);
+      entry.list.catch(() => {
+        if (this.lists.get(sessionId) === entry) this.lists.delete(sessionId);
+      });
+      kept = entry;
+    }
+    const all = await kept.list;
+    return serviceKind ? all.filter((s) => s.serviceKind === serviceKind) : all;
+  }
+
+  /** Every page of `/available-services` for a session. */
+  private async listAll(sessionId: string): Promise<ServiceEntry[]> {
+    const auth = sessionAuth(sessionId);
     const out: ServiceEntry[] = [];
     for (let page = 1; ; page += 1) {
-      const answer = await this.d.client.availableServices(auth, {
-        ...(serviceKind ? { serviceKind } : {}),
-        page,
-        pageSize: SERVICES_PAGE_SIZE,
-      });
+      const answer = await this.d.client.availableServices(auth, { page, pageSize: SERVICES_PAGE_SIZE });
       out.push(...answer.items.map(serviceEntryOf));
       const total = answer.total ?? out.length;
       if (answer.items.length === 0 || out.length >= total) return out;
     }
   }
 
-  /** `services.list`: what the runtime offers this person now (never cached across people). */
+  /** `services.list`: what the runtime offers this person (kept per session, never across people). */
   async services(serviceKind?: string) {
     const services = await this.listServices(serviceKind);
     return {
