@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DraftForm, ServiceEntryView } from '../../../src/shared/bridge/contract.js';
 import { H3_MEDIA_SPEC_CONTRACT } from '../../../src/simulator/catalog.js';
-import {
-  diffWords,
-  fitForm,
-  limitsOf,
-  toVideoDraft,
-} from '../../../src/renderer/src/screens/create/form-model.js';
+import { fitForm, limitsOf, toVideoDraft } from '../../../src/renderer/src/screens/create/form-model.js';
+import { diffWords } from '../../../src/renderer/src/screens/create/word-diff.js';
 import { validateDraft } from '../../../src/shared/h3/index.js';
 
 const service = (contract: Record<string, unknown>, alias = 'any-video'): ServiceEntryView => ({

@@ -67,6 +67,8 @@ export const studioEn = {
         'Generate bills one {{seconds}} s {{tier}} {{orientation}} video from {{model}} at the service’s current price. Discovery, admission checks and progress polling are not generations.',
       generate: 'Generate',
       generating: 'Sending…',
+      shortcut: 'Ctrl+Enter',
+      shortcutMac: '⌘+Enter',
       whyDisabled: 'Generate is disabled: {{reason}}',
       reasonInvalid: '{{count}} problem(s) to fix first.',
       reasonNoService: 'choose an available video service.',

@@ -73,6 +73,8 @@ export const studioZhCN: typeof studioEn = {
         '“生成”将按服务当前价格对 {{model}} 的一个 {{seconds}} 秒 {{tier}} {{orientation}} 视频计费。服务发现、准入检查和进度轮询都不是生成。',
       generate: '生成',
       generating: '正在发送…',
+      shortcut: 'Ctrl+Enter',
+      shortcutMac: '⌘+Enter',
       whyDisabled: '无法生成：{{reason}}',
       reasonInvalid: '还有 {{count}} 个问题需要先解决。',
       reasonNoService: '请选择一个可用的视频服务。',

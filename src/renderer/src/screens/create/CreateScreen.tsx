@@ -6,7 +6,6 @@ import '../../theme/studio.css';
 import { ContractFields } from './ContractFields';
 import { CreateHeader } from './CreateHeader';
 import { GeneratePanel } from './GeneratePanel';
-import { OptimizerPanel } from './OptimizerPanel';
 import { PromptField } from './PromptField';
 import { ReferenceComposer } from './ReferenceComposer';
 import { ProjectPicker } from './ProjectPicker';
@@ -14,8 +13,10 @@ import { ServicePicker } from './ServicePicker';
 import { UnusedInputs } from './UnusedInputs';
 import { useCreateForm } from './use-create-form';
 
-// "Import prompts…" (its dialog included) sits below the form: it loads after the first paint.
+// "Import prompts…" (its dialog included) sits below the form, and the optional prompt optimizer
+// beside it: they load after the first paint (the first chunk's budget, see the renderer README).
 const BatchImport = lazy(() => import('./BatchImport').then((m) => ({ default: m.BatchImport })));
+const OptimizerPanel = lazy(() => import('./OptimizerPanel').then((m) => ({ default: m.OptimizerPanel })));
 
 /** Create: a video from the live contract of the chosen service. */
 export function CreateScreen() {
@@ -116,23 +117,17 @@ export function CreateScreen() {
             <UnusedInputs form={form} limits={limits} />
             {/* the prompt optimizer and batch import: where the backend offers them */}
             {!capabilities?.promptOptimization ? null : (
-              <OptimizerPanel
-                limits={limits}
-                style={form.style ?? ''}
-                disabled={disabled}
-                invalid={violations.length > 0}
-                onStyle={(style) => editForm({ style })}
-                onAccept={(prompt) => editForm({ prompt })}
-              />
+              <Suspense fallback={null}>
+                <OptimizerPanel
+                  limits={limits}
+                  style={form.style ?? ''}
+                  disabled={disabled}
+                  invalid={violations.length > 0}
+                  onStyle={(style) => editForm({ style })}
+                  onAccept={(prompt) => editForm({ prompt })}
+                />
+              </Suspense>
             )}
-            <GeneratePanel
-              draftId={draft.id}
-              form={form}
-              service={service}
-              disabled={disabled}
-              reason={reason}
-              invalid={violations.length > 0}
-            />
             {!capabilities?.batchImport ? null : (
               <Suspense fallback={null}>
                 <BatchImport form={form} service={service} disabled={!service.available} />
@@ -140,6 +135,17 @@ export function CreateScreen() {
             )}
           </div>
         </div>
+      ) : null}
+      {/* last in the screen and sticky: Generate stays in view at any scroll position */}
+      {service && limits ? (
+        <GeneratePanel
+          draftId={draft.id}
+          form={form}
+          service={service}
+          disabled={disabled}
+          reason={reason}
+          invalid={violations.length > 0}
+        />
       ) : null}
     </section>
   );

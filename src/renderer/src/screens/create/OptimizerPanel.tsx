@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countPromptCodePoints, type EffectiveLimits } from '../../../../shared/h3';
 import { useStudio } from '../../store';
-import { diffWords } from './form-model';
+import { diffWords } from './word-diff';
 
 interface Props {
   limits: EffectiveLimits;

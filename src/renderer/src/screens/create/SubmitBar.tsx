@@ -1,8 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VARIATION_COUNT_MAX, VARIATION_COUNT_MIN } from '../../../../shared/bridge/names';
 import { useStudio } from '../../store';
 import type { SubmitOutcome } from '../../store/create-slice';
+import {
+  generate,
+  generateBlocked,
+  generateVariations,
+  isMac,
+  onGenerateShortcut,
+  sendDraft,
+} from './generate-action';
 import { UploadProgress } from './UploadProgress';
 
 const VARIATION_COUNTS = Array.from(
@@ -10,45 +18,37 @@ const VARIATION_COUNTS = Array.from(
   (_, i) => VARIATION_COUNT_MIN + i,
 );
 
-/** Generate and Generate ×N, the uploads they start, why they are disabled, and how the submit ended (Resend, Open queue). */
+/**
+ * Generate (Ctrl/⌘+Enter anywhere in Create) and Generate ×N, the uploads they start, why they are
+ * disabled, and how the submit ended (Resend, Open queue). Buttons, shortcut and the ×N picker
+ * follow one rule, `generateBlocked`.
+ */
 export function SubmitBar({ draftId, reason }: { draftId: string; reason: string | null }) {
   const { t } = useTranslation();
   const submitting = useStudio((s) => s.submitting);
+  const draft = useStudio((s) => s.draft);
   const outcome = useStudio((s) => s.submitOutcome);
-  const submitDraft = useStudio((s) => s.submitDraft);
-  const submitVariations = useStudio((s) => s.submitVariations);
   const setSection = useStudio((s) => s.setSection);
   const [count, setCount] = useState(3);
-  const askToNotify = () => {
-    // asked on the creator's click: a notice when a job ends while the studio is hidden
-    if (typeof Notification !== 'undefined' && Notification.permission === 'default')
-      void Notification.requestPermission().catch(() => undefined);
-  };
-  const generate = () => {
-    askToNotify();
-    void submitDraft();
-  };
-  const generateVariations = () => {
-    // a second click while the first runs is refused here and joined by the core anyway
-    if (useStudio.getState().submitting) return;
-    askToNotify();
-    void submitVariations(count);
-  };
+  const actions = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      // from anywhere in Create (a focused field, or nothing focused), not from a dialog over it
+      const target = event.target as Node | null;
+      const inCreate = target === document.body || actions.current?.closest('section')?.contains(target);
+      if (inCreate && !event.defaultPrevented) onGenerateShortcut(event, reason);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [reason]);
+
   const ok = outcome !== null && outcome.kind !== 'failed';
-  const disabled = reason !== null || submitting;
+  const disabled = generateBlocked(reason, { submitting, draft });
+  const mac = isMac();
   return (
     <>
-      <button
-        type="button"
-        className="button button-primary"
-        data-testid="generate"
-        disabled={disabled}
-        aria-describedby="generate-reason"
-        onClick={generate}
-      >
-        {submitting ? t('studio.create.generating') : t('studio.create.generate')}
-      </button>
-      <span className="variations-control">
+      <div className="action-bar-actions" ref={actions}>
         <label className="small">
           <select
             className="input"
@@ -72,11 +72,25 @@ export function SubmitBar({ draftId, reason }: { draftId: string; reason: string
           disabled={disabled}
           aria-describedby="generate-reason"
           title={t('studio.create.variations.hint', { count })}
-          onClick={generateVariations}
+          onClick={() => generateVariations(reason, count)}
         >
           {t('studio.create.variations.generate', { count })}
         </button>
-      </span>
+        <button
+          type="button"
+          className="button button-primary button-generate"
+          data-testid="generate"
+          disabled={disabled}
+          aria-describedby="generate-reason"
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          onClick={() => generate(reason)}
+        >
+          {submitting ? t('studio.create.generating') : t('studio.create.generate')}
+          <kbd className="shortcut-hint" aria-hidden="true" data-testid="generate-shortcut">
+            {mac ? t('studio.create.shortcutMac') : t('studio.create.shortcut')}
+          </kbd>
+        </button>
+      </div>
       <UploadProgress draftId={draftId} />
       {reason ? (
         <p id="generate-reason" className="hint" data-testid="generate-reason">
@@ -96,7 +110,7 @@ export function SubmitBar({ draftId, reason }: { draftId: string; reason: string
               className="button"
               data-testid="resend"
               disabled={submitting}
-              onClick={generate}
+              onClick={sendDraft}
             >
               {t('studio.create.resend')}
             </button>
