@@ -105,8 +105,8 @@ test('the compare explains two results: prompt diff, exactly the settings that d
 
   await page.getByTestId('nav-library').click();
   const card = (rowId: number) => page.locator(`[data-testid="library-card"][data-row-id="${rowId}"]`);
-  await card(a).getByTestId('library-select').check();
-  await card(b).getByTestId('library-select').check();
+  await card(a).getByTestId('library-select').click();
+  await card(b).getByTestId('library-select').click();
   await page.getByTestId('compare-selected').click();
   const dialog = page.getByTestId('library-compare');
   await expect(dialog).toBeVisible();
@@ -226,7 +226,7 @@ test('audio compares as two waveforms drawn from the decoded samples, with one t
   await page.getByTestId('nav-library').click();
   // the two newest results are the two takes
   await expect(page.getByTestId('library-card').nth(1)).toBeVisible();
-  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).check();
+  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).click();
   await page.getByTestId('compare-selected').click();
   for (const i of [0, 1])
     await expect(page.getByTestId(`compare-waveform-${i}`)).toHaveAttribute('data-state', 'drawn');
@@ -279,7 +279,7 @@ test('images compare side by side and as an A/B wipe, with no transport, and exp
   await draw('A lighthouse on a beach at dawn');
   await page.getByTestId('nav-library').click();
   await expect(page.getByTestId('library-card').nth(1)).toBeVisible();
-  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).check();
+  for (const i of [0, 1]) await page.getByTestId('library-select').nth(i).click();
   await page.getByTestId('compare-selected').click();
   // two images, loaded, in the same frame area
   for (const i of [0, 1]) {

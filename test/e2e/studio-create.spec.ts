@@ -220,8 +220,8 @@ test('the library searches prompts, compares two results in sync, and every key 
   await expect(page.getByTestId('library-card')).toHaveCount(1);
   await page.getByTestId('filter-mode').selectOption('');
   await page.screenshot({ path: 'test-results/screenshots/studio-library.png', fullPage: true });
-  await card(finished[0]!).getByTestId('library-select').check();
-  await card(finished[1]!).getByTestId('library-select').check();
+  await card(finished[0]!).getByTestId('library-select').click();
+  await card(finished[1]!).getByTestId('library-select').click();
   await page.getByTestId('compare-selected').click();
   for (const i of [0, 1])
     await expect

@@ -58,8 +58,8 @@ test('Generate ×3: a double click creates exactly three jobs, one group in the 
   await cards.first().getByTestId('library-show-group').click();
   await expect(page.getByTestId('library-group-filter')).toContainText('×3');
   await expect(page.getByTestId('library-card')).toHaveCount(3);
-  await page.getByTestId('library-card').nth(0).getByTestId('library-select').check();
-  await page.getByTestId('library-card').nth(2).getByTestId('library-select').check();
+  await page.getByTestId('library-card').nth(0).getByTestId('library-select').click();
+  await page.getByTestId('library-card').nth(2).getByTestId('library-select').click();
   await page.getByTestId('compare-selected').click();
   await expect(page.getByTestId('library-compare')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/variations-library-compare.png' });

@@ -44,6 +44,7 @@ export function jobDetail(
     prompt: String(requested.prompt),
     title: String(requested.prompt),
     generationMode: 't2v',
+    seconds: typeof requested.seconds === 'number' ? requested.seconds : null,
     draftId: null,
     outputs: [],
     requested,

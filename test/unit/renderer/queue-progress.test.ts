@@ -49,6 +49,7 @@ function job(extra: Partial<JobView> = {}): JobView {
     prompt: 'A kite over the dunes',
     title: 'A kite over the dunes',
     generationMode: 't2v',
+    seconds: 5,
     draftId: null,
     outputs: [],
     stageStartedAt: NOW - 75_000,
@@ -123,6 +124,7 @@ describe('what a Queue row says a job is', () => {
     verification: 'verified' as const,
     mediaUrl: null,
     posterUrl: null,
+    frameUrls: [],
   };
 
   it('a succeeded, verified job has a full bar drawn at once', () => {

@@ -131,3 +131,25 @@ describe('the title of a job in the Queue', () => {
     expect(jobTitleOf({ model: 'parse', input_asset_id: 'asset_1' })).toBe('');
   });
 });
+
+describe('the requested length of a job, for the Library card', () => {
+  afterEach(() => t.cleanup());
+
+  it('is the request’s seconds, at its top or in a platform body’s mediaSpec; null when it names none', () => {
+    const views = setup();
+    expect(views.jobView(accept('five', 5)).seconds).toBe(5);
+    const record = (key: string, body: Record<string, unknown>) => {
+      t.journal.jobs.recordIntent({
+        idempotencyKey: key,
+        profileId: 'sim',
+        model: 'h3',
+        serviceKind: 'video_generation',
+        body,
+      });
+      return t.journal.jobs.markAccepted(key, { jobId: key, requestId: key, status: 'queued', body: {} });
+    };
+    const platform = record('platform', { model: 'h3', params: { prompt: 'p' }, mediaSpec: { seconds: 10 } });
+    expect(views.jobView(platform).seconds).toBe(10);
+    expect(views.jobView(record('image', { model: 'h3', prompt: 'a still' })).seconds).toBeNull();
+  });
+});

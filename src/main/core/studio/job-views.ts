@@ -15,7 +15,7 @@ import type { Output, OutputsRepository } from '../journal/outputs-repository.js
 import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
 import type { VariationsRepository } from '../journal/variations-repository.js';
 import type { StudioDrafts } from './drafts.js';
-import { mediaUrl } from './media-resolver.js';
+import { FRAME_COUNT, frameRoute, mediaUrl } from './media-resolver.js';
 import type { StagedFiles } from './staged-files.js';
 import type { StudioHost } from './studio-host.js';
 
@@ -75,18 +75,23 @@ export class JobViews {
   outputView(jobRowId: number, output: Output): OutputView {
     const verified = output.downloadState === 'verified';
     const route = `library/${jobRowId}/${output.id}`;
+    const mimeType = output.mimeType ?? output.expectedMimeType;
+    const video = verified && mimeType?.startsWith('video/') === true;
     return {
       id: output.id,
       position: output.position,
       state: output.downloadState,
       kind: nul(output.kind),
-      mimeType: nul(output.mimeType ?? output.expectedMimeType),
+      mimeType: nul(mimeType),
       byteSize: nul(output.byteSize ?? output.expectedByteSize),
       sha256: nul(output.sha256),
       verified,
       verification: verificationOf(output),
       mediaUrl: verified ? mediaUrl(this.d.host, route) : null,
       posterUrl: verified ? mediaUrl(this.d.host, `${route}/poster`) : null,
+      frameUrls: video
+        ? Array.from({ length: FRAME_COUNT }, (_, n) => mediaUrl(this.d.host, frameRoute(route, n)))
+        : [],
     };
   }
 
@@ -97,6 +102,7 @@ export class JobViews {
     const variation = this.d.variations.forIntent(job.intentId);
     const prompt = requestField(body, 'prompt');
     const mode = requestField(body, 'generationMode');
+    const seconds = requestField(body, 'seconds');
     return {
       rowId: job.id,
       profileId: job.profileId,
@@ -120,6 +126,7 @@ export class JobViews {
       prompt: typeof prompt === 'string' ? prompt : '',
       title: jobTitleOf(body),
       generationMode: typeof mode === 'string' ? mode : null,
+      seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
       draftId: nul(i?.draftId),
       variation: variation
         ? { groupId: variation.groupId, index: variation.position, count: variation.count }

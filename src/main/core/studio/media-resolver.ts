@@ -4,7 +4,7 @@ import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import type { Journal } from '../journal/open-journal.js';
-import { runMediaTool } from '../media/probe-media.js';
+import { readMediaFacts, runMediaTool } from '../media/probe-media.js';
 import type { StagedFiles } from './staged-files.js';
 import type { StudioHost } from './studio-host.js';
 
@@ -38,11 +38,20 @@ export interface MediaResolverOptions {
 }
 
 /**
- * The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster]`,
- * `staged/<uuid>[/poster]` or `assembly/<uuid>[/poster]` (a sequence's assembled file).
+ * The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster|/frame/<n>]`,
+ * `staged/<uuid>[/poster]` or `assembly/<uuid>[/poster]` (a sequence's assembled file). Frames
+ * (the Library card's scrub preview) exist for library videos only.
  */
 export const MEDIA_PATH =
-  /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|assembly\/([0-9a-f-]{36}))(\/poster)?$/;
+  /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|assembly\/([0-9a-f-]{36}))(\/poster|\/frame\/(\d))?$/;
+
+/** How many evenly spaced frames of a verified video the Library card scrubs through. */
+export const FRAME_COUNT = 6;
+
+/** The media route of frame `n` (0-based, below {@link FRAME_COUNT}) of a library output's route. */
+export function frameRoute(outputRoute: string, n: number): string {
+  return `${outputRoute}/frame/${n}`;
+}
 
 /**
  * Library routes are numbered rows, so their URLs carry a signature: an HMAC of the route under a
@@ -119,6 +128,9 @@ async function inside(folder: string, file: string): Promise<string | undefined>
 
 export class MediaResolver {
   private readonly posters = new Map<string, Promise<string | undefined>>();
+  private readonly frames = new Map<string, Promise<string[] | undefined>>();
+  /** Videos whose frames could not be made in this process: their frame routes serve the poster. */
+  private readonly framesFailed = new Set<string>();
   constructor(private readonly options: MediaResolverOptions) {}
 
   /**
@@ -129,6 +141,8 @@ export class MediaResolver {
     const match = MEDIA_PATH.exec(route);
     if (!match || !signatureMatches(route, signature)) return undefined;
     const poster = match[6] !== undefined;
+    const frame = match[7] === undefined ? undefined : Number(match[7]);
+    if (frame !== undefined && (match[2] === undefined || frame >= FRAME_COUNT)) return undefined;
     let source: ResolvedMedia | undefined;
     let posterKey: string;
     let posterDir: string;
@@ -169,6 +183,14 @@ export class MediaResolver {
     if (!poster) return source;
     // ffmpeg reads only what sniffed as media; a poster of anything else does not exist
     if (source.disposition !== 'inline') return undefined;
+    if (frame !== undefined) {
+      // frames are a video's: an image or audio result has none
+      if (!source.mimeType.startsWith('video/')) return undefined;
+      const frames = await this.videoFrames(source, posterKey, posterDir);
+      const file = frames?.[frame];
+      if (file) return { path: file, mimeType: 'image/png', disposition: 'inline' };
+      // no ffmpeg, or a video it cannot seek: the single poster stands in for every frame
+    }
     const made = await this.poster(source, posterKey, posterDir);
     return made ? { path: made, mimeType: 'image/png', disposition: 'inline' } : undefined;
   }
@@ -192,6 +214,69 @@ export class MediaResolver {
       this.posters.set(target, pending);
     }
     return pending;
+  }
+
+  /**
+   * The scrub frames of a video: made once (all of them, on the first request of any), cached
+   * beside its poster; undefined when they could not be made (then not tried again this process).
+   */
+  private videoFrames(source: ResolvedMedia, key: string, dir: string): Promise<string[] | undefined> {
+    const targets = Array.from({ length: FRAME_COUNT }, (_, n) => path.join(dir, `${key}.frame-${n}.png`));
+    if (targets.every((t) => existsSync(t))) return Promise.resolve(targets);
+    if (this.framesFailed.has(key)) return Promise.resolve(undefined);
+    let pending = this.frames.get(key);
+    if (!pending) {
+      pending = makeFrames(source, targets, dir)
+        .then((made) => {
+          if (!made) this.framesFailed.add(key);
+          return made;
+        })
+        .finally(() => this.frames.delete(key));
+      this.frames.set(key, pending);
+    }
+    return pending;
+  }
+}
+
+/**
+ * Frames at the middle of each of `targets.length` equal parts of the video (its duration read by
+ * ffprobe), scaled as the poster is; all or none (a partial set is removed).
+ */
+async function makeFrames(
+  source: ResolvedMedia,
+  targets: string[],
+  dir: string,
+): Promise<string[] | undefined> {
+  const temps = targets.map((t) => `${t}.${process.pid}.tmp.png`);
+  try {
+    await mkdir(dir, { recursive: true });
+    const duration = (await readMediaFacts(source.path)).durationSeconds;
+    if (!duration || duration <= 0) return undefined;
+    for (const [n, temp] of temps.entries()) {
+      const at = ((duration * (n + 0.5)) / temps.length).toFixed(3);
+      const args = [
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        at,
+        '-i',
+        '{input}',
+        '-vf',
+        'scale=320:-2',
+        '-frames:v',
+        '1',
+        temp,
+      ];
+      await runMediaTool('ffmpeg', source.path, args, { timeoutMs: 30_000 });
+      if (!existsSync(temp)) return undefined;
+    }
+    for (const [n, temp] of temps.entries()) await rename(temp, targets[n]!);
+    return targets;
+  } catch {
+    return undefined;
+  } finally {
+    await Promise.all(temps.map((t) => rm(t, { force: true })));
   }
 }
 

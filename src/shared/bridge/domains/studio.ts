@@ -103,6 +103,12 @@ export const OutputView = z.object({
   /** Served only for verified outputs, through the library-only media route. */
   mediaUrl: z.string().nullable(),
   posterUrl: z.string().nullable(),
+  /**
+   * A verified video's scrub frames (the Library card's hover preview): signed URLs of evenly
+   * spaced frames, made by the core on the first request and cached beside the poster (a frame
+   * that cannot be made is served as the poster). Empty for anything else.
+   */
+  frameUrls: z.array(z.string()),
 });
 export type OutputView = z.infer<typeof OutputView>;
 
@@ -145,6 +151,8 @@ export const JobView = z.object({
    */
   title: z.string(),
   generationMode: z.string().nullable(),
+  /** The length the request asked for, in seconds (video, music); null when it names none (image). */
+  seconds: z.number().nullable(),
   draftId: z.string().nullable(),
   /** Made by "Generate ×N": its group, else null. */
   variation: JobVariationView.nullable(),

@@ -182,8 +182,6 @@ export const studioEn = {
       to: 'To',
       any: 'Any',
       compare: 'Compare',
-      compareSelected: 'Compare the two selected',
-      selectForCompare: 'Select for comparison',
       empty: 'No verified result matches.',
       detail: 'Result',
       close: 'Close',
@@ -215,6 +213,14 @@ export const studioEn = {
       showGroup: 'Show its group',
       groupFilter: 'Showing variations ×{{count}} of “{{prompt}}”: select any two to compare.',
       showAll: 'Show all',
+      // Library cards (issue 32)
+      selectToCompare: 'Select to compare',
+      compareCount: '{{count}} selected',
+      compareOneMore: '1 selected · select one more to compare',
+      clearSelection: 'Clear',
+      factDuration: 'Duration',
+      factDate: 'Date',
+      factVerification: 'Verification',
     },
     sequences: {
       title: 'Sequences',

@@ -184,8 +184,6 @@ export const studioZhCN: typeof studioEn = {
       to: '到',
       any: '全部',
       compare: '对比',
-      compareSelected: '对比选中的两个',
-      selectForCompare: '选中以对比',
       empty: '没有匹配的已校验作品。',
       detail: '作品',
       close: '关闭',
@@ -216,6 +214,14 @@ export const studioZhCN: typeof studioEn = {
       showGroup: '显示同组',
       groupFilter: '正在显示“{{prompt}}”的 ×{{count}} 个变体：任选两个进行对比。',
       showAll: '显示全部',
+      // Library cards (issue 32)
+      selectToCompare: '选择以对比',
+      compareCount: '已选 {{count}} 个',
+      compareOneMore: '已选 1 个 · 再选一个即可对比',
+      clearSelection: '清除',
+      factDuration: '时长',
+      factDate: '日期',
+      factVerification: '校验',
     },
     sequences: {
       title: '序列',

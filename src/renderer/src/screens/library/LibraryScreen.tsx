@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { CompareDialog } from './compare/CompareDialog';
+import { LibraryCard } from './LibraryCard';
 
 interface Filters {
   query: string;
@@ -361,15 +362,6 @@ export function LibraryScreen() {
             </label>
           </div>
         </fieldset>
-        <button
-          type="button"
-          className="button"
-          data-testid="compare-selected"
-          disabled={pair.length !== 2}
-          onClick={() => setComparing(true)}
-        >
-          {t('studio.library.compareSelected')}
-        </button>
       </div>
       {error ? <p role="alert">{t('errors.generic', { message: error })}</p> : null}
       {group !== null ? (
@@ -400,60 +392,45 @@ export function LibraryScreen() {
         )
       ) : null}
       <ul className="gallery" data-testid="library-gallery">
-        {(shown ?? []).map((job) => {
-          const output = job.outputs.find((o) => o.verified);
-          return (
-            <li
-              key={job.rowId}
-              className={`gallery-card${job.variation ? ' variation-card' : ''}`}
-              data-testid="library-card"
-              data-row-id={job.rowId}
-              data-group-id={job.variation?.groupId}
-            >
-              <button
-                type="button"
-                className="gallery-open"
-                onClick={() => setOpen(job.rowId)}
-                data-testid="library-open"
-              >
-                {output?.posterUrl ? (
-                  <img className="poster" src={output.posterUrl} alt="" loading="lazy" />
-                ) : null}
-                <span className="gallery-prompt">{job.title || job.model}</span>
-              </button>
-              <label className="small">
-                <input
-                  type="checkbox"
-                  data-testid="library-select"
-                  checked={selected.includes(job.rowId)}
-                  onChange={() => toggle(job.rowId)}
-                />{' '}
-                {t('studio.library.selectForCompare')}
-              </label>
-              {job.variation ? (
-                <span className="row small">
-                  <span className="badge variation-badge" data-testid="library-variation">
-                    {t('studio.library.variationBadge', {
-                      index: job.variation.index + 1,
-                      count: job.variation.count,
-                    })}
-                  </span>
-                  {group === null ? (
-                    <button
-                      type="button"
-                      className="link-button"
-                      data-testid="library-show-group"
-                      onClick={() => setGroup(job.variation!.groupId)}
-                    >
-                      {t('studio.library.showGroup')}
-                    </button>
-                  ) : null}
-                </span>
-              ) : null}
-            </li>
-          );
-        })}
+        {(shown ?? []).map((job) => (
+          <LibraryCard
+            key={job.rowId}
+            job={job}
+            selected={selected.includes(job.rowId)}
+            onOpen={() => setOpen(job.rowId)}
+            onToggleCompare={() => toggle(job.rowId)}
+            {...(group === null && job.variation
+              ? { onShowGroup: () => setGroup(job.variation!.groupId) }
+              : {})}
+          />
+        ))}
       </ul>
+      {pair.length > 0 ? (
+        <div className="compare-bar panel" data-testid="compare-bar">
+          <span role="status" data-testid="compare-count">
+            {pair.length === 2
+              ? t('studio.library.compareCount', { count: pair.length })
+              : t('studio.library.compareOneMore')}
+          </span>
+          <button
+            type="button"
+            className="button button-primary"
+            data-testid="compare-selected"
+            disabled={pair.length !== 2}
+            onClick={() => setComparing(true)}
+          >
+            {t('studio.library.compare')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="compare-clear"
+            onClick={() => setSelected([])}
+          >
+            {t('studio.library.clearSelection')}
+          </button>
+        </div>
+      ) : null}
       {open !== null ? (
         <Detail
           jobRowId={open}
