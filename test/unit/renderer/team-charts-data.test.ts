@@ -7,6 +7,8 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import type { TeamUsageRow } from '../../../src/shared/bridge/contract.js';
 import { en } from '../../../src/renderer/src/i18n/locales/en.js';
+import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
+import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
 import {
   asOfClock,
@@ -128,7 +130,10 @@ describe('the figures’ freshness', () => {
   it('reads "as of 14:02, 3 min ago" with the runtime’s own freshness word, in English and Chinese', async () => {
     const i18n = i18next.createInstance();
     await i18n.init({
-      resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+      resources: {
+        en: { translation: { ...en, team: { ...en.team, ...teamEn.team } } },
+        'zh-CN': { translation: { ...zhCN, team: { ...zhCN.team, ...teamZhCN.team } } },
+      },
       lng: 'en',
       interpolation: { escapeValue: false },
     });
@@ -140,5 +145,19 @@ describe('the figures’ freshness', () => {
     expect(freshnessText(usage, at(60), i18n.t, 'en', 'UTC')).toBe('Figures as of 14:02, 1 h ago (realtime)');
     await i18n.changeLanguage('zh-CN');
     expect(freshnessText(usage, at(3), i18n.t, 'zh-CN', 'UTC')).toBe('数据截至 14:02，3 分钟前（realtime）');
+  });
+});
+
+describe('the Team screen’s own strings', () => {
+  it('are merged into English when its chunk loads, and into Chinese when Chinese is loaded later', async () => {
+    await i18next.init({ resources: { en: { translation: en } }, lng: 'en', fallbackLng: 'en' });
+    expect(i18next.exists('team.asOfAge')).toBe(false);
+    await import('../../../src/renderer/src/screens/team/team-i18n.js');
+    expect(i18next.t('team.perMemberTitle')).toBe('Settled credits per member');
+    expect(i18next.t('team.title')).toBe('Team'); // merged, not replaced
+    i18next.addResourceBundle('zh-CN', 'translation', zhCN); // as applyLocale loads it
+    await i18next.changeLanguage('zh-CN');
+    expect(i18next.t('team.perMemberTitle')).toBe('每位成员的已结算点数');
+    expect(i18next.t('team.title')).toBe('团队');
   });
 });

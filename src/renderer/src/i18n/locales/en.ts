@@ -253,13 +253,6 @@ export const en = {
     group: 'Group',
     appRoles: 'Roles in Framewright',
     usage: 'Credits by project, member, service and day',
-    asOfAge: 'Figures as of {{time}}, {{age}} ({{freshness}})',
-    age: {
-      now: 'just now',
-      minutes: '{{count}} min ago',
-      hours: '{{count}} h ago',
-      days: '{{count}} d ago',
-    },
     noUsage: 'No job has run under a project yet.',
     project: 'Project',
     member: 'Member',
@@ -276,15 +269,6 @@ export const en = {
       failedCredits: 'Failed',
       pendingCredits: 'Pending',
     },
-    charts: 'Charts of settled credits',
-    perDayTitle: 'Settled credits per day, by project',
-    perDaySummary:
-      'Bar chart of settled credits per day from {{first}} to {{last}}, stacked by project: {{projects}}. Total {{total}}. The exact figures are in the table below.',
-    perMemberTitle: 'Settled credits per member',
-    perMemberSummary:
-      'Bar chart of settled credits per member: {{members}}. The exact figures are in the table below.',
-    chartEntry: '{{name}} {{credits}}',
-    noChartData: 'No settled credits to chart yet.',
   },
   errors: { generic: 'Something went wrong: {{message}}' },
 };

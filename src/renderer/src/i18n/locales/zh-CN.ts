@@ -248,13 +248,6 @@ export const zhCN: Messages = {
     group: '部门',
     appRoles: '在 Framewright 中的角色',
     usage: '按项目、成员、服务和日期统计的点数',
-    asOfAge: '数据截至 {{time}}，{{age}}（{{freshness}}）',
-    age: {
-      now: '刚刚',
-      minutes: '{{count}} 分钟前',
-      hours: '{{count}} 小时前',
-      days: '{{count}} 天前',
-    },
     noUsage: '还没有在项目下运行过任务。',
     project: '项目',
     member: '成员',
@@ -271,14 +264,6 @@ export const zhCN: Messages = {
       failedCredits: '失败',
       pendingCredits: '待处理',
     },
-    charts: '已结算点数图表',
-    perDayTitle: '每日已结算点数（按项目堆叠）',
-    perDaySummary:
-      '柱状图：{{first}} 至 {{last}} 每日已结算点数，按项目堆叠：{{projects}}。合计 {{total}}。精确数字见下方表格。',
-    perMemberTitle: '每位成员的已结算点数',
-    perMemberSummary: '柱状图：每位成员的已结算点数：{{members}}。精确数字见下方表格。',
-    chartEntry: '{{name}} {{credits}}',
-    noChartData: '还没有可绘制的已结算点数。',
   },
   errors: { generic: '出错了：{{message}}' },
 };

@@ -4,6 +4,7 @@ import type { CreditAmounts } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
 // the charts (and Chart.js) are in the Team screen's lazy chunk, never in the first one
 import { TeamCharts } from './TeamCharts';
+import './team-i18n';
 import { freshnessText } from './usage-charts-data';
 import './team.css';
 
