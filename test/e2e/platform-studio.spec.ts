@@ -262,6 +262,10 @@ test('a manager sees the Team screen with the member’s project and its credits
     const box = (await chart.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(table!.y);
   }
+  // the screen scrolls inside the shell: bring the usage (heading, age, charts, table) into the picture
+  await manager
+    .getByRole('heading', { name: 'Credits by project, member, service and day' })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
   await manager.screenshot({ path: 'test-results/screenshots/platform-team.png', fullPage: true });
   await manager.context().close();
   await member.context().close();
