@@ -225,6 +225,7 @@ interface PageCanvas {
   tagName: string;
   width: number;
   height: number;
+  toDataURL(): string;
   getContext(
     kind: '2d',
   ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
@@ -267,6 +268,12 @@ test('a manager sees the Team screen with the member’s project and its credits
     .getByRole('heading', { name: 'Credits by project, member, service and day' })
     .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
   await manager.screenshot({ path: 'test-results/screenshots/platform-team.png', fullPage: true });
+  // the charts take the dark theme's colours when it is applied (axes, grid and legend are redrawn)
+  const drawn = () => perMember.evaluate((element) => (element as unknown as PageCanvas).toDataURL());
+  const light = await drawn();
+  await manager.evaluate("document.documentElement.dataset.theme = 'dark'");
+  await expect.poll(drawn).not.toBe(light);
+  await manager.screenshot({ path: 'test-results/screenshots/platform-team-dark.png', fullPage: true });
   await manager.context().close();
   await member.context().close();
 });

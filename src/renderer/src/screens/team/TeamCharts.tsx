@@ -1,6 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import type { ChartConfiguration } from 'chart.js';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TeamUsage } from '../../../../shared/bridge/contract';
 import { creditsPerDayByProject, creditsPerMember } from './usage-charts-data';
@@ -23,15 +23,34 @@ function themeColours() {
   };
 }
 
-function applyTheme(options: ChartConfiguration<'bar'>['options'] & object) {
+/** The config with the theme's colours on its axes, grid and legend. */
+function themed(config: ChartConfiguration<'bar'>): ChartConfiguration<'bar'> {
   const { text, muted, grid } = themeColours();
-  for (const axis of ['x', 'y'] as const) {
-    const scale = (options.scales ??= {})[axis] ?? {};
-    scale.ticks = { ...scale.ticks, color: muted };
-    scale.grid = { ...scale.grid, color: grid };
-    options.scales[axis] = scale;
-  }
-  options.plugins = { ...options.plugins, legend: { ...options.plugins?.legend, labels: { color: text } } };
+  const options = config.options ?? {};
+  const axis = (scale: object | undefined) => ({
+    ...scale,
+    ticks: { color: muted },
+    grid: { color: grid },
+  });
+  return {
+    ...config,
+    options: {
+      ...options,
+      scales: { x: axis(options.scales?.x), y: axis(options.scales?.y) },
+      plugins: { ...options.plugins, legend: { ...options.plugins?.legend, labels: { color: text } } },
+    },
+  };
+}
+
+/** The theme the page shows (`data-theme` on the root element), followed live. */
+function usePageTheme(): string | undefined {
+  const [theme, setTheme] = useState(() => document.documentElement.dataset.theme);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(document.documentElement.dataset.theme));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
 }
 
 /**
@@ -52,20 +71,12 @@ function BarChart({
   height?: number;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const theme = usePageTheme();
   useEffect(() => {
-    const options = { ...config.options };
-    applyTheme(options);
-    const chart = new Chart(canvas.current!, { ...config, options });
-    const observer = new MutationObserver(() => {
-      applyTheme(chart.options);
-      chart.update();
-    });
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    return () => {
-      observer.disconnect();
-      chart.destroy();
-    };
-  }, [config]);
+    // drawn anew on a theme change: its colours come from the theme's CSS variables
+    const chart = new Chart(canvas.current!, themed(config));
+    return () => chart.destroy();
+  }, [config, theme]);
   return (
     <div className="team-chart-canvas" style={height ? { height } : undefined}>
       <canvas ref={canvas} role="img" aria-label={label} data-testid={testId} />
