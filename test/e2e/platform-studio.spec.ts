@@ -220,15 +220,62 @@ test('another person sees none of it, even with the member’s media URL', async
   await personal.context().close();
 });
 
-test('a manager sees the Team screen with the member’s project and its credits', async ({ browser }) => {
+/** A canvas element as the page has it (this project's typecheck has no DOM types). */
+interface PageCanvas {
+  tagName: string;
+  width: number;
+  height: number;
+  toDataURL(): string;
+  getContext(
+    kind: '2d',
+  ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+
+test('a manager sees the Team screen with the member’s project and its credits, charted and tabled', async ({
+  browser,
+}) => {
   const manager = await openAs(browser, 'manager');
   // a manager may read the directory: the status bar names them as it does
   await expect(manager.getByTestId('signed-in-user')).toContainText('Signed in as: Morgan Reyes');
   await manager.getByTestId('nav-team').click();
   await expect(manager.getByRole('heading', { name: 'Team' })).toBeVisible();
-  await expect(manager.getByTestId('team-usage-as-of')).toBeVisible();
+  // the figures' time and age, and the runtime's freshness word
+  await expect(manager.getByTestId('team-usage-as-of')).toHaveText(
+    /^Figures as of \d{2}:\d{2}, (just now|\d+ min ago) \(realtime\)$/,
+  );
   await expect(manager.locator('table.team-usage')).toContainText(PROJECT);
+  // two charts above the exact table, each read as one image with a summary of what it draws
+  const perDay = manager.getByRole('img', { name: /^Bar chart of settled credits per day from/ });
+  const perMember = manager.getByRole('img', { name: /^Bar chart of settled credits per member:/ });
+  await expect(perDay).toHaveAccessibleName(new RegExp(`stacked by project: ${PROJECT} \\d+\\.\\d+`));
+  await expect(perMember).toHaveAccessibleName(/: Sam Okafor \d+\.\d+/);
+  const table = await manager.locator('table.team-usage').boundingBox();
+  for (const chart of [perDay, perMember]) {
+    await expect(chart).toBeVisible();
+    // a canvas Chart.js drew on: some of its pixels are painted
+    const painted = await chart.evaluate((element) => {
+      const canvas = element as unknown as PageCanvas;
+      if (canvas.tagName !== 'CANVAS') return -1;
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count++;
+      return count;
+    });
+    expect(painted).toBeGreaterThan(100);
+    const box = (await chart.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(table!.y);
+  }
+  // the screen scrolls inside the shell: bring the usage (heading, age, charts, table) into the picture
+  await manager
+    .getByRole('heading', { name: 'Credits by project, member, service and day' })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
   await manager.screenshot({ path: 'test-results/screenshots/platform-team.png', fullPage: true });
+  // the charts take the dark theme's colours when it is applied (axes, grid and legend are redrawn)
+  const drawn = () => perMember.evaluate((element) => (element as unknown as PageCanvas).toDataURL());
+  const light = await drawn();
+  await manager.evaluate("document.documentElement.dataset.theme = 'dark'");
+  await expect.poll(drawn).not.toBe(light);
+  await manager.screenshot({ path: 'test-results/screenshots/platform-team-dark.png', fullPage: true });
   await manager.context().close();
   await member.context().close();
 });

@@ -253,7 +253,6 @@ export const en = {
     group: 'Group',
     appRoles: 'Roles in Framewright',
     usage: 'Credits by project, member, service and day',
-    asOf: 'Figures as of {{asOf}} ({{freshness}})',
     noUsage: 'No job has run under a project yet.',
     project: 'Project',
     member: 'Member',

@@ -248,7 +248,6 @@ export const zhCN: Messages = {
     group: '部门',
     appRoles: '在 Framewright 中的角色',
     usage: '按项目、成员、服务和日期统计的点数',
-    asOf: '数据截至 {{asOf}}（{{freshness}}）',
     noUsage: '还没有在项目下运行过任务。',
     project: '项目',
     member: '成员',

@@ -2,7 +2,21 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreditAmounts } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
+// the charts (and Chart.js) are in the Team screen's lazy chunk, never in the first one
+import { TeamCharts } from './TeamCharts';
+import './team-i18n';
+import { freshnessText } from './usage-charts-data';
 import './team.css';
+
+/** The current time, renewed every `everyMs` (the figures' age stays true while the screen is open). */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
+    return () => window.clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
 
 const COLUMNS: (keyof CreditAmounts)[] = [
   'ledgerSettledCredits',
@@ -12,9 +26,13 @@ const COLUMNS: (keyof CreditAmounts)[] = [
   'pendingCredits',
 ];
 
-/** Team (organization managers only): the group tree, the members of a group, the usage table. */
+/**
+ * Team (organization managers only): the group tree, the members of a group, the usage charts
+ * (settled credits per day by project, per member) and the exact usage table they are drawn from.
+ */
 export function TeamScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const now = useNow(30_000);
   const manager = useStudio((s) => s.teamManager);
   const groups = useStudio((s) => s.teamGroups);
   const groupId = useStudio((s) => s.teamGroupId);
@@ -113,8 +131,9 @@ export function TeamScreen() {
       {usage ? (
         <>
           <p className="muted" data-testid="team-usage-as-of">
-            {t('team.asOf', { asOf: new Date(usage.asOf).toLocaleString(), freshness: usage.freshness })}
+            {freshnessText(usage, now, t, i18n.language)}
           </p>
+          {usage.rows.length > 0 ? <TeamCharts usage={usage} /> : null}
           {usage.rows.length === 0 ? (
             <p className="muted">{t('team.noUsage')}</p>
           ) : (
