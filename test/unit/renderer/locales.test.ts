@@ -232,3 +232,14 @@ describe('Chinese violation messages carry the numbers and names of the violatio
     expect(t.t('violation.prompt__too_long', { ...tooLong.params })).toContain('7000');
   });
 });
+
+describe('counts read as English', () => {
+  test('the Queue says "1 job" and "2 jobs"', async () => {
+    // a browser module: loaded by a path the node typecheck does not follow
+    const i18nModule = '../../../src/renderer/src/i18n/index.js';
+    const i18n = ((await import(i18nModule)) as { default: { t(key: string, values: object): string } })
+      .default;
+    expect(i18n.t('studio.queue.count', { count: 1 })).toBe('1 job');
+    expect(i18n.t('studio.queue.count', { count: 2 })).toBe('2 jobs');
+  });
+});

@@ -139,7 +139,8 @@ export const studioEn = {
         audio_generation: 'Audio',
         document_parse: 'Document',
       },
-      count: '{{count}} jobs',
+      count_one: '{{count}} job',
+      count_other: '{{count}} jobs',
       status: {
         queued: 'Queued',
         running: 'Running',

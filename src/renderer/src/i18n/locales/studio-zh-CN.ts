@@ -142,7 +142,8 @@ export const studioZhCN: typeof studioEn = {
         audio_generation: '音频',
         document_parse: '文档',
       },
-      count: '{{count}} 个任务',
+      count_one: '{{count}} 个任务',
+      count_other: '{{count}} 个任务',
       status: {
         queued: '排队中',
         running: '运行中',
