@@ -7,24 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 import type { JobView, OutputView } from '../../../src/shared/bridge/contract.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
-// the renderer's modules are the web project's (JSX, DOM): imported by name, typed here
-const i18nModule = '../../../src/renderer/src/i18n/index.js';
-const cardModule = '../../../src/renderer/src/screens/library/LibraryCard.js';
-// React's types declare DOM interfaces of their own: kept out of the node project's typecheck
-const reactModule = 'react';
-const serverModule = 'react-dom/server';
-type Element = { readonly element: unique symbol };
-const { createElement } = (await import(reactModule)) as {
-  createElement(type: unknown, props: Record<string, unknown>): Element;
-};
-const { renderToStaticMarkup } = (await import(serverModule)) as {
-  renderToStaticMarkup(element: Element): string;
-};
-await import(i18nModule);
-const { LibraryCard, frameAt } = (await import(cardModule)) as {
+import { renderMarkup, rendererModule } from './static-render.js';
+const { LibraryCard, frameAt } = await rendererModule<{
   LibraryCard: unknown;
   frameAt(fraction: number, count: number): number;
-};
+}>('screens/library/LibraryCard.js');
 
 const COMPLETED = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -83,9 +70,7 @@ function job(extra: Partial<JobView> = {}): JobView {
 }
 
 const render = (view: JobView, selected = false) =>
-  renderToStaticMarkup(
-    createElement(LibraryCard, { job: view, selected, onOpen: () => {}, onToggleCompare: () => {} }),
-  );
+  renderMarkup(LibraryCard, { job: view, selected, onOpen: () => {}, onToggleCompare: () => {} });
 
 /** The text of the element carrying a data-testid (tags inside it dropped), or null when absent. */
 function text(html: string, testId: string): string | null {

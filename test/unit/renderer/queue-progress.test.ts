@@ -6,21 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { JobView } from '../../../src/shared/bridge/contract.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
-// the renderer's modules are the web project's (JSX, DOM): imported by name, typed here
-const i18nModule = '../../../src/renderer/src/i18n/index.js';
-const queueModule = '../../../src/renderer/src/screens/queue/QueueScreen.js';
-// React's types declare DOM interfaces of their own: kept out of the node project's typecheck
-const reactModule = 'react';
-const serverModule = 'react-dom/server';
-type Element = { readonly element: unique symbol };
-const { createElement } = (await import(reactModule)) as {
-  createElement(type: unknown, props: Record<string, unknown>): Element;
-};
-const { renderToStaticMarkup } = (await import(serverModule)) as {
-  renderToStaticMarkup(element: Element): string;
-};
-await import(i18nModule);
-const { JobRow } = (await import(queueModule)) as { JobRow: unknown };
+import { renderMarkup, rendererModule } from './static-render.js';
+const { JobRow } = await rendererModule<{ JobRow: unknown }>('screens/queue/QueueScreen.js');
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -68,7 +55,7 @@ function part(html: string, testId: string): { text: string; title: string | nul
   return { text: match[2]!, title: title?.replaceAll('&#x27;', "'").replaceAll('&amp;', '&') ?? null };
 }
 
-const render = (view: JobView, now = NOW) => renderToStaticMarkup(createElement(JobRow, { job: view, now }));
+const render = (view: JobView, now = NOW) => renderMarkup(JobRow, { job: view, now });
 
 describe('a Queue row in progress', () => {
   it('shows the elapsed time of the current stage; no estimate without history', () => {
