@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
-import {
-  chooseMode,
-  compareTransportDrivesBoth,
-  freshDraft,
-  generateAndFinish,
-  type MediaElement,
-} from './studio-media';
+import { compareTransportDrivesBoth, generateT2v, type MediaElement } from './studio-media';
 import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
 
 interface PageStorage {
@@ -84,15 +78,7 @@ function expectedDifferences(a: Detail, b: Detail): string[] {
 }
 
 async function t2v(page: Page, prompt: string, seconds: number, seed: number): Promise<number> {
-  await freshDraft(page);
-  await chooseMode(page, 't2v');
-  await page.getByTestId('prompt').fill(prompt);
-  await page.getByTestId('field-seconds-input').fill(String(seconds));
-  if ((await page.getByTestId('seed-lock').getAttribute('data-state')) !== 'checked')
-    await page.getByTestId('seed-lock').click();
-  await page.getByTestId('seed-input').fill(String(seed));
-  await expect(page.getByTestId('billing-summary')).toContainText(`${seconds} s`);
-  return Number(await generateAndFinish(page, `compare-${seed}`));
+  return Number(await generateT2v(page, prompt, seconds, seed, `compare-${seed}`));
 }
 
 test('the compare explains two results: prompt diff, exactly the settings that differ, frame steps, wipe', async ({

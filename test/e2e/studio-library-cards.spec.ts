@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { violations } from './accessibility';
 import { expect, test } from './studio-host';
-import { chooseMode, freshDraft, generateAndFinish } from './studio-media';
+import { generateT2v } from './studio-media';
 
 interface Decoded {
   complete: boolean;
@@ -10,15 +10,7 @@ interface Decoded {
 }
 
 async function t2v(page: Page, prompt: string, seconds: number, seed: number): Promise<string> {
-  await freshDraft(page);
-  await chooseMode(page, 't2v');
-  await page.getByTestId('prompt').fill(prompt);
-  await page.getByTestId('field-seconds-input').fill(String(seconds));
-  if ((await page.getByTestId('seed-lock').getAttribute('data-state')) !== 'checked')
-    await page.getByTestId('seed-lock').click();
-  await page.getByTestId('seed-input').fill(String(seed));
-  await expect(page.getByTestId('billing-summary')).toContainText(`${seconds} s`);
-  return generateAndFinish(page, `cards-${seed}`);
+  return generateT2v(page, prompt, seconds, seed, `cards-${seed}`);
 }
 
 test('a Library card shows its facts, scrubs through frames on hover, and two toggles open Compare', async ({

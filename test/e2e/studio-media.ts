@@ -148,6 +148,28 @@ export async function generateAndFinish(page: Page, shot: string): Promise<strin
   return rowId;
 }
 
+/**
+ * A t2v draft of this prompt, length and locked seed, generated and verified (the billing summary
+ * shows the length first); returns the job's row id. `shot` names the Queue's screenshot.
+ */
+export async function generateT2v(
+  page: Page,
+  prompt: string,
+  seconds: number,
+  seed: number,
+  shot: string,
+): Promise<string> {
+  await freshDraft(page);
+  await chooseMode(page, 't2v');
+  await page.getByTestId('prompt').fill(prompt);
+  await page.getByTestId('field-seconds-input').fill(String(seconds));
+  if ((await page.getByTestId('seed-lock').getAttribute('data-state')) !== 'checked')
+    await page.getByTestId('seed-lock').click();
+  await page.getByTestId('seed-input').fill(String(seed));
+  await expect(page.getByTestId('billing-summary')).toContainText(`${seconds} s`);
+  return generateAndFinish(page, shot);
+}
+
 /** Opens a result in the Library and plays it. */
 export async function openInLibrary(page: Page, rowId: string, shot: string): Promise<void> {
   await page.getByTestId('nav-library').click();

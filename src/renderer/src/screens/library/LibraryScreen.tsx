@@ -340,26 +340,18 @@ export function LibraryScreen() {
         <fieldset className="filter filter-dates" data-testid="filter-dates">
           <legend className="field-label">{t('studio.library.dates')}</legend>
           <div className="filter-dates-row">
-            <label className="filter-date">
-              <span>{t('studio.library.from')}</span>
-              <input
-                type="date"
-                className="input"
-                data-testid="filter-from"
-                value={filters.from}
-                onChange={(e) => set({ from: e.target.value })}
-              />
-            </label>
-            <label className="filter-date">
-              <span>{t('studio.library.to')}</span>
-              <input
-                type="date"
-                className="input"
-                data-testid="filter-to"
-                value={filters.to}
-                onChange={(e) => set({ to: e.target.value })}
-              />
-            </label>
+            {(['from', 'to'] as const).map((end) => (
+              <label className="filter-date" key={end}>
+                <span>{t(`studio.library.${end}`)}</span>
+                <input
+                  type="date"
+                  className="input"
+                  data-testid={`filter-${end}`}
+                  value={filters[end]}
+                  onChange={(e) => set({ [end]: e.target.value })}
+                />
+              </label>
+            ))}
           </div>
         </fieldset>
       </div>
