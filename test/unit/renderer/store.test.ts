@@ -267,3 +267,37 @@ describe('one connection state for Create and the status bar', () => {
     stop();
   });
 });
+
+describe('Create and the status bar agree even when the change came before the page listened', () => {
+  it('services answered from the last known copy while the page shows "connected": the connection is read again', async () => {
+    fake.answers.set('services.list', () => ({
+      profileId: 'simulator',
+      services: [],
+      fetchedAt: 1,
+      fromCache: true,
+    }));
+    fake.answers.set('connection.get', () => ({ profileId: 'simulator', state: 'offline', checkedAt: '' }));
+    useStudio.setState({ connection: { profileId: 'simulator', state: 'connected', checkedAt: '' } });
+    await (useStudio.getState() as unknown as { loadServices(): Promise<void> }).loadServices();
+    expect(methods()).toEqual(['services.list', 'connection.get']);
+    expect((useStudio.getState().connection as { state: string }).state).toBe('offline');
+    // agreeing already: nothing more is read
+    fake.calls.length = 0;
+    await (useStudio.getState() as unknown as { loadServices(): Promise<void> }).loadServices();
+    expect(methods()).toEqual(['services.list']);
+  });
+
+  it('a late answer read before the change never overwrites the newer state', async () => {
+    fake.answers.set('profiles.list', () => ({ profiles: [], activeProfileId: 'simulator' }));
+    fake.answers.set('connection.get', () => ({
+      profileId: 'simulator',
+      state: 'connected',
+      checkedAt: '2026-11-27T10:00:00.000Z',
+    }));
+    useStudio.setState({
+      connection: { profileId: 'simulator', state: 'offline', checkedAt: '2026-11-27T10:00:05.000Z' },
+    });
+    await (useStudio.getState() as unknown as { loadProfiles(): Promise<void> }).loadProfiles();
+    expect((useStudio.getState().connection as { state: string }).state).toBe('offline');
+  });
+});

@@ -9,6 +9,7 @@ import type {
   ServiceEntryView,
 } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
+import { newerConnection } from './connection-slice';
 import { joiningWhileRunning, loadDraftAndServices } from './create-first-load';
 import type { StudioState } from './index';
 import { emptyDraftForm } from '../../../shared/bridge/draft-form';
@@ -112,6 +113,17 @@ export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> =
         servicesError: null,
         servicesProfileId: list.profileId,
       });
+      // the list's answer told the core's connection state too; when the page shows another one, or
+      // none yet, while the list is the last known copy (the change may have been pushed before
+      // this page's events socket was open), read it again: the newer state wins
+      const shown = get().connection;
+      const disagree = shown
+        ? list.profileId === shown.profileId && list.fromCache === (shown.state === 'connected')
+        : list.fromCache;
+      if (disagree) {
+        const connection = await bridge.invoke('connection.get', {});
+        set({ connection: newerConnection(get().connection, connection) });
+      }
     } catch (error) {
       set({ servicesError: message(error) });
     }

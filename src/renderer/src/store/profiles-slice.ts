@@ -6,6 +6,7 @@ import type {
   ProfileSummary,
 } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
+import { newerConnection } from './connection-slice';
 import type { StudioState } from './index';
 
 /** The profiles (personal, debug, the simulator), the active one, and what Settings does with them. */
@@ -42,7 +43,11 @@ export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlic
       bridge.invoke('profiles.list', {}),
       bridge.invoke('connection.get', {}),
     ]);
-    set({ profiles: list.profiles, activeProfileId: list.activeProfileId, connection });
+    set({
+      profiles: list.profiles,
+      activeProfileId: list.activeProfileId,
+      connection: newerConnection(get().connection, connection),
+    });
   },
   async addProfile(params) {
     await bridge.invoke('profiles.add', params);
