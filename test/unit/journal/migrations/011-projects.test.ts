@@ -1,26 +1,12 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migration011Projects } from '../../../../src/main/core/journal/migrations/011-projects.js';
-import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
-import { runMigrations } from '../../../../src/main/core/journal/migrator.js';
-import { columns, foreignKeys, tables } from './schema-helpers.js';
-
-/** Every migration before 011, then optionally 011. */
-function migrated(with011: boolean) {
-  const db = new BetterSqlite3(':memory:');
-  db.pragma('foreign_keys = ON');
-  runMigrations(
-    db,
-    migrations.filter((m) => m.version < 11 || (with011 && m.version === 11)),
-  );
-  return db;
-}
+import { columns, foreignKeys, migratedTo, tables } from './schema-helpers.js';
 
 describe('migration 011-projects', () => {
   it('is version 12 and adds projects, job_projects and the project of a draft', () => {
     expect(migration011Projects.version).toBe(11);
-    const before = tables(migrated(false));
-    const db = migrated(true);
+    const before = tables(migratedTo(10));
+    const db = migratedTo(11);
     expect(tables(db).filter((t) => !before.includes(t))).toEqual(['job_projects', 'projects']);
     expect(Object.keys(columns(db, 'projects'))).toEqual([
       'id',
@@ -42,7 +28,7 @@ describe('migration 011-projects', () => {
   });
 
   it('keeps existing drafts (with no project), refuses a duplicate active name and a blank one', () => {
-    const db = migrated(false);
+    const db = migratedTo(10);
     db.prepare("INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES ('d1', '{}', 0, 0)").run();
     db.transaction(() => migration011Projects.up(db))();
     expect(db.prepare("SELECT project_id FROM drafts WHERE id = 'd1'").get()).toEqual({ project_id: null });
@@ -58,7 +44,7 @@ describe('migration 011-projects', () => {
   });
 
   it('ties a job intent to one project, removed with its intent; a used project cannot be deleted', () => {
-    const db = migrated(true);
+    const db = migratedTo(11);
     db.exec(`
       INSERT INTO profiles (id, name, kind, created_at, updated_at) VALUES ('p', 'P', 'simulator', 0, 0);
       INSERT INTO job_intents (id, idempotency_key, profile_id, model, service_kind, canonical_body_json,

@@ -1,20 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migration013JobStageHistory } from '../../../../src/main/core/journal/migrations/013-job-stage-history.js';
-import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
-import { runMigrations } from '../../../../src/main/core/journal/migrator.js';
-import { columns, foreignKeys, indexColumns, tables } from './schema-helpers.js';
-
-/** Every migration before 013, then optionally 013. */
-function migrated(with013: boolean) {
-  const db = new BetterSqlite3(':memory:');
-  db.pragma('foreign_keys = ON');
-  runMigrations(
-    db,
-    migrations.filter((m) => m.version < 13 || (with013 && m.version === 13)),
-  );
-  return db;
-}
+import { columns, foreignKeys, indexColumns, migratedTo, tables } from './schema-helpers.js';
 
 const seedJob = (db: BetterSqlite3.Database) =>
   db.exec(`
@@ -28,8 +15,8 @@ const seedJob = (db: BetterSqlite3.Database) =>
 describe('migration 013-job-stage-history', () => {
   it('is version 13 and adds the stage history of a job, and an index for the estimate', () => {
     expect(migration013JobStageHistory.version).toBe(13);
-    const before = tables(migrated(false));
-    const db = migrated(true);
+    const before = tables(migratedTo(12));
+    const db = migratedTo(13);
     expect(tables(db).filter((t) => !before.includes(t))).toEqual(['job_stage_history']);
     expect(columns(db, 'job_stage_history')).toEqual({
       id: { type: 'INTEGER', notnull: false, pk: true },
@@ -46,7 +33,7 @@ describe('migration 013-job-stage-history', () => {
   });
 
   it('keeps existing jobs (with no history); a history row needs its job and goes with it', () => {
-    const db = migrated(false);
+    const db = migratedTo(12);
     seedJob(db);
     db.transaction(() => migration013JobStageHistory.up(db))();
     expect(db.prepare('SELECT count(*) AS n FROM job_stage_history').get()).toEqual({ n: 0 });

@@ -1,40 +1,16 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { JobsRepository, resendIdempotencyKey } from '../../../../src/main/core/journal/jobs-repository.js';
 import { migration016JobIntentResends } from '../../../../src/main/core/journal/migrations/016-job-intent-resends.js';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
-import { runMigrations } from '../../../../src/main/core/journal/migrator.js';
 import { OutputsRepository } from '../../../../src/main/core/journal/outputs-repository.js';
-import { columns, foreignKeys, tables } from './schema-helpers.js';
-
-/** Every migration before 016, then optionally 016. */
-function migrated(with016: boolean) {
-  const db = new BetterSqlite3(':memory:');
-  db.pragma('foreign_keys = ON');
-  runMigrations(
-    db,
-    migrations.filter((m) => m.version < 16 || (with016 && m.version === 16)),
-  );
-  return db;
-}
-
-function withIntents(db: BetterSqlite3.Database, ids: number[]) {
-  db.exec(
-    "INSERT INTO profiles (id, name, kind, created_at, updated_at) VALUES ('p', 'P', 'simulator', 0, 0)",
-  );
-  const add = db.prepare(
-    `INSERT INTO job_intents (id, idempotency_key, profile_id, model, service_kind, canonical_body_json,
-       created_at, updated_at) VALUES (?, ?, 'p', 'm', 'video_generation', '{}', 0, 0)`,
-  );
-  for (const id of ids) add.run(id, `k-${id}`);
-}
+import { columns, foreignKeys, migratedTo, tables, withIntents } from './schema-helpers.js';
 
 describe('migration 016-job-intent-resends', () => {
   it('is version 16, the last, and adds job_intent_resends tied to both intents', () => {
     expect(migration016JobIntentResends.version).toBe(16);
     expect(migrations.at(-1)).toBe(migration016JobIntentResends);
-    const before = tables(migrated(false));
-    const db = migrated(true);
+    const before = tables(migratedTo(15));
+    const db = migratedTo(16);
     expect(tables(db).filter((t) => !before.includes(t))).toEqual(['job_intent_resends']);
     expect(Object.keys(columns(db, 'job_intent_resends'))).toEqual([
       'intent_id',
@@ -51,7 +27,7 @@ describe('migration 016-job-intent-resends', () => {
   });
 
   it('refuses attempt 1, an intent resending itself, two intents for one attempt and unknown intents', () => {
-    const db = migrated(true);
+    const db = migratedTo(16);
     withIntents(db, [1, 2, 3]);
     const add = db.prepare('INSERT INTO job_intent_resends VALUES (?, ?, ?)');
     add.run(2, 1, 2);
@@ -67,7 +43,7 @@ describe('migration 016-job-intent-resends', () => {
 
 describe('resends in the jobs repository', () => {
   const repo = () => {
-    const db = migrated(true);
+    const db = migratedTo(16);
     db.exec(
       "INSERT INTO profiles (id, name, kind, created_at, updated_at) VALUES ('p', 'P', 'simulator', 0, 0)",
     );

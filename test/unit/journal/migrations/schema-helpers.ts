@@ -11,6 +11,18 @@ export function migratedTo(version: number): Database {
   return db;
 }
 
+/** One profile `p` and a job intent per id (key `k-<id>`), for the tables that refer to intents. */
+export function withIntents(db: Database, ids: number[]): void {
+  db.exec(
+    "INSERT INTO profiles (id, name, kind, created_at, updated_at) VALUES ('p', 'P', 'simulator', 0, 0)",
+  );
+  const add = db.prepare(
+    `INSERT INTO job_intents (id, idempotency_key, profile_id, model, service_kind, canonical_body_json,
+       created_at, updated_at) VALUES (?, ?, 'p', 'm', 'video_generation', '{}', 0, 0)`,
+  );
+  for (const id of ids) add.run(id, `k-${id}`);
+}
+
 export function columns(
   db: Database,
   table: string,
