@@ -1,3 +1,4 @@
+import { setNewest } from '../bounded-map.js';
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { buildMediaGenerationRequest } from '../../../shared/h3/build-request.js';
 import { AppError } from '../errors.js';
@@ -121,9 +122,7 @@ export class RuntimeCreate {
     let kept = this.lists.get(sessionId);
     if (!kept || now - kept.at > SERVICE_LIST_MAX_AGE_MS) {
       const entry = { at: now, list: this.listAll(sessionId) };
-      this.lists.delete(sessionId);
-      this.lists.set(sessionId, entry);
-      if (this.lists.size > KEPT_SESSION_LISTS) this.lists.delete(this.lists.keys().next().value!);
+      setNewest(this.lists, sessionId, entry, KEPT_SESSION_LISTS);
       entry.list.catch(() => {
         if (this.lists.get(sessionId) === entry) this.lists.delete(sessionId);
       });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
+import { setNewest } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
 import { ApiError } from '../../platform/api-errors.js';
 import type { SecretNames, SecretStore } from '../../secrets/secret-store.js';
@@ -245,8 +246,6 @@ export class ServerSessions {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return this.end(id, 'revoked');
       // unavailable or unknown: the session serves, and is asked again after the interval (the
       // platform's load per session stays bounded while it is down)
-      this.resolvedAt.set(id, startedAt);
-      return active(id, stored);
     }
     this.resolvedAt.set(id, startedAt);
     return active(id, stored);
@@ -285,13 +284,7 @@ export class ServerSessions {
   }
 
   private rememberUnknown(id: string): void {
-    this.unknownIds.delete(id);
-    while (this.unknownIds.size >= UNKNOWN_IDS_MAX) {
-      const oldest = this.unknownIds.keys().next().value;
-      if (oldest === undefined) break;
-      this.unknownIds.delete(oldest);
-    }
-    this.unknownIds.set(id, this.now() + UNKNOWN_ID_TTL_MS);
+    setNewest(this.unknownIds, id, this.now() + UNKNOWN_ID_TTL_MS, UNKNOWN_IDS_MAX);
   }
 
   private async save(id: string, stored: StoredSession): Promise<void> {

@@ -1,3 +1,4 @@
+import { setNewest } from '../../bounded-map.js';
 import type { DirectoryMembers } from '../../platform/runtime/runtime-schemas.js';
 
 /** The directory read for a name: the session service's `members:list` as one session. */
@@ -29,8 +30,7 @@ export class DisplayNames {
     let found = this.known.get(session.sessionId);
     if (!found) {
       found = lookUp(session.subject.accountId, directory).catch(() => null);
-      this.known.set(session.sessionId, found);
-      if (this.known.size > REMEMBERED_SESSIONS) this.known.delete(this.known.keys().next().value!);
+      setNewest(this.known, session.sessionId, found, REMEMBERED_SESSIONS);
     }
     return found;
   }
