@@ -254,21 +254,7 @@ async function makeFrames(
     if (!duration || duration <= 0) return undefined;
     for (const [n, temp] of temps.entries()) {
       const at = ((duration * (n + 0.5)) / temps.length).toFixed(3);
-      const args = [
-        '-v',
-        'error',
-        '-y',
-        '-ss',
-        at,
-        '-i',
-        '{input}',
-        '-vf',
-        'scale=320:-2',
-        '-frames:v',
-        '1',
-        temp,
-      ];
-      await runMediaTool('ffmpeg', source.path, args, { timeoutMs: 30_000 });
+      await runMediaTool('ffmpeg', source.path, stillArgs(temp, at), { timeoutMs: 30_000 });
       if (!existsSync(temp)) return undefined;
     }
     for (const [n, temp] of temps.entries()) await rename(temp, targets[n]!);
@@ -280,11 +266,20 @@ async function makeFrames(
   }
 }
 
+/**
+ * ffmpeg's arguments for one still of a video, scaled as every thumbnail is (320 px wide): at `at`
+ * seconds, else its first frame.
+ */
+function stillArgs(output: string, at?: string): string[] {
+  const seek = at === undefined ? [] : ['-ss', at];
+  return ['-v', 'error', '-y', ...seek, '-i', '{input}', '-vf', 'scale=320:-2', '-frames:v', '1', output];
+}
+
 async function makePoster(source: ResolvedMedia, target: string, dir: string): Promise<string | undefined> {
   await mkdir(dir, { recursive: true });
   const temp = `${target}.${process.pid}.tmp.png`;
   const audio = source.mimeType.startsWith('audio/') || source.mimeType === 'video/quicktime';
-  const frame = ['-v', 'error', '-y', '-i', '{input}', '-vf', 'scale=320:-2', '-frames:v', '1', temp];
+  const frame = stillArgs(temp);
   const wave = ['-filter_complex', 'showwavespic=s=320x120:colors=#6d8bff', '-frames:v', '1', temp];
   const args = audio ? ['-v', 'error', '-y', '-i', '{input}', ...wave] : frame;
   // runMediaTool sniffs the content first and lets ffmpeg open local files only
