@@ -139,11 +139,7 @@ async function runDebugLogin(
         const session = await pairing.session(profile.id);
         if (cli.json) {
           printJson({
-            id: profile.id,
-            name: profile.name,
-            kind: profile.kind,
-            baseUrl: profile.baseUrl,
-            hasSecret: profile.hasSecret,
+            ...profileJson(profile),
             expiresAt: session ? new Date(session.expiresAt).toISOString() : null,
             appId: session?.appId ?? null,
             appKey: session?.appKey ?? null,
@@ -196,14 +192,7 @@ export const runLoginCommand = async (
         debugTokenExpiresAt: expires,
         readSecret: readStdin,
       });
-      if (cli.json)
-        printJson({
-          id: profile.id,
-          name: profile.name,
-          kind: profile.kind,
-          baseUrl: profile.baseUrl,
-          hasSecret: profile.hasSecret,
-        });
+      if (cli.json) printJson(profileJson(profile));
       else
         process.stdout.write(
           `Stored the ${profile.kind === 'debug' ? 'debug token' : 'key'} for "${profile.name}" in ${cli.core.profiles.keyStore().detail}.\n`,
@@ -239,3 +228,15 @@ export const runProfilesCommand = async (opts: { use?: string }, command: Comman
     }
     return ExitCode.ok;
   });
+
+/** A stored profile as `--json` prints it: what it is and whether a secret is stored, never the secret. */
+function profileJson(profile: {
+  id: string;
+  name: string;
+  kind: string;
+  baseUrl?: string | null;
+  hasSecret: boolean;
+}) {
+  const { id, name, kind, baseUrl, hasSecret } = profile;
+  return { id, name, kind, baseUrl, hasSecret };
+}

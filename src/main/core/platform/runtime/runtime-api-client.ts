@@ -244,14 +244,7 @@ export class RuntimeApiClient {
   private async signedStream(operation: string, url: string): Promise<RuntimeStream> {
     const answer = await sendHttp(url, { method: 'GET', headers: {}, bound: 'progress' }, operation);
     if (answer.status < 200 || answer.status >= 300) throw await runtimeErrorFrom(answer, operation, []);
-    return {
-      status: answer.status,
-      contentType: header(answer, 'content-type'),
-      contentLength: header(answer, 'content-length'),
-      contentDisposition: header(answer, 'content-disposition'),
-      assetVariant: header(answer, 'x-platform-asset-variant'),
-      body: answer.body,
-    };
+    return streamOf(answer);
   }
 
   /** `POST /media/exports` (202 in preparation, 200 ready), session only. */
@@ -326,14 +319,19 @@ export class RuntimeApiClient {
     headers: Record<string, string> = {},
   ): Promise<RuntimeStream> {
     return this.exchange(operation, url, auth, { method: 'GET', headers, bound: 'progress' }, (answer) =>
-      Promise.resolve({
-        status: answer.status,
-        contentType: header(answer, 'content-type'),
-        contentLength: header(answer, 'content-length'),
-        contentDisposition: header(answer, 'content-disposition'),
-        assetVariant: header(answer, 'x-platform-asset-variant'),
-        body: answer.body,
-      }),
+      Promise.resolve(streamOf(answer)),
     );
   }
+}
+
+/** A streamed answer as the callers read it: its status, the headers they use, and the body. */
+function streamOf(answer: HttpAnswer): RuntimeStream {
+  return {
+    status: answer.status,
+    contentType: header(answer, 'content-type'),
+    contentLength: header(answer, 'content-length'),
+    contentDisposition: header(answer, 'content-disposition'),
+    assetVariant: header(answer, 'x-platform-asset-variant'),
+    body: answer.body,
+  };
 }
