@@ -11,6 +11,7 @@ import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
 import { EventHub } from '../main/core/bridge/event-hub.js';
 import { createLogger } from '../main/core/logging/logger.js';
+import { publicApiBackend } from '../main/core/backends/public-api/public-api-backend.js';
 import { createStudioFeatures, type StudioFeatures } from '../main/core/studio/studio-features.js';
 import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
 import { BROWSER_HOST } from '../main/core/studio/studio-host.js';
@@ -80,22 +81,32 @@ export async function openCliCore(
     if (identity.resolveIdentity !== false) await noteDebugSession(core, profileId);
     let studio: StudioFeatures | undefined;
     const openStudio = (): StudioFeatures =>
-      (studio ??= createStudioFeatures({
-        dataDir,
-        journal: parts.journal,
-        clientFor: (id) => parts.profiles.clientFor(id),
-        catalog: core.catalog,
-        activeProfileId: () => profileId,
-        libraryDir: () => parts.libraryDir,
-        libraryDirs: () => parts.libraryDirs(),
-        setLibraryDir: (folder) => parts.setLibraryDir(folder),
-        engine: parts.engine,
-        runner: { journal: parts.journal, profiles: parts.profiles, engine: parts.engine },
+      (studio ??= (() => {
         // no renderer listens to a command's events, and its failures reach the terminal
-        events: new EventHub(),
-        logger: createLogger(),
-        host: BROWSER_HOST,
-      }));
+        const events = new EventHub();
+        const logger = createLogger();
+        const runner = { journal: parts.journal, profiles: parts.profiles, engine: parts.engine };
+        return createStudioFeatures({
+          dataDir,
+          journal: parts.journal,
+          libraryDir: () => parts.libraryDir,
+          libraryDirs: () => parts.libraryDirs(),
+          setLibraryDir: (folder) => parts.setLibraryDir(folder),
+          engine: parts.engine,
+          backend: publicApiBackend({
+            journal: parts.journal,
+            runner,
+            catalog: core.catalog,
+            activeProfileId: () => profileId,
+            events,
+            logger,
+          }),
+          batch: runner,
+          events,
+          logger,
+          host: BROWSER_HOST,
+        });
+      })());
     return {
       core,
       profileId,

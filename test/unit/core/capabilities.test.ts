@@ -4,7 +4,7 @@ import {
   PUBLIC_API_CAPABILITIES,
   refusalsOf,
   withRefusals,
-} from '../../../src/main/core/app/capabilities.js';
+} from '../../../src/main/core/backends/capabilities.js';
 import type { BridgeHandlers } from '../../../src/main/core/bridge/dispatcher.js';
 import { METHOD_NAMES } from '../../../src/shared/bridge/names.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake } from './fake-bridge.js';
-import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/app/capabilities.js';
+import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/backends/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 

@@ -12,7 +12,7 @@ import type {
 } from '../../../src/shared/bridge/contract.js';
 import { fake } from './fake-bridge.js';
 import { sequence, shot } from './sequence-fixtures.js';
-import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/app/capabilities.js';
+import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/backends/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 

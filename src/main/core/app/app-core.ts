@@ -1,28 +1,22 @@
-import { DebugTeam } from './debug-team.js';
-import { createDebugPairingHandlers } from '../bridge/handlers/debug-pairing-handlers.js';
 import path from 'node:path';
-import { createBridgeDispatcher, type BridgeDispatcher, type BridgeHandlers } from '../bridge/dispatcher.js';
+import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
+import { publicApiBackend } from '../backends/public-api/public-api-backend.js';
+import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher.js';
 import { EventHub } from '../bridge/event-hub.js';
-import { createAppHandlers } from '../bridge/handlers/app-handlers.js';
-import type { HandlerContext } from '../bridge/handlers/handler-context.js';
-import { createPlaygroundHandlers } from '../bridge/handlers/playground-handlers.js';
-import { PUBLIC_API_CAPABILITIES, withRefusals } from './capabilities.js';
-import { createStudioHandlers } from '../bridge/handlers/studio-handlers.js';
-import { createTeamHandlers } from '../bridge/handlers/team-handlers.js';
-import { createSequencesHandlers } from '../bridge/handlers/sequences-handlers.js';
-import { ProjectsFeature } from '../features/projects/projects-feature.js';
+import { createHandlerTable } from '../bridge/handlers/handler-table.js';
+import { ConnectionMonitor } from '../features/connection/connection-monitor.js';
+import { StartupServiceList } from '../features/connection/startup-service-list.js';
+import { createFileSettingsStore } from '../features/settings/ui-settings.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import type { SimulatorLauncher } from '../profiles/embedded-simulator.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { ConnectionMonitor } from '../features/connection/connection-monitor.js';
-import { StartupServiceList } from '../features/connection/startup-service-list.js';
-import { createFileSettingsStore } from '../features/settings/ui-settings.js';
-import { composeFeatures } from './compose-core.js';
 import { createStudioFeatures, type StudioFeatures } from '../studio/studio-features.js';
-import { openCoreParts, type CoreParts, type CorePartsOptions } from './core-parts.js';
 import type { StudioHost } from '../studio/studio-host.js';
+import { composeFeatures } from './compose-core.js';
+import { openCoreParts, type CoreParts, type CorePartsOptions } from './core-parts.js';
+import { DebugTeam } from './debug-team.js';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -76,58 +70,59 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     onChange: (state) => events.emit('connection.changed', state),
     warn: (message, fields) => logger.warn(message, fields),
   });
-  const ctx: HandlerContext = {
-    features: {
-      ...composeFeatures(services, {
-        // discovery's answers are the connection's too: Create and the status bar tell one truth
-        catalogClientFor: async (profileId) =>
-          connection.observing(
-            profileId,
-            startupList.sharing(profileId, await services.profiles.clientFor(profileId)),
-          ),
-      }),
-      connection,
-      settings: createFileSettingsStore(dataDir),
-    },
-    events,
-    logger,
-    dataDir,
-    host: options.host,
-  };
+  const features = composeFeatures(services, {
+    // discovery's answers are the connection's too: Create and the status bar tell one truth
+    catalogClientFor: async (profileId) =>
+      connection.observing(
+        profileId,
+        startupList.sharing(profileId, await services.profiles.clientFor(profileId)),
+      ),
+  });
   const studio = createStudioFeatures({
     dataDir,
     journal: services.journal,
-    clientFor: (profileId) => services.profiles.clientFor(profileId),
-    catalog: ctx.features.catalog,
-    activeProfileId: () => services.profiles.activeId(),
     libraryDir: () => services.libraryDir,
     libraryDirs: () => services.libraryDirs(),
     setLibraryDir: (folder) => services.setLibraryDir(folder),
     engine: services.engine,
-    runner: { journal: services.journal, profiles: services.profiles, engine: services.engine },
+    backend: publicApiBackend({
+      journal: services.journal,
+      runner: { journal: services.journal, profiles: services.profiles, engine: services.engine },
+      catalog: features.catalog,
+      activeProfileId: () => services.profiles.activeId(),
+      events,
+      logger,
+    }),
+    batch: { journal: services.journal, profiles: services.profiles, engine: services.engine },
     events,
     logger,
     host: options.host,
   });
   forwardEngineChange = studio.forwardEngineChange;
-  const projects = new ProjectsFeature(services.journal);
-  const debugTeam = new DebugTeam(ctx.features.debugPairing, projects, () => services.profiles.activeId());
-  const served: Partial<BridgeHandlers> = {
-    ...createAppHandlers(ctx),
-    ...createStudioHandlers(ctx, studio, services.simulator),
-    ...createPlaygroundHandlers(ctx, studio.staged),
-    ...createSequencesHandlers(studio.sequences),
-    ...createDebugPairingHandlers(ctx),
-    // Team needs a RuntimeSession: the platform host gives each subject's core its TeamFeature
-    // … and, off the platform, a paired debug profile's session gives Team in debugging (section D)
-    ...createTeamHandlers({
-      projects,
-      team: undefined,
-      teamFor: () => debugTeam.forActiveProfile(),
+  // Team needs a RuntimeSession: off the platform, a paired debug profile's session gives it (section D)
+  const debugTeam = new DebugTeam(features.debugPairing, studio.projects, () => services.profiles.activeId());
+  const handlers = createHandlerTable({
+    studio,
+    events,
+    logger,
+    host: options.host,
+    info: () => ({
+      name: APP_NAME,
+      version: APP_VERSION,
+      host: options.host.kind,
+      platform: process.platform,
+      nodeVersion: process.versions.node,
+      dataDir,
+      capabilities: studio.capabilities,
     }),
-  };
-  // what the public API does not offer (the platform-marked copy) is refused by its capabilities
-  const handlers = withRefusals(served, PUBLIC_API_CAPABILITIES);
+    settings: createFileSettingsStore(dataDir),
+    connection: { current: () => connection.current, check: () => connection.check() },
+    profilesList: () => features.profiles.list(),
+    profiles: features.profiles,
+    debugPairing: features.debugPairing,
+    simulator: services.simulator,
+    team: { projects: studio.projects, team: undefined, teamFor: () => debugTeam.forActiveProfile() },
+  });
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
   });
@@ -155,7 +150,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     studio,
     close: () => {
       // a pairing in progress listens on a loopback port: it ends with the core
-      ctx.features.debugPairing.cancelAll();
+      features.debugPairing.cancelAll();
       return services.close();
     },
   };

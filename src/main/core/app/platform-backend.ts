@@ -16,11 +16,8 @@ import {
   type PlatformLimits,
   type PlatformSettings,
 } from './platform-settings.js';
-import {
-  createPlatformWorkspaceCore,
-  type PlatformBackendParts,
-  type PlatformWorkspaceCore,
-} from './platform-workspace-core.js';
+import { createPlatformWorkspaceCore } from './platform-workspace-core.js';
+import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
 import { PlatformWorkspaces } from './platform-workspaces.js';
 
 export interface PlatformBackendOptions {

@@ -97,3 +97,31 @@ export function createBridgeDispatcher(
     },
   };
 }
+
+/**
+ * A dispatcher that counts the calls it is answering (a workspace with calls in flight stays
+ * open), and `inUse` to count other work (an upload, a media read) the same way.
+ */
+export function countingCalls(answering: BridgeDispatcher): {
+  dispatcher: BridgeDispatcher;
+  inUse<T>(work: () => Promise<T>): Promise<T>;
+  inFlight(): number;
+} {
+  let inFlight = 0;
+  const inUse = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return {
+    dispatcher: {
+      ...answering,
+      dispatch: (method, params) => inUse(() => answering.dispatch(method, params)),
+    },
+    inUse,
+    inFlight: () => inFlight,
+  };
+}

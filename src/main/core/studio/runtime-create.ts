@@ -116,7 +116,7 @@ export class RuntimeCreate {
   private readonly lists = new Map<string, { at: number; list: Promise<ServiceEntry[]> }>();
 
   /** The services this session may call (of one kind when asked), listed at most once per max age. */
-  private async listServices(serviceKind?: string): Promise<ServiceEntry[]> {
+  async listServices(serviceKind?: string): Promise<ServiceEntry[]> {
     const sessionId = await this.sessionId();
     const now = (this.d.now ?? Date.now)();
     let kept = this.lists.get(sessionId);

@@ -1,61 +1,80 @@
+import path from 'node:path';
+import type { Capabilities } from '../../../shared/bridge/domains/app.js';
+import type { StudioBackend } from '../backends/studio-backend.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
+import { JobsViews } from '../features/jobs/jobs-views.js';
+import { PlaygroundFeature } from '../features/playground/playground-feature.js';
 import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
-import { StudioAdmission } from './admission.js';
-import { StudioDiscovery, type ClientFor, type StudioDiscoveryDeps } from './discovery.js';
-import { DraftInputs } from './draft-inputs.js';
+import type { UploadState } from '../video/submit-video.js';
+import { localDraftOf } from './draft-inputs.js';
 import { StudioDrafts } from './drafts.js';
 import { engineChangeForwarder, forwardJobView } from './events.js';
 import { JobViews } from './job-views.js';
 import { StudioLibrary } from './library.js';
 import { MediaResolver } from './media-resolver.js';
-import { StudioOptimize } from './optimize.js';
 import { StagedFiles } from './staged-files.js';
 import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
 import { StudioSubmit } from './submit.js';
 import { StudioVariations } from './variations.js';
-import { submitVideo } from '../video/submit-video.js';
 import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
 import { SequencesFeature } from '../features/sequences/sequences-feature.js';
 import { ResultFacts } from '../features/sequences/shot-results.js';
-import path from 'node:path';
 import type { StudioHost } from './studio-host.js';
 
+/** What a backend is built from: the studio's own drafts, staged files and upload progress. */
+export interface StudioBackendParts {
+  readonly drafts: StudioDrafts;
+  readonly staged: StagedFiles;
+  /** Reports an input's upload for a draft (`uploads.progress`). */
+  emitUpload(draftId: string, progress: UploadState): void;
+}
+
 export interface StudioFeaturesDeps {
+  /** Where staged files and Sequences' work files live (the person's folder on the platform). */
   dataDir: string;
   journal: Journal;
-  clientFor: ClientFor;
-  /** The profiles' service lists (the catalog feature). */
-  catalog: StudioDiscoveryDeps['catalog'];
-  activeProfileId: () => string;
   /** The current library folder (the setting, else the default). */
   libraryDir: () => string;
   libraryDirs: () => string[];
+  /** Makes a checked folder the library (only where the backend's capabilities offer local folders). */
   setLibraryDir: (folder: string) => void;
   engine: Pick<JobEngine, 'continueIntent'>;
-  /** What the shared video submit and batch cores run on (`submitVideo`, `prepareBatch`, `runBatch`). */
-  runner: Parameters<typeof submitVideo>[0] & StudioBatchOptions['batch'];
+  /** The backend the studio runs over, built from the studio's own parts (see `../backends/`). */
+  backend: (parts: StudioBackendParts) => StudioBackend;
+  /** What batch import runs on (`prepareBatch`, `runBatch`); absent where the backend offers none. */
+  batch?: StudioBatchOptions['batch'];
+  /** The staging store when the root keeps its own (the platform's counts in the person's quota). */
+  staged?: StagedFiles;
   events: EventHub;
   logger: Logger;
   host: StudioHost;
 }
 
-/** The studio's features, each built with the narrow dependencies it uses. */
+/** The studio's features, each built with the narrow dependencies it uses, over one backend. */
 export interface StudioFeatures {
-  readonly discovery: StudioDiscovery;
+  /** The backend every feature below runs over (its capabilities say what it offers). */
+  readonly backend: StudioBackend;
+  readonly capabilities: Capabilities;
   readonly drafts: StudioDrafts;
-  readonly optimize: StudioOptimize;
-  readonly admission: StudioAdmission;
   readonly submit: StudioSubmit;
   /** "Generate ×N": variations of a draft that differ only in seed. */
   readonly variations: StudioVariations;
   readonly views: JobViews;
   readonly library: StudioLibrary;
   readonly settings: StudioSettings;
-  readonly batch: StudioBatch;
+  readonly projects: ProjectsFeature;
+  /** The Playground's saved conversations. */
+  readonly playground: PlaygroundFeature;
+  /** The journal of billed synchronous calls, newest first. */
+  readonly calls: JobsViews['calls'];
+  /** The current library folder (the Playground's parsed documents go there). */
+  readonly libraryDir: () => string;
+  /** Batch import (absent where the backend offers none: refused by its capabilities). */
+  readonly batch: StudioBatch | undefined;
   /** File staging, for the hosts' upload route and the bridge. */
   readonly staged: StagedFiles;
   /** The library-only media resolver, for the hosts' media route. */
@@ -68,37 +87,37 @@ export interface StudioFeatures {
   readonly forwardEngineChange: (change: EngineChange) => void;
 }
 
-/** Builds the studio's features (called once by the composition root). */
+/**
+ * Builds the studio's features once, over the backend the composition root chose: the desktop
+ * app, the browser host and the CLI give the public API's; the platform deployment gives each
+ * person's runtime backend. The features are the same; only the backend differs.
+ */
 export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
   const { journal } = d;
-  const staged = new StagedFiles(d.dataDir, journal);
+  const staged = d.staged ?? new StagedFiles(d.dataDir, journal);
   // staging keeps only what drafts name (and fresh drops); a failure to clean is only logged
-  staged.removeUnnamed().catch((error: unknown) => d.logger.warn('staging not cleaned', { error }));
+  if (!d.staged)
+    staged.removeUnnamed().catch((error: unknown) => d.logger.warn('staging not cleaned', { error }));
   const media = new MediaResolver({ journal, libraryDirs: d.libraryDirs, staged });
-  const discovery = new StudioDiscovery({
-    journal,
-    catalog: d.catalog,
-    activeProfileId: d.activeProfileId,
-  });
   const drafts = new StudioDrafts({
     drafts: journal.drafts,
     jobs: journal.jobs,
     isShot: (draftId) => journal.sequences.sequencesOfDraft(draftId).length > 0,
   });
-  const inputs = new DraftInputs({
-    journal,
-    clientFor: d.clientFor,
-    discovery,
-    drafts,
-    staged,
-    events: d.events,
-    logger: d.logger,
-  });
+  const emitUpload = (draftId: string, progress: UploadState) => {
+    try {
+      d.events.emit('uploads.progress', { draftId, ...progress });
+    } catch (error) {
+      d.logger.warn('studio event not sent', { error });
+    }
+  };
+  const backend = d.backend({ drafts, staged, emitUpload });
   const settings = new StudioSettings({
     settings: journal.settings,
     libraryDir: d.libraryDir,
     setLibraryDir: d.setLibraryDir,
     host: d.host,
+    localFolders: backend.capabilities.localFolders,
   });
   const waitSeconds = () => settings.waitSeconds();
   const views = new JobViews({
@@ -110,14 +129,15 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     staged,
     host: d.host,
   });
+  const projects = new ProjectsFeature(journal);
   const submit = new StudioSubmit({
-    createJob: (submission) => submitVideo(d.runner, submission),
+    createJob: (submission) => backend.createVideo(submission),
     jobs: journal.jobs,
     drafts,
-    inputs,
+    inputs: { localDraft: (form) => localDraftOf(staged, form), emitUpload },
     waitSeconds,
     logger: d.logger,
-    projects: new ProjectsFeature(journal),
+    projects,
   });
   const changed = (sequenceId: string) => d.events.emit('sequences.changed', { sequenceId });
   const facts = new ResultFacts();
@@ -132,11 +152,14 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     facts,
   });
   return {
-    discovery,
+    backend,
+    capabilities: backend.capabilities,
     drafts,
-    optimize: new StudioOptimize({ journal, inputs }),
-    admission: new StudioAdmission({ inputs }),
     submit,
+    projects,
+    playground: new PlaygroundFeature({ journal }),
+    calls: (query) => JobsViews.over(journal).calls(query),
+    libraryDir: d.libraryDir,
     sequences: new SequencesFeature({
       journal,
       drafts,
@@ -153,7 +176,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     variations: new StudioVariations({
       submit,
       drafts,
-      inputs,
+      inputs: { localDraft: (form) => localDraftOf(staged, form) },
       variations: journal.variations,
       onGrouped: (jobRowId) => forwardJobView(d.events, views, d.logger, jobRowId),
     }),
@@ -161,14 +184,16 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
     settings,
-    batch: new StudioBatch({
-      batch: d.runner,
-      jobs: journal.jobs,
-      engine: d.engine,
-      activeProfileId: d.activeProfileId,
-      logger: d.logger,
-      waitSeconds,
-    }),
+    batch: d.batch
+      ? new StudioBatch({
+          batch: d.batch,
+          jobs: journal.jobs,
+          engine: d.engine,
+          activeProfileId: () => backend.activeProfileId(),
+          logger: d.logger,
+          waitSeconds,
+        })
+      : undefined,
     staged,
     media,
     forwardEngineChange: engineChangeForwarder({ events: d.events, views, logger: d.logger }),

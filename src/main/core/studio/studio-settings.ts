@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { refuseMissing } from '../backends/capabilities.js';
 import { AppError } from '../errors.js';
 import type { SettingsRepository } from '../journal/settings-repository.js';
 import { mediaUrl } from './media-resolver.js';
@@ -16,6 +17,8 @@ export interface StudioSettingsDeps {
   /** Makes an already checked folder the library for new downloads (and records it in the history). */
   setLibraryDir: (folder: string) => void;
   host: StudioHost;
+  /** Whether the backend offers this machine's folders (off: no library folder is shown or chosen). */
+  localFolders: boolean;
 }
 
 /** The studio's settings: the wait limit of one generation and the library folder. */
@@ -33,13 +36,15 @@ export class StudioSettings {
   get() {
     return {
       waitSeconds: this.waitSeconds(),
-      libraryDir: this.d.libraryDir(),
+      // a server's folder is not the person's to see (the platform deployment)
+      libraryDir: this.d.localFolders ? this.d.libraryDir() : '',
       mediaBase: mediaUrl(this.d.host, ''),
     };
   }
 
   /** Validates everything first: a refused folder changes nothing (not even the wait limit). */
   async update(change: { waitSeconds?: number; libraryDir?: string }) {
+    if (change.libraryDir !== undefined && !this.d.localFolders) refuseMissing('localFolders');
     const folder =
       change.libraryDir === undefined ? undefined : await this.checkLibraryDir(change.libraryDir);
     if (change.waitSeconds !== undefined) this.setWaitSeconds(change.waitSeconds);

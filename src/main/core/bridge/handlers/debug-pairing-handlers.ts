@@ -1,6 +1,8 @@
 import type { debugPairingMethods, DebugSession } from '../../../../shared/bridge/domains/debug-pairing.js';
 import type { DebugSessionView } from '../../features/debug-pairing/debug-pairing-feature.js';
-import type { DomainHandlers, HandlerContext } from './handler-context.js';
+import type { DebugPairingFeature } from '../../features/debug-pairing/debug-pairing-feature.js';
+import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
+import type { DomainHandlers } from './handler-context.js';
 
 export function sessionForBridge(view: DebugSessionView | null): DebugSession | null {
   if (!view) return null;
@@ -17,8 +19,11 @@ export function sessionForBridge(view: DebugSessionView | null): DebugSession | 
 }
 
 /** "Pair for debugging": each method maps onto the pairing feature (src/main/core/features/debug-pairing/). */
-export function createDebugPairingHandlers(ctx: HandlerContext): DomainHandlers<typeof debugPairingMethods> {
-  const { debugPairing, profiles } = ctx.features;
+export function createDebugPairingHandlers(features: {
+  debugPairing: DebugPairingFeature;
+  profiles: Pick<ProfilesFeature, 'summary'>;
+}): DomainHandlers<typeof debugPairingMethods> {
+  const { debugPairing, profiles } = features;
   return {
     'debugPairing.testAccounts': async ({ developerBaseUrl, appId, developerToken }) => ({
       items: (await debugPairing.testAccounts(developerBaseUrl, appId, developerToken)).map((a) => ({

@@ -1,37 +1,51 @@
 import type { z } from 'zod';
-import type { ServiceCatalog } from '../../features/catalog/service-catalog.js';
-import type { ConnectionMonitor } from '../../features/connection/connection-monitor.js';
-import type { JobsViews } from '../../features/jobs/jobs-views.js';
-import type { LibraryFeature } from '../../features/library/library-feature.js';
-import type { MediaJobsFeature } from '../../features/media-jobs/media-jobs-feature.js';
-import type { PlaygroundFeature } from '../../features/playground/playground-feature.js';
-import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
+import type { AppInfo, appMethods, ConnectionState } from '../../../../shared/bridge/domains/app.js';
 import type { DebugPairingFeature } from '../../features/debug-pairing/debug-pairing-feature.js';
+import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
 import type { SettingsStore } from '../../features/settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
-import type { EventHub } from '../event-hub.js';
+import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
+import type { StudioFeatures } from '../../studio/studio-features.js';
 import type { StudioHost } from '../../studio/studio-host.js';
+import type { EventHub } from '../event-hub.js';
+import type { TeamHandlerFeatures } from './team-handlers.js';
 
-/** The features the app and playground handlers map onto (built by the composition root). */
-export interface HandlerFeatures {
-  readonly profiles: ProfilesFeature;
-  readonly debugPairing: DebugPairingFeature;
-  readonly connection: ConnectionMonitor;
-  readonly catalog: ServiceCatalog;
-  readonly library: LibraryFeature;
-  readonly media: MediaJobsFeature;
-  readonly playground: PlaygroundFeature;
-  readonly jobs: JobsViews;
-  readonly settings: SettingsStore;
-}
+type Answer<T> = T | Promise<T>;
 
-/** What every domain's handlers may use: the features, pushed events, the log, the data folder. */
+/**
+ * What a composition root gives the one handler table: the studio's features (over the backend it
+ * chose) and the parts only it has. A part a root leaves out is a capability its backend declares
+ * off: its methods are refused by `backends/capabilities.ts`, never by a handler.
+ */
 export interface HandlerContext {
-  readonly features: HandlerFeatures;
+  readonly studio: StudioFeatures;
   readonly events: EventHub;
   readonly logger: Logger;
-  readonly dataDir: string;
   readonly host: StudioHost;
+  /** `app.info` as this root reports it (its backend's capabilities included). */
+  info(): Answer<z.output<typeof AppInfo>>;
+  /** The renderer's own settings (theme, language, layout). */
+  readonly settings: SettingsStore;
+  /** The backend's connection state: the last one known, and a fresh check. */
+  readonly connection: {
+    current(): Answer<z.output<typeof ConnectionState>>;
+    check(): Promise<z.output<typeof ConnectionState>>;
+  };
+  /** The profiles listed in Settings (the backend's own one where there are no keys). */
+  profilesList(): Answer<z.output<(typeof appMethods)['profiles.list']['result']>>;
+  /** A person's own keys and profiles (capability `profiles`). */
+  readonly profiles?: ProfilesFeature;
+  /** "Pair for debugging" (capability `profiles`). */
+  readonly debugPairing?: DebugPairingFeature;
+  /** The local simulator's fault scenario (capability `profiles`; never started by a listing). */
+  readonly simulator?: Pick<EmbeddedSimulator, 'get'>;
+  /** Projects and the Team screen (Team needs a RuntimeSession: the platform's, or a paired debug one). */
+  readonly team: TeamHandlerFeatures;
+  /** The platform-marked copy of a result (capability `markedExport`). */
+  readonly exportResult?: (
+    jobRowId: number,
+    outputIndex: number | undefined,
+  ) => Promise<{ fileName: string; byteSize: number; downloadPath: string }>;
 }
 
 type MethodMap = Record<string, { params: z.ZodType; result: z.ZodType }>;

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { isCallable, serviceAvailability } from '../../../../shared/api/service-availability.js';
 import type {
   ConversationView,
@@ -11,7 +10,8 @@ import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
 import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
-import { getVoice, listVoices } from '../../operations/audio-generation.js';
+import { audioJob } from '../../operations/audio-generation.js';
+import { imageJob } from '../../operations/image-generation.js';
 import { documentsFromFile } from '../../operations/rerank.js';
 import { SERVICE_KINDS } from '../../operations/service-common.js';
 import { mediaUrl } from '../../studio/media-resolver.js';
@@ -20,7 +20,6 @@ import type { DomainHandlers, HandlerContext } from './handler-context.js';
 import type { StudioHost } from '../../studio/studio-host.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
-const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
 /** How long a Playground generation is waited for before it is answered as pending. */
 export const GENERATION_WAIT_SECONDS = 15 * 60;
 
@@ -105,28 +104,33 @@ export function playgroundServiceView(s: ServiceEntry) {
   };
 }
 
-/** The Playground's bridge handlers: every other service of the public API, over the same core. */
-export function createPlaygroundHandlers(
-  ctx: HandlerContext,
-  /** The one staging store (the Playground's files arrive in chunks). */
-  staged: Pick<StagedFiles, 'putChunk' | 'chunkedPath'>,
-): DomainHandlers<typeof playgroundMethods> {
-  const { profiles, catalog, playground, media, library } = ctx.features;
-  const files = { put: staged.putChunk.bind(staged), pathOf: staged.chunkedPath.bind(staged) };
+/** The Playground's bridge handlers: every other service of the backend, over the same core. */
+export function createPlaygroundHandlers(ctx: HandlerContext): DomainHandlers<typeof playgroundMethods> {
+  const { studio } = ctx;
+  const { backend, staged } = studio;
+  const files = { pathOf: staged.chunkedPath.bind(staged) };
   const streams = new Map<string, AbortController>();
-  const profileId = () => profiles.activeId();
-  const resolve = (kinds: readonly string[], model: string) => catalog.resolve(profileId(), kinds, model);
-
+  const profileId = () => backend.activeProfileId();
   const generationResult = (result: RunResult) => generationResultOf(result, ctx.host);
 
   return {
     'playground.services': async () => {
-      const { services: list } = await catalog.discover(profileId());
-      return list.filter((s) => PLAYGROUND_KINDS.has(s.serviceKind)).map(playgroundServiceView);
+      const { services: list } = await backend.services(undefined);
+      return list
+        .filter((s) => PLAYGROUND_KINDS.has(s.serviceKind))
+        .map((s) => ({
+          modelAlias: s.modelAlias,
+          serviceKind: s.serviceKind,
+          displayName: s.displayName,
+          available: s.available,
+          availability: s.availability,
+          apiUsageContract: s.apiUsageContract,
+          mediaSpecContract: s.mediaSpecContract,
+        }));
     },
     'playground.files.put': putPlaygroundChunk(staged),
     'playground.chat.send': async (params) => {
-      const { client, service } = await resolve(SERVICE_KINDS.chat, params.model);
+      const service = await backend.service(SERVICE_KINDS.chat, params.model);
       if (streams.has(params.streamId)) throw new AppError('chat.busy', 'This reply is already streaming.');
       const controller = new AbortController();
       streams.set(params.streamId, controller);
@@ -134,7 +138,8 @@ export function createPlaygroundHandlers(
         const attachments = [];
         for (const a of params.attachments)
           attachments.push({ filePath: await files.pathOf(a.fileId), inline: a.inline });
-        const turn = await playground.chat(client, {
+        const calls = await backend.playgroundCalls();
+        const turn = await calls.chat({
           service,
           conversationId: params.conversationId,
           system: params.system,
@@ -145,7 +150,7 @@ export function createPlaygroundHandlers(
           onToken: (token) => ctx.events.emit('playground.chat.delta', { streamId: params.streamId, token }),
         });
         return {
-          conversation: conversationView(playground.conversationWithMessages(turn.conversation.id)!),
+          conversation: conversationView(studio.playground.conversationWithMessages(turn.conversation.id)!),
         };
       } finally {
         streams.delete(params.streamId);
@@ -157,16 +162,16 @@ export function createPlaygroundHandlers(
       return { cancelled: Boolean(controller) };
     },
     'playground.conversations.list': ({ query }) => {
-      const list = playground.conversations(profileId(), query?.trim() ? query : undefined);
+      const list = studio.playground.conversations(profileId(), query?.trim() ? query : undefined);
       return list.map((c) => ({ id: c.id, title: c.title, model: c.model, updatedAt: c.updatedAt }));
     },
     'playground.conversations.get': ({ id }) => {
-      const c = playground.conversationWithMessages(id);
+      const c = studio.playground.conversationWithMessages(id);
       if (!c || c.profileId !== profileId()) throw new AppError('chat.not_found', 'No such conversation.');
       return conversationView(c);
     },
     'playground.calls.list': ({ operation, limit }) =>
-      ctx.features.jobs.calls({ profileId: profileId(), operation, limit: limit ?? 20 }).items.map((c) => ({
+      studio.calls({ profileId: profileId(), operation, limit: limit ?? 20 }).items.map((c) => ({
         id: c.id,
         operation: c.operation,
         model: c.model,
@@ -178,13 +183,13 @@ export function createPlaygroundHandlers(
         errorCode: c.errorCode ?? null,
       })),
     'playground.embed': async ({ model, inputs }) => {
-      const { client, service } = await resolve(SERVICE_KINDS.embeddings, model);
-      const r = await playground.embed(client, service, inputs);
+      const service = await backend.service(SERVICE_KINDS.embeddings, model);
+      const r = await (await backend.playgroundCalls()).embed(service, inputs);
       return { model: r.model, count: r.vectors.length, dimensions: r.dimensions, similarity: r.similarity };
     },
     'playground.rerank': async ({ model, query, documents, topN }) => {
-      const { client, service } = await resolve(SERVICE_KINDS.rerank, model);
-      const r = await playground.rerank(client, service, { query, documents, topN });
+      const service = await backend.service(SERVICE_KINDS.rerank, model);
+      const r = await (await backend.playgroundCalls()).rerank(service, { query, documents, topN });
       return { model: r.model, results: r.results };
     },
     'playground.rerank.loadDocuments': async ({ fileId }) => {
@@ -192,8 +197,9 @@ export function createPlaygroundHandlers(
       return { documents: documentsFromFile(path.basename(file), await readFile(file, 'utf8')) };
     },
     'playground.ocr': async ({ model, fileId, task, pages }) => {
-      const { client, service } = await resolve(SERVICE_KINDS.ocr, model);
-      const r = await playground.ocr(client, service, await files.pathOf(fileId), { task, pages });
+      const service = await backend.service(SERVICE_KINDS.ocr, model);
+      const file = await files.pathOf(fileId);
+      const r = await (await backend.playgroundCalls()).ocr(service, file, { task, pages });
       return {
         raw: r.raw,
         text: r.text ?? null,
@@ -206,8 +212,11 @@ export function createPlaygroundHandlers(
       };
     },
     'playground.transcribe': async ({ model, fileId, language, responseFormat }) => {
-      const { client, service } = await resolve(SERVICE_KINDS.transcription, model);
-      const r = await playground.transcribe(client, service, await files.pathOf(fileId), {
+      const service = await backend.service(SERVICE_KINDS.transcription, model);
+      const file = await files.pathOf(fileId);
+      const r = await (
+        await backend.playgroundCalls()
+      ).transcribe(service, file, {
         language,
         responseFormat,
       });
@@ -219,63 +228,46 @@ export function createPlaygroundHandlers(
         exports: r.exports,
       };
     },
-    'playground.voices': async () => {
-      const client = await catalog.clientFor(profileId());
-      return (await listVoices(client)).map((v) => ({
+    'playground.voices': async () =>
+      (await backend.voices()).map((v) => ({
         voiceId: v.voiceId,
         displayName: v.displayName,
         primaryLanguage: v.primaryLanguage,
         supportedLanguages: v.supportedLanguages,
         description: v.description ?? null,
         hasPreview: Boolean(v.previewAssetId),
-      }));
-    },
-    'playground.voices.preview': async ({ voiceId, model }) => {
-      const client = await catalog.clientFor(profileId());
-      const voice = await getVoice(client, voiceId);
-      if (!voice.previewAssetId)
-        throw new AppError('voice.no_preview', `${voice.displayName} has no preview.`);
-      const response = await client.openContent({ assetId: voice.previewAssetId, model });
-      const declared = Number(response.headers.get('content-length') ?? '0');
-      if (declared > PREVIEW_MAX_BYTES) {
-        await response.body?.cancel();
-        throw new AppError('voice.preview_too_large', 'The voice preview is too large to play here.');
-      }
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (bytes.length > PREVIEW_MAX_BYTES)
-        throw new AppError('voice.preview_too_large', 'The voice preview is too large to play here.');
-      const type = z
-        .string()
-        .regex(/^audio\/[\w.+-]+$/)
-        .safeParse((response.headers.get('content-type') ?? '').split(';')[0]);
-      return { dataUrl: `data:${type.success ? type.data : 'audio/wav'};base64,${bytes.toString('base64')}` };
-    },
+      })),
+    'playground.voices.preview': ({ voiceId, model }) => backend.voicePreview(voiceId, model),
     'playground.audio.generate': async ({ model, videoFileId, ...draft }) => {
-      const { service } = await resolve(SERVICE_KINDS.audio, model);
-      const result = await media.submitAudio({
+      const service = await backend.service(SERVICE_KINDS.audio, model);
+      const videoFile = videoFileId ? await files.pathOf(videoFileId) : undefined;
+      const job = await audioJob({
         profileId: profileId(),
         service,
-        draft: { ...draft, videoFile: videoFileId ? await files.pathOf(videoFileId) : undefined },
+        draft: { ...draft, videoFile },
         wait: { waitSeconds: GENERATION_WAIT_SECONDS },
       });
-      return generationResult(result);
+      return generationResult(await backend.createMediaJob(job));
     },
     'playground.image.generate': async ({ model, inputFileIds, ...draft }) => {
-      const { service } = await resolve(SERVICE_KINDS.image, model);
-      const inputImages = [];
+      const service = await backend.service(SERVICE_KINDS.image, model);
+      const inputImages: string[] = [];
       for (const id of inputFileIds) inputImages.push(await files.pathOf(id));
-      const result = await media.submitImage({
+      const job = await imageJob({
         profileId: profileId(),
         service,
         draft: { ...draft, inputImages },
         wait: { waitSeconds: GENERATION_WAIT_SECONDS },
       });
-      return generationResult(result);
+      return generationResult(await backend.createMediaJob(job));
     },
     'playground.parse': async ({ model, fileId, language, pages, pageRange, preset }) => {
-      const { client, service } = await resolve(SERVICE_KINDS.parse, model);
-      const libraryDir = library.folders.current();
-      const r = await playground.parse(client, service, await files.pathOf(fileId), libraryDir, {
+      const service = await backend.service(SERVICE_KINDS.parse, model);
+      const libraryDir = studio.libraryDir();
+      const file = await files.pathOf(fileId);
+      const r = await (
+        await backend.playgroundCalls()
+      ).parse(service, file, libraryDir, {
         language,
         pages,
         pageRange,

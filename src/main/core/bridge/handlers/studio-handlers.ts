@@ -1,42 +1,37 @@
 import { emptyDraftForm } from '../../../../shared/bridge/draft-form.js';
 import type { studioMethods } from '../../../../shared/bridge/domains/studio.js';
-import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
-import { SIMULATOR_PROFILE_ID } from '../../profiles/profile-directory.js';
-import type { StudioFeatures } from '../../studio/studio-features.js';
+import type { BridgeHandlers } from '../dispatcher.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
-export function createStudioHandlers(
-  ctx: HandlerContext,
-  studio: StudioFeatures,
-  /** The embedded simulator, for its fault-injection scenario (never started by a listing). */
-  simulator: Pick<EmbeddedSimulator, 'get'>,
-  // the platform-marked copy is not a capability of the public API: refused by its capabilities
-): Omit<DomainHandlers<typeof studioMethods>, 'library.export'> {
-  const { profiles } = ctx.features;
+type StudioHandlers = DomainHandlers<typeof studioMethods>;
+
+/**
+ * Create, the queue, the library and the studio's settings, each a mapping onto the studio's
+ * features over the root's backend; profiles, the simulator's scenario and the marked copy only
+ * where the root has them (otherwise their capability is off and they are refused).
+ */
+export function createStudioHandlers(ctx: HandlerContext): Partial<StudioHandlers> {
+  const { studio } = ctx;
+  const { backend } = studio;
+  // a draft runs under the backend's profile when the page names none
+  const formOf = (form: Parameters<StudioHandlers['drafts.create']>[0]['form']) => ({
+    ...(form ?? emptyDraftForm(backend.activeProfileId())),
+    profileId: backend.draftProfileId(form?.profileId),
+  });
   let scenario: string | null = null;
-  return {
-    'services.list': ({ profileId, serviceKind }) => studio.discovery.services(profileId, serviceKind),
-    'profiles.add': (input) => profiles.add(input),
-    'profiles.remove': ({ profileId }) => profiles.remove(profileId),
-    'profiles.setActive': ({ profileId }) => profiles.setActive(profileId),
-    'profiles.test': ({ profileId }) => profiles.test(profileId),
+  const served: { -readonly [K in keyof StudioHandlers]?: StudioHandlers[K] } = {
+    'services.list': ({ profileId, serviceKind }) => backend.services(profileId, serviceKind),
     'simulator.getScenario': () => ({ scenario }),
-    'simulator.setScenario': async ({ name }) => {
-      const running = await simulator.get();
-      running.setScenario(name);
-      scenario = name;
-      return { scenario };
-    },
     'files.get': ({ fileId }) => studio.staged.get(fileId),
     'drafts.create': ({ form, fromJobRowId }) =>
       fromJobRowId !== undefined
-        ? studio.drafts.copyJob(fromJobRowId, form ?? emptyDraftForm(SIMULATOR_PROFILE_ID))
-        : studio.drafts.createDraft(form ?? emptyDraftForm(SIMULATOR_PROFILE_ID)),
+        ? studio.drafts.copyJob(fromJobRowId, formOf(form))
+        : studio.drafts.createDraft(formOf(form)),
     'drafts.get': ({ draftId }) => studio.drafts.draft(draftId),
-    'drafts.save': ({ draftId, form }) => studio.drafts.saveDraft(draftId, form),
+    'drafts.save': ({ draftId, form }) => studio.drafts.saveDraft(draftId, formOf(form)),
     'drafts.list': () => studio.drafts.listDrafts(),
-    'video.optimize': ({ draftId, style }) => studio.optimize.optimize(draftId, style),
-    'video.admission': ({ draftId }) => studio.admission.admission(draftId),
+    'video.optimize': ({ draftId, style }) => backend.optimize(draftId, style),
+    'video.admission': ({ draftId }) => backend.admission(draftId),
     'video.submit': ({ draftId }) => studio.submit.submit(draftId),
     'video.variations': ({ draftId, count }) => studio.variations.generate(draftId, count),
     'jobs.list': (query) => studio.views.listJobs(query),
@@ -44,9 +39,29 @@ export function createStudioHandlers(
     'library.list': (filter) => studio.library.list(filter),
     'library.delete': ({ jobRowId }) => studio.library.deleteResult(jobRowId),
     'library.reveal': ({ jobRowId }) => studio.library.reveal(jobRowId),
-    'studio.batch.preview': (params) => studio.batch.preview(params),
-    'studio.batch.submit': (params) => studio.batch.submit(params),
     'studio.settings.get': () => studio.settings.get(),
     'studio.settings.update': (change) => studio.settings.update(change),
   };
+  const { batch } = studio;
+  if (batch) {
+    served['studio.batch.preview'] = (params) => batch.preview(params);
+    served['studio.batch.submit'] = (params) => batch.submit(params);
+  }
+  const { profiles, simulator, exportResult } = ctx;
+  if (profiles) {
+    served['profiles.add'] = (input) => profiles.add(input);
+    served['profiles.remove'] = ({ profileId }) => profiles.remove(profileId);
+    served['profiles.setActive'] = ({ profileId }) => profiles.setActive(profileId);
+    served['profiles.test'] = ({ profileId }) => profiles.test(profileId);
+  }
+  if (simulator)
+    served['simulator.setScenario'] = async ({ name }) => {
+      const running = await simulator.get();
+      running.setScenario(name);
+      scenario = name;
+      return { scenario };
+    };
+  if (exportResult)
+    served['library.export'] = ({ jobRowId, outputIndex }) => exportResult(jobRowId, outputIndex);
+  return served satisfies Partial<BridgeHandlers>;
 }

@@ -61,7 +61,7 @@ const METHODS_OF: Record<
       'simulator.setScenario',
     ],
   },
-  localFolders: { what: 'Showing a folder of this computer', methods: ['library.reveal'] },
+  localFolders: { what: 'A folder of this computer', methods: ['library.reveal'] },
   markedExport: { what: 'The platform-marked copy', methods: ['library.export'] },
   promptOptimization: { what: 'Prompt optimization', methods: ['video.optimize'] },
   batchImport: { what: 'Batch import', methods: ['studio.batch.preview', 'studio.batch.submit'] },
@@ -93,6 +93,16 @@ const BILLED_CALL_PANELS: readonly PlaygroundPanelName[] = ['embeddings', 'reran
 
 type Refusal = () => never;
 
+/** The refusal of a capability this backend does not offer (what `refusalsOf` answers with). */
+export function refusalError(what: string): AppError {
+  return new AppError('platform.not_here', `${what} is not part of Framewright here.`);
+}
+
+/** Refuses, inside a method that is served, the part of it that needs `capability` (e.g. a library folder). */
+export function refuseMissing(capability: keyof typeof METHODS_OF): never {
+  throw refusalError(METHODS_OF[capability].what);
+}
+
 /**
  * The one place a backend's missing capabilities are refused: a handler for every method of a
  * capability that is off, answering `platform.not_here` with what is missing. A composition root
@@ -101,7 +111,7 @@ type Refusal = () => never;
 export function refusalsOf(capabilities: Capabilities): Partial<Record<MethodName, Refusal>> {
   const refusals: Partial<Record<MethodName, Refusal>> = {};
   const refuse = (what: string) => (): never => {
-    throw new AppError('platform.not_here', `${what} is not part of Framewright here.`);
+    throw refusalError(what);
   };
   for (const [capability, { what, methods }] of Object.entries(METHODS_OF)) {
     if (capabilities[capability as keyof typeof METHODS_OF]) continue;
@@ -117,14 +127,12 @@ export function refusalsOf(capabilities: Capabilities): Partial<Record<MethodNam
 }
 
 /**
- * A composition root's full handler table: what it serves, and the refusals of its capabilities
- * for the rest. A method both served and refused, or neither, is a wiring error found at start.
+ * The full handler table of a backend: every method the studio serves, except those of a
+ * capability the backend declares off, which are refused here and nowhere else (a refusal wins
+ * over a handler). A method neither served nor refused is a wiring error found at start.
  */
 export function withRefusals(served: Partial<BridgeHandlers>, capabilities: Capabilities): BridgeHandlers {
-  const refusals = refusalsOf(capabilities);
-  const both = Object.keys(refusals).filter((method) => method in served);
-  if (both.length > 0) throw new Error(`Served although their capability is off: ${both.join(', ')}`);
-  const all: Partial<BridgeHandlers> = { ...refusals, ...served };
+  const all: Partial<BridgeHandlers> = { ...served, ...refusalsOf(capabilities) };
   const missing = METHOD_NAMES.filter((method) => !(method in all));
   if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);
   return all as BridgeHandlers;

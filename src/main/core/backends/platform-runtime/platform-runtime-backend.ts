@@ -1,0 +1,72 @@
+import { PLATFORM_CAPABILITIES, refusalError } from '../capabilities.js';
+import type { PlaygroundCalls } from '../playground-calls.js';
+import type { StudioBackend } from '../studio-backend.js';
+import { AppError } from '../../errors.js';
+import type { ProjectsFeature } from '../../features/projects/projects-feature.js';
+import type { RuntimeInputsDeps } from '../../features/read-urls/runtime-inputs.js';
+import type { JobEngine } from '../../jobs/job-engine.js';
+import type { Journal } from '../../journal/open-journal.js';
+import { chooseService } from '../../operations/service-common.js';
+import type { RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
+import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../../studio/runtime-create.js';
+import type { StudioBackendParts } from '../../studio/studio-features.js';
+
+export interface PlatformRuntimeBackendDeps {
+  runtime: RuntimeApiClient;
+  /** The person's RuntimeSession now (null: none; the page is told to reopen the application). */
+  session(): Promise<{ sessionId: string } | null>;
+  journal: Journal;
+  /** The person's object storage, signing key and public origin: local files travel as signed readUrls. */
+  readUrls: RuntimeInputsDeps;
+  projects: Pick<ProjectsFeature, 'draftProject'>;
+  engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+}
+
+/**
+ * The platform's deployed runtime as the studio's backend, acting as the signed-in person
+ * (application-platform-api.md, section A): services from `/available-services` (kept per
+ * session), Generate after the runtime's dry-run, references and Playground files as signed
+ * readUrls of the person's own storage, one profile (the runtime's).
+ */
+export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
+  return (parts: StudioBackendParts): StudioBackend => {
+    const create = new RuntimeCreate({
+      client: d.runtime,
+      session: d.session,
+      jobs: d.journal.jobs,
+      drafts: parts.drafts,
+      staged: parts.staged,
+      readUrls: d.readUrls,
+      projects: d.projects,
+      engine: d.engine,
+    });
+    const notYet = (what: string) => async (): Promise<never> => {
+      throw refusalError(what);
+    };
+    const calls: PlaygroundCalls = {
+      chat: notYet('Chat'),
+      embed: notYet('Embeddings'),
+      rerank: notYet('Rerank'),
+      ocr: notYet('OCR'),
+      transcribe: notYet('Transcription'),
+      parse: notYet('Document parsing'),
+    };
+    return {
+      capabilities: PLATFORM_CAPABILITIES,
+      activeProfileId: () => RUNTIME_PROFILE_ID,
+      draftProfileId: () => RUNTIME_PROFILE_ID,
+      services: (_profileId, serviceKind) => create.services(serviceKind),
+      service: async (kinds, model) => chooseService(await create.listServices(), kinds, model),
+      admission: (draftId) => create.admission(draftId),
+      optimize: notYet('Prompt optimization'),
+      createVideo: (submission) => create.create(submission),
+      createMediaJob: (job) => create.createMediaJob(job),
+      playgroundCalls: async () => calls,
+      // the runtime lists no voice catalogue: its speech services name their own voices
+      voices: async () => [],
+      voicePreview: async () => {
+        throw new AppError('voice.no_preview', 'This voice has no preview here.');
+      },
+    };
+  };
+}

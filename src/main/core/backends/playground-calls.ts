@@ -1,0 +1,39 @@
+import type { Journal } from '../journal/open-journal.js';
+import { chatTurn } from '../operations/chat.js';
+import { parseDocument } from '../operations/document-parse.js';
+import { createEmbeddings } from '../operations/embeddings.js';
+import { runOcr } from '../operations/ocr.js';
+import { rerankDocuments } from '../operations/rerank.js';
+import { transcribeFile } from '../operations/transcription.js';
+import type { PublicApiClient } from '../platform/public-api-client.js';
+
+/** A call of the public interface with its journal and client bound: what the Playground passes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ClientBound<F> = F extends (journal: any, client: any, ...rest: infer R) => infer T
+  ? (...rest: R) => T
+  : never;
+
+/**
+ * The Playground's synchronous calls as one backend makes them, each recorded in the journal:
+ * the same arguments and results whichever backend answers.
+ */
+export interface PlaygroundCalls {
+  chat: ClientBound<typeof chatTurn>;
+  embed: ClientBound<typeof createEmbeddings>;
+  rerank: ClientBound<typeof rerankDocuments>;
+  ocr: ClientBound<typeof runOcr>;
+  transcribe: ClientBound<typeof transcribeFile>;
+  parse: ClientBound<typeof parseDocument>;
+}
+
+/** The public interface's calls over a profile's client. */
+export function publicPlaygroundCalls(journal: Journal, client: PublicApiClient): PlaygroundCalls {
+  return {
+    chat: (...args) => chatTurn(journal, client, ...args),
+    embed: (...args) => createEmbeddings(journal, client, ...args),
+    rerank: (...args) => rerankDocuments(journal, client, ...args),
+    ocr: (...args) => runOcr(journal, client, ...args),
+    transcribe: (...args) => transcribeFile(journal, client, ...args),
+    parse: (...args) => parseDocument(journal, client, ...args),
+  };
+}
