@@ -39,9 +39,13 @@ describe('capabilities, refused in one place', () => {
     expect(Object.keys(refusalsOf(PUBLIC_API_CAPABILITIES))).toEqual(['library.export']);
   });
 
-  it('a root that serves a refused method, or leaves one unhandled, is stopped at start', () => {
+  it('a capability that is off is refused even where a handler exists; one left unhandled stops the start', () => {
     const all = Object.fromEntries(METHOD_NAMES.map((m) => [m, () => 'served'])) as unknown as BridgeHandlers;
-    expect(() => withRefusals(all, PUBLIC_API_CAPABILITIES)).toThrow(/library\.export/);
+    const table = withRefusals(all, PUBLIC_API_CAPABILITIES);
+    expect(() => (table['library.export'] as () => unknown)()).toThrow(
+      expect.objectContaining({ code: 'platform.not_here' }),
+    );
+    expect((table['jobs.list'] as () => unknown)()).toBe('served');
     const { 'library.export': _export, ...served } = all;
     const handlers = withRefusals(served, PUBLIC_API_CAPABILITIES);
     expect(Object.keys(handlers).sort()).toEqual([...METHOD_NAMES].sort());
