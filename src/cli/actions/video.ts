@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
-import { NOT_VERIFIABLE_REASON, verificationOf } from '../../main/core/jobs/download-outputs.js';
+import { NOT_VERIFIABLE_REASON, verificationOf } from '../../main/core/jobs/verification.js';
 import type { JobWithOutputs } from '../../main/core/features/jobs/jobs-views.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';

@@ -1,4 +1,4 @@
-import { verificationOf } from '../../main/core/jobs/download-outputs.js';
+import { verificationOf } from '../../main/core/jobs/verification.js';
 import type { EngineChange } from '../../main/core/jobs/job-engine.js';
 import type { JobsViews } from '../../main/core/features/jobs/jobs-views.js';
 import type { UploadState } from '../../main/core/video/submit-video.js';

@@ -2,7 +2,7 @@ import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared
 import { referenceRole } from '../../../shared/h3/draft.js';
 import { numberReferences } from '../../../shared/h3/reference-numbering.js';
 import { AppError } from '../errors.js';
-import { verificationOf } from '../jobs/download-outputs.js';
+import { verificationOf } from '../jobs/verification.js';
 import { estimateFromDurations, remainingSeconds } from '../jobs/expected-duration.js';
 import {
   isTerminalStatus,
