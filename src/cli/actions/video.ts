@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { ProbedMedia } from '../../shared/h3/draft.js';
 import { AppError } from '../../main/core/errors.js';
 import { NOT_VERIFIABLE_REASON, verificationOf } from '../../main/core/jobs/verification.js';
-import type { JobWithOutputs } from '../../main/core/features/jobs/jobs-views.js';
+import type { JobWithOutputs } from '../../main/core/studio/job-views.js';
 import { probeMedia, type ProbedFile } from '../../main/core/media/probe-media.js';
 import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
 import type { LocalVideoDraft, VideoResult } from '../../main/core/video/submit-video.js';

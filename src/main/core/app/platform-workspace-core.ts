@@ -238,15 +238,7 @@ export function createPlatformWorkspaceCore(
     setLibraryDir: notHere('Choosing a library folder'),
     host: BROWSER_HOST,
   });
-  const views = new JobViews({
-    jobs: journal.jobs,
-    outputs: journal.outputs,
-    optimizations: journal.optimizations,
-    variations: journal.variations,
-    drafts,
-    staged,
-    host: BROWSER_HOST,
-  });
+  const views = new JobViews(journal, { drafts, staged, host: BROWSER_HOST });
   const library = new StudioLibrary({
     jobs: journal.jobs,
     views,

@@ -101,15 +101,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     host: d.host,
   });
   const waitSeconds = () => settings.waitSeconds();
-  const views = new JobViews({
-    jobs: journal.jobs,
-    outputs: journal.outputs,
-    optimizations: journal.optimizations,
-    variations: journal.variations,
-    drafts,
-    staged,
-    host: d.host,
-  });
+  const views = new JobViews(journal, { drafts, staged, host: d.host });
   const submit = new StudioSubmit({
     createJob: (submission) => submitVideo(d.runner, submission),
     jobs: journal.jobs,

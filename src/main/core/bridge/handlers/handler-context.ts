@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ServiceCatalog } from '../../features/catalog/service-catalog.js';
 import type { ConnectionMonitor } from '../../features/connection/connection-monitor.js';
-import type { JobsViews } from '../../features/jobs/jobs-views.js';
+import type { JobViews } from '../../studio/job-views.js';
 import type { LibraryFeature } from '../../features/library/library-feature.js';
 import type { MediaJobsFeature } from '../../features/media-jobs/media-jobs-feature.js';
 import type { PlaygroundFeature } from '../../features/playground/playground-feature.js';
@@ -21,7 +21,7 @@ export interface HandlerFeatures {
   readonly library: LibraryFeature;
   readonly media: MediaJobsFeature;
   readonly playground: PlaygroundFeature;
-  readonly jobs: JobsViews;
+  readonly jobs: JobViews;
   readonly settings: SettingsStore;
 }
 
