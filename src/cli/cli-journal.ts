@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
-import { JobsViews } from '../main/core/features/jobs/jobs-views.js';
+import { JobViews } from '../main/core/studio/job-views.js';
 import { openJournal, type Journal } from '../main/core/journal/open-journal.js';
 import type { GlobalOptions } from './cli-context.js';
 import type { ExitCode } from './exit-codes.js';
@@ -14,7 +14,7 @@ import type { ExitCode } from './exit-codes.js';
  */
 export async function withCliJournal(
   command: Command,
-  body: (jobs: JobsViews, json: boolean) => ExitCode | Promise<ExitCode>,
+  body: (jobs: JobViews, json: boolean) => ExitCode | Promise<ExitCode>,
 ): Promise<void> {
   const options = command.optsWithGlobals<GlobalOptions>();
   const json = Boolean(options.json);
@@ -25,7 +25,7 @@ export async function withCliJournal(
   let journal: Journal | undefined;
   try {
     journal = openJournal({ path: path.join(options.dataDir ?? defaultDataDir(), 'journal.sqlite') });
-    process.exitCode = await body(JobsViews.over(journal), json);
+    process.exitCode = await body(JobViews.over(journal), json);
   } catch (error) {
     const { reportError } = await import('./cli-context.js');
     process.exitCode = reportError(error, json);

@@ -17,7 +17,7 @@ export const runJobsCommand = async (
     if (opts.status && !JOB_STATUSES.includes(opts.status as JobStatus)) {
       throw new AppError('usage', `--status must be one of ${JOB_STATUSES.join(', ')}.`);
     }
-    const page = jobs.page({
+    const page = jobs.rows({
       status: opts.status as JobStatus | undefined,
       limit: Number(opts.limit),
       cursor: opts.cursor,

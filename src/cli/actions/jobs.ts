@@ -6,7 +6,7 @@ import { describeJob } from './video.js';
 
 export const runShowCommand = async (ref: string, _opts: unknown, command: Command) =>
   withCliCore(command, async (cli) => {
-    const { job, idempotencyKey, request } = cli.core.jobs.detail(ref, cli.profileId);
+    const { job, idempotencyKey, request } = cli.core.jobs.record(ref, cli.profileId);
     const detail = { ...describeJob(job), idempotencyKey, request };
     if (cli.json) printJson(detail);
     else process.stdout.write(JSON.stringify(detail, null, 2) + '\n');

@@ -1,6 +1,6 @@
-import { verificationOf } from '../../main/core/jobs/download-outputs.js';
+import { verificationOf } from '../../main/core/jobs/verification.js';
 import type { EngineChange } from '../../main/core/jobs/job-engine.js';
-import type { JobsViews } from '../../main/core/features/jobs/jobs-views.js';
+import type { JobViews } from '../../main/core/studio/job-views.js';
 import type { UploadState } from '../../main/core/video/submit-video.js';
 import type { JobProgress, JobProgressChange } from './job-progress.js';
 
@@ -28,7 +28,7 @@ export interface FollowOptions {
  */
 export function followEngine(
   progress: JobProgress,
-  jobs: Pick<JobsViews, 'keyOfJobRow'>,
+  jobs: Pick<JobViews, 'keyOfJobRow'>,
   options: FollowOptions,
 ): (change: EngineChange) => void {
   const keyOfRow = new Map<number, string>();

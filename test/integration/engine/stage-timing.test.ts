@@ -31,11 +31,7 @@ afterAll(async () => {
 describe('stage timings written by the engine, and the estimate they give', () => {
   it('records each stage the polls saw, tells each poll with its next poll planned, and estimates the next job of the same model and seconds', async () => {
     const profileId = (await core.profiles.list())[0]!.id;
-    const views = new JobViews({
-      jobs: core.journal.jobs,
-      outputs: core.journal.outputs,
-      optimizations: core.journal.optimizations,
-      variations: core.journal.variations,
+    const views = new JobViews(core.journal, {
       drafts: {} as StudioDrafts,
       staged: { get: () => ({}) as never },
       host: BROWSER_HOST,

@@ -10,7 +10,7 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from '../../../src/main/core/journal/open-journal.js';
-import { JobViews, type JobViewsDeps } from '../../../src/main/core/studio/job-views.js';
+import { JobViews, type JobViewsJournal } from '../../../src/main/core/studio/job-views.js';
 import {
   FRAME_COUNT,
   MediaResolver,
@@ -76,7 +76,12 @@ beforeAll(() => {
     libraryDirs: () => [libraryDir],
     staged: new StagedFiles(dataDir, journal),
   });
-  views = new JobViews({ host: BROWSER_HOST } as JobViewsDeps);
+  // the output view reads no table: the route and the host's media base make its URLs
+  views = new JobViews({} as JobViewsJournal, {
+    drafts: { find: () => undefined },
+    staged: { get: () => ({}) as never },
+    host: BROWSER_HOST,
+  });
 });
 
 describe('scrub frames of library results', () => {

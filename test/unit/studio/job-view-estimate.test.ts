@@ -11,11 +11,7 @@ function setup() {
   t = tempJournal(1_000_000);
   t.journal.profiles.create({ id: 'sim', name: 'Simulator', kind: 'simulator' });
   t.journal.profiles.create({ id: 'other', name: 'Other', kind: 'simulator' });
-  return new JobViews({
-    jobs: t.journal.jobs,
-    outputs: t.journal.outputs,
-    optimizations: t.journal.optimizations,
-    variations: t.journal.variations,
+  return new JobViews(t.journal, {
     drafts: {} as StudioDrafts,
     staged: { get: () => ({}) as never },
     host: BROWSER_HOST,

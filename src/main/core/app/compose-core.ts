@@ -1,5 +1,5 @@
 import { ServiceCatalog } from '../features/catalog/service-catalog.js';
-import { JobsViews } from '../features/jobs/jobs-views.js';
+import { JobViews } from '../studio/job-views.js';
 import { LibraryFeature } from '../features/library/library-feature.js';
 import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
@@ -15,7 +15,7 @@ export interface CoreFeatures {
   /** `login --debug` and "Pair for debugging": the PKCE pairing and the paired debug sessions. */
   readonly debugPairing: DebugPairingFeature;
   readonly catalog: ServiceCatalog;
-  readonly jobs: JobsViews;
+  readonly jobs: JobViews;
   readonly library: LibraryFeature;
   readonly media: MediaJobsFeature;
   readonly playground: PlaygroundFeature;
@@ -66,7 +66,7 @@ export function composeFeatures(
       journal,
       profiles: options.catalogClientFor ? { clientFor: options.catalogClientFor } : parts.profiles,
     }),
-    jobs: JobsViews.over(journal),
+    jobs: JobViews.over(journal),
     library: new LibraryFeature({
       journal,
       folders: parts.libraryFolders,

@@ -2,22 +2,27 @@ import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared
 import { referenceRole } from '../../../shared/h3/draft.js';
 import { numberReferences } from '../../../shared/h3/reference-numbering.js';
 import { AppError } from '../errors.js';
-import { verificationOf } from '../jobs/download-outputs.js';
 import { estimateFromDurations, remainingSeconds } from '../jobs/expected-duration.js';
+import { verificationOf } from '../jobs/verification.js';
 import {
   isTerminalStatus,
   type Job,
   type JobIntent,
   type JobWithOutputs,
-  type JobsRepository,
+  type ListJobsQuery,
 } from '../journal/jobs-repository.js';
-import type { Output, OutputsRepository } from '../journal/outputs-repository.js';
-import type { PromptOptimizationsRepository } from '../journal/prompt-optimizations-repository.js';
-import type { VariationsRepository } from '../journal/variations-repository.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { Output } from '../journal/outputs-repository.js';
+import type { Page } from '../journal/pagination.js';
+import type { ServiceCall, ServiceCallOperation } from '../journal/service-calls-repository.js';
 import type { StudioDrafts } from './drafts.js';
-import { FRAME_COUNT, frameRoute, mediaUrl } from './media-resolver.js';
+import { FRAME_COUNT, frameRoute, mediaUrl } from './media-urls.js';
 import type { StagedFiles } from './staged-files.js';
 import type { StudioHost } from './studio-host.js';
+
+// The journal's vocabulary, for the CLI's actions (which may not import the journal themselves).
+export type { Job, JobIntent, JobWithOutputs, ServiceCall, ServiceCallOperation };
+export { SERVICE_CALL_OPERATIONS } from '../journal/service-calls-repository.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
@@ -49,30 +54,139 @@ export function jobTitleOf(body: Record<string, unknown>): string {
   return '';
 }
 
-export interface JobViewsDeps {
-  jobs: Pick<JobsRepository, 'getJob' | 'getIntentById' | 'listJobs' | 'stageHistory' | 'succeededDurations'>;
-  outputs: Pick<OutputsRepository, 'listForJob'>;
-  optimizations: Pick<PromptOptimizationsRepository, 'get'>;
+/** The journal tables every view reads: nothing that opens the keychain, the network or a file. */
+export interface JobViewsJournal {
+  readonly jobs: Pick<
+    Journal['jobs'],
+    | 'listJobs'
+    | 'getJob'
+    | 'getJobByJobId'
+    | 'currentIntent'
+    | 'getIntentById'
+    | 'getJobForIntent'
+    | 'stageHistory'
+    | 'succeededDurations'
+  >;
+  readonly outputs: Pick<Journal['outputs'], 'listForJob'>;
+  readonly optimizations: Pick<Journal['optimizations'], 'get'>;
   /** The variation group of an intent ("Generate ×N"). */
-  variations: Pick<VariationsRepository, 'forIntent'>;
-  drafts: StudioDrafts;
-  staged: Pick<StagedFiles, 'get'>;
-  host: StudioHost;
-  /** The clock of `expectedRemainingSeconds` (tests). */
-  now?: () => number;
+  readonly variations: Pick<Journal['variations'], 'forIntent'>;
+  readonly serviceCalls: Pick<Journal['serviceCalls'], 'list'>;
+  readonly profiles: Pick<Journal['profiles'], 'list'>;
 }
 
-/** The Queue's and a job's details' views of the journal (spec: "Poll a job", "Download a result"). */
+/** What the studio's views (Queue, job details, Library, sequences) add: drafts, staged files, the host's media. */
+export interface JobViewsStudio {
+  readonly drafts: Pick<StudioDrafts, 'find'>;
+  readonly staged: Pick<StagedFiles, 'get'>;
+  readonly host: Pick<StudioHost, 'mediaBase'>;
+  /** The clock of `expectedRemainingSeconds` (tests). */
+  readonly now?: () => number;
+}
+
+/** A job as the CLI's `show` prints it: the row, with the key it was created under and the request as sent. */
+export interface JobRecord {
+  job: JobWithOutputs;
+  /** Absent for a reindexed job. */
+  idempotencyKey?: string;
+  request?: unknown;
+}
+
+/**
+ * The read-only views of the journal's jobs and synchronous calls, for every caller: the CLI's
+ * `jobs`, `show`, `calls` and `batch` reports and the Playground's calls log (over the journal
+ * alone: `JobViews.over(journal)`, so `framewright jobs` opens SQLite and nothing else), and the
+ * studio's Queue, job details, Library and sequences (`new JobViews(journal, studio)`). Spec:
+ * "MediaJob", "Poll a job", "Download a result".
+ */
 export class JobViews {
-  constructor(private readonly d: JobViewsDeps) {}
+  constructor(
+    private readonly j: JobViewsJournal,
+    private readonly studio?: JobViewsStudio,
+  ) {}
+
+  /** Views over the journal alone: the CLI's listings and the calls log (not the studio's views). */
+  static over(journal: JobViewsJournal): JobViews {
+    return new JobViews(journal);
+  }
+
+  /**
+   * The studio's parts. Every studio view asks for them first, so views built over the journal
+   * alone refuse the studio's views outright (a programming error) instead of answering some.
+   */
+  private studioParts(): JobViewsStudio {
+    if (!this.studio) throw new AppError('internal', 'These job views were built over the journal alone.');
+    return this.studio;
+  }
+
+  /** A page of journal rows, newest first (keyset cursor). */
+  rows(query: ListJobsQuery): Page<Job> {
+    return this.j.jobs.listJobs(query);
+  }
+
+  /**
+   * A job by its platform job id (looked up under `profileId` first, then every profile) or by
+   * its row number in the journal.
+   */
+  find(ref: string, profileId: string): JobWithOutputs {
+    const others = this.j.profiles.list().map((p) => p.id);
+    for (const id of [profileId, ...others]) {
+      const job = this.j.jobs.getJobByJobId(id, ref);
+      if (job) return job;
+    }
+    if (/^\d+$/.test(ref)) {
+      const job = this.j.jobs.getJob(Number(ref));
+      if (job) return job;
+    }
+    throw new AppError('usage', `No job "${ref}" in the journal.`);
+  }
+
+  /** A job with the idempotency key and request it was created with. */
+  record(ref: string, profileId: string): JobRecord {
+    const job = this.find(ref, profileId);
+    const intent = this.j.jobs.getIntentById(job.intentId);
+    return {
+      job,
+      idempotencyKey: intent?.idempotencyKey,
+      request: intent ? (JSON.parse(intent.canonicalBodyJson) as unknown) : undefined,
+    };
+  }
+
+  /** The idempotency key a job row of the journal was created under (progress reports name jobs by it). */
+  keyOfJobRow(jobRowId: number): string | undefined {
+    const job = this.j.jobs.getJob(jobRowId);
+    return job ? this.j.jobs.getIntentById(job.intentId)?.idempotencyKey : undefined;
+  }
+
+  /** The job created under an idempotency key, if the platform accepted one. */
+  jobForKey(idempotencyKey: string): JobWithOutputs | undefined {
+    const intent = this.j.jobs.currentIntent(idempotencyKey);
+    return intent ? this.j.jobs.getJobForIntent(intent.id) : undefined;
+  }
+
+  /** A page of the synchronous calls made as a profile, newest first; a bad cursor is a usage error. */
+  calls(query: {
+    profileId: string;
+    operation?: ServiceCallOperation;
+    limit: number;
+    cursor?: string;
+  }): Page<ServiceCall> {
+    try {
+      return this.j.serviceCalls.list(query);
+    } catch (error) {
+      if (error instanceof RangeError) throw new AppError('usage', error.message);
+      throw error;
+    }
+  }
 
   requireJob(jobRowId: number): JobWithOutputs {
-    const job = this.d.jobs.getJob(jobRowId);
+    const job = this.j.jobs.getJob(jobRowId);
     if (!job) throw new AppError('job.not_found', 'This job is not in the journal.');
     return job;
   }
 
   outputView(jobRowId: number, output: Output): OutputView {
+    const { host } = this.studioParts();
     const verified = output.downloadState === 'verified';
     const route = `library/${jobRowId}/${output.id}`;
     const mimeType = output.mimeType ?? output.expectedMimeType;
@@ -87,19 +201,20 @@ export class JobViews {
       sha256: nul(output.sha256),
       verified,
       verification: verificationOf(output),
-      mediaUrl: verified ? mediaUrl(this.d.host, route) : null,
-      posterUrl: verified ? mediaUrl(this.d.host, `${route}/poster`) : null,
+      mediaUrl: verified ? mediaUrl(host, route) : null,
+      posterUrl: verified ? mediaUrl(host, `${route}/poster`) : null,
       frameUrls: video
-        ? Array.from({ length: FRAME_COUNT }, (_, n) => mediaUrl(this.d.host, frameRoute(route, n)))
+        ? Array.from({ length: FRAME_COUNT }, (_, n) => mediaUrl(host, frameRoute(route, n)))
         : [],
     };
   }
 
   jobView(job: Job, intent?: JobIntent): JobView {
-    const i = intent ?? this.d.jobs.getIntentById(job.intentId);
+    this.studioParts();
+    const i = intent ?? this.j.jobs.getIntentById(job.intentId);
     const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
-    const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.d.outputs.listForJob(job.id);
-    const variation = this.d.variations.forIntent(job.intentId);
+    const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.j.outputs.listForJob(job.id);
+    const variation = this.j.variations.forIntent(job.intentId);
     const prompt = requestField(body, 'prompt');
     const mode = requestField(body, 'generationMode');
     const seconds = requestField(body, 'seconds');
@@ -132,7 +247,7 @@ export class JobViews {
         ? { groupId: variation.groupId, index: variation.position, count: variation.count }
         : null,
       outputs: outputs.map((o) => this.outputView(job.id, o)),
-      stageStartedAt: nul(this.d.jobs.stageHistory(job.id).at(-1)?.startedAt),
+      stageStartedAt: nul(this.j.jobs.stageHistory(job.id).at(-1)?.startedAt),
       ...this.estimate(job, body),
     };
   }
@@ -149,30 +264,36 @@ export class JobViews {
     if (isTerminalStatus(job.status)) return none;
     const seconds = typeof body.seconds === 'number' ? body.seconds : null;
     const estimate = estimateFromDurations(
-      this.d.jobs.succeededDurations({ profileId: job.profileId, model: job.model, seconds }),
+      this.j.jobs.succeededDurations({ profileId: job.profileId, model: job.model, seconds }),
     );
     if (!estimate) return none;
     return {
       expectedTotalSeconds: estimate.expectedTotalSeconds,
-      expectedRemainingSeconds: remainingSeconds(estimate, job.acceptedAt, (this.d.now ?? Date.now)()),
+      expectedRemainingSeconds: remainingSeconds(
+        estimate,
+        job.acceptedAt,
+        (this.studioParts().now ?? Date.now)(),
+      ),
       estimateBasis: { samples: estimate.samples, model: job.model, seconds },
     };
   }
 
   listJobs(query: { status?: Job['status']; profileId?: string; cursor?: string; limit?: number }) {
-    const page = this.d.jobs.listJobs(query);
+    this.studioParts();
+    const page = this.j.jobs.listJobs(query);
     return { items: page.items.map((j) => this.jobView(j)), nextCursor: page.nextCursor ?? null };
   }
 
   jobDetail(jobRowId: number): JobDetail {
+    const { drafts, staged, host } = this.studioParts();
     const job = this.requireJob(jobRowId);
-    const intent = this.d.jobs.getIntentById(job.intentId)!;
+    const intent = this.j.jobs.getIntentById(job.intentId)!;
     const view = this.jobView(job, intent);
     const requested = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
     const optimization = intent.optimizationClientRequestId
-      ? this.d.optimizations.get(intent.optimizationClientRequestId)
+      ? this.j.optimizations.get(intent.optimizationClientRequestId)
       : undefined;
-    const stored = intent.draftId ? this.d.drafts.find(intent.draftId) : undefined;
+    const stored = intent.draftId ? drafts.find(intent.draftId) : undefined;
     const references: JobDetail['references'] = [];
     if (stored) {
       const form = stored.form;
@@ -180,7 +301,7 @@ export class JobViews {
         if (!m) return;
         let available = true;
         try {
-          this.d.staged.get(m.id);
+          staged.get(m.id);
         } catch {
           available = false;
         }
@@ -188,7 +309,7 @@ export class JobViews {
           ...m,
           role,
           label,
-          posterUrl: available ? mediaUrl(this.d.host, `staged/${m.id}/poster`) : null,
+          posterUrl: available ? mediaUrl(host, `staged/${m.id}/poster`) : null,
         });
       };
       if (typeof requested.input_image_asset_id === 'string')
@@ -210,7 +331,7 @@ export class JobViews {
         : null,
       optimizedPrompt: optimization?.optimizedPrompt ?? null,
       references,
-      stages: this.d.jobs.stageHistory(job.id).map((stage, index, all) => {
+      stages: this.j.jobs.stageHistory(job.id).map((stage, index, all) => {
         const next = all[index + 1];
         return {
           status: stage.status,

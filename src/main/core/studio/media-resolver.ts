@@ -1,12 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import type { Journal } from '../journal/open-journal.js';
+import { FRAME_COUNT, signatureMatches } from './media-urls.js';
 import { readMediaFacts, runMediaTool } from '../media/probe-media.js';
 import type { StagedFiles } from './staged-files.js';
-import type { StudioHost } from './studio-host.js';
 
 /**
  * The only way media reach the player: a request names a journal row (job row id + output id, or
@@ -45,48 +44,8 @@ export interface MediaResolverOptions {
 export const MEDIA_PATH =
   /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|assembly\/([0-9a-f-]{36}))(\/poster|\/frame\/(\d))?$/;
 
-/** How many evenly spaced frames of a verified video the Library card scrubs through. */
-export const FRAME_COUNT = 6;
-
-/** The media route of frame `n` (0-based, below {@link FRAME_COUNT}) of a library output's route. */
-export function frameRoute(outputRoute: string, n: number): string {
-  return `${outputRoute}/frame/${n}`;
-}
-
-/**
- * Library routes are numbered rows, so their URLs carry a signature: an HMAC of the route under a
- * key this process draws at start and never shares. A URL is then a capability for that one file
- * (the page cannot forge another, and no session credential rides on media requests, which `<img>`
- * and `<video>` cannot give a header). Staged routes need none: their ids are random UUIDs.
- */
-const MEDIA_URL_KEY = randomBytes(32);
-const SIGNATURE_PARAM = 's';
-
-function signatureOf(route: string): string {
-  return createHmac('sha256', MEDIA_URL_KEY).update(route).digest('base64url').slice(0, 32);
-}
-
-/** Routes to the library (results and assemblies) are signed; staged ones are random UUIDs. */
-const isSigned = (route: string) => /^(library|assembly)\//.test(route.replace(/^\//, ''));
-
-function signatureMatches(route: string, signature: string | null | undefined): boolean {
-  if (!isSigned(route)) return true;
-  if (typeof signature !== 'string') return false;
-  const expected = Buffer.from(signatureOf(route.replace(/^\//, '')));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-/** The URL of a media route as the host serves it to its page, signed where the route needs it. */
-export function mediaUrl(host: Pick<StudioHost, 'mediaBase'>, route: string): string {
-  const base = `${host.mediaBase}${route}`;
-  return isSigned(route) ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
-}
-
-/** The signature a media request carries (the `s` query parameter), for `MediaResolver.resolve`. */
-export function mediaSignatureOf(url: URL): string | null {
-  return url.searchParams.get(SIGNATURE_PARAM);
-}
+/** The media URLs (`media-urls.ts`), for the resolver's users. */
+export { FRAME_COUNT, frameRoute, mediaSignatureOf, mediaUrl } from './media-urls.js';
 
 /** The only types served for display: sniffed images (no SVG: it is a document), videos, audio. */
 export function isDisplayableMediaType(mimeType: string): boolean {

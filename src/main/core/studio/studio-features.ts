@@ -3,7 +3,6 @@ import type { Capabilities } from '../../../shared/bridge/domains/app.js';
 import type { StudioBackend } from '../backends/studio-backend.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
-import { JobsViews } from '../features/jobs/jobs-views.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
 import { ProjectsFeature } from '../features/projects/projects-feature.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -70,7 +69,7 @@ export interface StudioFeatures {
   /** The Playground's saved conversations. */
   readonly playground: PlaygroundFeature;
   /** The journal of billed synchronous calls, newest first. */
-  readonly calls: JobsViews['calls'];
+  readonly calls: JobViews['calls'];
   /** The current library folder (the Playground's parsed documents go there). */
   readonly libraryDir: () => string;
   /** Batch import (absent where the backend offers none: refused by its capabilities). */
@@ -120,15 +119,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     localFolders: backend.capabilities.localFolders,
   });
   const waitSeconds = () => settings.waitSeconds();
-  const views = new JobViews({
-    jobs: journal.jobs,
-    outputs: journal.outputs,
-    optimizations: journal.optimizations,
-    variations: journal.variations,
-    drafts,
-    staged,
-    host: d.host,
-  });
+  const views = new JobViews(journal, { drafts, staged, host: d.host });
   const projects = new ProjectsFeature(journal);
   const submit = new StudioSubmit({
     createJob: (submission) => backend.createVideo(submission),
@@ -158,7 +149,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     submit,
     projects,
     playground: new PlaygroundFeature({ journal }),
-    calls: (query) => JobsViews.over(journal).calls(query),
+    calls: (query) => views.calls(query),
     libraryDir: d.libraryDir,
     sequences: new SequencesFeature({
       journal,

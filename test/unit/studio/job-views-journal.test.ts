@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobsViews } from '../../../src/main/core/features/jobs/jobs-views.js';
+import { JobViews } from '../../../src/main/core/studio/job-views.js';
+import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
+import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 import { acceptJob, tempJournal } from '../journal/helpers.js';
 
 let t: ReturnType<typeof tempJournal>;
@@ -14,12 +16,12 @@ function setup() {
       kind: id === 'sim' ? 'simulator' : 'personal',
       ...(id === 'work' ? { baseUrl: 'https://api.example.com/v1' } : {}),
     });
-  return JobsViews.over(t.journal);
+  return JobViews.over(t.journal);
 }
 
 const accept = (key: string, profileId: string, jobId: string) => acceptJob(t.journal, key, profileId, jobId);
 
-describe('the jobs views', () => {
+describe('the job views over the journal alone (the CLI, the calls log)', () => {
   it('finds a job by its job id under the chosen profile first, then any profile, then by row number', () => {
     const views = setup();
     const mine = accept('k-work', 'work', 'job-1');
@@ -35,7 +37,7 @@ describe('the jobs views', () => {
   it('shows a job with the key and request it was created with', () => {
     const views = setup();
     accept('k-work', 'work', 'job-1');
-    expect(views.detail('job-1', 'work')).toMatchObject({
+    expect(views.record('job-1', 'work')).toMatchObject({
       job: { jobId: 'job-1' },
       idempotencyKey: 'k-work',
       request: { prompt: 'prompt of k-work', model: 'h3' },
@@ -53,11 +55,45 @@ describe('the jobs views', () => {
     const views = setup();
     accept('a', 'work', 'job-a');
     accept('b', 'work', 'job-b');
-    const first = views.page({ limit: 1 });
+    const first = views.rows({ limit: 1 });
     expect(first.items.map((j) => j.jobId)).toEqual(['job-b']);
-    expect(views.page({ limit: 1, cursor: first.nextCursor }).items.map((j) => j.jobId)).toEqual(['job-a']);
+    expect(views.rows({ limit: 1, cursor: first.nextCursor }).items.map((j) => j.jobId)).toEqual(['job-a']);
     expect(() => views.calls({ profileId: 'work', limit: 5, cursor: 'not-a-cursor' })).toThrow(
       expect.objectContaining({ code: 'usage' }),
     );
+  });
+});
+
+describe('one class of job views for the CLI and the studio', () => {
+  it('answers the CLI and the Queue from one instance: the row `find` names is the job `listJobs` and `jobDetail` show', () => {
+    setup();
+    const views = new JobViews(t.journal, {
+      drafts: { find: () => undefined } as Pick<StudioDrafts, 'find'>,
+      staged: { get: () => ({}) as never },
+      host: BROWSER_HOST,
+    });
+    const job = accept('k-work', 'work', 'job-1');
+    expect(views.find('job-1', 'work').id).toBe(job.id);
+    expect(views.keyOfJobRow(job.id)).toBe('k-work');
+    expect(views.listJobs({ profileId: 'work' }).items).toEqual([
+      expect.objectContaining({ rowId: job.id, jobId: 'job-1', title: 'prompt of k-work' }),
+    ]);
+    expect(views.jobDetail(job.id)).toMatchObject({
+      rowId: job.id,
+      requested: views.record('job-1', 'work').request,
+    });
+  });
+
+  it("refuses the studio's views when built over the journal alone, rather than answering without media URLs", () => {
+    const views = setup();
+    const job = accept('k-work', 'work', 'job-1');
+    expect(views.find('job-1', 'work').id).toBe(job.id);
+    for (const studioView of [
+      () => views.jobView(job),
+      () => views.listJobs({}),
+      () => views.jobDetail(job.id),
+      () => views.outputView(job.id, views.find('job-1', 'work').outputs[0]!),
+    ])
+      expect(studioView).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });
