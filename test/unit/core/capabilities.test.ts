@@ -3,8 +3,8 @@ import {
   PLATFORM_CAPABILITIES,
   PUBLIC_API_CAPABILITIES,
   refusalsOf,
-  withRefusals,
 } from '../../../src/main/core/backends/capabilities.js';
+import { withRefusals } from '../../../src/main/core/bridge/handlers/handler-table.js';
 import type { BridgeHandlers } from '../../../src/main/core/bridge/dispatcher.js';
 import { METHOD_NAMES } from '../../../src/shared/bridge/names.js';
 

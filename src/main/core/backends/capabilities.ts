@@ -1,7 +1,6 @@
 import type { MethodName } from '../../../shared/bridge/contract.js';
 import type { Capabilities, PlaygroundPanelName } from '../../../shared/bridge/domains/app.js';
 import { METHOD_NAMES, PLAYGROUND_PANELS } from '../../../shared/bridge/names.js';
-import type { BridgeHandlers } from '../bridge/dispatcher.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -124,16 +123,4 @@ export function refusalsOf(capabilities: Capabilities): Partial<Record<MethodNam
   if (!BILLED_CALL_PANELS.some((panel) => capabilities.playgroundPanels.includes(panel)))
     refusals['playground.calls.list'] = refuse('The journal of billed calls');
   return refusals;
-}
-
-/**
- * The full handler table of a backend: every method the studio serves, except those of a
- * capability the backend declares off, which are refused here and nowhere else (a refusal wins
- * over a handler). A method neither served nor refused is a wiring error found at start.
- */
-export function withRefusals(served: Partial<BridgeHandlers>, capabilities: Capabilities): BridgeHandlers {
-  const all: Partial<BridgeHandlers> = { ...served, ...refusalsOf(capabilities) };
-  const missing = METHOD_NAMES.filter((method) => !(method in all));
-  if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);
-  return all as BridgeHandlers;
 }

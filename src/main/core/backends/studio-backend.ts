@@ -5,7 +5,9 @@ import type { ServiceEntryView, studioMethods } from '../../../shared/bridge/dom
 import type { RunResult } from '../jobs/job-engine.js';
 import type { CatalogVoice } from '../../../shared/api/discovery.js';
 import type { JobWithInputs } from '../operations/job-with-inputs.js';
-import type { VideoSubmission } from '../video/submit-video.js';
+import type { StagedFiles } from '../studio/staged-files.js';
+import type { StudioDrafts } from '../studio/drafts.js';
+import type { UploadState, VideoSubmission } from '../video/submit-video.js';
 import type { PlaygroundCalls } from './playground-calls.js';
 
 /** A backend's services as Create and the Playground list them. */
@@ -24,6 +26,14 @@ export interface OptimizedPrompt {
   clientRequestId: string;
   originalPrompt: string;
   optimizedPrompt: string;
+}
+
+/** What a backend is built from: the studio's own drafts, staged files and upload progress. */
+export interface StudioBackendParts {
+  readonly drafts: StudioDrafts;
+  readonly staged: StagedFiles;
+  /** Reports an input's upload for a draft (`uploads.progress`). */
+  emitUpload(draftId: string, progress: UploadState): void;
 }
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Capabilities } from '../../../shared/bridge/domains/app.js';
-import type { StudioBackend } from '../backends/studio-backend.js';
+import type { StudioBackend, StudioBackendParts } from '../backends/studio-backend.js';
 import type { EventHub } from '../bridge/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
 import { PlaygroundFeature } from '../features/playground/playground-feature.js';
@@ -23,14 +23,6 @@ import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
 import { SequencesFeature } from '../features/sequences/sequences-feature.js';
 import { ResultFacts } from '../features/sequences/shot-results.js';
 import type { StudioHost } from './studio-host.js';
-
-/** What a backend is built from: the studio's own drafts, staged files and upload progress. */
-export interface StudioBackendParts {
-  readonly drafts: StudioDrafts;
-  readonly staged: StagedFiles;
-  /** Reports an input's upload for a draft (`uploads.progress`). */
-  emitUpload(draftId: string, progress: UploadState): void;
-}
 
 export interface StudioFeaturesDeps {
   /** Where staged files and Sequences' work files live (the person's folder on the platform). */

@@ -9,7 +9,7 @@ import type { Journal } from '../../journal/open-journal.js';
 import { chooseService } from '../../operations/service-common.js';
 import type { RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
 import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../../studio/runtime-create.js';
-import type { StudioBackendParts } from '../../studio/studio-features.js';
+import type { StudioBackendParts } from '../studio-backend.js';
 
 export interface PlatformRuntimeBackendDeps {
   runtime: RuntimeApiClient;

@@ -11,7 +11,7 @@ import { StudioAdmission } from '../../studio/admission.js';
 import { DraftInputs } from '../../studio/draft-inputs.js';
 import { StudioDiscovery } from '../../studio/discovery.js';
 import { StudioOptimize } from '../../studio/optimize.js';
-import type { StudioBackendParts } from '../../studio/studio-features.js';
+import type { StudioBackendParts } from '../studio-backend.js';
 import type { EventHub } from '../../bridge/event-hub.js';
 import type { Logger } from '../../logging/logger.js';
 import { submitVideo } from '../../video/submit-video.js';

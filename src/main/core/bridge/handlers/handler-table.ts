@@ -1,4 +1,6 @@
-import { withRefusals } from '../../backends/capabilities.js';
+import type { Capabilities } from '../../../../shared/bridge/domains/app.js';
+import { METHOD_NAMES } from '../../../../shared/bridge/names.js';
+import { refusalsOf } from '../../backends/capabilities.js';
 import type { BridgeHandlers } from '../dispatcher.js';
 import { createAppHandlers } from './app-handlers.js';
 import { createDebugPairingHandlers } from './debug-pairing-handlers.js';
@@ -25,4 +27,16 @@ export function createHandlerTable(ctx: HandlerContext): BridgeHandlers {
       : {}),
   };
   return withRefusals(served, ctx.studio.capabilities);
+}
+
+/**
+ * The full handler table of a backend: every method the studio serves, except those of a
+ * capability the backend declares off, which are refused here and nowhere else (a refusal wins
+ * over a handler). A method neither served nor refused is a wiring error found at start.
+ */
+export function withRefusals(served: Partial<BridgeHandlers>, capabilities: Capabilities): BridgeHandlers {
+  const all: Partial<BridgeHandlers> = { ...served, ...refusalsOf(capabilities) };
+  const missing = METHOD_NAMES.filter((method) => !(method in all));
+  if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);
+  return all as BridgeHandlers;
 }
