@@ -11,7 +11,7 @@ export function createAppHandlers(ctx: HandlerContext): DomainHandlers<typeof ap
       name: APP_NAME,
       version: APP_VERSION,
       host: ctx.host.kind,
-      platform: process.platform,
+      os: process.platform,
       nodeVersion: process.versions.node,
       dataDir: ctx.dataDir,
       capabilities: PUBLIC_API_CAPABILITIES,
