@@ -1,6 +1,5 @@
 import { DraftInvalidError } from '../../shared/h3/violations.js';
 import { AppError } from './errors.js';
-import type { ApiErrorKind } from './platform/api-errors.js';
 import { SecretStoreError } from './secrets/secret-store.js';
 
 /**
@@ -13,6 +12,19 @@ export type ErrorKind =
   | 'balance' // insufficient balance
   | 'job_failed' // the job (or the journal's record of it) cannot finish
   | 'service'; // any other service, network or local failure
+
+/** What a failed call means for the user, one class per row of the spec's error table. */
+export type ApiErrorKind =
+  | 'invalid_request' // 400 / 422: fix the field or asset; a new business intent
+  | 'identity' // 401 / 403: wrong or expired identity
+  | 'balance' // 402: insufficient balance
+  | 'not_found' // 404: unknown or not owned (including wrong model scope)
+  | 'conflict' // 409: idempotency conflict or service not available
+  | 'too_large' // 413
+  | 'unsupported_format' // 415
+  | 'rate_limited' // 429: honour Retry-After
+  | 'unavailable' // 503 (and other 5xx): honour Retry-After
+  | 'gateway_timeout'; // 504: the outcome of a write is unknown
 
 /** The kind of each ApiError code (`api.<ApiErrorKind>`), one row per row of the spec's error table. */
 const API_ERROR_KINDS = {

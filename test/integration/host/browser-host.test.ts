@@ -101,7 +101,11 @@ describe('browser host', () => {
     const response = await invoke('app.info', {}, bearer());
     expect(response.status).toBe(200);
     const body = JSON.parse(response.body);
-    expect(body).toMatchObject({ ok: true, result: { name: 'Framewright', host: 'browser' } });
+    expect(body).toMatchObject({
+      ok: true,
+      result: { name: 'Framewright', host: 'browser', os: process.platform },
+    });
+    expect(body.result).not.toHaveProperty('platform');
   });
 
   it('refuses calls without the token or with a wrong one; the public renderer needs none', async () => {

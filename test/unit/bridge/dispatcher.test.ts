@@ -8,7 +8,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
       name: 'Framewright',
       version: '0.1.0',
       host: 'browser' as const,
-      platform: 'linux',
+      os: 'linux',
       nodeVersion: '20',
       dataDir: '/tmp/x',
     })),

@@ -110,7 +110,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       name: APP_NAME,
       version: APP_VERSION,
       host: options.host.kind,
-      platform: process.platform,
+      os: process.platform,
       nodeVersion: process.versions.node,
       dataDir,
       capabilities: studio.capabilities,

@@ -118,7 +118,7 @@ export function createPlatformWorkspaceCore(
       name: APP_NAME,
       version: APP_VERSION,
       host: 'platform' as const,
-      platform: 'platform',
+      os: process.platform,
       nodeVersion: process.versions.node,
       dataDir: '',
       capabilities: studio.capabilities,

@@ -23,7 +23,7 @@ import { downloadOutputs, type DownloadOptions, type DownloadProgress } from './
 import { INCOMING_DIR } from './library-layout.js';
 import type { MediaJobTransport } from './media-job-transport.js';
 import { pollJob, type JobWake } from './poll-job.js';
-import type { ResumedOptimization } from '../video/resume-optimizations.js';
+import type { ResumedOptimization } from '../journal/prompt-optimizations-repository.js';
 import { DEFAULT_JOB_WAIT_SECONDS } from '../../../shared/wait-defaults.js';
 
 export interface SubmitRequest {

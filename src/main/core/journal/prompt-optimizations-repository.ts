@@ -7,6 +7,16 @@ import type { Page } from './pagination.js';
 
 export type OptimizationState = 'pending' | 'unknown' | 'succeeded' | 'failed' | 'abandoned';
 
+/** What the start-up replay of an unfinished optimization ended with (the engine reports it). */
+export interface ResumedOptimization {
+  clientRequestId: string;
+  profileId: string;
+  draftId?: string;
+  /** `unknown`: still not known (the next start replays it); `abandoned`: given up after the limit. */
+  state: OptimizationState;
+  message?: string;
+}
+
 /** A prompt optimization request; `clientRequestId` is also its Idempotency-Key. */
 export interface PromptOptimization {
   /** Journal id (insertion order), used for pagination. */

@@ -2,8 +2,7 @@ import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
-import { discoverServices } from '../video/discovery.js';
-import { chooseService } from './service-common.js';
+import { chooseService, discoverServices } from '../video/discovery.js';
 
 export interface ResolvedService {
   client: PublicApiClient;

@@ -1,21 +1,12 @@
 import { PublicError } from '../../../shared/api/errors.js';
 import { conflictMeaning } from '../../../shared/api/contract-vocabulary.js';
+import type { ApiErrorKind } from '../error-kinds.js';
 import { AppError } from '../errors.js';
 import { MAX_ERROR_BODY_BYTES, parseJsonOrUndefined, readCappedText } from './capped-body.js';
 import { parseRetryAfter, retryAfterHint } from './retry/retry-after.js';
 
-/** What a failed call means for the user, one class per row of the spec's error table. */
-export type ApiErrorKind =
-  | 'invalid_request' // 400 / 422: fix the field or asset; a new business intent
-  | 'identity' // 401 / 403: wrong or expired identity
-  | 'balance' // 402: insufficient balance
-  | 'not_found' // 404: unknown or not owned (including wrong model scope)
-  | 'conflict' // 409: idempotency conflict or service not available
-  | 'too_large' // 413
-  | 'unsupported_format' // 415
-  | 'rate_limited' // 429: honour Retry-After
-  | 'unavailable' // 503 (and other 5xx): honour Retry-After
-  | 'gateway_timeout'; // 504: the outcome of a write is unknown
+/** The kinds are declared with the core's error kinds (`../error-kinds.ts`), the lower module. */
+export type { ApiErrorKind };
 
 export function kindForStatus(status: number): ApiErrorKind {
   if (status === 400 || status === 422) return 'invalid_request';

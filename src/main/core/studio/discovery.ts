@@ -4,8 +4,7 @@ import type { ServiceEntryView } from '../../../shared/bridge/domains/studio.js'
 import type { ServiceCatalog } from '../features/catalog/service-catalog.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { chooseService } from '../operations/service-common.js';
-import { discoverServices } from '../video/discovery.js';
+import { chooseService, discoverServices } from '../video/discovery.js';
 
 /** A profile's API client (the profile directory's `clientFor`). */
 export type ClientFor = (profileId: string) => Promise<PublicApiClient>;

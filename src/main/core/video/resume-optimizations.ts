@@ -1,6 +1,6 @@
 import { resolveEffectiveLimits } from '../../../shared/h3/effective-limits.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { OptimizationState } from '../journal/prompt-optimizations-repository.js';
+import type { OptimizationState, ResumedOptimization } from '../journal/prompt-optimizations-repository.js';
 import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { discoverServices } from './discovery.js';
@@ -9,14 +9,7 @@ import { OPTIMIZATION_ATTEMPTS_PER_CALL, replayOptimization } from './prompt-opt
 /** Sends of one optimization across every start; past it the optimization is shown as abandoned. */
 export const OPTIMIZATION_REPLAY_LIMIT = 3 * OPTIMIZATION_ATTEMPTS_PER_CALL;
 
-export interface ResumedOptimization {
-  clientRequestId: string;
-  profileId: string;
-  draftId?: string;
-  /** `unknown`: still not known (the next start replays it); `abandoned`: given up after the limit. */
-  state: OptimizationState;
-  message?: string;
-}
+export type { ResumedOptimization };
 
 export interface ResumeOptimizationsOptions {
   clientFor(profileId: string): Promise<PublicApiClient>;

@@ -47,7 +47,8 @@ export const AppInfo = z.object({
    * platform host (Framewright deployed as a platform application for a team).
    */
   host: z.enum(['electron', 'browser', 'platform']),
-  platform: z.string(),
+  /** The operating system the core runs on (`process.platform`); "platform" names the deployment only. */
+  os: z.string(),
   nodeVersion: z.string(),
   dataDir: z.string(),
   /** What this backend and host offer (see {@link Capabilities}). */
