@@ -131,7 +131,11 @@ describe('each runtime call gives a result', () => {
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'What is in this picture?' });
 
     // the conversation continues: the earlier turn travels as text
-    const next = await calls.chat({ service: vision, conversationId: turn.conversation.id, text: 'And now?' });
+    const next = await calls.chat({
+      service: vision,
+      conversationId: turn.conversation.id,
+      text: 'And now?',
+    });
     expect(next.assistant.text).toContain('The conversation has 3 messages');
   });
 });

@@ -58,7 +58,9 @@ function optimizer(): RuntimeOptimize {
     staged: {
       resolve: async (id) => {
         if (id !== frameId) throw new Error(`unknown staged file ${id}`);
-        return { ...(await probeMedia(fixtures.firstPng)), id };
+        const probed = await probeMedia(fixtures.firstPng);
+        if (probed.kind !== 'image') throw new Error('the fixture is not an image');
+        return { ...probed, kind: probed.kind, id };
       },
     },
     readUrls: rig.readUrls,

@@ -57,8 +57,20 @@ describe('the runtime optimization body', () => {
     const keyed = contentKeyedOptimization(draft(), limits, undefined);
     const body = runtimeOptimizationBody(keyed, 'opt-0123456789', storedAt(1000));
     expect(body.referenceInputs).toEqual([
-      { role: 'reference_image', readUrl: storedAt(1000)[0]!.readUrl, byteSize: 1005, sha256: sha('a'), mimeType: 'image/png' },
-      { role: 'reference_image', readUrl: storedAt(1000)[1]!.readUrl, byteSize: 1005, sha256: sha('b'), mimeType: 'image/png' },
+      {
+        role: 'reference_image',
+        readUrl: storedAt(1000)[0]!.readUrl,
+        byteSize: 1005,
+        sha256: sha('a'),
+        mimeType: 'image/png',
+      },
+      {
+        role: 'reference_image',
+        readUrl: storedAt(1000)[1]!.readUrl,
+        byteSize: 1005,
+        sha256: sha('b'),
+        mimeType: 'image/png',
+      },
     ]);
     expect(body).toMatchObject({
       clientRequestId: 'opt-0123456789',

@@ -14,13 +14,7 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { sha256OfFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import {
-  InputLimitError,
-  journaledCall,
-  readAnswer,
-  sendWithRetry,
-  type Answer,
-} from './service-common.js';
+import { InputLimitError, journaledCall, readAnswer, sendWithRetry, type Answer } from './service-common.js';
 import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export interface TranscriptionOptions {

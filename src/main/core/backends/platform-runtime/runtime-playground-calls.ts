@@ -175,13 +175,8 @@ export function runtimePlaygroundCalls(deps: RuntimePlaygroundDeps): PlaygroundC
         ...(options.language !== undefined ? { language: options.language } : {}),
         ...(options.responseFormat !== undefined ? { response_format: options.responseFormat } : {}),
       };
-      return journaledTranscription(
-        journal,
-        profileId,
-        service,
-        checked,
-        options,
-        async () => answerOf(await client.transcribe(auth, body)),
+      return journaledTranscription(journal, profileId, service, checked, options, async () =>
+        answerOf(await client.transcribe(auth, body)),
       );
     },
   };

@@ -8,11 +8,7 @@ import type { RuntimeOptimizationRequest } from '../../platform/runtime/runtime-
 import { localDraftOf } from '../../studio/draft-inputs.js';
 import type { StudioDrafts } from '../../studio/drafts.js';
 import type { StagedFiles } from '../../studio/staged-files.js';
-import {
-  optimizationKey,
-  optimizePrompt,
-  type OptimizationSender,
-} from '../../video/prompt-optimization.js';
+import { optimizationKey, optimizePrompt, type OptimizationSender } from '../../video/prompt-optimization.js';
 import { assertDraftValid, limitsFor } from '../../video/submit-video.js';
 import { contentKeyedOptimization, runtimeOptimizationBody } from './runtime-optimization-body.js';
 import { requireSession, type CurrentSession } from './runtime-session.js';

@@ -427,7 +427,14 @@ export class RuntimeApiClient {
     body: { model: string; inputs: RuntimeCallInput[]; language?: string; response_format?: string },
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeAnswer<TranscriptionResponse>> {
-    return this.syncCall('Transcription', '/audio/transcriptions', auth, TranscriptionResponse, body, options);
+    return this.syncCall(
+      'Transcription',
+      '/audio/transcriptions',
+      auth,
+      TranscriptionResponse,
+      body,
+      options,
+    );
   }
 
   /** `POST /resource-usage:aggregate`. */
