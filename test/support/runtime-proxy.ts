@@ -22,15 +22,31 @@ export type RuntimeCreateStep =
   | ((upstream: UpstreamAnswer) => { status: number; body: unknown })
   | { status: number; body: unknown };
 
-/** A loopback proxy in front of the simulated runtime whose job creates follow a script. */
+/** One scripted request as it reached the proxy: its path, `Idempotency-Key` and exact body text. */
+export interface ScriptedRequest {
+  path: string;
+  idempotencyKey: string | undefined;
+  body: string;
+}
+
+/**
+ * A loopback proxy in front of the simulated runtime whose job creates (or, with `scripted`, the
+ * requests it names, e.g. optimizations or synchronous calls) follow a script.
+ */
 export class RuntimeProxy {
+  /** How many scripted requests reached the proxy. */
   creates = 0;
+  /** Every scripted request, in order. */
+  readonly sent: ScriptedRequest[] = [];
   private server: Server | undefined;
   private origin = '';
 
   constructor(
     private readonly upstreamOrigin: string,
-    private readonly script: (createNumber: number) => RuntimeCreateStep,
+    private readonly script: (createNumber: number, pathname: string) => RuntimeCreateStep,
+    /** Which requests follow the script (default: `POST …/media/jobs`). */
+    private readonly scripted: (method: string, pathname: string) => boolean = (method, pathname) =>
+      method === 'POST' && /\/media\/jobs$/.test(pathname),
   ) {}
 
   /** Starts on 127.0.0.1; answers the proxy's origin (paths are the upstream's). */
@@ -49,8 +65,17 @@ export class RuntimeProxy {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const isCreate = req.method === 'POST' && /\/media\/jobs$/.test(new URL(req.url!, 'http://x').pathname);
-    const step: RuntimeCreateStep = isCreate ? this.script(++this.creates) : 'pass';
+    const pathname = new URL(req.url!, 'http://x').pathname;
+    const isCreate = this.scripted(req.method ?? '', pathname);
+    if (isCreate) {
+      const key = req.headers['idempotency-key'];
+      this.sent.push({
+        path: pathname,
+        idempotencyKey: typeof key === 'string' ? key : undefined,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+    }
+    const step: RuntimeCreateStep = isCreate ? this.script(++this.creates, pathname) : 'pass';
     if (typeof step === 'object') return sendJson(res, step.status, step.body);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers))

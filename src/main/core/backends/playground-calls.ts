@@ -1,21 +1,22 @@
-import type { Journal } from '../journal/open-journal.js';
 import { chatTurn } from '../operations/chat.js';
 import { parseDocument } from '../operations/document-parse.js';
 import { createEmbeddings } from '../operations/embeddings.js';
 import { runOcr } from '../operations/ocr.js';
 import { rerankDocuments } from '../operations/rerank.js';
 import { transcribeFile } from '../operations/transcription.js';
+import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 
-/** A call of the public interface with its journal and client bound: what the Playground passes. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ClientBound<F> = F extends (journal: any, client: any, ...rest: infer R) => infer T
+/** A public operation `(journal, client, ...rest) => T` with its journal and client already bound. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches any journal and client type
+export type ClientBound<F> = F extends (journal: any, client: any, ...rest: infer R) => infer T
   ? (...rest: R) => T
   : never;
 
 /**
- * The Playground's synchronous calls as one backend makes them, each recorded in the journal:
- * the same arguments and results whichever backend answers.
+ * The Playground's synchronous calls of one backend, with the same signatures and results over the
+ * public interface ({@link publicPlaygroundCalls}) and the platform runtime
+ * (`platform-runtime/runtime-playground-calls.ts`).
  */
 export interface PlaygroundCalls {
   chat: ClientBound<typeof chatTurn>;
@@ -26,7 +27,7 @@ export interface PlaygroundCalls {
   parse: ClientBound<typeof parseDocument>;
 }
 
-/** The public interface's calls over a profile's client. */
+/** The public interface's Playground calls, for one profile's client. */
 export function publicPlaygroundCalls(journal: Journal, client: PublicApiClient): PlaygroundCalls {
   return {
     chat: (...args) => chatTurn(journal, client, ...args),

@@ -93,18 +93,42 @@ export async function streamChat(
     throw error;
   }
   const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('text/event-stream')) {
-    // a service that does not stream answers one JSON completion
-    const whole = await readJson(response, ChatCompletionResponse, 'Chat');
-    const content = whole.choices[0]?.message.content ?? '';
-    if (content) options.onToken?.(content);
-    return {
-      id: whole.id,
-      content,
-      finishReason: whole.choices[0]?.finish_reason ?? null,
-      usage: whole.usage,
-    };
-  }
+  // a service that does not stream answers one JSON completion
+  if (!type.startsWith('text/event-stream'))
+    return replyOfCompletion(await readJson(response, ChatCompletionResponse, 'Chat'), options.onToken);
+  return readChatEvents(
+    response.body as unknown as AsyncIterable<Uint8Array>,
+    () => response.body?.cancel().catch(() => undefined) ?? Promise.resolve(),
+    options,
+  );
+}
+
+/** The reply of one JSON chat completion (its whole content is one token). */
+export function replyOfCompletion(
+  whole: ChatCompletionResponse,
+  onToken?: (token: string) => void,
+): StreamedReply {
+  const content = whole.choices[0]?.message.content ?? '';
+  if (content) onToken?.(content);
+  return {
+    id: whole.id,
+    content,
+    finishReason: whole.choices[0]?.finish_reason ?? null,
+    usage: whole.usage,
+  };
+}
+
+/**
+ * Reads a chat completion's server-sent events (parsed by eventsource-parser) until a
+ * finish_reason or `[DONE]`; `onToken` gets each piece as it arrives. `cancel` stops the stream
+ * when reading ends early. An abort throws `chat.cancelled`, a broken stream `chat.stream_broken`,
+ * an event over 1 MiB or a reply stream over 16 MiB `api.body_too_large`.
+ */
+export async function readChatEvents(
+  chunks: AsyncIterable<Uint8Array>,
+  cancel: () => Promise<unknown>,
+  options: { signal?: AbortSignal; onToken?: (token: string) => void } = {},
+): Promise<StreamedReply> {
   let content = '';
   let id: string | undefined;
   let finishReason: string | null = null;
@@ -150,7 +174,7 @@ export async function streamChat(
   });
   const decoder = new TextDecoder();
   try {
-    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const bytes of chunks) {
       eventBytes += bytes.byteLength;
       totalBytes += bytes.byteLength;
       parser.feed(decoder.decode(bytes, { stream: true }));
@@ -163,7 +187,7 @@ export async function streamChat(
       if (done) break;
     }
   } catch (error) {
-    await response.body?.cancel().catch(() => undefined);
+    await cancel();
     if (options.signal?.aborted) throw cancelled();
     if (error instanceof AppError) throw error;
     throw new AppError(
@@ -177,7 +201,8 @@ export async function streamChat(
   return { id, content, finishReason, usage };
 }
 
-function cancelled(): AppError {
+/** The error of a reply the person cancelled. */
+export function cancelled(): AppError {
   return new AppError('chat.cancelled', 'The reply was cancelled; nothing was saved.');
 }
 
@@ -209,14 +234,14 @@ export interface ChatTurnResult {
 
 const INLINE_MAX_BYTES = 4 * 1024 * 1024;
 
-interface CheckedAttachment {
+export interface CheckedAttachment {
   attachment: ChatAttachment;
   file: ProbedFile;
   type: 'image_url' | 'video_url';
 }
 
 /** Probes and checks every attachment against the model's part types and upload limits (nothing sent). */
-async function checkAttachments(
+export async function checkAttachments(
   service: ServiceEntry,
   attachments: ChatAttachment[],
 ): Promise<CheckedAttachment[]> {
@@ -272,14 +297,34 @@ async function userContent(
   return parts;
 }
 
+/** What a backend sends for one turn, after every local check passed. */
+export interface ChatSendArgs {
+  service: ServiceEntry;
+  text: string;
+  /** The attachments, probed and checked against the model's part types and upload limits. */
+  checked: CheckedAttachment[];
+  /** The system prompt and the conversation's earlier messages, as stored. */
+  history: ChatMessage[];
+  sampling?: Record<string, SamplingValue>;
+  signal?: AbortSignal;
+  onToken?: (token: string) => void;
+  onStep?: (step: string) => void;
+}
+
+/** Sends one turn to a backend: the user message's content as sent (and stored), and the complete reply. */
+export type ChatSender = (
+  args: ChatSendArgs,
+) => Promise<{ content: ChatMessage['content']; reply: StreamedReply }>;
+
 /**
- * One chat turn: checks (nothing sent when they fail), uploads attachments, streams the reply,
- * and only then writes the user message and the complete reply to the journal in one transaction.
- * A cancelled or broken stream writes nothing.
+ * One chat turn over any backend: checks (nothing sent when they fail), `send` (attachments and
+ * the streamed reply, the backend's way), and only then the user message and the complete reply
+ * written to the journal in one transaction. A cancelled or broken stream writes nothing.
  */
-export async function chatTurn(
+export async function chatTurnWith(
   journal: Journal,
-  client: PublicApiClient,
+  profileId: string,
+  send: ChatSender,
   input: ChatTurnInput,
 ): Promise<ChatTurnResult> {
   const { service } = input;
@@ -291,45 +336,30 @@ export async function chatTurn(
     : undefined;
   if (input.conversationId && !existing)
     throw new AppError('chat.not_found', `No conversation ${input.conversationId} in this journal.`);
-  if (existing && existing.profileId !== client.profileId)
+  if (existing && existing.profileId !== profileId)
     throw new AppError('chat.not_found', 'That conversation belongs to another profile.');
   const system = existing ? existing.systemPrompt : input.system?.trim() || undefined;
   input.onStep?.('attachments');
   const checked = await checkAttachments(service, input.attachments ?? []);
-  const toUpload = checked.filter((c) => !c.attachment.inline).map((c) => c.file);
-  // an attachment cached from the journal that the service no longer knows is uploaded again once
-  const { content, reply } = await withUploadedInputs(
-    journal,
-    client,
+  const history: ChatMessage[] = [];
+  if (system) history.push({ role: 'system', content: system });
+  for (const m of existing?.messages ?? [])
+    history.push({ role: m.role, content: m.content as ChatMessage['content'] });
+  const { content, reply } = await send({
     service,
-    toUpload,
-    async (uploaded) => {
-      const content = await userContent(client, service, input.text, checked, uploaded);
-      const messages: ChatMessage[] = [];
-      if (system) messages.push({ role: 'system', content: system });
-      for (const m of existing?.messages ?? [])
-        messages.push({ role: m.role, content: m.content as ChatMessage['content'] });
-      messages.push({ role: 'user', content });
-      input.onStep?.('streaming');
-      const reply = await streamChat(
-        client,
-        // a model whose contract says it does not stream answers one JSON completion
-        {
-          model: service.modelAlias,
-          messages,
-          ...(input.sampling ?? {}),
-          stream: chatCapabilities(service).streaming,
-        },
-        { signal: input.signal, onToken: input.onToken },
-      );
-      return { content, reply };
-    },
-  );
+    text: input.text,
+    checked,
+    history,
+    sampling: input.sampling,
+    signal: input.signal,
+    onToken: input.onToken,
+    onStep: input.onStep,
+  });
   return journal.transaction(() => {
     const conversation =
       existing ??
       journal.conversations.create({
-        profileId: client.profileId,
+        profileId,
         model: service.modelAlias,
         title: [...(input.text.trim() || 'Media').replace(/\s+/g, ' ')].slice(0, 60).join(''),
         systemPrompt: system,
@@ -347,4 +377,44 @@ export async function chatTurn(
     ]);
     return { conversation: journal.conversations.get(conversation.id)!, user: user!, assistant: assistant! };
   });
+}
+
+/**
+ * The public interface's way of sending a turn: attachments uploaded (an attachment cached from
+ * the journal that the service no longer knows is uploaded again once) and named by their content
+ * URLs, or inline images; the reply streamed where the model's contract says it streams.
+ */
+function publicChatSender(journal: Journal, client: PublicApiClient): ChatSender {
+  return ({ service, text, checked, history, sampling, signal, onToken, onStep }) => {
+    const toUpload = checked.filter((c) => !c.attachment.inline).map((c) => c.file);
+    return withUploadedInputs(journal, client, service, toUpload, async (uploaded) => {
+      const content = await userContent(client, service, text, checked, uploaded);
+      onStep?.('streaming');
+      const reply = await streamChat(
+        client,
+        // a model whose contract says it does not stream answers one JSON completion
+        {
+          model: service.modelAlias,
+          messages: [...history, { role: 'user', content }],
+          ...(sampling ?? {}),
+          stream: chatCapabilities(service).streaming,
+        },
+        { signal, onToken },
+      );
+      return { content, reply };
+    });
+  };
+}
+
+/**
+ * One chat turn over the public interface: checks (nothing sent when they fail), uploads
+ * attachments, streams the reply, and only then writes the user message and the complete reply
+ * to the journal in one transaction. A cancelled or broken stream writes nothing.
+ */
+export function chatTurn(
+  journal: Journal,
+  client: PublicApiClient,
+  input: ChatTurnInput,
+): Promise<ChatTurnResult> {
+  return chatTurnWith(journal, client.profileId, publicChatSender(journal, client), input);
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/api/embeddings.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, callAnswer } from './service-common.js';
+import { InputLimitError, journaledCall, callAnswer, type Answer } from './service-common.js';
 
 export interface EmbeddingsResult {
   model: string;
@@ -67,13 +67,20 @@ export function similarityMatrix(vectors: readonly (readonly number[])[]): numbe
   return vectors.map((a) => vectors.map((b) => Math.round(cosineSimilarity(a, b) * 1e6) / 1e6));
 }
 
+/** Sends one embeddings body to a backend (once: the call is billed) and reads its answer. */
+export type EmbeddingsSend = (body: {
+  model: string;
+  input: string | string[];
+}) => Promise<Answer<EmbeddingsResponse>>;
+
 /**
- * `POST /embeddings`: one text (sent as a string) or several (an array). The call is journaled
- * (counts and lengths only, never the texts).
+ * `POST /embeddings` over any backend: one text (sent as a string) or several (an array), checked
+ * first. The call is journaled (counts and lengths only, never the texts).
  */
-export async function createEmbeddings(
+export async function embeddingsWith(
   journal: Journal,
-  client: PublicApiClient,
+  profileId: string,
+  send: EmbeddingsSend,
   service: ServiceEntry,
   inputs: readonly string[],
 ): Promise<EmbeddingsResult> {
@@ -81,7 +88,7 @@ export async function createEmbeddings(
   const body = { model: service.modelAlias, input: inputs.length === 1 ? inputs[0]! : [...inputs] };
   const response = await journaledCall(
     journal,
-    client,
+    { profileId },
     {
       operation: 'embeddings',
       model: service.modelAlias,
@@ -94,7 +101,7 @@ export async function createEmbeddings(
         usage: r.usage,
       }),
     },
-    () => callAnswer(client, () => client.embeddings(body), EmbeddingsResponse, 'Embeddings'),
+    () => send(body),
   );
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
   return {
@@ -105,4 +112,20 @@ export async function createEmbeddings(
     usage: response.usage,
     response,
   };
+}
+
+/** `POST /embeddings` over the public interface (see {@link embeddingsWith}). */
+export function createEmbeddings(
+  journal: Journal,
+  client: PublicApiClient,
+  service: ServiceEntry,
+  inputs: readonly string[],
+): Promise<EmbeddingsResult> {
+  return embeddingsWith(
+    journal,
+    client.profileId,
+    (body) => callAnswer(client, () => client.embeddings(body), EmbeddingsResponse, 'Embeddings'),
+    service,
+    inputs,
+  );
 }

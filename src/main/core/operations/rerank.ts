@@ -10,7 +10,7 @@ import {
 } from '../../../shared/api/rerank.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, callAnswer } from './service-common.js';
+import { InputLimitError, journaledCall, callAnswer, type Answer } from './service-common.js';
 
 export interface RerankInput {
   query: string;
@@ -127,15 +127,24 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** `POST /rerank`, journaled (counts and lengths only, never the query or documents). */
-export async function rerankDocuments(
+/** Sends one rerank body to a backend (once: the call is billed) and reads its answer. */
+export type RerankSend = (body: {
+  model: string;
+  query: string;
+  documents: string[];
+  top_n?: number;
+}) => Promise<Answer<RerankResponse>>;
+
+/** `POST /rerank` over any backend, checked first and journaled (counts and lengths only, never the query or documents). */
+export async function rerankWith(
   journal: Journal,
-  client: PublicApiClient,
+  profileId: string,
+  send: RerankSend,
   service: ServiceEntry,
   input: RerankInput,
 ): Promise<RerankResult> {
   validateRerank(input, service);
-  const body: Record<string, unknown> = {
+  const body: Parameters<RerankSend>[0] = {
     model: service.modelAlias,
     query: input.query,
     documents: [...input.documents],
@@ -143,7 +152,7 @@ export async function rerankDocuments(
   if (input.topN !== undefined) body.top_n = input.topN;
   const response = await journaledCall(
     journal,
-    client,
+    { profileId },
     {
       operation: 'rerank',
       model: service.modelAlias,
@@ -164,7 +173,7 @@ export async function rerankDocuments(
         ...(r.usage ? { usage: r.usage } : {}),
       }),
     },
-    () => callAnswer(client, () => client.rerank(body), RerankResponse, 'Rerank'),
+    () => send(body),
   );
   return {
     model: response.model,
@@ -177,4 +186,20 @@ export async function rerankDocuments(
     usage: response.usage,
     response,
   };
+}
+
+/** `POST /rerank` over the public interface (see {@link rerankWith}). */
+export function rerankDocuments(
+  journal: Journal,
+  client: PublicApiClient,
+  service: ServiceEntry,
+  input: RerankInput,
+): Promise<RerankResult> {
+  return rerankWith(
+    journal,
+    client.profileId,
+    (body) => callAnswer(client, () => client.rerank(body), RerankResponse, 'Rerank'),
+    service,
+    input,
+  );
 }

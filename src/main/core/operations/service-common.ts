@@ -107,7 +107,7 @@ export interface BilledCall<T> {
  */
 export async function journaledCall<T>(
   journal: Journal,
-  client: PublicApiClient,
+  client: { readonly profileId: string },
   call: BilledCall<T>,
   exchange: () => Promise<Answer<T>>,
 ): Promise<T> {

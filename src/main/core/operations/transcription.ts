@@ -14,7 +14,7 @@ import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { sha256OfFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
-import { InputLimitError, journaledCall, readAnswer, sendWithRetry } from './service-common.js';
+import { InputLimitError, journaledCall, readAnswer, sendWithRetry, type Answer } from './service-common.js';
 import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 
 export interface TranscriptionOptions {
@@ -115,39 +115,47 @@ export function validateTranscriptionOptions(service: ServiceEntry, options: Tra
     );
 }
 
-/**
- * `POST /audio/transcriptions`: one file streamed from disk as multipart. The call is journaled
- * with the file's sha256 and size (not its name or content) and the transcript's length.
- */
-export async function transcribeFile(
-  journal: Journal,
-  client: PublicApiClient,
+/** An audio file checked for transcription before anything is sent or stored. */
+export interface CheckedTranscription {
+  /** The MIME type to send the file as. */
+  mimeType: string;
+  sha256: string;
+  byteSize: number;
+}
+
+/** The local checks of a transcription: the options against the contract, the file's type and size. */
+export async function checkTranscription(
   service: ServiceEntry,
   filePath: string,
-  options: TranscriptionOptions = {},
-): Promise<TranscriptionResult> {
+  options: TranscriptionOptions,
+): Promise<CheckedTranscription> {
   validateTranscriptionOptions(service, options);
-  const caps = transcriptionCapabilities(service);
-  const mimeType = await transcriptionMimeType(filePath, caps.maxBytes);
-  const blob = await openAsBlob(filePath, { type: mimeType });
-  const form = () => {
-    const data = new FormData();
-    data.append('model', service.modelAlias);
-    if (options.language !== undefined) data.append('language', options.language);
-    if (options.responseFormat !== undefined) data.append('response_format', options.responseFormat);
-    data.append('file', blob, path.basename(filePath));
-    return data;
-  };
+  const mimeType = await transcriptionMimeType(filePath, transcriptionCapabilities(service).maxBytes);
+  return { mimeType, sha256: await sha256OfFile(filePath), byteSize: (await stat(filePath)).size };
+}
+
+/**
+ * One transcription with its journal row (the file's sha256, size and type, never its name or
+ * content; the transcript's length), sent by `send`; with the transcript's exports.
+ */
+export async function journaledTranscription(
+  journal: Journal,
+  profileId: string,
+  service: ServiceEntry,
+  checked: CheckedTranscription,
+  options: TranscriptionOptions,
+  send: () => Promise<Answer<TranscriptionResponse>>,
+): Promise<TranscriptionResult> {
   const request: Record<string, unknown> = {
-    sha256: await sha256OfFile(filePath),
-    byteSize: blob.size,
-    mimeType,
+    sha256: checked.sha256,
+    byteSize: checked.byteSize,
+    mimeType: checked.mimeType,
     ...(options.language !== undefined ? { language: options.language } : {}),
     ...(options.responseFormat !== undefined ? { responseFormat: options.responseFormat } : {}),
   };
   const body = await journaledCall(
     journal,
-    client,
+    { profileId },
     {
       operation: 'transcription',
       model: service.modelAlias,
@@ -162,6 +170,38 @@ export async function transcribeFile(
         ...(isRecord(r.usage) ? { usage: r.usage } : {}),
       }),
     },
+    send,
+  );
+  return { response: body, sentAs: checked.mimeType, exports: transcriptExports(body) };
+}
+
+/**
+ * `POST /audio/transcriptions`: one file streamed from disk as multipart. The call is journaled
+ * with the file's sha256 and size (not its name or content) and the transcript's length.
+ */
+export async function transcribeFile(
+  journal: Journal,
+  client: PublicApiClient,
+  service: ServiceEntry,
+  filePath: string,
+  options: TranscriptionOptions = {},
+): Promise<TranscriptionResult> {
+  const checked = await checkTranscription(service, filePath, options);
+  const blob = await openAsBlob(filePath, { type: checked.mimeType });
+  const form = () => {
+    const data = new FormData();
+    data.append('model', service.modelAlias);
+    if (options.language !== undefined) data.append('language', options.language);
+    if (options.responseFormat !== undefined) data.append('response_format', options.responseFormat);
+    data.append('file', blob, path.basename(filePath));
+    return data;
+  };
+  return journaledTranscription(
+    journal,
+    client.profileId,
+    service,
+    { ...checked, byteSize: blob.size },
+    options,
     async () => {
       // no Content-Type: fetch generates the multipart boundary; the file is streamed from disk
       const response = await sendWithRetry(
@@ -171,7 +211,6 @@ export async function transcribeFile(
       return readAnswer(response, TranscriptionResponse, 'Transcription');
     },
   );
-  return { response: body, sentAs: mimeType, exports: transcriptExports(body) };
 }
 
 function timestamp(seconds: number, separator: ',' | '.'): string {

@@ -8,7 +8,7 @@ import { canonicalJson } from '../journal/json.js';
 import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import { RETRY_POLICIES, classify, withRetry } from '../platform/retry/retry.js';
 import { ApiError } from '../platform/api-errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import type { RetryClock } from '../platform/retry/retry-after.js';
 
 export interface OptimizeOptions {
   /** From the service's live `promptOptimization.clientTimeoutSeconds`. */
@@ -16,6 +16,29 @@ export interface OptimizeOptions {
   draftId?: string;
   maxAttempts?: number;
   backoff?: BackoffPolicy;
+}
+
+/** The fields of an optimization body the journal indexes (the public and the runtime form share them). */
+export interface OptimizationBody {
+  clientRequestId: string;
+  model: string;
+  generationMode: string;
+}
+
+/**
+ * What sends one optimization body of form `B` under its own key, once (the public client, or the
+ * platform runtime's client bound to the person's session): the replays are decided here.
+ */
+export interface OptimizationSender<B extends OptimizationBody = PromptOptimizationRequest> {
+  readonly profileId: string;
+  readonly clock: RetryClock;
+  optimizePrompt(
+    request: B,
+    timeoutSeconds: number,
+  ): Promise<{
+    requestId: string;
+    optimization: { optimizationId: string; optimizedPrompt: string; expiresAt: string };
+  }>;
 }
 
 /** Sends of one optimization per call (the first and its replays). */
@@ -56,10 +79,10 @@ export function optimizationKey(
  * replays is replayed again under the same key (never a new one). On failure the original prompt
  * stays as it was.
  */
-export async function optimizePrompt(
+export async function optimizePrompt<B extends OptimizationBody = PromptOptimizationRequest>(
   journal: Journal,
-  client: PublicApiClient,
-  request: PromptOptimizationRequest,
+  client: OptimizationSender<B>,
+  request: B,
   options: OptimizeOptions,
 ): Promise<PromptOptimization> {
   try {
@@ -98,14 +121,15 @@ export async function optimizePrompt(
  * timeout, broken connection or 504 is an unknown outcome and is replayed; any other refusal is
  * final and recorded.
  */
-export async function replayOptimization(
+export async function replayOptimization<B extends OptimizationBody = PromptOptimizationRequest>(
   journal: Journal,
-  client: PublicApiClient,
+  client: OptimizationSender<B>,
   clientRequestId: string,
   options: Omit<OptimizeOptions, 'draftId'>,
 ): Promise<PromptOptimization> {
   const recorded = journal.optimizations.get(clientRequestId)!;
-  const body = JSON.parse(recorded.canonicalBodyJson) as PromptOptimizationRequest;
+  // the journaled body, sent as stored at every attempt (the same bytes under the same key)
+  const body = JSON.parse(recorded.canonicalBodyJson) as B;
   return withRetry(
     'optimization',
     async () => {

@@ -1,5 +1,7 @@
 import { PLATFORM_CAPABILITIES, refusalError } from '../capabilities.js';
 import type { PlaygroundCalls } from '../playground-calls.js';
+import { runtimePlaygroundCalls } from './runtime-playground-calls.js';
+import { RuntimeOptimize } from './runtime-prompt-optimization.js';
 import type { StudioBackend } from '../studio-backend.js';
 import { AppError } from '../../errors.js';
 import type { ProjectsFeature } from '../../features/projects/projects-feature.js';
@@ -44,13 +46,25 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
       throw refusalError(what);
     };
     const calls: PlaygroundCalls = {
-      chat: notYet('Chat'),
-      embed: notYet('Embeddings'),
-      rerank: notYet('Rerank'),
-      ocr: notYet('OCR'),
-      transcribe: notYet('Transcription'),
+      ...runtimePlaygroundCalls({
+        journal: d.journal,
+        client: d.runtime,
+        session: d.session,
+        readUrls: d.readUrls,
+        profileId: RUNTIME_PROFILE_ID,
+      }),
       parse: notYet('Document parsing'),
     };
+    const optimizer = new RuntimeOptimize({
+      journal: d.journal,
+      client: d.runtime,
+      session: d.session,
+      drafts: parts.drafts,
+      staged: parts.staged,
+      readUrls: d.readUrls,
+      services: (serviceKind) => create.listServices(serviceKind),
+      profileId: RUNTIME_PROFILE_ID,
+    });
     return {
       capabilities: PLATFORM_CAPABILITIES,
       activeProfileId: () => RUNTIME_PROFILE_ID,
@@ -58,7 +72,7 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
       services: (_profileId, serviceKind) => create.services(serviceKind),
       service: async (kinds, model) => chooseService(await create.listServices(), kinds, model),
       admission: (draftId) => create.admission(draftId),
-      optimize: notYet('Prompt optimization'),
+      optimize: (draftId, style) => optimizer.optimize(draftId, style),
       createVideo: (submission) => create.create(submission),
       createMediaJob: (job) => create.createMediaJob(job),
       playgroundCalls: async () => calls,

@@ -14,7 +14,16 @@ import {
   MarkedExport,
   ResourceUsage,
   RuntimeJob,
+  RuntimeOptimizationAnswer,
+  type RuntimeCallInput,
+  type RuntimeOptimizationRequest,
 } from './runtime-schemas.js';
+import { ChatCompletionResponse } from '../../../../shared/api/chat.js';
+import { EmbeddingsResponse } from '../../../../shared/api/embeddings.js';
+import { OcrResponse } from '../../../../shared/api/ocr.js';
+import { RerankResponse } from '../../../../shared/api/rerank.js';
+import { TranscriptionResponse } from '../../../../shared/api/transcription.js';
+import { WORKING_CALL_TIMEOUT_MS } from '../../../../shared/wait-defaults.js';
 
 /** Where the deployed runtime is and the application credential (read at each call, never kept). */
 export interface RuntimeEndpoint {
@@ -30,6 +39,21 @@ export interface RuntimeAnswer<T> {
   httpStatus: number;
   body: T;
   retryAfterSeconds: number | undefined;
+  /** The answer's `X-Request-Id`, when it carried one. */
+  requestId?: string;
+}
+
+/**
+ * A chat completion's answer: one JSON completion, or (`stream: true` and a `text/event-stream`
+ * answer) the raw stream of chunks for the caller's SSE reader.
+ */
+export type RuntimeChatAnswer =
+  | { kind: 'completion'; body: ChatCompletionResponse; requestId?: string }
+  | { kind: 'stream'; stream: Readable; requestId?: string };
+
+/** Options of one synchronous call: its caller's cancel. */
+export interface RuntimeCallOptions {
+  signal?: AbortSignal;
 }
 
 /** A streamed binary answer (result or export download) with the headers the caller verifies. */
@@ -109,19 +133,27 @@ export class RuntimeApiClient {
     auth: RuntimeAuth,
     schema: S,
     body?: unknown,
-    extraHeaders: Record<string, string> = {},
+    options: { headers?: Record<string, string>; totalTimeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<RuntimeAnswer<z.output<S>>> {
-    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return this.exchange(
       operation,
       url,
       auth,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), bound: 'total' },
+      {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        bound: 'total',
+        ...(options.totalTimeoutMs !== undefined ? { totalTimeoutMs: options.totalTimeoutMs } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
       async (answer, secrets) => ({
         httpStatus: answer.status,
         body: await parseAnswer(await readText(answer, operation), schema, operation, secrets),
         retryAfterSeconds: parseRetryAfter(header(answer, 'retry-after')),
+        requestId: header(answer, 'x-request-id'),
       }),
     );
   }
@@ -254,7 +286,7 @@ export class RuntimeApiClient {
     idempotencyKey: string,
   ): Promise<RuntimeAnswer<MarkedExport>> {
     return this.json('Create export', 'POST', this.url('/media/exports'), auth, MarkedExport, body, {
-      'idempotency-key': idempotencyKey,
+      headers: { 'idempotency-key': idempotencyKey },
     });
   }
 
@@ -275,6 +307,133 @@ export class RuntimeApiClient {
       'Download export',
       this.url(`/media/exports/${encodeURIComponent(exportId)}/download`),
       auth,
+    );
+  }
+
+  /**
+   * `POST /media/prompt-optimizations` in its runtime form, session only (a recovery reference
+   * cannot authorize it: a type error). `Idempotency-Key` is the body's `clientRequestId`; the body
+   * is sent as given (the caller replays its stored body byte for byte). Bounded by the service's
+   * `clientTimeoutSeconds`. Sent once: the caller decides what is replayed.
+   */
+  async optimizePrompt(
+    auth: SessionAuth,
+    body: RuntimeOptimizationRequest,
+    timeoutSeconds: number,
+  ): Promise<RuntimeOptimizationAnswer> {
+    return (
+      await this.json(
+        'Optimize prompt',
+        'POST',
+        this.url('/media/prompt-optimizations'),
+        auth,
+        RuntimeOptimizationAnswer,
+        body,
+        { headers: { 'idempotency-key': body.clientRequestId }, totalTimeoutMs: timeoutSeconds * 1000 },
+      )
+    ).body;
+  }
+
+  /**
+   * One billed synchronous call (spec A: inference may be billed, a lost answer is not replayed
+   * unconditionally): sent exactly once, never again here; a lost answer is an
+   * `OutcomeUnknownError`. Bounded like the public interface's working calls.
+   */
+  private syncCall<S extends z.ZodType>(
+    operation: string,
+    path: string,
+    auth: SessionAuth,
+    schema: S,
+    body: Record<string, unknown>,
+    options: RuntimeCallOptions,
+  ): Promise<RuntimeAnswer<z.output<S>>> {
+    return this.json(operation, 'POST', this.url(path), auth, schema, body, {
+      totalTimeoutMs: WORKING_CALL_TIMEOUT_MS,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /**
+   * `POST /chat/completions`: text in `messages`, images and videos in `inputs`. With
+   * `stream: true` a `text/event-stream` answer is returned unread (bounded by progress: 30 s
+   * without a byte); any other answer is one JSON completion. Sent once.
+   */
+  chatCompletions(
+    auth: SessionAuth,
+    body: Record<string, unknown> & { inputs?: RuntimeCallInput[] },
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeChatAnswer> {
+    const operation = 'Chat';
+    const streaming = body.stream === true;
+    return this.exchange(
+      operation,
+      this.url('/chat/completions'),
+      auth,
+      {
+        method: 'POST',
+        headers: {
+          accept: streaming ? 'text/event-stream, application/json' : 'application/json',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+        bound: streaming ? 'progress' : 'total',
+        totalTimeoutMs: WORKING_CALL_TIMEOUT_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      async (answer, secrets): Promise<RuntimeChatAnswer> => {
+        const requestId = header(answer, 'x-request-id');
+        if (streaming && (header(answer, 'content-type') ?? '').startsWith('text/event-stream'))
+          return { kind: 'stream', stream: answer.body, requestId };
+        const text = await readText(answer, operation);
+        return {
+          kind: 'completion',
+          body: await parseAnswer(text, ChatCompletionResponse, operation, secrets),
+          requestId,
+        };
+      },
+    );
+  }
+
+  /** `POST /embeddings` (<= 64 items of <= 8192 characters). Sent once. */
+  embeddings(
+    auth: SessionAuth,
+    body: { model: string; input: string | string[] },
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeAnswer<EmbeddingsResponse>> {
+    return this.syncCall('Embeddings', '/embeddings', auth, EmbeddingsResponse, body, options);
+  }
+
+  /** `POST /rerank` (`top_n` only where the model supports it). Sent once. */
+  rerank(
+    auth: SessionAuth,
+    body: { model: string; query: string; documents: string[]; top_n?: number },
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeAnswer<RerankResponse>> {
+    return this.syncCall('Rerank', '/rerank', auth, RerankResponse, body, options);
+  }
+
+  /** `POST /ocr`: exactly one image in `inputs`; the model's own JSON comes back. Sent once. */
+  ocr(
+    auth: SessionAuth,
+    body: { model: string; inputs: RuntimeCallInput[]; task?: string; pages?: number },
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeAnswer<OcrResponse>> {
+    return this.syncCall('OCR', '/ocr', auth, OcrResponse, body, options);
+  }
+
+  /** `POST /audio/transcriptions`: exactly one audio in `inputs`. Sent once. */
+  transcribe(
+    auth: SessionAuth,
+    body: { model: string; inputs: RuntimeCallInput[]; language?: string; response_format?: string },
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeAnswer<TranscriptionResponse>> {
+    return this.syncCall(
+      'Transcription',
+      '/audio/transcriptions',
+      auth,
+      TranscriptionResponse,
+      body,
+      options,
     );
   }
 

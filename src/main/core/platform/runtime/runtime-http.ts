@@ -24,6 +24,8 @@ export interface SendInit {
   bound: 'total' | 'progress';
   connectTimeoutMs?: number;
   totalTimeoutMs?: number;
+  /** Aborting ends the exchange at once (before the answer: an unknown outcome; after: the body breaks). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -69,6 +71,17 @@ export function sendHttp(url: string, init: SendInit, operation: string): Promis
       else socket.once('connect', () => clearTimeout(connectTimer));
     });
     req.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? 'connection failed'));
+    if (init.signal) {
+      const onAbort = () => {
+        if (!settled) fail('cancelled');
+        else req.destroy(new OutcomeUnknownError(operation, 'cancelled'));
+      };
+      if (init.signal.aborted) onAbort();
+      else {
+        init.signal.addEventListener('abort', onAbort, { once: true });
+        req.once('close', () => init.signal!.removeEventListener('abort', onAbort));
+      }
+    }
     req.end(init.body);
   });
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_SCALE } from './credit-amounts.js';
 import { JOB_STATUSES } from '../../../../shared/api/job-statuses.js';
+import {
+  Optimization,
+  OptimizationRole,
+  PromptOptimizationRequest,
+} from '../../../../shared/api/prompt-optimization.js';
 
 /**
  * Answers of the platform's deployed runtime and session service (application-platform-api.md,
@@ -223,3 +228,50 @@ export const RuntimeErrorBody = z
     details: z.unknown().optional(),
   })
   .loose();
+
+/**
+ * An `inputs[]` item of a synchronous call (spec A: `{readUrl, mimeType}` for OCR and
+ * transcription; chat's images and videos travel the same way), with the content's facts.
+ */
+export interface RuntimeCallInput {
+  readUrl: string;
+  mimeType: string;
+  sha256?: string;
+  byteSize?: number;
+  expiresAt?: string;
+}
+
+/**
+ * A reference of the runtime's prompt optimization (spec A, "Prompt optimization (runtime)"):
+ * `role`, `readUrl`, `byteSize` (positive) and `sha256` (lowercase hex of the real content);
+ * optional `mimeType` and `expiresAt`; neither `mediaType` nor a personal `assetId`.
+ */
+export const RuntimeOptimizationReference = z
+  .object({
+    role: OptimizationRole,
+    readUrl: z.string().min(1),
+    byteSize: z.int().positive(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    mimeType: z.string().min(1).optional(),
+    expiresAt: z.string().optional(),
+  })
+  .strict();
+export type RuntimeOptimizationReference = z.infer<typeof RuntimeOptimizationReference>;
+
+/** The runtime optimization body: the public request with runtime references. */
+export const RuntimeOptimizationRequest = PromptOptimizationRequest.extend({
+  referenceInputs: z.array(RuntimeOptimizationReference).max(12),
+});
+export type RuntimeOptimizationRequest = z.infer<typeof RuntimeOptimizationRequest>;
+
+/**
+ * `POST /media/prompt-optimizations` answer (201): the public optimization plus the service's
+ * `publicationId` (information only); further fields are allowed.
+ */
+export const RuntimeOptimizationAnswer = z
+  .object({
+    requestId: z.string(),
+    optimization: Optimization.extend({ publicationId: z.string().optional() }).loose(),
+  })
+  .loose();
+export type RuntimeOptimizationAnswer = z.infer<typeof RuntimeOptimizationAnswer>;
