@@ -230,6 +230,40 @@ export class JobEngine {
     return this.continueIntent(intent, wait);
   }
 
+  /** Builds running for an idempotency key not yet in the journal: a second caller waits for the first. */
+  private readonly building = new Map<string, Promise<unknown>>();
+
+  /**
+   * The one "create, or continue what this key already started" of every caller: an intent the
+   * journal holds under `idempotencyKey` is continued (its committed body replayed, nothing rebuilt:
+   * no upload, no signed readUrl, no optimization); otherwise `build` makes the request (once, even
+   * for concurrent calls with the same key) and it is committed and run as {@link submit} does.
+   */
+  async createOrContinue(
+    idempotencyKey: string,
+    build: () => Promise<Omit<SubmitRequest, 'idempotencyKey'>>,
+    wait: WaitOptions = {},
+  ): Promise<RunResult> {
+    if (this.stopping.signal.aborted) throw engineStoppedError();
+    const earlier = this.building.get(idempotencyKey);
+    if (earlier) {
+      // the same key is being built: its intent (when the build got that far) is continued
+      await earlier.catch(() => undefined);
+      return this.createOrContinue(idempotencyKey, build, wait);
+    }
+    const known = this.journal.jobs.getIntent(idempotencyKey);
+    if (known) return this.continueIntent(known, wait);
+    const request = build();
+    this.building.set(idempotencyKey, request);
+    let built: Omit<SubmitRequest, 'idempotencyKey'>;
+    try {
+      built = await request;
+    } finally {
+      this.building.delete(idempotencyKey);
+    }
+    return this.submit({ ...built, idempotencyKey }, wait);
+  }
+
   /** Continues one intent whatever its state; concurrent calls for the same intent share one run. */
   continueIntent(intent: JobIntent, wait: WaitOptions = {}): Promise<RunResult> {
     if (this.stopping.signal.aborted) return Promise.reject(engineStoppedError());

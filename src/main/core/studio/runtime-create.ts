@@ -41,14 +41,15 @@ export interface RuntimeCreateDeps {
   client: Pick<RuntimeApiClient, 'availableServices' | 'dryRun'>;
   /** The person's session now (null: none, the page is told to reopen the application). */
   session(): Promise<{ sessionId: string } | null>;
-  jobs: Pick<JobsRepository, 'getIntent'>;
+  /** Not read any more (the engine continues a known key); kept until the composition root stops passing it. */
+  jobs?: Pick<JobsRepository, 'getIntent'>;
   drafts: Pick<StudioDrafts, 'stored'>;
   staged: Pick<StagedFiles, 'resolve'>;
   /** The person's object storage, signing key and public origin: references become signed readUrls. */
   readUrls: RuntimeInputsDeps;
   /** The project a draft is filed under (its jobs carry it as `resourceAttribution`). */
   projects: { draftProject(draftId: string): string | undefined };
-  engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+  engine: Pick<JobEngine, 'createOrContinue'>;
   /** The clock of the services list's age (tests). */
   now?: () => number;
 }
@@ -196,41 +197,42 @@ export class RuntimeCreate {
    * idempotency key, one per press), committed once and created by the engine.
    */
   async createMediaJob(job: JobWithInputs): Promise<RunResult & { body: Record<string, unknown> }> {
-    const existing = this.d.jobs.getIntent(job.idempotencyKey);
-    if (existing)
-      return {
-        ...(await this.d.engine.continueIntent(existing, job.wait)),
-        body: JSON.parse(existing.canonicalBodyJson),
-      };
     if (job.serviceKind !== 'image_generation' && job.serviceKind !== 'audio_generation')
       throw new AppError('runtime.invalid_job_body', `${job.serviceKind} is not created here.`);
-    const inputs = [];
-    for (const file of job.files)
-      inputs.push(
-        await runtimeInputOf(
-          file,
-          file.kind === 'video'
-            ? 'reference_video'
-            : file.kind === 'audio'
-              ? 'reference_audio'
-              : 'reference_image',
-          this.d.readUrls,
-        ),
-      );
-    // each input named by its content address in the public body; the runtime body drops those fields
-    const request = job.bodyFor(inputs.map((input) => input.sha256));
-    const body = runtimeJobBody(job.serviceKind, request, { clientTaskId: job.idempotencyKey, inputs });
-    const result = await this.d.engine.submit(
-      {
-        profileId: RUNTIME_PROFILE_ID,
-        model: job.service.modelAlias,
-        serviceKind: job.serviceKind,
-        body,
-        idempotencyKey: job.idempotencyKey,
+    const serviceKind = job.serviceKind;
+    let body: Record<string, unknown> | undefined;
+    const result = await this.d.engine.createOrContinue(
+      job.idempotencyKey,
+      async () => {
+        const inputs = [];
+        for (const file of job.files)
+          inputs.push(
+            await runtimeInputOf(
+              file,
+              file.kind === 'video'
+                ? 'reference_video'
+                : file.kind === 'audio'
+                  ? 'reference_audio'
+                  : 'reference_image',
+              this.d.readUrls,
+            ),
+          );
+        // each input named by its content address in the public body; the runtime body drops those fields
+        const request = job.bodyFor(inputs.map((input) => input.sha256));
+        body = runtimeJobBody(serviceKind, request, { clientTaskId: job.idempotencyKey, inputs });
+        return {
+          profileId: RUNTIME_PROFILE_ID,
+          model: job.service.modelAlias,
+          serviceKind,
+          body,
+        };
       },
       job.wait,
     );
-    return { ...result, body };
+    return {
+      ...result,
+      body: body ?? (JSON.parse(result.intent.canonicalBodyJson) as Record<string, unknown>),
+    };
   }
 
   /** The runtime's image and audio services (the Playground on the platform lists only these). */
@@ -247,19 +249,19 @@ export class RuntimeCreate {
    * (a variation's own), else the draft's id.
    */
   async create(submission: VideoSubmission): Promise<RunResult> {
-    const existing = this.d.jobs.getIntent(submission.idempotencyKey);
-    if (existing) return this.d.engine.continueIntent(existing, submission.wait);
-    if (!submission.draftId)
-      throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
-    const body = await this.bodyOf(submission.draftId, submission.draft, submission.clientTaskId);
-    return this.d.engine.submit(
-      {
-        profileId: RUNTIME_PROFILE_ID,
-        model: submission.draft.model,
-        serviceKind: 'video_generation',
-        body,
-        idempotencyKey: submission.idempotencyKey,
-        draftId: submission.draftId,
+    const { draftId } = submission;
+    return this.d.engine.createOrContinue(
+      submission.idempotencyKey,
+      async () => {
+        if (!draftId)
+          throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
+        return {
+          profileId: RUNTIME_PROFILE_ID,
+          model: submission.draft.model,
+          serviceKind: 'video_generation',
+          body: await this.bodyOf(draftId, submission.draft, submission.clientTaskId),
+          draftId,
+        };
       },
       submission.wait,
     );

@@ -14,7 +14,7 @@ import type { MediaJobDeps } from '../../operations/job-with-inputs.js';
 import { submitVideo, type VideoSubmission } from '../../video/submit-video.js';
 
 export interface MediaJobsDeps extends MediaJobDeps {
-  readonly engine: Pick<JobEngine, 'submit' | 'continueIntent' | 'resume'>;
+  readonly engine: Pick<JobEngine, 'submit' | 'continueIntent' | 'createOrContinue' | 'resume'>;
 }
 
 /**
