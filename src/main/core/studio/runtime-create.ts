@@ -156,10 +156,11 @@ export class RuntimeCreate {
     };
   }
 
-  /** The runtime creation body of a draft: rules first, then signed readUrls for what the mode sends. */
-  private async bodyOf(draftId: string, draft?: LocalVideoDraft, clientTaskId: string = draftId) {
-    const stored = this.d.drafts.stored(draftId);
-    const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
+  /**
+   * The runtime creation body of a video draft: rules first, then signed readUrls for what the
+   * mode sends; `project` (a studio draft's) becomes the job's `resourceAttribution`.
+   */
+  private async bodyOf(local: LocalVideoDraft, clientTaskId: string, project?: string) {
     const service = chooseService(
       await this.listServices('video_generation'),
       ['video_generation'],
@@ -179,13 +180,20 @@ export class RuntimeCreate {
     return runtimeJobBody('video_generation', request, {
       clientTaskId,
       inputs,
-      resourceAttribution: resourceAttributionFor(this.d.projects.draftProject(draftId)),
+      resourceAttribution: resourceAttributionFor(project),
     });
+  }
+
+  /** The body of a studio draft (its stored form unless given), `clientTaskId` the draft's id by default. */
+  private async draftBodyOf(draftId: string, draft?: LocalVideoDraft, clientTaskId: string = draftId) {
+    const stored = this.d.drafts.stored(draftId);
+    const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
+    return this.bodyOf(local, clientTaskId, this.d.projects.draftProject(draftId));
   }
 
   /** `video.admission` on the platform: the runtime's dry-run of exactly the body Generate would send. */
   async admission(draftId: string): Promise<AdmissionView> {
-    const body = await this.bodyOf(draftId);
+    const body = await this.draftBodyOf(draftId);
     const auth = sessionAuth(await this.sessionId());
     return dryRunAdmission({ dryRun: (b) => this.d.client.dryRun(auth, b) }, body);
   }
@@ -235,6 +243,11 @@ export class RuntimeCreate {
     };
   }
 
+  /** The runtime's video services for this person (a batch's rows are checked against them). */
+  videoServices(): Promise<ServiceEntry[]> {
+    return this.listServices('video_generation');
+  }
+
   /** The runtime's image and audio services (the Playground on the platform lists only these). */
   async mediaServices(): Promise<ServiceEntry[]> {
     return (await this.listServices()).filter(
@@ -243,26 +256,26 @@ export class RuntimeCreate {
   }
 
   /**
-   * A draft's creation (StudioSubmit's `createJob`): an intent already committed under the draft's
-   * key is continued (its stored body replayed), never rebuilt; otherwise the body is built once
-   * and committed with the key before anything is sent. Its `clientTaskId` is the submission's
-   * (a variation's own), else the draft's id.
+   * A video's creation (StudioSubmit's `createJob`, StudioBatch's `createVideo`): an intent already
+   * committed under the submission's key is continued (its stored body replayed), never rebuilt;
+   * otherwise the body is built once and committed with the key before anything is sent. A
+   * draft's `clientTaskId` is the submission's (a variation's own), else the draft's id, and the
+   * draft's project is attributed; a submission without a draft (a batch row) has the body of its
+   * own draft, `clientTaskId` = its idempotency key, and no project.
    */
   async create(submission: VideoSubmission): Promise<RunResult> {
     const { draftId } = submission;
     return this.d.engine.createOrContinue(
       submission.idempotencyKey,
-      async () => {
-        if (!draftId)
-          throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
-        return {
-          profileId: RUNTIME_PROFILE_ID,
-          model: submission.draft.model,
-          serviceKind: 'video_generation',
-          body: await this.bodyOf(draftId, submission.draft, submission.clientTaskId),
-          draftId,
-        };
-      },
+      async () => ({
+        profileId: RUNTIME_PROFILE_ID,
+        model: submission.draft.model,
+        serviceKind: 'video_generation',
+        body: draftId
+          ? await this.draftBodyOf(draftId, submission.draft, submission.clientTaskId)
+          : await this.bodyOf(submission.draft, submission.clientTaskId ?? submission.idempotencyKey),
+        ...(draftId ? { draftId } : {}),
+      }),
       submission.wait,
     );
   }
