@@ -199,13 +199,18 @@ export class RuntimeCreate {
   }
 
   /**
-   * An image or audio job on the platform (the Playground's panels): its checked input files are
-   * stored and sent as signed readUrls (an image as `reference_image`, a Foley video as
-   * `reference_video`), the public body becomes the runtime body (`clientTaskId` = the job's
-   * idempotency key, one per press), committed once and created by the engine.
+   * An image, audio or document-parse job on the platform (the Playground's panels, a document
+   * parse): its checked input files are stored and sent as signed readUrls (an image as
+   * `reference_image`, a Foley video as `reference_video`, a document as `input_document`), the
+   * public body becomes the runtime body (`clientTaskId` = the job's idempotency key), committed
+   * once and created by the engine; a key already committed is continued, nothing stored again.
    */
   async createMediaJob(job: JobWithInputs): Promise<RunResult & { body: Record<string, unknown> }> {
-    if (job.serviceKind !== 'image_generation' && job.serviceKind !== 'audio_generation')
+    if (
+      job.serviceKind !== 'image_generation' &&
+      job.serviceKind !== 'audio_generation' &&
+      job.serviceKind !== 'document_parse'
+    )
       throw new AppError('runtime.invalid_job_body', `${job.serviceKind} is not created here.`);
     const serviceKind = job.serviceKind;
     let body: Record<string, unknown> | undefined;
@@ -217,11 +222,13 @@ export class RuntimeCreate {
           inputs.push(
             await runtimeInputOf(
               file,
-              file.kind === 'video'
-                ? 'reference_video'
-                : file.kind === 'audio'
-                  ? 'reference_audio'
-                  : 'reference_image',
+              file.kind === 'document'
+                ? 'input_document'
+                : file.kind === 'video'
+                  ? 'reference_video'
+                  : file.kind === 'audio'
+                    ? 'reference_audio'
+                    : 'reference_image',
               this.d.readUrls,
             ),
           );
@@ -246,6 +253,11 @@ export class RuntimeCreate {
   /** The runtime's video services for this person (a batch's rows are checked against them). */
   videoServices(): Promise<ServiceEntry[]> {
     return this.listServices('video_generation');
+  }
+
+  /** The runtime's document parse services (a parse runs as their `document_parse` job). */
+  documentServices(): Promise<ServiceEntry[]> {
+    return this.listServices('document_parse');
   }
 
   /** The runtime's image and audio services (the Playground on the platform lists only these). */
