@@ -101,7 +101,6 @@ export async function openCliCore(
             events,
             logger,
           }),
-          batch: runner,
           events,
           logger,
           host: BROWSER_HOST,

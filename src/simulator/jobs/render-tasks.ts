@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import type { DocumentParseResponse } from '../../shared/api/document-parse.js';
 import type { StoredAsset } from '../assets/asset-store.js';
 import type { SimulatorState } from '../context.js';
 import { renderAudio, type AudioRenderPlan } from '../media/render-audio.js';
@@ -13,7 +15,9 @@ import { registerOutput } from './outputs.js';
 export type RenderTask =
   | { type: 'video'; key: string; plan: VideoRenderPlan }
   | { type: 'image'; items: { key: string; plan: ImageRenderPlan }[] }
-  | { type: 'audio'; key: string; plan: AudioRenderPlan };
+  | { type: 'audio'; key: string; plan: AudioRenderPlan }
+  /** A document parse job: its answer as one JSON result. */
+  | { type: 'document'; key: string; result: DocumentParseResponse };
 
 /** Renders a task's outputs with ffmpeg and registers them as result assets of the job. */
 export async function executeRenderTask(
@@ -37,6 +41,11 @@ export async function executeRenderTask(
     case 'audio': {
       const file = await state.renders.produce(task.key, '.wav', (out) => renderAudio(task.plan, out));
       return [await registerOutput(state, job, file, 'audio', 'audio/wav')];
+    }
+    case 'document': {
+      const json = JSON.stringify(task.result, null, 2) + '\n';
+      const file = await state.renders.produce(task.key, '.json', (out) => writeFile(out, json));
+      return [await registerOutput(state, job, file, 'document', 'application/json')];
     }
   }
 }

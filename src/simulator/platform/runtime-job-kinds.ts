@@ -5,6 +5,7 @@ import type { Identity } from '../identities.js';
 import type { NewJobSpec } from '../jobs/create-job.js';
 import { resolveModel } from '../models.js';
 import { prepareAudioJob } from '../routes/audio.js';
+import { prepareDocumentParseJob } from '../routes/documents.js';
 import { prepareImageJob } from '../routes/images.js';
 import { prepareH3VideoJob } from '../routes/media.js';
 import { PlatformError } from './errors.js';
@@ -15,7 +16,12 @@ import type { RuntimeInput } from './runtime-inputs.js';
  * simulator's job: which service, which input roles, where each read input goes in the public
  * body, and the public route's own validation and render plan.
  */
-export const RUNTIME_JOB_KINDS = ['video_generation', 'image_generation', 'audio_generation'] as const;
+export const RUNTIME_JOB_KINDS = [
+  'video_generation',
+  'image_generation',
+  'audio_generation',
+  'document_parse',
+] as const;
 
 export interface RuntimeJobBody {
   model?: string;
@@ -68,6 +74,7 @@ export function inputRolesOf(service: CatalogService): readonly string[] {
   const contract = mediaSpecContractOf(service);
   if (service.serviceKind === 'video_generation') return H3_ROLES;
   if (service.serviceKind === 'image_generation') return contract?.modes?.i2i ? ['reference_image'] : [];
+  if (service.serviceKind === 'document_parse') return ['input_document'];
   return contract?.profile === 'foley' ? ['reference_video'] : [];
 }
 
@@ -84,6 +91,8 @@ export function checkInputRoles(service: CatalogService, inputs: readonly Runtim
         { phase: 'input_validation', details: { field: `inputs.${index}.role`, allowed: [...allowed] } },
       );
   });
+  if (service.serviceKind === 'document_parse' && inputs.length !== 1)
+    throw inputError(`${service.modelAlias} takes exactly one input_document input.`, { field: 'inputs' });
   if (mediaSpecContractOf(service)?.profile === 'foley' && inputs.length !== 1)
     throw inputError(`${service.modelAlias} takes exactly one reference_video input.`, { field: 'inputs' });
 }
@@ -167,6 +176,10 @@ function withInputs(
     if (assets[0]) out.input_video_asset_id = assets[0].asset.assetId;
     return out;
   }
+  if (service.serviceKind === 'document_parse') {
+    if (assets[0]) out.input_document_asset_id = assets[0].asset.assetId;
+    return out;
+  }
   const refs: { role: string; assetId: string }[] = [];
   for (const { asset, input } of assets) {
     if (input.role === 'first_frame') out.input_image_asset_id = asset.assetId;
@@ -218,5 +231,7 @@ export function prepareRuntimeJob(
   const body = withInputs(raw, service, assets);
   if (service.serviceKind === 'image_generation') return prepareImageJob(body, service, state, identity);
   if (service.serviceKind === 'audio_generation') return prepareAudioJob(body, service, state, identity);
+  if (service.serviceKind === 'document_parse')
+    return prepareDocumentParseJob(body, service, state, identity);
   return prepareH3VideoJob(body, service, state, identity);
 }

@@ -117,6 +117,7 @@ export const RuntimeInputRole = z.enum([
   'reference_image',
   'reference_video',
   'reference_audio',
+  'input_document',
 ]);
 
 /** `inputs[]` item of a runtime job (no `mediaType`, no `purpose`, no asset id). */
@@ -168,7 +169,8 @@ export const RuntimeJobRequest = z
       .optional()
       .describe(
         'H3 video: first_frame, last_frame and reference_* roles; image i2i: reference_image (1..4); ' +
-          'Foley audio: exactly one reference_video; speech, music and t2i: none',
+          'Foley audio: exactly one reference_video; document_parse: exactly one input_document; ' +
+          'speech, music and t2i: none',
       ),
     resourceAttribution: ResourceAttribution.optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),

@@ -1,21 +1,22 @@
 import { DocumentParseRequest, DocumentParseResponse } from '../../shared/api/document-parse.js';
 import { PublicError } from '../../shared/api/errors.js';
-import type { RequestContext, RouteDef } from '../context.js';
+import type { StoredAsset } from '../assets/asset-store.js';
+import type { CatalogService } from '../catalog.js';
+import type { RequestContext, RouteDef, SimulatorState } from '../context.js';
+import type { Identity } from '../identities.js';
+import type { NewJobSpec } from '../jobs/create-job.js';
+import { RenderCache } from '../media/render-cache.js';
 import { seededRandom } from '../fake-data.js';
 import { newId, parseWith, readJsonObject, sendJson } from '../http.js';
 import { resolveModel } from '../models.js';
 import { ownedInputAsset } from '../rules/owned-assets.js';
 
-async function parseDocument(rc: RequestContext): Promise<void> {
-  const body = parseWith(DocumentParseRequest, await readJsonObject(rc.req));
-  const service = resolveModel(body.model, ['document_parse']);
-  const asset = ownedInputAsset(
-    rc.state,
-    rc.identity,
-    service.modelAlias,
-    body.input_document_asset_id,
-    'input_document_asset_id',
-  );
+/** The simulated parse of a stored document (the same answer for the same bytes and options). */
+export function documentParseOf(
+  body: DocumentParseRequest,
+  service: CatalogService,
+  asset: StoredAsset,
+): DocumentParseResponse {
   const first = body.page_range?.start_page ?? 1;
   const last = body.page_range?.end_page ?? Math.min(body.pages ?? 1, 500);
   const random = seededRandom('parse:' + asset.sha256);
@@ -33,7 +34,7 @@ async function parseDocument(rc: RequestContext): Promise<void> {
       ],
     });
   }
-  const response: DocumentParseResponse = {
+  return {
     id: newId('parse'),
     object: 'document.parse.result',
     model: service.modelAlias,
@@ -45,7 +46,46 @@ async function parseDocument(rc: RequestContext): Promise<void> {
     language: body.language ?? 'en',
     usage: { pages: pages.length },
   };
-  sendJson(rc.res, 200, response, { 'X-Request-Id': rc.requestId });
+}
+
+async function parseDocument(rc: RequestContext): Promise<void> {
+  const body = parseWith(DocumentParseRequest, await readJsonObject(rc.req));
+  const service = resolveModel(body.model, ['document_parse']);
+  const asset = ownedInputAsset(
+    rc.state,
+    rc.identity,
+    service.modelAlias,
+    body.input_document_asset_id,
+    'input_document_asset_id',
+  );
+  sendJson(rc.res, 200, documentParseOf(body, service, asset), { 'X-Request-Id': rc.requestId });
+}
+
+/**
+ * A `document_parse` job (the platform runtime's form of the parse): the same request and rules,
+ * its answer rendered as one `application/json` result of the job.
+ */
+export function prepareDocumentParseJob(
+  raw: Record<string, unknown>,
+  service: CatalogService,
+  state: SimulatorState,
+  identity: Identity,
+): NewJobSpec {
+  const body = parseWith(DocumentParseRequest, raw);
+  const asset = ownedInputAsset(
+    state,
+    identity,
+    service.modelAlias,
+    body.input_document_asset_id,
+    'input_document_asset_id',
+  );
+  const result = documentParseOf(body, service, asset);
+  return {
+    service,
+    object: 'document.parse.job',
+    pacing: 'image',
+    task: { type: 'document', key: RenderCache.keyOf({ renderer: 'document/1', result }), result },
+  };
 }
 
 export const documentRoutes: RouteDef[] = [

@@ -5,6 +5,7 @@ import {
   parseBatchText,
   prepareBatch,
   runBatch,
+  videoBatchOverProfiles,
   type BatchRowOutcome,
   type PrepareBatchOptions,
 } from '../../../src/main/core/batch/batch-service.js';
@@ -45,7 +46,7 @@ describe('the shared batch service (src/main/core/batch)', () => {
   it('prepares rows: rules-engine violations by code, duplicates, the same keys as the CLI, the cap', async () => {
     await withCore(async (core) => {
       const text = `Core: a fox\nCore: a whale\nCore: a fox\n${'x'.repeat(7001)}\nCore: a parrot\n`;
-      const plan = await prepareBatch(core, parseBatchText(text, 'p.txt'), options());
+      const plan = await prepareBatch(videoBatchOverProfiles(core), parseBatchText(text, 'p.txt'), options());
       expect(plan.invalid.map((r) => r.row)).toEqual([4]);
       expect(plan.invalid[0]!.issues.map((i) => i.code)).toContain('prompt.too_long');
       expect(plan.rows.map((r) => [r.row, r.disposition ?? 'invalid', r.duplicateOf])).toEqual([
@@ -68,10 +69,14 @@ describe('the shared batch service (src/main/core/batch)', () => {
           lastFrameSha256: null,
         }),
       );
-      const capped = await prepareBatch(core, parseBatchText('a cat\na dog\na cow\n', 'c.txt'), {
-        ...options(),
-        maxNewRows: 1,
-      });
+      const capped = await prepareBatch(
+        videoBatchOverProfiles(core),
+        parseBatchText('a cat\na dog\na cow\n', 'c.txt'),
+        {
+          ...options(),
+          maxNewRows: 1,
+        },
+      );
       expect(capped.rows.map((r) => r.disposition)).toEqual(['send', 'capped', 'capped']);
     });
   });
@@ -79,7 +84,11 @@ describe('the shared batch service (src/main/core/batch)', () => {
   it('refuses modes and frame columns its caller does not support, and non-TXT/CSV files', async () => {
     await withCore(async (core) => {
       const csv = 'prompt,mode,first_frame\nA red square,i2v,red.png\n';
-      const plan = await prepareBatch(core, parseBatchText(csv, 'f.csv'), options({ modes: ['t2v'] }));
+      const plan = await prepareBatch(
+        videoBatchOverProfiles(core),
+        parseBatchText(csv, 'f.csv'),
+        options({ modes: ['t2v'] }),
+      );
       expect(plan.invalid[0]!.issues.map((i) => i.code)).toEqual(
         expect.arrayContaining(['batch.frames_unsupported', 'batch.mode_unsupported']),
       );
@@ -91,11 +100,11 @@ describe('the shared batch service (src/main/core/batch)', () => {
   it('runs rows with bounded concurrency, the first alone; a second run creates nothing new', async () => {
     await withCore(async (core) => {
       const rows = parseBatchText('Run: one\nRun: two\nRun: three\n', 'r.txt');
-      const plan = await prepareBatch(core, rows, options());
+      const plan = await prepareBatch(videoBatchOverProfiles(core), rows, options());
       const outcomes: [number, BatchRowOutcome['kind'], string | undefined][] = [];
       let inFlight = 0;
       let most = 0;
-      const result = await runBatch(core, plan.toSend, {
+      const result = await runBatch(videoBatchOverProfiles(core), plan.toSend, {
         profileId: SIMULATOR_PROFILE_ID,
         concurrency: 2,
         timeoutSeconds: 60,
@@ -122,7 +131,7 @@ describe('the shared batch service (src/main/core/batch)', () => {
       const created = await createdPerKey(sim.baseUrl, sim.token);
       for (const row of plan.toSend) expect(created.get(row.key)).toBe(1);
 
-      const again = await prepareBatch(core, rows, options());
+      const again = await prepareBatch(videoBatchOverProfiles(core), rows, options());
       expect(again.rows.every((r) => r.known)).toBe(true);
       expect(again.toSend.map((r) => r.key)).toEqual(plan.toSend.map((r) => r.key));
     });
@@ -135,12 +144,12 @@ describe('the shared batch service (src/main/core/batch)', () => {
     const core = await openTestCore(own);
     try {
       const plan = await prepareBatch(
-        core,
+        videoBatchOverProfiles(core),
         parseBatchText('Broke: a\nBroke: b\nBroke: c\n', 'b.txt'),
         options(),
       );
       const kinds: string[] = [];
-      const result = await runBatch(core, plan.toSend, {
+      const result = await runBatch(videoBatchOverProfiles(core), plan.toSend, {
         profileId: SIMULATOR_PROFILE_ID,
         concurrency: 3,
         timeoutSeconds: 30,

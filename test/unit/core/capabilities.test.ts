@@ -9,19 +9,14 @@ import type { BridgeHandlers } from '../../../src/main/core/bridge/dispatcher.js
 import { METHOD_NAMES } from '../../../src/shared/bridge/names.js';
 
 describe('capabilities, refused in one place', () => {
-  it('the platform refuses the methods of what it does not offer, each with platform.not_here', () => {
+  it('the platform refuses only what cannot apply there (keys and profiles, the simulator, a server folder), each with platform.not_here', () => {
     const refusals = refusalsOf(PLATFORM_CAPABILITIES);
     for (const method of [
       'profiles.add',
+      'profiles.setActive',
+      'debugPairing.start',
       'simulator.setScenario',
       'library.reveal',
-      'video.optimize',
-      'studio.batch.submit',
-      'sequences.assemble',
-      'playground.chat.send',
-      'playground.embed',
-      'playground.parse',
-      'playground.calls.list',
     ] as const) {
       expect(refusals[method], method).toBeTypeOf('function');
       expect(() => refusals[method]!()).toThrow(expect.objectContaining({ code: 'platform.not_here' }));
@@ -29,6 +24,16 @@ describe('capabilities, refused in one place', () => {
     // what it offers is not refused
     for (const method of [
       'library.export',
+      'video.optimize',
+      'studio.batch.submit',
+      'sequences.assemble',
+      'playground.chat.send',
+      'playground.embed',
+      'playground.rerank',
+      'playground.ocr',
+      'playground.transcribe',
+      'playground.parse',
+      'playground.calls.list',
       'playground.image.generate',
       'playground.audio.generate',
     ] as const)

@@ -4,7 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake } from './fake-bridge.js';
-import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/backends/capabilities.js';
+import {
+  PLATFORM_CAPABILITIES,
+  PUBLIC_API_CAPABILITIES,
+} from '../../../src/main/core/backends/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
@@ -53,11 +56,12 @@ afterEach(() => {
 });
 
 describe('the Playground on the platform', () => {
-  it('offers the panels the backend declares: image and audio generation on the platform, every one with a personal key', async () => {
+  it('offers the panels the backend declares, in their order: every one on the platform and with a personal key, two where only two are declared', async () => {
     const { playgroundPanels } = (await import(playgroundModule)) as {
       playgroundPanels(offered?: readonly string[]): string[];
     };
-    expect(playgroundPanels(PLATFORM_CAPABILITIES.playgroundPanels)).toEqual(['audio', 'image']);
+    expect(playgroundPanels(['image', 'audio'])).toEqual(['audio', 'image']);
+    expect(playgroundPanels(PLATFORM_CAPABILITIES.playgroundPanels)).toHaveLength(8);
     expect(playgroundPanels(PUBLIC_API_CAPABILITIES.playgroundPanels)).toContain('chat');
     expect(playgroundPanels(PUBLIC_API_CAPABILITIES.playgroundPanels)).toHaveLength(8);
     expect(playgroundPanels(undefined)).toHaveLength(8);

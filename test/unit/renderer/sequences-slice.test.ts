@@ -12,7 +12,10 @@ import type {
 } from '../../../src/shared/bridge/contract.js';
 import { fake } from './fake-bridge.js';
 import { sequence, shot } from './sequence-fixtures.js';
-import { PLATFORM_CAPABILITIES, PUBLIC_API_CAPABILITIES } from '../../../src/main/core/backends/capabilities.js';
+import {
+  PLATFORM_CAPABILITIES,
+  PUBLIC_API_CAPABILITIES,
+} from '../../../src/main/core/backends/capabilities.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
@@ -93,7 +96,7 @@ beforeEach(() => {
 });
 
 describe('Sequences in the navigation', () => {
-  it('is listed after the Library where the backend offers Sequences (the public API), never where it does not (the platform today)', () => {
+  it('is listed after the Library where the backend offers Sequences (both backends), never where it does not', () => {
     expect(visibleSections(false, PUBLIC_API_CAPABILITIES)).toEqual([
       'create',
       'queue',
@@ -102,8 +105,9 @@ describe('Sequences in the navigation', () => {
       'playground',
       'settings',
     ]);
-    expect(visibleSections(true, PLATFORM_CAPABILITIES)).not.toContain('sequences');
+    expect(visibleSections(true, PLATFORM_CAPABILITIES)).toContain('sequences');
     expect(visibleSections(true, PLATFORM_CAPABILITIES)).toContain('team');
+    expect(visibleSections(true, { ...PLATFORM_CAPABILITIES, sequences: false })).not.toContain('sequences');
     // not before the capabilities are known (a platform page must not offer it, even for a moment)
     expect(visibleSections(false)).not.toContain('sequences');
   });

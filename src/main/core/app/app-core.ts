@@ -93,7 +93,6 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       events,
       logger,
     }),
-    batch: { journal: services.journal, profiles: services.profiles, engine: services.engine },
     events,
     logger,
     host: options.host,

@@ -9,11 +9,11 @@ import { AppError } from '../errors.js';
  *
  * - The public API with a personal key (the desktop app, the browser host, the CLI): everything,
  *   with this machine's folders.
- * - The platform deployment (`serve --platform`): a person's studio on a server, so no keys or
- *   profiles of their own and no folders of the server; results leave as platform-marked copies;
- *   Generate waits for the runtime's dry-run. The services its bridge does not offer yet (the
- *   optimizer, batch import, Sequences, and the synchronous calls of the Playground) are off here,
- *   and its bridge refuses them.
+ * - The platform deployment (`serve --platform`): the same studio for a person on a server —
+ *   Create with the optimizer, batch import, Sequences and every Playground panel, through the
+ *   runtime — but no keys or profiles of their own (nor the local simulator's switch) and no
+ *   folders of the server; results leave as platform-marked copies; Generate waits for the
+ *   runtime's dry-run.
  */
 export const PUBLIC_API_CAPABILITIES: Capabilities = {
   profiles: true,
@@ -30,11 +30,11 @@ export const PLATFORM_CAPABILITIES: Capabilities = {
   profiles: false,
   localFolders: false,
   markedExport: true,
-  promptOptimization: false,
-  batchImport: false,
-  sequences: false,
+  promptOptimization: true,
+  batchImport: true,
+  sequences: true,
   admissionGatesGenerate: true,
-  playgroundPanels: ['audio', 'image'],
+  playgroundPanels: [...PLAYGROUND_PANELS],
 };
 
 /** The bridge methods each capability carries: off, they are refused by {@link refusalsOf}. */

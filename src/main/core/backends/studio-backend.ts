@@ -59,6 +59,8 @@ export interface StudioBackend {
   draftProfileId(requested: string | undefined): string;
   /** The services the backend lists now (of one kind when asked), for Create, the Playground and batch. */
   services(profileId: string | undefined, serviceKind?: string): Promise<ServicesView>;
+  /** The video services a profile may call, with their live contracts (batch import checks its rows against them). */
+  videoServices(profileId: string): Promise<ServiceEntry[]>;
   /** One service of `kinds` (the named model, else the first callable one), with its live contract. */
   service(kinds: readonly string[], model?: string): Promise<ServiceEntry>;
   /** What Generate would send for a draft, judged by the service; nothing is created. */

@@ -13,6 +13,7 @@ import {
   type LocalVideoDraft,
   type UploadState,
   type VideoResult,
+  type VideoSubmission,
 } from '../video/submit-video.js';
 import {
   attemptKey,
@@ -25,15 +26,42 @@ import { MAX_BATCH_CONCURRENCY } from './batch-vocabulary.js';
 import { concurrencyPool } from './pool.js';
 import { chooseService } from '../operations/service-common.js';
 import type { MediaJobDeps } from '../operations/job-with-inputs.js';
+import type { RunResult } from '../jobs/job-engine.js';
+import type { JobsRepository } from '../journal/jobs-repository.js';
+import type { ServiceEntry } from '../../../shared/api/discovery.js';
 
 /**
- * Batches of video prompts, shared by `framewright batch` and the studio's "Import prompts":
- * parse a TXT/CSV file, prepare every row (limits per model from discovery, frame files probed,
- * the H3 rules engine, keys, duplicates, the cap), then send the rows with bounded concurrency
- * through {@link submitVideo} — the first row alone, and none after a 401/402/403.
+ * Batches of video prompts, shared by `framewright batch` and the studio's "Import prompts" over
+ * either backend: parse a TXT/CSV file, prepare every row (limits per model from the backend's
+ * video services, frame files probed, the H3 rules engine, keys, duplicates, the cap), then send
+ * the rows with bounded concurrency through the backend's `createVideo` — the first row alone, and
+ * none after a 401/402/403.
  */
 
 export { MAX_BATCH_CONCURRENCY };
+
+/** What a batch runs on: one backend's video services and video creation, and the journal's intents. */
+export interface VideoBatchBackend {
+  /** The video services this profile may call (the public discovery, or the runtime's list). */
+  videoServices(profileId: string): Promise<ServiceEntry[]>;
+  /** Rows are keyed against the journal and a key it holds is not sent as new. */
+  jobs: Pick<JobsRepository, 'getIntent'>;
+  /** One row's creation under its key; a key already committed is continued, never created again. */
+  createVideo(submission: VideoSubmission): Promise<VideoResult | RunResult>;
+}
+
+/** A batch over the public interface: discovery and {@link submitVideo} over the profiles' clients. */
+export function videoBatchOverProfiles(core: MediaJobDeps): VideoBatchBackend {
+  return {
+    async videoServices(profileId) {
+      const client = await core.profiles.clientFor(profileId);
+      const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
+      return services;
+    },
+    jobs: core.journal.jobs,
+    createVideo: (submission) => submitVideo(core, submission),
+  };
+}
 
 /** Parses a batch file's text by its extension (`.txt` or `.csv`); refuses other files and empty ones. */
 export function parseBatchText(text: string, fileName: string): BatchFileRow[] {
@@ -131,14 +159,13 @@ const issueOf = (error: unknown): BatchIssue => ({
  * its frame files probed, keyed, and duplicates and the cap decided. Only discovery is called.
  */
 export async function prepareBatch(
-  core: MediaJobDeps,
+  backend: Pick<VideoBatchBackend, 'videoServices' | 'jobs'>,
   rows: BatchFileRow[],
   options: PrepareBatchOptions,
 ): Promise<BatchPlan> {
   const { defaults } = options;
   const names = options.defaultNames ?? { seconds: 'seconds', seed: 'seed' };
-  const client = await core.profiles.clientFor(options.profileId);
-  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
+  const services = await backend.videoServices(options.profileId);
   const limitsByModel = new Map<string, EffectiveLimits | AppError>();
   const limits = (model: string) => {
     if (!limitsByModel.has(model)) {
@@ -239,7 +266,7 @@ export async function prepareBatch(
       firstFrameSha256: draft.firstFrame?.sha256 ?? null,
       lastFrameSha256: draft.lastFrame?.sha256 ?? null,
     });
-    planRow.prepared = { row: fileRow.row, draft, key: attemptKey(core.journal.jobs, baseKey) };
+    planRow.prepared = { row: fileRow.row, draft, key: attemptKey(backend.jobs, baseKey) };
   }
 
   // Duplicates, then the cap (rows the journal already has under their key create nothing new).
@@ -249,7 +276,7 @@ export async function prepareBatch(
   for (const planRow of plan.rows) {
     const row = planRow.prepared;
     if (!row) continue;
-    planRow.known = core.journal.jobs.getIntent(row.key) !== undefined;
+    planRow.known = backend.jobs.getIntent(row.key) !== undefined;
     const earlier = firstByKey.get(row.key);
     if (earlier !== undefined) {
       planRow.disposition = 'duplicate';
@@ -272,7 +299,7 @@ export async function prepareBatch(
 
 /** How one sent row ended in this run. */
 export type BatchRowOutcome =
-  | { kind: 'result'; result: VideoResult }
+  | { kind: 'result'; result: VideoResult | RunResult }
   | { kind: 'error'; error: unknown }
   | { kind: 'not_submitted'; reason: string };
 
@@ -292,13 +319,13 @@ export interface RunBatchOptions {
 }
 
 /**
- * Sends the rows through {@link submitVideo} at most `concurrency` at a time. The first row is
+ * Sends the rows through the backend's `createVideo` at most `concurrency` at a time. The first row is
  * sent alone and the others start once the service has answered it, so a bad key or an empty
  * balance costs one refused request; after a 401/402/403 no further row is started (rows in
  * flight finish) and the rest end `not_submitted`.
  */
 export async function runBatch(
-  core: MediaJobDeps,
+  backend: Pick<VideoBatchBackend, 'createVideo'>,
   rows: PreparedBatchRow[],
   options: RunBatchOptions,
 ): Promise<{ stoppedBy?: string }> {
@@ -328,17 +355,17 @@ export async function runBatch(
       onUpload: onUpload ? (upload: UploadState) => onUpload(row, upload) : undefined,
     };
     try {
-      let result: VideoResult;
+      let result: VideoResult | RunResult;
       if (first) {
         // Sent alone first: a bad key or no balance costs one refusal, not one per row.
-        result = await submitVideo(core, { ...submission, wait: { waitSeconds: timeout, noWait: true } });
+        result = await backend.createVideo({ ...submission, wait: { waitSeconds: timeout, noWait: true } });
         openGate();
         if (options.wait && result.job) {
           const left = Math.max(0, timeout - (Date.now() - started) / 1000);
-          result = await submitVideo(core, { ...submission, wait: { waitSeconds: left } });
+          result = await backend.createVideo({ ...submission, wait: { waitSeconds: left } });
         }
       } else {
-        result = await submitVideo(core, {
+        result = await backend.createVideo({
           ...submission,
           wait: { waitSeconds: timeout, noWait: !options.wait },
         });

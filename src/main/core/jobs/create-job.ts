@@ -6,10 +6,17 @@ import type { BackoffPolicy } from '../platform/retry/backoff.js';
 import { RetryAfterTooLongError } from '../platform/retry/retry-after.js';
 import { classify, withRetry, type RetryVerdict } from '../platform/retry/retry.js';
 import { acceptanceOf } from './job-snapshot.js';
-import { CREATE_PATHS, type CreatePath, type MediaJobTransport } from './media-job-transport.js';
+import {
+  CREATE_PATHS,
+  RUNTIME_JOB_PATHS,
+  type CreatePath,
+  type MediaJobTransport,
+} from './media-job-transport.js';
 
+/** Where a kind's job is created: its public path, or the runtime's for a runtime-only kind. */
 export function createPathFor(serviceKind: string): CreatePath {
-  const path = (CREATE_PATHS as Record<string, CreatePath | undefined>)[serviceKind];
+  const paths: Record<string, CreatePath | undefined> = { ...CREATE_PATHS, ...RUNTIME_JOB_PATHS };
+  const path = paths[serviceKind];
   if (!path)
     throw new AppError('job.unknown_service_kind', `"${serviceKind}" is not an asynchronous job kind.`);
   return path;

@@ -78,6 +78,24 @@ export type RunResult =
       heldBy?: { pid: number; host: string };
     };
 
+/** What the journal held for an intent when an error ended its run (see {@link committedOf}). */
+export interface CommittedState {
+  intent: JobIntent;
+  job?: JobWithOutputs;
+}
+
+const committedAtFailure = new WeakMap<object, CommittedState>();
+
+/**
+ * The intent (and its job, if any) a failed `submit`, `createOrContinue` or `continueIntent` had
+ * committed, as the engine read it when the error ended the run: a refused creation's rejected
+ * intent, an intent whose run was stopped. Undefined when nothing was committed (the request was
+ * never built, or the engine was stopped before recording it).
+ */
+export function committedOf(error: unknown): CommittedState | undefined {
+  return error !== null && typeof error === 'object' ? committedAtFailure.get(error) : undefined;
+}
+
 /** The pending reason naming the process that holds the job (its pid, and host when not this one). */
 export function workedElsewhereReason(holder: { pid: number; host: string }): string {
   const where = holder.host === os.hostname() ? '' : ` on ${holder.host}`;
@@ -219,10 +237,12 @@ export class JobEngine {
       });
     } catch (error) {
       if (error instanceof IdempotencyConflictError) {
-        throw new AppError(
+        const conflict = new AppError(
           'job.idempotency_conflict',
           `This draft was already submitted with different settings (${error.message}). Start a new draft to generate again.`,
         );
+        const held = this.journal.jobs.getIntent(request.idempotencyKey);
+        throw held ? this.withCommitted(conflict, held.id) : conflict;
       }
       throw error;
     }
@@ -230,16 +250,68 @@ export class JobEngine {
     return this.continueIntent(intent, wait);
   }
 
+  /** Builds running for an idempotency key not yet in the journal: a second caller waits for the first. */
+  private readonly building = new Map<string, Promise<unknown>>();
+
+  /**
+   * The one "create, or continue what this key already started" of every caller: an intent the
+   * journal holds under `idempotencyKey` is continued (its committed body replayed, nothing rebuilt:
+   * no upload, no signed readUrl, no optimization); otherwise `build` makes the request (once, even
+   * for concurrent calls with the same key) and it is committed and run as {@link submit} does.
+   */
+  async createOrContinue(
+    idempotencyKey: string,
+    build: () => Promise<Omit<SubmitRequest, 'idempotencyKey'>>,
+    wait: WaitOptions = {},
+  ): Promise<RunResult> {
+    if (this.stopping.signal.aborted) throw engineStoppedError();
+    const earlier = this.building.get(idempotencyKey);
+    if (earlier) {
+      // the same key is being built: its intent (when the build got that far) is continued
+      await earlier.catch(() => undefined);
+      return this.createOrContinue(idempotencyKey, build, wait);
+    }
+    const known = this.journal.jobs.getIntent(idempotencyKey);
+    if (known) return this.continueIntent(known, wait);
+    const request = build();
+    this.building.set(idempotencyKey, request);
+    let built: Omit<SubmitRequest, 'idempotencyKey'>;
+    try {
+      built = await request;
+    } finally {
+      this.building.delete(idempotencyKey);
+    }
+    return this.submit({ ...built, idempotencyKey }, wait);
+  }
+
   /** Continues one intent whatever its state; concurrent calls for the same intent share one run. */
   continueIntent(intent: JobIntent, wait: WaitOptions = {}): Promise<RunResult> {
-    if (this.stopping.signal.aborted) return Promise.reject(engineStoppedError());
+    if (this.stopping.signal.aborted)
+      return Promise.reject(this.withCommitted(engineStoppedError(), intent.id));
     const key = `intent:${intent.idempotencyKey}`;
     let run = this.inFlight.get(key);
     if (!run) {
-      run = this.runLeased(intent, wait).finally(() => this.inFlight.delete(key));
+      run = this.runLeased(intent, wait)
+        .catch((error: unknown) => {
+          throw this.withCommitted(error, intent.id);
+        })
+        .finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, run);
     }
     return wait.until === 'accepted' ? this.untilAccepted(intent.idempotencyKey, run, wait) : run;
+  }
+
+  /** Marks `error` with the intent (and job) the journal holds now (see {@link committedOf}). */
+  private withCommitted(error: unknown, intentId: number): unknown {
+    if (error === null || typeof error !== 'object' || committedAtFailure.has(error)) return error;
+    try {
+      const intent = this.journal.jobs.getIntentById(intentId);
+      const job = intent ? this.journal.jobs.getJobForIntent(intent.id) : undefined;
+      if (intent) committedAtFailure.set(error, { intent, ...(job ? { job } : {}) });
+    } catch {
+      // a closed journal (the app closing): the error goes on without it
+    }
+    return error;
   }
 
   /**

@@ -9,7 +9,13 @@ export const CREATE_PATHS = {
   audio_generation: '/audio/generations',
 } as const;
 export type AsyncServiceKind = keyof typeof CREATE_PATHS;
-export type CreatePath = (typeof CREATE_PATHS)[AsyncServiceKind];
+/**
+ * Kinds that are jobs only on the platform's runtime (`POST /media/jobs`, whatever the kind): the
+ * public interface parses documents synchronously and has no job path for them.
+ */
+export const RUNTIME_JOB_PATHS = { document_parse: '/media/jobs' } as const;
+export type CreatePath =
+  (typeof CREATE_PATHS)[AsyncServiceKind] | (typeof RUNTIME_JOB_PATHS)[keyof typeof RUNTIME_JOB_PATHS];
 
 /** A create answered: the job, and the suggested poll interval of the answer's `Retry-After`. */
 export interface CreatedJob {

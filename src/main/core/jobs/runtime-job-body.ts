@@ -7,6 +7,7 @@ export const RUNTIME_INPUT_ROLES = [
   'reference_image',
   'reference_video',
   'reference_audio',
+  'input_document',
 ] as const;
 export type RuntimeInputRole = (typeof RUNTIME_INPUT_ROLES)[number];
 
@@ -28,7 +29,8 @@ export interface RuntimeJobIdentity {
   resourceAttribution?: { resourceType: string; resourceId: string };
 }
 
-export type RuntimeServiceKind = 'video_generation' | 'image_generation' | 'audio_generation';
+export type RuntimeServiceKind =
+  'video_generation' | 'image_generation' | 'audio_generation' | 'document_parse';
 
 /** Fields of a public creation request that are business content: they go into `params`. */
 const PARAM_FIELDS = ['prompt', 'text', 'speaker', 'instruct'] as const;
@@ -43,6 +45,7 @@ const PUBLIC_ASSET_FIELDS = new Set([
   'end_image_asset_id',
   'input_audio_asset_id',
   'input_video_asset_id',
+  'input_document_asset_id',
   'referenceInputs',
   'assets',
 ]);

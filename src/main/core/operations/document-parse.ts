@@ -1,11 +1,9 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { DOCUMENT_PAGE_MAX, DocumentParseResponse } from '../../../shared/api/document-parse.js';
 import type { Journal } from '../journal/open-journal.js';
-import { safeSegment } from '../jobs/library-layout.js';
 import { probeMedia } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
+import { writeParseFiles } from './document-parse-files.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
 import { callAnswer, InputLimitError } from './service-common.js';
 import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
@@ -102,32 +100,11 @@ export async function parseDocument(
     );
     return { response, body, asset };
   });
-  const day = new Date().toISOString().slice(0, 10);
-  const folder = path.join(libraryDir, 'documents', day, safeSegment(response.id, 'parse'));
-  await mkdir(folder, { recursive: true });
-  const files: string[] = [];
-  const write = async (name: string, content: string) => {
-    const target = path.join(folder, name);
-    await writeFile(target + '.tmp', content, { mode: 0o600 });
-    await rename(target + '.tmp', target);
-    files.push(target);
-  };
-  await write('result.json', JSON.stringify(response, null, 2) + '\n');
-  await write('document.md', response.markdown.endsWith('\n') ? response.markdown : response.markdown + '\n');
-  await write(
-    'framewright.json',
-    JSON.stringify(
-      {
-        kind: 'document_parse',
-        model: service.modelAlias,
-        source: file.fileName,
-        sha256: file.sha256,
-        request: body,
-        savedAt: new Date().toISOString(),
-      },
-      null,
-      2,
-    ) + '\n',
-  );
+  const { folder, files } = await writeParseFiles(libraryDir, response, {
+    model: service.modelAlias,
+    source: file.fileName,
+    sha256: file.sha256,
+    request: body,
+  });
   return { response, assetId: asset.assetId, folder, files };
 }

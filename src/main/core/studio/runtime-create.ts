@@ -11,7 +11,6 @@ import type { JobWithInputs } from '../operations/job-with-inputs.js';
 import { resourceAttributionFor } from '../features/projects/resource-attribution.js';
 import type { JobEngine, RunResult } from '../jobs/job-engine.js';
 import { runtimeJobBody } from '../jobs/runtime-job-body.js';
-import type { JobsRepository } from '../journal/jobs-repository.js';
 import { chooseService } from '../operations/service-common.js';
 import type { RuntimeApiClient } from '../platform/runtime/runtime-api-client.js';
 import { sessionAuth } from '../platform/runtime/runtime-auth.js';
@@ -41,14 +40,13 @@ export interface RuntimeCreateDeps {
   client: Pick<RuntimeApiClient, 'availableServices' | 'dryRun'>;
   /** The person's session now (null: none, the page is told to reopen the application). */
   session(): Promise<{ sessionId: string } | null>;
-  jobs: Pick<JobsRepository, 'getIntent'>;
   drafts: Pick<StudioDrafts, 'stored'>;
   staged: Pick<StagedFiles, 'resolve'>;
   /** The person's object storage, signing key and public origin: references become signed readUrls. */
   readUrls: RuntimeInputsDeps;
   /** The project a draft is filed under (its jobs carry it as `resourceAttribution`). */
   projects: { draftProject(draftId: string): string | undefined };
-  engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+  engine: Pick<JobEngine, 'createOrContinue'>;
   /** The clock of the services list's age (tests). */
   now?: () => number;
 }
@@ -155,10 +153,11 @@ export class RuntimeCreate {
     };
   }
 
-  /** The runtime creation body of a draft: rules first, then signed readUrls for what the mode sends. */
-  private async bodyOf(draftId: string, draft?: LocalVideoDraft, clientTaskId: string = draftId) {
-    const stored = this.d.drafts.stored(draftId);
-    const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
+  /**
+   * The runtime creation body of a video draft: rules first, then signed readUrls for what the
+   * mode sends; `project` (a studio draft's) becomes the job's `resourceAttribution`.
+   */
+  private async bodyOf(local: LocalVideoDraft, clientTaskId: string, project?: string) {
     const service = chooseService(
       await this.listServices('video_generation'),
       ['video_generation'],
@@ -178,59 +177,84 @@ export class RuntimeCreate {
     return runtimeJobBody('video_generation', request, {
       clientTaskId,
       inputs,
-      resourceAttribution: resourceAttributionFor(this.d.projects.draftProject(draftId)),
+      resourceAttribution: resourceAttributionFor(project),
     });
+  }
+
+  /** The body of a studio draft (its stored form unless given), `clientTaskId` the draft's id by default. */
+  private async draftBodyOf(draftId: string, draft?: LocalVideoDraft, clientTaskId: string = draftId) {
+    const stored = this.d.drafts.stored(draftId);
+    const local = draft ?? (await localDraftOf(this.d.staged, stored.form));
+    return this.bodyOf(local, clientTaskId, this.d.projects.draftProject(draftId));
   }
 
   /** `video.admission` on the platform: the runtime's dry-run of exactly the body Generate would send. */
   async admission(draftId: string): Promise<AdmissionView> {
-    const body = await this.bodyOf(draftId);
+    const body = await this.draftBodyOf(draftId);
     const auth = sessionAuth(await this.sessionId());
     return dryRunAdmission({ dryRun: (b) => this.d.client.dryRun(auth, b) }, body);
   }
 
   /**
-   * An image or audio job on the platform (the Playground's panels): its checked input files are
-   * stored and sent as signed readUrls (an image as `reference_image`, a Foley video as
-   * `reference_video`), the public body becomes the runtime body (`clientTaskId` = the job's
-   * idempotency key, one per press), committed once and created by the engine.
+   * An image, audio or document-parse job on the platform (the Playground's panels, a document
+   * parse): its checked input files are stored and sent as signed readUrls (an image as
+   * `reference_image`, a Foley video as `reference_video`, a document as `input_document`), the
+   * public body becomes the runtime body (`clientTaskId` = the job's idempotency key), committed
+   * once and created by the engine; a key already committed is continued, nothing stored again.
    */
   async createMediaJob(job: JobWithInputs): Promise<RunResult & { body: Record<string, unknown> }> {
-    const existing = this.d.jobs.getIntent(job.idempotencyKey);
-    if (existing)
-      return {
-        ...(await this.d.engine.continueIntent(existing, job.wait)),
-        body: JSON.parse(existing.canonicalBodyJson),
-      };
-    if (job.serviceKind !== 'image_generation' && job.serviceKind !== 'audio_generation')
+    if (
+      job.serviceKind !== 'image_generation' &&
+      job.serviceKind !== 'audio_generation' &&
+      job.serviceKind !== 'document_parse'
+    )
       throw new AppError('runtime.invalid_job_body', `${job.serviceKind} is not created here.`);
-    const inputs = [];
-    for (const file of job.files)
-      inputs.push(
-        await runtimeInputOf(
-          file,
-          file.kind === 'video'
-            ? 'reference_video'
-            : file.kind === 'audio'
-              ? 'reference_audio'
-              : 'reference_image',
-          this.d.readUrls,
-        ),
-      );
-    // each input named by its content address in the public body; the runtime body drops those fields
-    const request = job.bodyFor(inputs.map((input) => input.sha256));
-    const body = runtimeJobBody(job.serviceKind, request, { clientTaskId: job.idempotencyKey, inputs });
-    const result = await this.d.engine.submit(
-      {
-        profileId: RUNTIME_PROFILE_ID,
-        model: job.service.modelAlias,
-        serviceKind: job.serviceKind,
-        body,
-        idempotencyKey: job.idempotencyKey,
+    const serviceKind = job.serviceKind;
+    let body: Record<string, unknown> | undefined;
+    const result = await this.d.engine.createOrContinue(
+      job.idempotencyKey,
+      async () => {
+        const inputs = [];
+        for (const file of job.files)
+          inputs.push(
+            await runtimeInputOf(
+              file,
+              file.kind === 'document'
+                ? 'input_document'
+                : file.kind === 'video'
+                  ? 'reference_video'
+                  : file.kind === 'audio'
+                    ? 'reference_audio'
+                    : 'reference_image',
+              this.d.readUrls,
+            ),
+          );
+        // each input named by its content address in the public body; the runtime body drops those fields
+        const request = job.bodyFor(inputs.map((input) => input.sha256));
+        body = runtimeJobBody(serviceKind, request, { clientTaskId: job.idempotencyKey, inputs });
+        return {
+          profileId: RUNTIME_PROFILE_ID,
+          model: job.service.modelAlias,
+          serviceKind,
+          body,
+        };
       },
       job.wait,
     );
-    return { ...result, body };
+    return {
+      ...result,
+      body: body ?? (JSON.parse(result.intent.canonicalBodyJson) as Record<string, unknown>),
+    };
+  }
+
+  /** The runtime's video services for this person (a batch's rows are checked against them). */
+  videoServices(): Promise<ServiceEntry[]> {
+    return this.listServices('video_generation');
+  }
+
+  /** The runtime's document parse services (a parse runs as their `document_parse` job). */
+  documentServices(): Promise<ServiceEntry[]> {
+    return this.listServices('document_parse');
   }
 
   /** The runtime's image and audio services (the Playground on the platform lists only these). */
@@ -241,26 +265,26 @@ export class RuntimeCreate {
   }
 
   /**
-   * A draft's creation (StudioSubmit's `createJob`): an intent already committed under the draft's
-   * key is continued (its stored body replayed), never rebuilt; otherwise the body is built once
-   * and committed with the key before anything is sent. Its `clientTaskId` is the submission's
-   * (a variation's own), else the draft's id.
+   * A video's creation (StudioSubmit's `createJob`, StudioBatch's `createVideo`): an intent already
+   * committed under the submission's key is continued (its stored body replayed), never rebuilt;
+   * otherwise the body is built once and committed with the key before anything is sent. A
+   * draft's `clientTaskId` is the submission's (a variation's own), else the draft's id, and the
+   * draft's project is attributed; a submission without a draft (a batch row) has the body of its
+   * own draft, `clientTaskId` = its idempotency key, and no project.
    */
   async create(submission: VideoSubmission): Promise<RunResult> {
-    const existing = this.d.jobs.getIntent(submission.idempotencyKey);
-    if (existing) return this.d.engine.continueIntent(existing, submission.wait);
-    if (!submission.draftId)
-      throw new AppError('runtime.invalid_job_body', 'A platform job is created from a draft.');
-    const body = await this.bodyOf(submission.draftId, submission.draft, submission.clientTaskId);
-    return this.d.engine.submit(
-      {
+    const { draftId } = submission;
+    return this.d.engine.createOrContinue(
+      submission.idempotencyKey,
+      async () => ({
         profileId: RUNTIME_PROFILE_ID,
         model: submission.draft.model,
         serviceKind: 'video_generation',
-        body,
-        idempotencyKey: submission.idempotencyKey,
-        draftId: submission.draftId,
-      },
+        body: draftId
+          ? await this.draftBodyOf(draftId, submission.draft, submission.clientTaskId)
+          : await this.bodyOf(submission.draft, submission.clientTaskId ?? submission.idempotencyKey),
+        ...(draftId ? { draftId } : {}),
+      }),
       submission.wait,
     );
   }

@@ -6,7 +6,13 @@ import type {
   BatchSubmitResult,
   BatchSubmitRow,
 } from '../../../shared/bridge/domains/studio.js';
-import { parseBatchText, prepareBatch, runBatch, type BatchPlan } from '../batch/batch-service.js';
+import {
+  parseBatchText,
+  prepareBatch,
+  runBatch,
+  type BatchPlan,
+  type VideoBatchBackend,
+} from '../batch/batch-service.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
@@ -32,8 +38,10 @@ export interface StudioBatchParams {
 type SubmitRow = z.output<typeof BatchSubmitRow>;
 
 export interface StudioBatchOptions {
-  /** What the shared batch core (`prepareBatch`, `runBatch`) runs on. */
-  batch: Parameters<typeof prepareBatch>[0] & Parameters<typeof runBatch>[0];
+  /** The backend's video services (the public discovery of a profile, or the runtime's list). */
+  videoServices: VideoBatchBackend['videoServices'];
+  /** One row's creation (`submitVideo` over a profile, or `RuntimeCreate.create`). */
+  createVideo: VideoBatchBackend['createVideo'];
   jobs: Pick<JobsRepository, 'getIntent' | 'currentIntent' | 'getJobForIntent'>;
   engine: Pick<JobEngine, 'continueIntent'>;
   activeProfileId: () => string;
@@ -44,14 +52,18 @@ export interface StudioBatchOptions {
 
 /**
  * "Import prompts" in Create: the CLI's batch (`../batch/batch-service.ts`) over a file's text
- * the renderer read, with the Create form's settings as the defaults. Same keys as
- * `framewright batch` for the same profile and rows, so a re-import creates nothing new.
+ * the renderer read, with the Create form's settings as the defaults, on whichever backend gives
+ * its `videoServices` and `createVideo`. Same keys as `framewright batch` for the same profile and
+ * rows, so a re-import creates nothing new.
  */
 export class StudioBatch {
   /** Submissions run one after another: a double click cannot race two plans of one file. */
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly backend: VideoBatchBackend;
 
-  constructor(private readonly o: StudioBatchOptions) {}
+  constructor(private readonly o: StudioBatchOptions) {
+    this.backend = { videoServices: o.videoServices, createVideo: o.createVideo, jobs: o.jobs };
+  }
 
   private profileId(params: StudioBatchParams): string {
     return params.profileId ?? this.o.activeProfileId();
@@ -60,7 +72,7 @@ export class StudioBatch {
   private async plan(params: StudioBatchParams): Promise<BatchPlan> {
     const rows = parseBatchText(params.file.text, params.file.name);
     const d = params.defaults;
-    return prepareBatch(this.o.batch, rows, {
+    return prepareBatch(this.backend, rows, {
       profileId: this.profileId(params),
       runLabel: params.runLabel,
       maxNewRows: params.maxJobs,
@@ -177,7 +189,7 @@ export class StudioBatch {
         this.o.logger.warn('studio batch row ended with an error', { key, error });
       });
     };
-    const { stoppedBy } = await runBatch(this.o.batch, toRun, {
+    const { stoppedBy } = await runBatch(this.backend, toRun, {
       profileId,
       concurrency: STUDIO_BATCH_CONCURRENCY,
       timeoutSeconds: Math.min(waitSeconds, CREATE_ANSWER_SECONDS),

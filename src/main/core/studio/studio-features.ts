@@ -15,7 +15,7 @@ import { JobViews } from './job-views.js';
 import { StudioLibrary } from './library.js';
 import { MediaResolver } from './media-resolver.js';
 import { StagedFiles } from './staged-files.js';
-import { StudioBatch, type StudioBatchOptions } from './studio-batch.js';
+import { StudioBatch } from './studio-batch.js';
 import { StudioSettings } from './studio-settings.js';
 import { StudioSubmit } from './submit.js';
 import { StudioVariations } from './variations.js';
@@ -36,8 +36,6 @@ export interface StudioFeaturesDeps {
   engine: Pick<JobEngine, 'continueIntent'>;
   /** The backend the studio runs over, built from the studio's own parts (see `../backends/`). */
   backend: (parts: StudioBackendParts) => StudioBackend;
-  /** What batch import runs on (`prepareBatch`, `runBatch`); absent where the backend offers none. */
-  batch?: StudioBatchOptions['batch'];
   /** The staging store when the root keeps its own (the platform's counts in the person's quota). */
   staged?: StagedFiles;
   events: EventHub;
@@ -64,8 +62,8 @@ export interface StudioFeatures {
   readonly calls: JobViews['calls'];
   /** The current library folder (the Playground's parsed documents go there). */
   readonly libraryDir: () => string;
-  /** Batch import (absent where the backend offers none: refused by its capabilities). */
-  readonly batch: StudioBatch | undefined;
+  /** Batch import of prompts (one job per row, never created twice). */
+  readonly batch: StudioBatch;
   /** File staging, for the hosts' upload route and the bridge. */
   readonly staged: StagedFiles;
   /** The library-only media resolver, for the hosts' media route. */
@@ -115,7 +113,6 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
   const projects = new ProjectsFeature(journal);
   const submit = new StudioSubmit({
     createJob: (submission) => backend.createVideo(submission),
-    jobs: journal.jobs,
     drafts,
     inputs: { localDraft: (form) => localDraftOf(staged, form), emitUpload },
     waitSeconds,
@@ -167,16 +164,15 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
     settings,
-    batch: d.batch
-      ? new StudioBatch({
-          batch: d.batch,
-          jobs: journal.jobs,
-          engine: d.engine,
-          activeProfileId: () => backend.activeProfileId(),
-          logger: d.logger,
-          waitSeconds,
-        })
-      : undefined,
+    batch: new StudioBatch({
+      videoServices: (profileId) => backend.videoServices(profileId),
+      createVideo: (submission) => backend.createVideo(submission),
+      jobs: journal.jobs,
+      engine: d.engine,
+      activeProfileId: () => backend.activeProfileId(),
+      logger: d.logger,
+      waitSeconds,
+    }),
     staged,
     media,
     forwardEngineChange: engineChangeForwarder({ events: d.events, views, logger: d.logger }),

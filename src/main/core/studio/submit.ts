@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { SubmitResult } from '../../../shared/bridge/domains/studio.js';
 import { isEngineStopped } from '../jobs/engine-stopped.js';
 import { AppError } from '../errors.js';
-import type { Job, JobIntent, JobsRepository } from '../journal/jobs-repository.js';
+import { committedOf, type RunResult } from '../jobs/job-engine.js';
+import type { Job, JobIntent } from '../journal/jobs-repository.js';
 import type { Logger } from '../logging/logger.js';
 import type { LocalVideoDraft, VideoSubmission } from '../video/submit-video.js';
 import type { DraftInputs } from './draft-inputs.js';
@@ -13,13 +14,16 @@ type SubmitOutcome = z.output<typeof SubmitResult>;
 /** How long `video.submit` waits for the service's answer before returning "pending". */
 const SUBMIT_ANSWER_MS = 8_000;
 
-/** One draft's creation as `submitVideo` takes it (the public interface), or the platform's runtime. */
-export type CreateDraftJob = (submission: VideoSubmission) => Promise<unknown>;
+/**
+ * One draft's creation as `submitVideo` takes it (the public interface), or the platform's runtime:
+ * what the engine did (the intent and job as committed); a failure carries what it had committed
+ * ({@link committedOf}).
+ */
+export type CreateDraftJob = (submission: VideoSubmission) => Promise<RunResult>;
 
 export interface StudioSubmitDeps {
   /** Creates the job of a draft: `submitVideo` over a profile's client, or the platform runtime's creation. */
   createJob: CreateDraftJob;
-  jobs: Pick<JobsRepository, 'getIntent' | 'currentIntent' | 'getJobForIntent'>;
   drafts: StudioDrafts;
   inputs: Pick<DraftInputs, 'localDraft' | 'emitUpload'>;
   waitSeconds: () => number;
@@ -79,7 +83,7 @@ export class StudioSubmit {
   /**
    * One job of a draft under `idempotencyKey` (the draft's own, or a variation's), through the
    * same `createJob` as Generate: returns once the service answered the creation (or after a short
-   * wait, the run continuing in the background), with what the journal then knows. A key already
+   * wait, the run continuing in the background), with what the engine committed. A key already
    * in the journal is continued, never created again. The intent is filed under the draft's
    * project; the draft's own bookkeeping is the caller's.
    */
@@ -88,10 +92,11 @@ export class StudioSubmit {
     job: { idempotencyKey: string; draft: LocalVideoDraft; clientTaskId?: string },
   ): Promise<{ intent?: JobIntent; job?: Job; failure?: { error: unknown } }> {
     const stored = this.d.drafts.stored(draftId);
+    let committed: { intent: JobIntent; job?: Job } | undefined;
     let failure: { error: unknown } | undefined;
-    // answers once the create is answered; the run continues in the background (the engine owns the job)
-    await this.d
-      .createJob({
+    try {
+      // answers once the create is answered; the run continues in the background (the engine owns the job)
+      committed = await this.d.createJob({
         profileId: stored.form.profileId,
         draft: job.draft,
         idempotencyKey: job.idempotencyKey,
@@ -106,14 +111,15 @@ export class StudioSubmit {
           },
         },
         onUpload: (progress) => this.d.inputs.emitUpload(draftId, progress),
-      })
-      .catch((error: unknown) => {
-        failure = { error };
-        this.logSubmitError(draftId, error);
       });
-    const intent = this.d.jobs.currentIntent(job.idempotencyKey);
+    } catch (error) {
+      failure = { error };
+      committed = committedOf(error);
+      this.logSubmitError(draftId, error);
+    }
+    const intent = committed?.intent;
     if (intent && intent.state !== 'rejected') this.d.projects?.fileJobOfDraft(intent.id, draftId);
-    const created = intent ? this.d.jobs.getJobForIntent(intent.id) : undefined;
+    const created = committed?.job;
     return {
       ...(intent ? { intent } : {}),
       ...(created ? { job: created } : {}),

@@ -97,13 +97,22 @@ export async function forgettingUnknownAssets<T>(
   try {
     return await request();
   } catch (error) {
-    if (cachedAssetIds.length > 0 && isAssetNotFound(error)) {
-      for (const assetId of cachedAssetIds) {
-        const row = journal.uploads.get(client.profileId, model, assetId);
-        if (row) journal.uploads.forget(row.id);
-      }
-    }
+    if (cachedAssetIds.length > 0 && isAssetNotFound(error))
+      forgetCachedAssets(journal, client.profileId, model, cachedAssetIds);
     throw error;
+  }
+}
+
+/** Forgets these cached uploads of a profile and model (the service no longer knows them). */
+export function forgetCachedAssets(
+  journal: Journal,
+  profileId: string,
+  model: string,
+  assetIds: readonly string[],
+): void {
+  for (const assetId of assetIds) {
+    const row = journal.uploads.get(profileId, model, assetId);
+    if (row) journal.uploads.forget(row.id);
   }
 }
 

@@ -11,7 +11,12 @@ import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
 import type { ProbedFile } from '../media/probe-media.js';
 import type { PublicApiClient } from '../platform/public-api-client.js';
 import { refusedForUnknownAsset, resendIdempotencyKey } from '../journal/jobs-repository.js';
-import { forgetAssetsNamedIn, forgettingUnknownAssets, isAssetNotFound } from '../uploads/upload-cache.js';
+import {
+  forgetAssetsNamedIn,
+  forgetCachedAssets,
+  forgettingUnknownAssets,
+  isAssetNotFound,
+} from '../uploads/upload-cache.js';
 import { uploadInput, type UploadedInput } from '../uploads/upload-input.js';
 import { discoverServices } from './discovery.js';
 import { optimizationKey, optimizePrompt } from './prompt-optimization.js';
@@ -127,10 +132,75 @@ export async function uploadDraftInputs(
   return { uploaded, uploads };
 }
 
+/** What a draft's creation built: its service rules, its inputs' assets and its final prompt. */
+interface PreparedVideo {
+  client: PublicApiClient;
+  limits: EffectiveLimits;
+  uploaded: Map<string, string>;
+  uploads: VideoResult['uploads'];
+  finalDraft: VideoDraft;
+  optimizedPrompt?: string;
+  optimizationClientRequestId?: string;
+}
+
+/** Discovery → the H3 rules (nothing is sent when they fail) → uploads → optional optimization. */
+async function prepareVideo(core: MediaJobDeps, submission: VideoSubmission): Promise<PreparedVideo> {
+  const { draft, profileId } = submission;
+  const step = submission.onStep ?? (() => undefined);
+  const client: PublicApiClient = await core.profiles.clientFor(profileId);
+  step('discovery');
+  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
+  const service = chooseService(services, ['video_generation'], draft.model);
+  const limits = limitsFor(service);
+  assertDraftValid(draft, limits);
+
+  const { uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission);
+  if (!submission.optimize) return { client, limits, uploaded, uploads, finalDraft: draft };
+  if (!limits.optimization.available) {
+    throw new AppError(
+      'optimization.unavailable',
+      `The service "${draft.model}" does not offer prompt optimization.`,
+    );
+  }
+  step('optimize prompt');
+  const inputs = buildOptimizationRequest(draft, uploaded, limits, {
+    clientRequestId: submission.optimize.clientRequestId ?? 'derived-below',
+    style: submission.optimize.style,
+  }) as PromptOptimizationRequest;
+  // One key per business optimization: an explicit one, else derived from the inputs, so the
+  // same command again returns the recorded optimization or replays it (never bills a new one).
+  const optimizationClientRequestId =
+    submission.optimize.clientRequestId ??
+    optimizationKey(core.journal, { profileId, scope: 'video', request: inputs });
+  const request = { ...inputs, clientRequestId: optimizationClientRequestId };
+  const optimization = await forgettingUnknownAssets(
+    core.journal,
+    client,
+    draft.model,
+    uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
+    () =>
+      optimizePrompt(core.journal, client, request, {
+        clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
+        draftId: submission.draftId,
+      }),
+  );
+  const optimizedPrompt = optimization.optimizedPrompt!;
+  return {
+    client,
+    limits,
+    uploaded,
+    uploads,
+    finalDraft: { ...draft, prompt: optimizedPrompt },
+    optimizedPrompt,
+    optimizationClientRequestId,
+  };
+}
+
 /**
  * Creates a video from a local draft: discovery → the H3 rules of the live contract (nothing is
  * sent when they fail) → uploads (reusing still-valid assets) → optional prompt optimization →
- * the job engine (intent committed, create, poll, download and verify).
+ * the job engine (intent committed, create, poll, download and verify). A key the journal already
+ * holds is continued by the engine ({@link JobEngine.createOrContinue}), nothing prepared again.
  */
 export async function submitVideo(core: MediaJobDeps, submission: VideoSubmission): Promise<VideoResult> {
   const { draft, profileId } = submission;
@@ -145,100 +215,62 @@ export async function submitVideo(core: MediaJobDeps, submission: VideoSubmissio
     if (resend) return { ...(await core.engine.continueIntent(resend.intent, submission.wait)), uploads: [] };
     forgetAssetsNamedIn(core.journal, profileId, existing.model, existing.canonicalBodyJson);
     attempt = 2;
-  } else if (existing) {
-    // The same intent again (a double click, a reload, a restart): continue it, never re-create.
-    const result = await core.engine.continueIntent(existing, submission.wait);
-    return { ...result, uploads: [] };
   }
-  const client: PublicApiClient = await core.profiles.clientFor(profileId);
-  step('discovery');
-  const { services } = await discoverServices(core.journal, client, { serviceKind: 'video_generation' });
-  const service = chooseService(services, ['video_generation'], draft.model);
-  const limits = limitsFor(service);
-  assertDraftValid(draft, limits);
 
-  let { uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission);
-
-  let finalDraft: VideoDraft = draft;
-  let optimizedPrompt: string | undefined;
-  let optimizationClientRequestId: string | undefined;
-  if (submission.optimize) {
-    if (!limits.optimization.available) {
-      throw new AppError(
-        'optimization.unavailable',
-        `The service "${draft.model}" does not offer prompt optimization.`,
-      );
-    }
-    step('optimize prompt');
-    const inputs = buildOptimizationRequest(draft, uploaded, limits, {
-      clientRequestId: submission.optimize.clientRequestId ?? 'derived-below',
-      style: submission.optimize.style,
-    }) as PromptOptimizationRequest;
-    // One key per business optimization: an explicit one, else derived from the inputs, so the
-    // same command again returns the recorded optimization or replays it (never bills a new one).
-    optimizationClientRequestId =
-      submission.optimize.clientRequestId ??
-      optimizationKey(core.journal, { profileId, scope: 'video', request: inputs });
-    const request = { ...inputs, clientRequestId: optimizationClientRequestId };
-    const optimization = await forgettingUnknownAssets(
-      core.journal,
-      client,
-      draft.model,
-      uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
-      () =>
-        optimizePrompt(core.journal, client, request, {
-          clientTimeoutSeconds: limits.optimization.clientTimeoutSeconds,
+  let prepared: PreparedVideo | undefined;
+  const createAs = (n: number) =>
+    core.engine.createOrContinue(
+      n === 1 ? firstKey : resendIdempotencyKey(firstKey, n),
+      async () => {
+        if (!prepared) prepared = await prepareVideo(core, submission);
+        else {
+          // the resend: the same prompt, its inputs uploaded again
+          step('upload again');
+          const again = await uploadDraftInputs(
+            core.journal,
+            prepared.client,
+            draft,
+            prepared.limits,
+            submission,
+          );
+          prepared = { ...prepared, ...again };
+        }
+        step('create');
+        return {
+          profileId,
+          model: draft.model,
+          serviceKind: 'video_generation',
+          body: buildMediaGenerationRequest(
+            prepared.finalDraft,
+            prepared.uploaded,
+            prepared.limits,
+          ) as unknown as Record<string, unknown>,
+          ...(n === 1 ? {} : { resendOf: { firstIdempotencyKey: firstKey, attempt: n } }),
           draftId: submission.draftId,
-        }),
+          optimizationClientRequestId: prepared.optimizationClientRequestId,
+        };
+      },
+      submission.wait,
     );
-    optimizedPrompt = optimization.optimizedPrompt!;
-    finalDraft = { ...draft, prompt: optimizedPrompt };
-  }
-
-  const create = () =>
-    forgettingUnknownAssets(
-      core.journal,
-      client,
-      draft.model,
-      uploads.filter((u) => u.fromJournal).map((u) => u.assetId),
-      () =>
-        core.engine.submit(
-          {
-            profileId,
-            model: draft.model,
-            serviceKind: 'video_generation',
-            body: buildMediaGenerationRequest(finalDraft, uploaded, limits) as unknown as Record<
-              string,
-              unknown
-            >,
-            ...(attempt === 1
-              ? { idempotencyKey: firstKey }
-              : {
-                  idempotencyKey: resendIdempotencyKey(firstKey, attempt),
-                  resendOf: { firstIdempotencyKey: firstKey, attempt },
-                }),
-            draftId: submission.draftId,
-            optimizationClientRequestId,
-          },
-          submission.wait,
-        ),
-    );
-  step('create');
+  const resultOf = (run: RunResult): VideoResult => ({
+    ...run,
+    ...(prepared?.optimizedPrompt !== undefined ? { optimizedPrompt: prepared.optimizedPrompt } : {}),
+    uploads: prepared?.uploads ?? [],
+  });
   try {
-    return { ...(await create()), optimizedPrompt, uploads };
+    return resultOf(await createAs(attempt));
   } catch (error) {
     // An input taken from the journal is unknown to the service (expired, lost, or another
-    // identity's): the cached ids were forgotten and nothing was created, so upload again and send
+    // identity's): the cached ids are forgotten and nothing was created, so upload again and send
     // once more as a new business attempt under the key derived from the first (a key never
     // carries two bodies); the derived intent is recorded with its link before it is sent.
-    const usedCache = uploads.some((u) => u.fromJournal);
-    if (attempt !== 1 || !usedCache || !isAssetNotFound(error)) throw error;
+    const cached = prepared?.uploads.filter((u) => u.fromJournal).map((u) => u.assetId) ?? [];
+    if (cached.length === 0 || !isAssetNotFound(error)) throw error;
+    forgetCachedAssets(core.journal, profileId, draft.model, cached);
+    if (attempt !== 1) throw error;
     const first = core.journal.jobs.getIntent(firstKey);
     if (!first || !refusedForUnknownAsset(first)) throw error;
     attempt = 2;
-    step('upload again');
-    ({ uploaded, uploads } = await uploadDraftInputs(core.journal, client, draft, limits, submission));
-    step('create');
-    return { ...(await create()), optimizedPrompt, uploads };
+    return resultOf(await createAs(attempt));
   }
 }

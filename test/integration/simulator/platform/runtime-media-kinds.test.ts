@@ -307,13 +307,20 @@ describe('dry-run of image and audio jobs', () => {
     expect(t2iWithInput.data.blockers[0]).toMatchObject({ code: 'invalid_input_composition' });
   });
 
-  it('refuses a service kind the runtime does not serve, and a model of another kind', async () => {
+  it('refuses a service kind the runtime does not serve, a parse without its document, and a model of another kind', async () => {
+    expectPlatformError(
+      await call('POST', '/media/jobs', {
+        json: { clientTaskId: 'ocr', serviceKind: 'ocr', params: {} },
+      }),
+      400,
+      'service_kind_not_supported',
+    );
     expectPlatformError(
       await call('POST', '/media/jobs', {
         json: { clientTaskId: 'doc', serviceKind: 'document_parse', params: {} },
       }),
       400,
-      'service_kind_not_supported',
+      'invalid_input_composition',
     );
     expectPlatformError(
       await call('POST', '/media/jobs', { json: { ...SPEECH, clientTaskId: 'mixed', model: 'lumen-image' } }),

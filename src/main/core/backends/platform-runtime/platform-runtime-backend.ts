@@ -1,5 +1,6 @@
-import { PLATFORM_CAPABILITIES, refusalError } from '../capabilities.js';
+import { PLATFORM_CAPABILITIES } from '../capabilities.js';
 import type { PlaygroundCalls } from '../playground-calls.js';
+import { runtimeDocumentParse } from './runtime-document-parse.js';
 import { runtimePlaygroundCalls } from './runtime-playground-calls.js';
 import { RuntimeOptimize } from './runtime-prompt-optimization.js';
 import type { StudioBackend } from '../studio-backend.js';
@@ -21,7 +22,7 @@ export interface PlatformRuntimeBackendDeps {
   /** The person's object storage, signing key and public origin: local files travel as signed readUrls. */
   readUrls: RuntimeInputsDeps;
   projects: Pick<ProjectsFeature, 'draftProject'>;
-  engine: Pick<JobEngine, 'submit' | 'continueIntent'>;
+  engine: Pick<JobEngine, 'createOrContinue' | 'continueIntent'>;
 }
 
 /**
@@ -35,16 +36,12 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
     const create = new RuntimeCreate({
       client: d.runtime,
       session: d.session,
-      jobs: d.journal.jobs,
       drafts: parts.drafts,
       staged: parts.staged,
       readUrls: d.readUrls,
       projects: d.projects,
       engine: d.engine,
     });
-    const notYet = (what: string) => async (): Promise<never> => {
-      throw refusalError(what);
-    };
     const calls: PlaygroundCalls = {
       ...runtimePlaygroundCalls({
         journal: d.journal,
@@ -53,7 +50,8 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
         readUrls: d.readUrls,
         profileId: RUNTIME_PROFILE_ID,
       }),
-      parse: notYet('Document parsing'),
+      // on the runtime a parse is a document_parse job, its result in the person's library
+      parse: runtimeDocumentParse({ createMediaJob: (job) => create.createMediaJob(job) }),
     };
     const optimizer = new RuntimeOptimize({
       journal: d.journal,
@@ -70,6 +68,7 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
       activeProfileId: () => RUNTIME_PROFILE_ID,
       draftProfileId: () => RUNTIME_PROFILE_ID,
       services: (_profileId, serviceKind) => create.services(serviceKind),
+      videoServices: () => create.videoServices(),
       service: async (kinds, model) => chooseService(await create.listServices(), kinds, model),
       admission: (draftId) => create.admission(draftId),
       optimize: (draftId, style) => optimizer.optimize(draftId, style),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { videoBatchOverProfiles } from '../../batch/batch-service.js';
 import { PUBLIC_API_CAPABILITIES } from '../capabilities.js';
 import { publicPlaygroundCalls } from '../playground-calls.js';
 import type { StudioBackend } from '../studio-backend.js';
@@ -57,6 +58,7 @@ export function publicApiBackend(d: PublicApiBackendDeps) {
       activeProfileId: d.activeProfileId,
       draftProfileId: (requested) => requested ?? d.activeProfileId(),
       services: (profileId, serviceKind) => discovery.services(profileId, serviceKind),
+      videoServices: (profileId) => videoBatchOverProfiles(d.runner).videoServices(profileId),
       service: async (kinds, model) => (await d.catalog.resolve(d.activeProfileId(), kinds, model)).service,
       admission: (draftId) => admission.admission(draftId),
       optimize: (draftId, style) => optimize.optimize(draftId, style),

@@ -39,14 +39,11 @@ export function createStudioHandlers(ctx: HandlerContext): Partial<StudioHandler
     'library.list': (filter) => studio.library.list(filter),
     'library.delete': ({ jobRowId }) => studio.library.deleteResult(jobRowId),
     'library.reveal': ({ jobRowId }) => studio.library.reveal(jobRowId),
+    'studio.batch.preview': (params) => studio.batch.preview(params),
+    'studio.batch.submit': (params) => studio.batch.submit(params),
     'studio.settings.get': () => studio.settings.get(),
     'studio.settings.update': (change) => studio.settings.update(change),
   };
-  const { batch } = studio;
-  if (batch) {
-    served['studio.batch.preview'] = (params) => batch.preview(params);
-    served['studio.batch.submit'] = (params) => batch.submit(params);
-  }
   const { profiles, simulator, exportResult } = ctx;
   if (profiles) {
     served['profiles.add'] = (input) => profiles.add(input);

@@ -2,6 +2,7 @@ import type { BatchFileRow } from '../../batch/batch-file.js';
 import {
   prepareBatch,
   runBatch,
+  videoBatchOverProfiles,
   type BatchPlan,
   type PrepareBatchOptions,
   type PreparedBatchRow,
@@ -14,7 +15,7 @@ import type { MediaJobDeps } from '../../operations/job-with-inputs.js';
 import { submitVideo, type VideoSubmission } from '../../video/submit-video.js';
 
 export interface MediaJobsDeps extends MediaJobDeps {
-  readonly engine: Pick<JobEngine, 'submit' | 'continueIntent' | 'resume'>;
+  readonly engine: Pick<JobEngine, 'submit' | 'continueIntent' | 'createOrContinue' | 'resume'>;
 }
 
 /**
@@ -38,11 +39,11 @@ export class MediaJobsFeature {
   }
 
   prepareBatch(rows: BatchFileRow[], options: PrepareBatchOptions): Promise<BatchPlan> {
-    return prepareBatch(this.deps, rows, options);
+    return prepareBatch(videoBatchOverProfiles(this.deps), rows, options);
   }
 
   runBatch(rows: PreparedBatchRow[], options: RunBatchOptions): ReturnType<typeof runBatch> {
-    return runBatch(this.deps, rows, options);
+    return runBatch(videoBatchOverProfiles(this.deps), rows, options);
   }
 
   /** Finishes unfinished work: unsent or unknown creations, jobs in progress, downloads, optimizations. */

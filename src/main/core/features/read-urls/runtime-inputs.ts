@@ -1,6 +1,6 @@
-import type { InputRole } from '../../../../shared/h3/draft.js';
 import type { EffectiveLimits } from '../../../../shared/h3/effective-limits.js';
 import { AppError } from '../../errors.js';
+import type { RuntimeInputRole } from '../../jobs/runtime-job-body.js';
 import { assertDraftValid, inputsToSend, type LocalVideoDraft } from '../../video/submit-video.js';
 import type { ObjectStorage } from './object-storage.js';
 import { signReadUrl } from './signed-read-url.js';
@@ -16,7 +16,7 @@ export const INPUT_READ_URL_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 /** A runtime `inputs[]` item (spec: "Runtime job input"). */
 export interface RuntimeInput {
   readUrl: string;
-  role: InputRole;
+  role: RuntimeInputRole;
   mimeType: string;
   sha256: string;
   byteSize: number;
@@ -59,7 +59,7 @@ export async function runtimeInputsOf(
  */
 export async function runtimeInputOf(
   file: { path: string; fileName: string; sha256?: string },
-  role: InputRole,
+  role: RuntimeInputRole,
   deps: RuntimeInputsDeps,
 ): Promise<RuntimeInput> {
   const now = (deps.now ?? (() => new Date()))();
