@@ -86,10 +86,12 @@ describe('Framewright on the platform: the studio per person over the runtime', 
       profiles: false,
       localFolders: false,
       markedExport: true,
-      sequences: false,
+      promptOptimization: true,
+      batchImport: true,
+      sequences: true,
       admissionGatesGenerate: true,
-      playgroundPanels: ['audio', 'image'],
     });
+    expect(info.capabilities.playgroundPanels).toHaveLength(8);
     expect(info.signedIn.userId).toBeTruthy();
     expect(info.signedIn.appRoles.length).toBeGreaterThan(0);
     expect(info.dataDir).toBe('');
@@ -100,8 +102,8 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     // a method of a capability that is off is refused, in one place, with a clear code
     for (const [method, params] of [
       ['profiles.add', { kind: 'personal', name: 'x', baseUrl: 'https://x.test/v1', secret: 'k' }],
-      ['sequences.list', {}],
-      ['video.optimize', { draftId: 'd1' }],
+      ['simulator.setScenario', { name: null }],
+      ['library.reveal', { jobRowId: 1 }],
     ] as const) {
       const refused = await member.invoke(method, params);
       expect(refused).toMatchObject({ ok: false, error: { code: 'platform.not_here' } });
@@ -208,10 +210,8 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     });
     expect(image.state).toBe('succeeded');
     expect(image.outputs[0]!.mimeType).toMatch(/^image\//);
-    // what the platform does not offer here is refused with a clear code, nothing sent
-    const chat = await member.invoke('playground.conversations.list', {});
-    expect(chat.ok).toBe(false);
-    if (!chat.ok) expect(chat.error.code).toBe('platform.not_here');
+    // the runtime lists no voice catalogue: the audio panel offers the service's own voices
+    expect(await member.call('playground.voices', {})).toEqual([]);
   }, 90_000);
 
   it('exports a platform-marked copy and downloads it to the person only', async () => {
