@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
@@ -7,6 +6,7 @@ import { startSimulator, type RunningSimulator } from '../../../src/simulator/in
 import { runFramewright } from '../../support/cli-runner.js';
 import { DeveloperProxy } from '../../support/developer-proxy.js';
 import { devGet, review, writeImageArchive } from './release-support.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const APP_ID = 'app_sim_framewright_studio';
 const PART = 1024 * 1024;
@@ -24,7 +24,7 @@ describe('platform release: three parts, a dropped connection and a crash', () =
   let developerBaseUrl: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'fw-release-'));
+    dir = tempFolder('fw-release-');
     sim = await startSimulator({ timeScale: 0.01, dataDir: path.join(dir, 'sim') });
     const upstream = new URL(sim.platform.developerBaseUrl);
     proxy = new DeveloperProxy(upstream.origin);
@@ -35,7 +35,6 @@ describe('platform release: three parts, a dropped connection and a crash', () =
   afterAll(async () => {
     await proxy?.close();
     await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends each part once, makes one version and one import, and the approved version serves launches', async () => {

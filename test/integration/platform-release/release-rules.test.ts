@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/main/core/errors.js';
@@ -9,6 +8,7 @@ import { DeveloperClient } from '../../../src/main/core/platform/developer/devel
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
 import { devGet, writeImageArchive } from './release-support.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const STUDIO = 'app_sim_framewright_studio';
 const HELPER = 'app_sim_storyboard_helper';
@@ -21,7 +21,7 @@ describe('platform release: validation, new versions for changed submissions, ro
   let image: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'fw-release-rules-'));
+    dir = tempFolder('fw-release-rules-');
     sim = await startSimulator({ timeScale: 0.01, dataDir: path.join(dir, 'sim') });
     journal = openJournal({ path: ':memory:' });
     const token = sim.platform.developerToken;
@@ -37,7 +37,6 @@ describe('platform release: validation, new versions for changed submissions, ro
   afterAll(async () => {
     journal?.close();
     await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints every validation problem with its field, exits 2 and creates nothing', async () => {

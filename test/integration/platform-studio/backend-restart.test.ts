@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-p
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * The platform backend as a process (`framewright serve --platform`), killed with SIGKILL right
@@ -24,7 +24,7 @@ let origin: string;
 let port: number;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-restart-'));
+  tmp = tempFolder('fw-platform-restart-');
   mkdirSync(path.join(tmp, 'renderer'));
   writeFileSync(path.join(tmp, 'renderer', 'index.html'), '<!doctype html><title>Framewright</title>');
   sim = await startSimulator({ port: 0, timeScale: 0.02, dataDir: path.join(tmp, 'sim') });
@@ -33,7 +33,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await sim?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const app = () => sim.platform.apps.find((a) => a.appKey === APP_KEY)!;

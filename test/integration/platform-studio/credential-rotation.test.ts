@@ -1,16 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -32,6 +23,7 @@ import { startSimulator, type RunningSimulator } from '../../../src/simulator/in
 import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
 import { launchCodeOf } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * Rotating PLATFORM_APP_CREDENTIAL (issue 27 §3): the backend's secret store is encrypted under its
@@ -95,7 +87,7 @@ async function credentialProxy(upstreamOrigin: string, accepted: readonly string
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'fw-credential-rotation-'));
+  root = tempFolder('fw-credential-rotation-');
   simDir = path.join(root, 'sim');
   rendererDir = path.join(root, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
@@ -110,7 +102,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await sim?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 const realCredential = () => sim.platform.apps.find((a) => a.appKey === APP_KEY)!.appCredential;

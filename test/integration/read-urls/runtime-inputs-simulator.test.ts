@@ -1,8 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectiveLimits } from '../../../src/shared/h3/effective-limits.js';
@@ -19,6 +18,7 @@ import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/video/su
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -64,7 +64,7 @@ beforeAll(async () => {
   sim = await startSimulator({
     port: 0,
     timeScale: 0.01,
-    dataDir: mkdtempSync(path.join(os.tmpdir(), 'fw-sim-')),
+    dataDir: tempFolder('fw-sim-'),
   });
   const app = sim.platform.apps.find((a) => a.appKey === 'framewright-studio')!;
   // The person opens the application: launch code, then the session service's exchange.
@@ -96,7 +96,7 @@ beforeAll(async () => {
     .digest('hex')
     .slice(0, 32);
 
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-readurls-'));
+  dir = tempFolder('fw-readurls-');
   storage = new ObjectStorage(path.join(dir, 'subjects', subjectKey, 'objects'));
   server = http.createServer((req, res) => {
     void serveSignedObject(req, res, {
@@ -116,7 +116,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function i2vDraft(framePath: string, extra: Partial<LocalVideoDraft> = {}): Promise<LocalVideoDraft> {

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { makeMp4, makePdf, makePng, makeWav } from '../simulator/fixtures.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let dir: string;
@@ -69,7 +69,7 @@ const file = (name: string, content: Buffer | string) => {
 const sentBesidesDiscovery = () => seen.filter((s) => s !== 'GET /v1/services');
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-cli-services-'));
+  dir = tempFolder('fw-cli-services-');
   sim = await startSimulator({ port: 0, timeScale: 0.02 });
   const target = new URL(sim.baseUrl);
   proxy = createServer((req, res) => {
@@ -113,7 +113,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => proxy.close(resolve));
   await sim.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   seen.length = 0;

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectsFeature } from '../../../src/main/core/features/projects/projects-feature.js';
@@ -10,6 +8,7 @@ import { TeamFeature } from '../../../src/main/core/features/team/team-feature.j
 import { openJournal, type Journal } from '../../../src/main/core/journal/index.js';
 import { apiErrorFromResponse } from '../../../src/main/core/platform/api-errors.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * Team against the platform simulator: the session service's directory and the runtime's usage
@@ -92,7 +91,7 @@ async function settled(session: Session, jobId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'framewright-team-'));
+  dir = tempFolder('framewright-team-');
   sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(dir, 'sim') });
   journal = openJournal({ path: path.join(dir, 'member-journal.sqlite') });
 });
@@ -100,7 +99,6 @@ beforeAll(async () => {
 afterAll(async () => {
   journal?.close();
   await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('Team against the platform simulator', () => {
