@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { APP_KEY, freePort } from './harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -15,10 +16,7 @@ beforeAll(async () => {
   tmp = tempFolder('fw-serve-platform-');
   mkdirSync(path.join(tmp, 'renderer'));
   writeFileSync(path.join(tmp, 'renderer', 'index.html'), '<!doctype html><title>Framewright</title>');
-  sim = await startSimulator({ port: 0, timeScale: 0.01 });
-});
-afterAll(async () => {
-  await sim.close();
+  sim = await openSimulator({ timeScale: 0.01 });
 });
 
 /** Runs `framewright serve --platform …` with only the given environment (plus PATH/HOME). */
