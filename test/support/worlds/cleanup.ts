@@ -3,17 +3,23 @@
  * thing opened inside a test (or its `beforeEach`) when that test ends, a thing opened in a
  * `beforeAll` or at a file's top level when the file's tests end. The drains run from `setup.ts`
  * (vitest's setup file), after the test's own hooks, newest first (a world before its folder).
+ * This file knows no test runner (the setup file tells it whether a test is running), so a
+ * Playwright spec may import a module that uses it.
  */
-import { TestRunner } from 'vitest';
-
 type Cleanup = () => unknown;
 type Scope = 'test' | 'file';
 
 const pending: Record<Scope, Cleanup[]> = { test: [], file: [] };
+let insideTest: () => boolean = () => false;
+
+/** How the registry tells a running test from a file's set-up (the runner's setup file says). */
+export function tellTestsBy(isTestRunning: () => boolean): void {
+  insideTest = isTestRunning;
+}
 
 /** Runs `cleanup` when the current test (or, outside a test, the current file) is done. */
 export function whenDone(cleanup: Cleanup): void {
-  pending[TestRunner.getCurrentTest() ? 'test' : 'file'].push(cleanup);
+  pending[insideTest() ? 'test' : 'file'].push(cleanup);
 }
 
 /**
