@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { createdPerKey, tempDir } from '../../support/engine-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -42,7 +43,7 @@ const video = (dataDir: string, extra: string[] = []) => [
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, timeScale: 0.05, tokens: ['script-key-0123456789'] });
+  sim = await openSimulator({ timeScale: 0.05, tokens: ['script-key-0123456789'] });
 });
 afterAll(async () => {
   await sim.close();

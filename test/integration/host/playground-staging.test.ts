@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePng, makeWav } from '../simulator/fixtures.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   const rendererDir = path.join(dir, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-  sim = await startSimulator({ port: 0, timeScale: 0.05 });
+  sim = await openSimulator({ timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
     host: BROWSER_HOST,

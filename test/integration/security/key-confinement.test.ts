@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore } from '../../../src/main/core/app/app-core.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
@@ -146,7 +147,7 @@ let gateway: Awaited<ReturnType<typeof startGateway>>;
 let foreign: Awaited<ReturnType<typeof startForeign>>;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, timeScale: 0.02, tokens: [KEY] });
+  sim = await openSimulator({ timeScale: 0.02, tokens: [KEY] });
   foreign = await startForeign(sim, recorder);
   gateway = await startGateway(sim, foreign.origin, state);
 });

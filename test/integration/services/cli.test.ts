@@ -3,7 +3,8 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makeMp4, makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
@@ -70,7 +71,7 @@ const sentBesidesDiscovery = () => seen.filter((s) => s !== 'GET /v1/services');
 
 beforeAll(async () => {
   dir = tempFolder('fw-cli-services-');
-  sim = await startSimulator({ port: 0, timeScale: 0.02 });
+  sim = await openSimulator({ timeScale: 0.02 });
   const target = new URL(sim.baseUrl);
   proxy = createServer((req, res) => {
     seen.push(`${req.method} ${new URL(req.url!, 'http://x').pathname}`);

@@ -8,7 +8,8 @@ import {
   PLAYGROUND_CHUNK_BYTES,
   type GenerationResult,
 } from '../../../src/shared/bridge/domains/playground.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
@@ -19,7 +20,7 @@ let core: AppCore;
 
 beforeAll(async () => {
   dir = tempFolder('fw-playground-');
-  sim = await startSimulator({ port: 0, timeScale: 0.05 });
+  sim = await openSimulator({ timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
     host: BROWSER_HOST,
