@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-then-hang.ts', import.meta.url));
 let dir: string | undefined;
-afterEach(() => {});
 
 describe('journal crash safety', () => {
   it('keeps the intent and the acceptance of a process killed with SIGKILL right after committing them', async () => {
