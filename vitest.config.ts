@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: fast pure unit tests, and integration tests that start real servers,
-// real SQLite files, real ffmpeg and a real Secret Service.
+// real SQLite files, real ffmpeg and a real Secret Service. Both drain the test worlds' one cleanup
+// registry (test/support/worlds/setup.ts) after each test and each file.
+const setupFiles = ['test/support/worlds/setup.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
+          setupFiles,
           testTimeout: 20_000,
         },
       },
@@ -18,6 +22,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

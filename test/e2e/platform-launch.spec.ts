@@ -7,7 +7,7 @@ import { ServerSessions } from '../../src/main/core/features/runtime-sessions/se
 import { createSessionService } from '../../src/main/core/features/runtime-sessions/session-service';
 import { startPlatformHost, type RunningPlatformHost } from '../../src/main/host/platform-host';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index';
-import { freePort } from '../integration/platform-host/harness';
+import { freePort } from '../support/worlds/platform-simulator';
 import { MemorySecretStore } from '../support/memory-secret-store';
 
 /**

@@ -1,12 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { freePort } from '../integration/platform-host/harness';
-import { launchCodeOf } from '../support/platform-simulator';
+import { startPlatformDeployment, type PlatformDeployment } from './platform-deployment';
 import { violationsOfEveryScreen } from './accessibility';
 import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
 
@@ -17,92 +13,21 @@ import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './stu
  * the job events, the library holds verified results and an export downloads a marked copy; another
  * person sees none of it; a manager sees the Team screen with the member's project, a member never.
  */
-const APP_KEY = 'framewright-studio';
-const root = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(root, 'bin/framewright.js');
 const PROJECT = 'Harbour film';
 
+let deployment: PlatformDeployment;
 let dir: string;
-let simulator: ChildProcess;
-let backend: ChildProcess;
-let platform: {
-  runtimeBaseUrl: string;
-  sessionBaseUrl: string;
-  launchUrl: string;
-  apps: { appKey: string; appCredential: string }[];
-};
-let token: string;
 let origin: string;
 
-/** Starts a command and answers its first stdout line (its `--json` announcement). */
-function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`framewright ${args[0]} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, line }));
-  });
-}
-
 test.beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-platform-studio-'));
-  const env = { PATH: process.env.PATH ?? '', HOME: dir };
-  const sim = await start(['simulator', '--json', '--port', '0', '--data-dir', path.join(dir, 'sim')], env);
-  simulator = sim.child;
-  const announced = JSON.parse(sim.line) as { token: string; platform: typeof platform };
-  platform = announced.platform;
-  token = announced.token;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const app = platform.apps.find((a) => a.appKey === APP_KEY)!;
-  const served = await start(
-    [
-      'serve',
-      '--platform',
-      '--json',
-      '--port',
-      String(port),
-      '--data-dir',
-      path.join(dir, 'backend'),
-      '--renderer-dir',
-      path.join(root, 'out/renderer'),
-    ],
-    {
-      ...env,
-      PLATFORM_APP_RUNTIME_BASE_URL: platform.runtimeBaseUrl,
-      PLATFORM_APP_SESSION_BASE_URL: platform.sessionBaseUrl,
-      PLATFORM_APP_KEY: APP_KEY,
-      PLATFORM_APP_CREDENTIAL: app.appCredential,
-      FRAMEWRIGHT_PUBLIC_URL: origin,
-    },
-  );
-  backend = served.child;
-  expect(JSON.parse(served.line)).toEqual({ origin, mode: 'platform' });
+  deployment = await startPlatformDeployment('fw-e2e-platform-studio-');
+  ({ dir, origin } = deployment);
 });
 
-test.afterAll(async () => {
-  for (const child of [backend, simulator]) {
-    if (!child || child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+test.afterAll(() => deployment?.close());
 
-/** Opens Framewright as `user`, as the application center does. */
-async function openAs(browser: Browser, user: 'member' | 'personal' | 'manager'): Promise<Page> {
-  const launchCode = await launchCodeOf({ token, platform }, APP_KEY, user);
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${origin}/?launchCode=${launchCode}`);
-  await expect(page).toHaveURL(`${origin}/`);
-  await expect(page.getByTestId('nav-create')).toBeVisible();
-  return page;
-}
+const openAs = (browser: Browser, user: 'member' | 'personal' | 'manager'): Promise<Page> =>
+  deployment.openAs(browser, user);
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,40 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openCoreParts, type CoreParts, type CorePartsOptions } from '../../src/main/core/app/core-parts.js';
 import type { SubmitRequest } from '../../src/main/core/jobs/job-engine.js';
-import { UnavailableSecretStore } from '../../src/main/core/secrets/unavailable-secret-store.js';
-import type { SecretStore } from '../../src/main/core/secrets/secret-store.js';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
 
-/** Fast timings for tests: the engine's loops keep their shape, only the waits shrink. */
-export const FAST_ENGINE: NonNullable<CorePartsOptions['engine']> = {
-  pollBackoff: { initialMs: 50, maxMs: 200, factor: 1.5, jitter: 0.1 },
-  create: { backoff: { initialMs: 50, maxMs: 300, factor: 2, jitter: 0.1 } },
-  download: { retryDelayMs: 20 },
-};
-
-export async function startTestSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  return startSimulator({ port: 0, timeScale: 0.02, ...options });
-}
-
-export function tempDir(prefix = 'fw-test-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-/** A core on a fresh data dir whose "simulator" profile is the given running simulator. */
-export async function openTestCore(
-  sim: RunningSimulator,
-  options: { dataDir?: string; secretStore?: SecretStore; engine?: CorePartsOptions['engine'] } = {},
-): Promise<CoreParts> {
-  return openCoreParts({
-    dataDir: options.dataDir ?? tempDir(),
-    // the test owns the simulator: the core must not close it
-    launchSimulator: async () => ({ ...sim, close: async () => undefined }),
-    secretStore: options.secretStore ?? new UnavailableSecretStore('tests use the simulator token'),
-    engine: options.engine ?? FAST_ENGINE,
-  });
-}
+// The simulator, the temp folder and the desktop core are the shared worlds of test/support/worlds/
+// (closed and removed when the test is done); these names stay for the tests that import them here.
+export { openSimulator as startTestSimulator } from './worlds/simulator.js';
+export { tempFolder as tempDir } from './worlds/temp-folder.js';
+export { FAST_ENGINE, openDesktopCore as openTestCore } from './worlds/desktop-core.js';
 
 /** The simulator's own count of jobs created per idempotency key (its inspection route). */
 export async function createdPerKey(baseUrl: string, token: string): Promise<Map<string, number>> {

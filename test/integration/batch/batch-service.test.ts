@@ -11,11 +11,13 @@ import {
 } from '../../../src/main/core/batch/batch-service.js';
 import { SIMULATOR_PROFILE_ID } from '../../../src/main/core/profiles/profile-directory.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, openTestCore, startTestSimulator } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startTestSimulator();
+  sim = await openSimulator();
 });
 afterAll(async () => {
   await sim.close();
@@ -34,7 +36,7 @@ const options = (extra: Partial<PrepareBatchOptions> = {}): PrepareBatchOptions 
 });
 
 async function withCore<T>(run: (core: CoreParts) => Promise<T>): Promise<T> {
-  const core = await openTestCore(sim);
+  const core = await openDesktopCore(sim);
   try {
     return await run(core);
   } finally {
@@ -139,9 +141,9 @@ describe('the shared batch service (src/main/core/batch)', () => {
 
   it('a 402 on the first row: no further row is started, nothing is created', async () => {
     const broke = 'core-batch-broke-identity-0123456789';
-    const own = await startTestSimulator({ tokens: [broke] });
+    const own = await openSimulator({ tokens: [broke] });
     own.setScenario('insufficient_balance');
-    const core = await openTestCore(own);
+    const core = await openDesktopCore(own);
     try {
       const plan = await prepareBatch(
         videoBatchOverProfiles(core),

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
-import { createdPerKey, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** A second identity of the simulator: its inspection route shows only what it sent. */
 const OTHER_KEY = 'batch-other-identity-0123456789';
@@ -26,7 +28,7 @@ interface BatchOutput {
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startTestSimulator({ tokens: [OTHER_KEY, BROKE_KEY] });
+  sim = await openSimulator({ tokens: [OTHER_KEY, BROKE_KEY] });
 });
 afterAll(async () => {
   await sim.close();
@@ -34,7 +36,7 @@ afterAll(async () => {
 
 /** A workspace: a data folder and a folder for the batch files. */
 function workspace() {
-  const dir = tempDir('fw-batch-');
+  const dir = tempFolder('fw-batch-');
   return {
     dataDir: path.join(dir, 'data'),
     file(name: string, text: string): string {

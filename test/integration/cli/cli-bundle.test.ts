@@ -3,18 +3,17 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../../scripts/build-cli.mjs';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -55,7 +54,7 @@ function loadedAtStart(metafile: Metafile, entry: string): { inputs: string[]; e
 }
 
 beforeAll(() => {
-  project = mkdtempSync(path.join(tmpdir(), 'framewright-cli-bundle-'));
+  project = tempFolder('framewright-cli-bundle-');
   dataDir = path.join(project, 'data');
   for (const item of ['src', 'bin', 'scripts', 'package.json'])
     cpSync(path.join(ROOT, item), path.join(project, item), { recursive: true });
@@ -65,8 +64,6 @@ beforeAll(() => {
     symlinkSync(path.join(ROOT, 'node_modules', name), path.join(project, 'node_modules', name));
   }
 });
-
-afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the framewright CLI as a built bundle', () => {
   it('runs from the bundle without tsx, and loads only the declarations before a command runs', async () => {

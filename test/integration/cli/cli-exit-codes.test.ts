@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, tempDir } from '../../support/engine-harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -42,7 +44,7 @@ const video = (dataDir: string, extra: string[] = []) => [
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, timeScale: 0.05, tokens: ['script-key-0123456789'] });
+  sim = await openSimulator({ timeScale: 0.05, tokens: ['script-key-0123456789'] });
 });
 afterAll(async () => {
   await sim.close();
@@ -68,7 +70,7 @@ describe('framewright CLI', () => {
   });
 
   it('0: a job that succeeds prints its verified outputs', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(video(dataDir, ['--idempotency-key', 'cli-ok-1']));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -84,7 +86,7 @@ describe('framewright CLI', () => {
   });
 
   it('2: invalid input names the problem and sends nothing', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(video(dataDir, ['--seconds', '16', '--idempotency-key', 'cli-bad-1']));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/seconds/i);
@@ -96,7 +98,7 @@ describe('framewright CLI', () => {
   });
 
   it('3: a refused identity (401) with --base-url and FRAMEWRIGHT_API_KEY', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(['--base-url', sim.baseUrl, ...video(dataDir)], {
       FRAMEWRIGHT_API_KEY: 'wrong-key-0123456789',
     });
@@ -111,13 +113,13 @@ describe('framewright CLI', () => {
   });
 
   it('3: --base-url without a key in the environment', async () => {
-    const run = await cli(['--base-url', sim.baseUrl, ...video(tempDir('fw-cli-'))]);
+    const run = await cli(['--base-url', sim.baseUrl, ...video(tempFolder('fw-cli-'))]);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('FRAMEWRIGHT_API_KEY');
   });
 
   it('4: insufficient balance is surfaced, not retried', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(video(dataDir, ['--idempotency-key', 'cli-402']), {
       FRAMEWRIGHT_SIMULATOR_SCENARIO: 'insufficient_balance',
     });
@@ -126,7 +128,7 @@ describe('framewright CLI', () => {
   });
 
   it('1: a failed job keeps its ids and is not re-created by resume', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(video(dataDir, ['--idempotency-key', 'cli-failed']), {
       FRAMEWRIGHT_SIMULATOR_SCENARIO: 'job_failed',
     });
@@ -141,7 +143,7 @@ describe('framewright CLI', () => {
   });
 
   it('5: past the wait limit the job stays pending; resume finishes it', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const run = await cli(video(dataDir, ['--timeout', '1', '--idempotency-key', 'cli-slow']), {
       FRAMEWRIGHT_SIMULATOR_TIME_SCALE: '1',
     });
@@ -164,7 +166,7 @@ describe('framewright CLI', () => {
   });
 
   it('login stores the key in the OS keychain, or refuses and says why when there is none', async () => {
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const key = 'login-key-abcdef0123456789';
     const run = await cli(
       ['--data-dir', dataDir, '--json', 'login', '--profile', 'Studio', '--base-url', sim.baseUrl],

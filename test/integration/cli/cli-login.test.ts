@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const OLD_URL = 'https://old.example.com/v1';
@@ -31,7 +31,7 @@ function cliWithoutKeychain(args: string[], stdin: string) {
 
 /** A data folder whose journal has the profile "Work" with a key recorded in the OS keychain. */
 function dataDirWithProfile(): string {
-  const dataDir = tempDir('fw-login-');
+  const dataDir = tempFolder('fw-login-');
   const journal = openJournal({ path: path.join(dataDir, 'journal.sqlite') });
   const profile = journal.profiles.create({ name: 'Work', kind: 'personal', baseUrl: OLD_URL });
   journal.profiles.setHasSecret(profile.id, true, undefined, 'keytar');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFramewright, simulatorVideoArgs } from '../../support/cli-runner.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { ESC, terminalScreen } from '../../support/terminal-screen.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -52,7 +52,7 @@ describe('framewright video: the live line only on a terminal', () => {
   });
 
   it('on a terminal one line rewritten in place; in a pipe plain lines at each change; the same result on stdout', async () => {
-    const dir = tempDir('fw-live-');
+    const dir = tempFolder('fw-live-');
     const args = (dataDir: string, prompt: string) =>
       simulatorVideoArgs(dataDir, prompt).filter((arg) => arg !== '--json');
 
@@ -96,7 +96,7 @@ describe('framewright video: the live line only on a terminal', () => {
   });
 
   it('--json: stdout is the same on a terminal and in a pipe, and nothing is drawn', async () => {
-    const dir = tempDir('fw-live-json-');
+    const dir = tempFolder('fw-live-json-');
     const dataDir = path.join(dir, 'data');
     const args = [
       ...simulatorVideoArgs(dataDir, 'A lighthouse at dusk'),

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -16,10 +16,10 @@ describe('framewright login without a keychain', () => {
       ...process.env,
       FRAMEWRIGHT_API_KEY: '',
       FRAMEWRIGHT_SIMULATOR_TIME_SCALE: '0.05',
-      XDG_RUNTIME_DIR: tempDir('fw-nobus-'),
+      XDG_RUNTIME_DIR: tempFolder('fw-nobus-'),
     };
     for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY']) delete env[name];
-    const dataDir = tempDir('fw-cli-');
+    const dataDir = tempFolder('fw-cli-');
     const child = spawn(
       process.execPath,
       [

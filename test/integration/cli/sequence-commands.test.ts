@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { runFramewright } from '../../support/cli-runner.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** `framewright sequence …` end to end: the real binary on one data folder with the embedded simulator. */
 
@@ -31,9 +31,8 @@ interface Sequence {
 }
 
 beforeAll(() => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-cli-seq-'));
+  dataDir = tempFolder('fw-cli-seq-');
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('framewright sequence', () => {
   it('new, add, bridge, continue, list and assemble on the same journal', async () => {

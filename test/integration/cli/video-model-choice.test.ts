@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFramewright } from '../../support/cli-runner.js';
-import { startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const args = (mode: string) => [
   'video',
@@ -27,7 +28,7 @@ let gatewayUrl: string;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  const sim = await startTestSimulator();
+  const sim = await openSimulator();
   const listed = (await (
     await fetch(`${sim.baseUrl}/services`, { headers: { authorization: `Bearer ${sim.token}` } })
   ).json()) as { data: { modelAlias: string; serviceKind: string; available?: boolean }[] };
@@ -53,7 +54,7 @@ afterAll(() => gateway.close());
 
 describe('framewright video without --model', () => {
   it('uses the one available video service that offers the mode, and says which', async () => {
-    const run = await runFramewright(['--data-dir', tempDir('fw-cli-model-'), '--json', ...args('t2v')]);
+    const run = await runFramewright(['--data-dir', tempFolder('fw-cli-model-'), '--json', ...args('t2v')]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(
       'Using model h3-video: the one available video service that offers mode t2v.',
@@ -64,7 +65,7 @@ describe('framewright video without --model', () => {
   it('with several, lists them and exits 2 without sending anything', async () => {
     requests.length = 0;
     const run = await runFramewright(
-      ['--data-dir', tempDir('fw-cli-model-'), '--base-url', gatewayUrl, ...args('t2v')],
+      ['--data-dir', tempFolder('fw-cli-model-'), '--base-url', gatewayUrl, ...args('t2v')],
       {
         FRAMEWRIGHT_API_KEY: 'gateway-key-0123456789',
       },
@@ -76,7 +77,7 @@ describe('framewright video without --model', () => {
   });
 
   it('with none offering the mode, says so with what there is and exits 2', async () => {
-    const run = await runFramewright(['--data-dir', tempDir('fw-cli-model-'), ...args('no_such_mode')]);
+    const run = await runFramewright(['--data-dir', tempFolder('fw-cli-model-'), ...args('no_such_mode')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /No available video service offers mode "no_such_mode"\. Available video services: h3-video \(t2v/,

@@ -2,15 +2,13 @@
  * The studio's first screen asks for the service list while the start-up connection check is
  * fetching the same list: it is answered from that check's request, not from a second one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { FetchRecorder } from '../services/helpers.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -21,8 +19,7 @@ async function openCore(): Promise<{ core: AppCore; recorder: FetchRecorder }> {
   const recorder = new FetchRecorder();
   recorder.install();
   cleanups.push(() => recorder.uninstall());
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-startup-list-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = tempFolder('fw-startup-list-');
   const core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,

@@ -10,14 +10,16 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
-import { createdPerKey, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const PROMPTS = 12;
 
 let sim: RunningSimulator;
 beforeAll(async () => {
   // paced so that jobs are still running when the second process starts
-  sim = await startTestSimulator({ timeScale: 0.3 });
+  sim = await openSimulator({ timeScale: 0.3 });
 });
 afterAll(async () => {
   await sim.close();
@@ -53,7 +55,7 @@ interface Row {
 
 describe('batch and resume in two processes on one data folder', () => {
   it('both exit 0 and report succeeded for every job they were asked about; each output is downloaded once', async () => {
-    const dir = tempDir('fw-batch-resume-');
+    const dir = tempFolder('fw-batch-resume-');
     const dataDir = path.join(dir, 'data');
     const file = path.join(dir, 'prompts.txt');
     writeFileSync(

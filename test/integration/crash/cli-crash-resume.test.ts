@@ -5,7 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, tempDir } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CLI = path.join(ROOT, 'bin', 'framewright.js');
@@ -126,7 +127,7 @@ async function assertExactlyOneVerifiedJob(dataDir: string, key: string) {
 
 describe('killed with SIGKILL at each dangerous point, then resumed', () => {
   it('after the intent is committed, before the create request leaves', async () => {
-    const dataDir = tempDir('fw-crash-');
+    const dataDir = tempFolder('fw-crash-');
     const crashed = await runCli(videoArgs(dataDir, 'crash-intent'), {
       FRAMEWRIGHT_TEST_CRASH_AT: 'after-intent',
     });
@@ -136,7 +137,7 @@ describe('killed with SIGKILL at each dangerous point, then resumed', () => {
   });
 
   it('after the create request was answered by the service but before the answer was read', async () => {
-    const dataDir = tempDir('fw-crash-');
+    const dataDir = tempFolder('fw-crash-');
     // the simulator creates the job, then drops the connection: the CLI records an unknown
     // outcome and is killed before it can replay
     const crashed = await runCli(
@@ -150,7 +151,7 @@ describe('killed with SIGKILL at each dangerous point, then resumed', () => {
   });
 
   it('while polling an accepted job', async () => {
-    const dataDir = tempDir('fw-crash-');
+    const dataDir = tempFolder('fw-crash-');
     const crashed = await runCli(videoArgs(dataDir, 'crash-poll'), {
       FRAMEWRIGHT_TEST_CRASH_AT: 'while-polling',
       FRAMEWRIGHT_SIMULATOR_TIME_SCALE: '0.5',
@@ -161,7 +162,7 @@ describe('killed with SIGKILL at each dangerous point, then resumed', () => {
   });
 
   it('in the middle of a download', async () => {
-    const dataDir = tempDir('fw-crash-');
+    const dataDir = tempFolder('fw-crash-');
     const crashed = await runCli(videoArgs(dataDir, 'crash-download'), {
       FRAMEWRIGHT_TEST_CRASH_AT: 'mid-download',
     });
@@ -192,7 +193,7 @@ function optimizationStates(dataDir: string): string[] {
 
 describe('killed during a prompt optimization the service accepted, then resumed', () => {
   it('resume replays it under the same key; the same command again bills no second optimization', async () => {
-    const dataDir = tempDir('fw-crash-');
+    const dataDir = tempFolder('fw-crash-');
     const args = [...videoArgs(dataDir, 'crash-optimize'), '--optimize'];
     const crashed = await runCli(
       args,

@@ -17,7 +17,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
-import { createdPerKey, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { ScriptedProxy, type CreateScript } from '../../support/scripted-proxy.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -27,7 +29,7 @@ let sim: RunningSimulator;
 const proxies: ScriptedProxy[] = [];
 
 beforeAll(async () => {
-  sim = await startTestSimulator({ timeScale: 0.05 });
+  sim = await openSimulator({ timeScale: 0.05 });
 });
 afterAll(async () => {
   for (const proxy of proxies) await proxy.close();
@@ -121,7 +123,7 @@ async function resumeFindsOneVerifiedJob(
 describe('resume right after a crash', () => {
   it('SIGKILL of the process group while the create is held: resume replays it at once and stores the verified file', async () => {
     const { proxy, url } = await proxyWith((n) => (n === 1 ? 'hold' : 'pass'));
-    const dataDir = tempDir('fw-lease-crash-');
+    const dataDir = tempFolder('fw-lease-crash-');
     const key = 'lease-crash-held-create';
     // its own process group, as a shell runs a command: the whole group is killed
     const child = spawn(process.execPath, [CLI, ...videoArgs(url, dataDir, key)], {
@@ -142,7 +144,7 @@ describe('resume right after a crash', () => {
 
   it('the same while the killed process is a zombie its parent has not reaped yet', async () => {
     const { proxy, url } = await proxyWith((n) => (n === 1 ? 'hold' : 'pass'));
-    const dataDir = tempDir('fw-lease-zombie-');
+    const dataDir = tempFolder('fw-lease-zombie-');
     const key = 'lease-crash-zombie';
     // a parent that never reaps: the shell starts the CLI, prints its pid, then becomes `sleep`
     const quoted = [process.execPath, CLI, ...videoArgs(url, dataDir, key)]
@@ -183,7 +185,7 @@ describe('a 409 answering the replay after an unknown outcome', () => {
           ? { ...busy, message: 'A request with this key is already being processed.' }
           : 'pass',
     );
-    const dataDir = tempDir('fw-lease-409-');
+    const dataDir = tempFolder('fw-lease-409-');
     const key = 'replay-409-then-job';
     const run = await runFramewright(videoArgs(url, dataDir, key), cliEnv());
     expect(run.code, run.stderr + run.stdout).toBe(0);
@@ -207,7 +209,7 @@ describe('a 409 answering the replay after an unknown outcome', () => {
     const { proxy, url } = await proxyWith((n) =>
       n === 1 ? 'drop' : conflicts ? { status: 409, code: 'idempotency_conflict', retryAfter: 1 } : 'pass',
     );
-    const dataDir = tempDir('fw-lease-409-resume-');
+    const dataDir = tempFolder('fw-lease-409-resume-');
     const key = 'replay-409-resume';
     // a short wait limit: the run stops replaying, and says the work is still pending
     const args = videoArgs(url, dataDir, key).map((a, i, all) => (all[i - 1] === '--timeout' ? '4' : a));
@@ -232,7 +234,7 @@ describe('a result the service announced without sha256 or byteSize', () => {
         return { ...rest, assets: outputs.map((o) => ({ assetId: o.assetId })) };
       },
     );
-    const dataDir = tempDir('fw-legacy-');
+    const dataDir = tempFolder('fw-legacy-');
     const run = await runFramewright(videoArgs(url, dataDir, 'legacy-answer'), cliEnv());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as {

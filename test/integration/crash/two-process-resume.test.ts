@@ -13,13 +13,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
-import {
-  createdPerKey,
-  h3VideoSubmission,
-  openTestCore,
-  startTestSimulator,
-  tempDir,
-} from '../../support/engine-harness.js';
+import { createdPerKey, h3VideoSubmission } from '../../support/engine-harness.js';
+import { openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const JOBS = 20;
 
@@ -95,8 +92,8 @@ let proxyUrl: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = tempDir('fw-two-proc-');
-  sim = await startTestSimulator({ dataDir: path.join(dataDir, 'simulator'), timeScale: 0.05 });
+  dataDir = tempFolder('fw-two-proc-');
+  sim = await openSimulator({ dataDir: path.join(dataDir, 'simulator'), timeScale: 0.05 });
   proxy = new CountingProxy(sim.baseUrl.replace(/\/v1$/, '/'));
   proxyUrl = await proxy.start();
 });
@@ -109,7 +106,7 @@ describe('two processes resume one data folder at once', () => {
   it('download each of 20 outputs once and never remove a file under a live download', async () => {
     // 20 accepted, unfinished jobs, as an app that quit with work in flight leaves them
     const proxied = { ...sim, baseUrl: proxyUrl };
-    const core = await openTestCore(proxied, { dataDir });
+    const core = await openDesktopCore(proxied, { dataDir });
     const keys = Array.from({ length: JOBS }, (_, i) => `two-proc-${i}`);
     for (const key of keys) {
       // one render shared by every job (the simulator caches it): the machine's time goes to the

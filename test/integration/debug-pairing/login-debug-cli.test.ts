@@ -11,9 +11,10 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { runFramewright, type CliRun } from '../../support/cli-runner.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const APP = 'app_sim_framewright_studio';
@@ -124,9 +125,9 @@ describe.runIf(keyring)('framewright login --debug (PKCE pairing, real CLI, real
   };
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, timeScale: 0.02, dataDir: tempDir('fw-pair-sim-') });
-    dataDir = tempDir('fw-pair-');
-    tokenFile = path.join(tempDir('fw-pair-token-'), 'developer-token');
+    sim = await openSimulator({ timeScale: 0.02, dataDir: tempFolder('fw-pair-sim-') });
+    dataDir = tempFolder('fw-pair-');
+    tokenFile = path.join(tempFolder('fw-pair-token-'), 'developer-token');
     writeFileSync(tokenFile, sim.platform.developerToken + '\n', { mode: 0o600 });
   });
   afterAll(async () => {

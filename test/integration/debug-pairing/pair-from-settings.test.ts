@@ -5,8 +5,9 @@
  * an in-memory secret store (the keychain itself is covered by login-debug-cli.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
 
 const APP = 'app_sim_framewright_studio';
@@ -34,7 +35,7 @@ describe('Pair for debugging (bridge)', () => {
   let sim: RunningSimulator;
   let studio: StudioCore;
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, timeScale: 0.02, dataDir: tempDir('fw-pairb-sim-') });
+    sim = await openSimulator({ timeScale: 0.02, dataDir: tempFolder('fw-pairb-sim-') });
     studio = await openStudioCore('fw-pairb-');
   });
   afterAll(async () => {

@@ -14,13 +14,10 @@ import type { StoredDraft } from '../../../src/main/core/studio/drafts.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import {
-  createdPerKey,
-  FAST_ENGINE,
-  openTestCore,
-  startTestSimulator,
-  tempDir,
-} from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { ScriptedProxy, type CreateScript } from '../../support/scripted-proxy.js';
@@ -37,7 +34,7 @@ const store = new MemorySecretStore();
 const opened: CoreParts[] = [];
 
 beforeAll(async () => {
-  sim = await startTestSimulator();
+  sim = await openSimulator();
   proxy = new ScriptedProxy(new URL(sim.baseUrl).origin, (n) => script(n));
   proxyUrl = await proxy.start();
 });
@@ -52,7 +49,7 @@ async function coreOn(
   dataDir: string,
   engine = FAST_ENGINE,
 ): Promise<{ core: CoreParts; profileId: string }> {
-  const core = await openTestCore(sim, { dataDir, secretStore: store, engine });
+  const core = await openDesktopCore(sim, { dataDir, secretStore: store, engine });
   opened.push(core);
   const existing = core.journal.profiles.list().find((p) => p.name === 'Via proxy');
   const profileId =
@@ -124,7 +121,7 @@ describe('a create refused 404 asset_not_found', () => {
   it('is sent again with the new asset ids under the derived key, recorded in the journal; the first key keeps its body', async () => {
     script = () => 'pass';
     const since = proxy.sentCreates.length;
-    const { core, profileId } = await coreOn(tempDir());
+    const { core, profileId } = await coreOn(tempFolder());
     const frame = await cacheLostFirstFrame(core, profileId);
     const result = await i2v(core, profileId, 'resend-a-0001', frame);
 
@@ -166,7 +163,7 @@ describe('a create refused 404 asset_not_found', () => {
   it('stopped between the refusal and the resend (the cache not yet forgotten), sends the derived key on the next run, never a third', async () => {
     script = () => 'pass';
     const since = proxy.sentCreates.length;
-    const dataDir = tempDir();
+    const dataDir = tempFolder();
     const first = await coreOn(dataDir);
     const frame = await cacheLostFirstFrame(first.core, first.profileId);
     // the process dies the moment it decides to upload again
@@ -197,7 +194,7 @@ describe('a create refused 404 asset_not_found', () => {
     // the first create reaches the simulator (404); the resend is created there, its answer lost
     script = (n) => (n === base + 2 ? 'drop' : 'pass');
     const since = proxy.sentCreates.length;
-    const dataDir = tempDir();
+    const dataDir = tempFolder();
     // one send per run: the run ends with the resend's outcome unknown, as a process killed then
     const first = await coreOn(dataDir, {
       ...FAST_ENGINE,
@@ -228,9 +225,12 @@ describe('a create refused 404 asset_not_found', () => {
 
 describe('a create refused because its cached inputs expired at the service (its clock ran past their 24 h)', () => {
   it('uploads them again and creates the job once, under the derived key (real simulator: 422 asset_expired)', async () => {
-    const own = await startTestSimulator();
+    const own = await openSimulator();
     try {
-      const core = await openTestCore(own, { dataDir: tempDir(), secretStore: new MemorySecretStore() });
+      const core = await openDesktopCore(own, {
+        dataDir: tempFolder(),
+        secretStore: new MemorySecretStore(),
+      });
       opened.push(core);
       const { id: profileId } = await core.credentials.createProfile({
         name: 'Expiry',

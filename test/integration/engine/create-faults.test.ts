@@ -2,14 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { ApiError } from '../../../src/main/core/platform/api-errors.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import {
-  FAST_ENGINE,
-  createdPerKey,
-  openTestCore,
-  setScenario,
-  startTestSimulator,
-  tempDir,
-} from '../../support/engine-harness.js';
+import { createdPerKey, setScenario } from '../../support/engine-harness.js';
+import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { openCoreParts } from '../../../src/main/core/app/core-parts.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 
@@ -17,7 +13,7 @@ let sim: RunningSimulator;
 const cores: CoreParts[] = [];
 
 beforeAll(async () => {
-  sim = await startTestSimulator();
+  sim = await openSimulator();
 });
 afterEach(async () => {
   await setScenario(sim.baseUrl, sim.token, null);
@@ -41,7 +37,7 @@ const body = (prompt: string) => ({
 async function coreWithRetryHook(
   onRetry: (info: { attempt: number; delayMs: number }) => void | Promise<void>,
 ) {
-  const core = await openTestCore(sim, {
+  const core = await openDesktopCore(sim, {
     engine: { ...FAST_ENGINE, create: { ...FAST_ENGINE.create, onRetry: (info) => void onRetry(info) } },
   });
   cores.push(core);
@@ -135,7 +131,7 @@ describe('creation faults', () => {
 
   it('401: a wrong identity is refused once and named as an identity problem', async () => {
     const core = await openCoreParts({
-      dataDir: tempDir(),
+      dataDir: tempFolder(),
       launchSimulator: async () => ({ ...sim, token: 'not-a-known-token', close: async () => undefined }),
       secretStore: new UnavailableSecretStore('tests'),
       engine: FAST_ENGINE,
@@ -175,8 +171,8 @@ describe('creation faults', () => {
   });
 
   it('a poll timeout leaves the job pending and resumable; resume finishes it without resubmitting', async () => {
-    const slowSim = await startTestSimulator({ timeScale: 0.3 });
-    const core = await openTestCore(slowSim);
+    const slowSim = await openSimulator({ timeScale: 0.3 });
+    const core = await openDesktopCore(slowSim);
     cores.push(core);
     try {
       const result = await core.engine.submit(

@@ -6,7 +6,7 @@ import { downloadOutputs, type DownloadProgress } from '../../../src/main/core/j
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { PROGRESS_REPORTS_PER_SECOND } from '../../../src/main/core/platform/progress-throttle.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const BODY = randomBytes(1024 * 1024);
 const SHA = createHash('sha256').update(BODY).digest('hex');
@@ -58,7 +58,7 @@ describe('download byte progress', () => {
     });
     const reports: (DownloadProgress & { at: number })[] = [];
     const started = Date.now();
-    const done = await downloadOutputs(journal, client, job, tempDir('fw-lib-'), {
+    const done = await downloadOutputs(journal, client, job, tempFolder('fw-lib-'), {
       onProgress: (p) => reports.push({ ...p, at: Date.now() }),
     });
     const elapsed = Date.now() - started;

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { SINK_SYNC_EVERY_BYTES } from '../../../src/main/core/jobs/temp-file-sink.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 // a result of several sync steps, served in 64 KiB pieces as fast as the client reads
 const BODY = randomBytes(3 * SINK_SYNC_EVERY_BYTES + 12_345);
@@ -27,14 +27,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-download-disk-'));
+  dir = tempFolder('fw-download-disk-');
   const probe = await open(path.join(dir, 'probe'), 'w');
   handleProto = Object.getPrototypeOf(probe) as FileHandle;
   await probe.close();
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => vi.restoreAllMocks());
 

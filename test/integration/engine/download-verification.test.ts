@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadOutputs, VerificationError } from '../../../src/main/core/jobs/download-outputs.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const GOOD = randomBytes(256 * 1024);
 const SHA = createHash('sha256').update(GOOD).digest('hex');
@@ -89,7 +89,7 @@ describe('download and verify', () => {
     'a %s read is read again (the same read) and only verified bytes are kept',
     async (fault) => {
       const journal = openJournal({ path: ':memory:' });
-      const libraryDir = tempDir('fw-lib-');
+      const libraryDir = tempFolder('fw-lib-');
       const job = acceptedJob(journal);
       const c = new PublicApiClient({
         profileId: 'p',
@@ -111,7 +111,7 @@ describe('download and verify', () => {
 
   it('bytes that never verify are refused: nothing is kept, the output is marked failed', async () => {
     const journal = openJournal({ path: ':memory:' });
-    const libraryDir = tempDir('fw-lib-');
+    const libraryDir = tempFolder('fw-lib-');
     const job = acceptedJob(journal);
     const c = new PublicApiClient({
       profileId: 'p',

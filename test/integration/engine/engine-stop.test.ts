@@ -7,19 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreParts, CorePartsOptions } from '../../../src/main/core/app/core-parts.js';
 import { ENGINE_STOPPED } from '../../../src/main/core/jobs/engine-stopped.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import {
-  FAST_ENGINE,
-  createdPerKey,
-  openTestCore,
-  setScenario,
-  startTestSimulator,
-  tempDir,
-} from '../../support/engine-harness.js';
+import { createdPerKey, setScenario } from '../../support/engine-harness.js';
+import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let sim: RunningSimulator;
 
 beforeAll(async () => {
-  sim = await startTestSimulator();
+  sim = await openSimulator();
 });
 afterAll(async () => {
   await sim.close();
@@ -62,8 +58,8 @@ function submit(core: CoreParts, key: string) {
 
 describe('stopping the engine when the app closes', () => {
   it('a job being polled: close returns at once, the job stays accepted, the next start finishes it once', async () => {
-    const dataDir = tempDir('fw-stop-');
-    const first = await openTestCore(sim, { dataDir, engine: MINUTE_WAITS });
+    const dataDir = tempFolder('fw-stop-');
+    const first = await openDesktopCore(sim, { dataDir, engine: MINUTE_WAITS });
     const run = submit(first, 'stop-while-polling');
     await until(() => first.journal.jobs.getIntent('stop-while-polling')?.state === 'accepted');
 
@@ -72,7 +68,7 @@ describe('stopping the engine when the app closes', () => {
     expect(result.state).toBe('pending');
     expect(result.state === 'pending' && result.reason).toMatch(/closing/);
 
-    const second = await openTestCore(sim, { dataDir, engine: FAST_ENGINE });
+    const second = await openDesktopCore(sim, { dataDir, engine: FAST_ENGINE });
     const unfinished = second.journal.jobs.listUnfinished();
     expect(unfinished.jobsToPoll.map((j) => j.intentId)).toHaveLength(1);
     const resumed = await second.engine.resume({ waitSeconds: 120 });
@@ -83,9 +79,9 @@ describe('stopping the engine when the app closes', () => {
   });
 
   it('a create waiting out a 503: close ends the wait, the intent is kept and sent again with the same key at the next start', async () => {
-    const dataDir = tempDir('fw-stop-');
+    const dataDir = tempFolder('fw-stop-');
     let retries = 0;
-    const first = await openTestCore(sim, {
+    const first = await openDesktopCore(sim, {
       dataDir,
       engine: { ...MINUTE_WAITS, create: { ...MINUTE_WAITS.create, onRetry: () => (retries += 1) } },
     });
@@ -102,7 +98,7 @@ describe('stopping the engine when the app closes', () => {
     expect(retries).toBe(1);
     expect((await createdPerKey(sim.baseUrl, sim.token)).get('stop-while-retrying') ?? 0).toBe(0);
 
-    const second = await openTestCore(sim, { dataDir, engine: FAST_ENGINE });
+    const second = await openDesktopCore(sim, { dataDir, engine: FAST_ENGINE });
     const resumed = await second.engine.resume({ waitSeconds: 120 });
     expect(resumed.results.map((r) => r.state)).toEqual(['succeeded']);
     await second.close();
@@ -110,7 +106,7 @@ describe('stopping the engine when the app closes', () => {
   });
 
   it('after the stop nothing new is recorded or sent', async () => {
-    const core = await openTestCore(sim, { engine: FAST_ENGINE });
+    const core = await openDesktopCore(sim, { engine: FAST_ENGINE });
     await core.engine.stop();
     await expect(submit(core, 'after-stop')).rejects.toMatchObject({ code: ENGINE_STOPPED });
     expect(core.journal.jobs.getIntent('after-stop')).toBeUndefined();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { JobEngine, type RunResult, type SubmitRequest } from '../../../src/main
 import type { CreatePath, MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * The job engine through a fake MediaJobTransport: no HTTP, no simulator. The fake keeps its own
@@ -100,16 +100,13 @@ class FakePlatform implements MediaJobTransport {
   }
 }
 
-const dirs: string[] = [];
 const journals: Journal[] = [];
 afterEach(() => {
   for (const j of journals.splice(0)) j.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 function setup() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-fake-transport-'));
-  dirs.push(dir);
+  const dir = tempFolder('fw-fake-transport-');
   const file = path.join(dir, 'journal.sqlite');
   const open = () => {
     const journal = openJournal({ path: file });

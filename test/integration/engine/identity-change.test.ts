@@ -6,7 +6,9 @@ import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, openTestCore, startTestSimulator } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
@@ -20,9 +22,9 @@ let profileId: string;
 const fx = mediaFixtures();
 
 beforeAll(async () => {
-  sim = await startTestSimulator({ tokens: [KEY_A, KEY_B] });
+  sim = await openSimulator({ tokens: [KEY_A, KEY_B] });
   store = new MemorySecretStore();
-  core = await openTestCore(sim, { secretStore: store });
+  core = await openDesktopCore(sim, { secretStore: store });
   profileId = (
     await core.credentials.createProfile({
       name: 'Work',

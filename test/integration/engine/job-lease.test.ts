@@ -16,18 +16,15 @@ import {
 } from '../../../src/main/core/app/process-presence.js';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import {
-  FAST_ENGINE,
-  h3VideoSubmission,
-  openTestCore,
-  startTestSimulator,
-  tempDir,
-} from '../../support/engine-harness.js';
+import { h3VideoSubmission } from '../../support/engine-harness.js';
+import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
   // slow pacing: a job stays running for a while
-  sim = await startTestSimulator({ timeScale: 1 });
+  sim = await openSimulator({ timeScale: 1 });
 });
 afterAll(async () => {
   await sim.close();
@@ -42,7 +39,7 @@ function submit(core: CoreParts, key: string, wait: { noWait?: boolean; waitSeco
 describe('job leases in the engine', () => {
   it('leaves a job a live process holds, and takes over one whose holder died', async () => {
     let otherAlive = true;
-    const core = await openTestCore(sim, {
+    const core = await openDesktopCore(sim, {
       engine: { ...FAST_ENGINE, lease: { isOwnerAlive: () => otherAlive } },
     });
     try {
@@ -74,7 +71,7 @@ describe('job leases in the engine', () => {
   });
 
   it('stops a run whose lease another process took over', async () => {
-    const core = await openTestCore(sim, { engine: { ...FAST_ENGINE, lease: { ttlMs: 300 } } });
+    const core = await openDesktopCore(sim, { engine: { ...FAST_ENGINE, lease: { ttlMs: 300 } } });
     try {
       const accepted = await submit(core, 'lease-lost', { noWait: true });
       const started = Date.now();
@@ -96,9 +93,9 @@ describe('job leases in the engine', () => {
   });
 
   it('reports the final state of a job another engine on the same data folder finished while it waited', async () => {
-    const dataDir = tempDir('fw-lease-two-engines-');
-    const worker = await openTestCore(sim, { dataDir });
-    const waiter = await openTestCore(sim, { dataDir });
+    const dataDir = tempFolder('fw-lease-two-engines-');
+    const worker = await openDesktopCore(sim, { dataDir });
+    const waiter = await openDesktopCore(sim, { dataDir });
     try {
       const accepted = await submit(worker, 'lease-finished-elsewhere', { noWait: true });
       const working = worker.engine.continueIntent(accepted.intent, { waitSeconds: 60 });
@@ -125,8 +122,8 @@ describe('job leases in the engine', () => {
   });
 
   it('takes over at once a lease whose owner left a presence file nobody holds, whatever its pid says', async () => {
-    const dataDir = tempDir('fw-lease-presence-');
-    const core = await openTestCore(sim, { dataDir });
+    const dataDir = tempFolder('fw-lease-presence-');
+    const core = await openDesktopCore(sim, { dataDir });
     try {
       const accepted = await submit(core, 'lease-dead-presence', { noWait: true });
       const dir = path.join(dataDir, PRESENCE_DIR);

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { JobEngine } from '../../../src/main/core/jobs/job-engine.js';
 import type { MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import { sleep } from '../../../src/main/core/platform/retry/backoff.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * Job events end a poll's back-off wait (the job is read at once, the read recorded before the
@@ -71,7 +70,7 @@ function engineWith(
   transport: MediaJobTransport,
   wakeups: JobWakeups,
 ): { engine: JobEngine; journal: Journal } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-poll-wake-'));
+  const dir = tempFolder('fw-poll-wake-');
   const journal = openJournal({ path: path.join(dir, 'journal.sqlite') });
   journal.profiles.create({ id: 'p', name: 'P', kind: 'simulator' });
   const engine = new JobEngine({
@@ -85,7 +84,6 @@ function engineWith(
   cleanup.push(() => {
     void engine.stop().then(() => {
       journal.close();
-      rmSync(dir, { recursive: true, force: true });
     });
   });
   return { engine, journal };

@@ -5,7 +5,10 @@ import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
 import { JobViews } from '../../../src/main/core/studio/job-views.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { FAST_ENGINE, h3VideoSubmission, startTestSimulator, tempDir } from '../../support/engine-harness.js';
+import { h3VideoSubmission } from '../../support/engine-harness.js';
+import { FAST_ENGINE } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
 let sim: RunningSimulator;
@@ -14,9 +17,9 @@ const changes: EngineChange[] = [];
 
 beforeAll(async () => {
   // slow enough that the engine's quick polls see each of the simulator's stages
-  sim = await startTestSimulator({ timeScale: 0.3 });
+  sim = await openSimulator({ timeScale: 0.3 });
   core = await openCoreParts({
-    dataDir: tempDir('fw-stages-'),
+    dataDir: tempFolder('fw-stages-'),
     launchSimulator: async () => ({ ...sim, close: async () => undefined }),
     secretStore: new UnavailableSecretStore('tests use the simulator token'),
     engine: FAST_ENGINE,

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SINK_SYNC_EVERY_BYTES, TempFileSink } from '../../../src/main/core/jobs/temp-file-sink.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;
 let fileHandle: FileHandle;
@@ -14,12 +14,11 @@ let fileHandle: FileHandle;
 let handleProto: FileHandle;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-sink-'));
+  dir = tempFolder('fw-sink-');
   fileHandle = await open(path.join(dir, 'probe'), 'w');
   handleProto = Object.getPrototypeOf(fileHandle) as FileHandle;
   await fileHandle.close();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
 const chunks = (count: number, size: number) => Array.from({ length: count }, () => randomBytes(size));

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_PROGRESS_PER_SECOND } from '../../../src/main/core/platform/multipart-file-body.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const FILE_BYTES = 6 * 1024 * 1024;
 
@@ -17,7 +17,7 @@ let baseUrl: string;
 const received: { contentLength: number; bytes: number }[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-upload-progress-'));
+  dir = tempFolder('fw-upload-progress-');
   file = path.join(dir, 'big.bin');
   writeFileSync(file, randomBytes(FILE_BYTES));
   // a service that reads the body slowly (so the upload takes a while) and answers like /assets/input
@@ -56,7 +56,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('upload byte progress', () => {

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import {
   FILE_READ_BUFFERS,
   FILE_READ_CHUNK_BYTES,
   writeFileInto,
 } from '../../../src/main/core/platform/write-file-into.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const FILE_BYTES = 24 * 1024 * 1024 + 12_345;
 
@@ -20,12 +20,11 @@ let file: string;
 let content: Buffer;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-upload-streaming-'));
+  dir = tempFolder('fw-upload-streaming-');
   file = path.join(dir, 'big.bin');
   content = randomBytes(FILE_BYTES);
   writeFileSync(file, content);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A target that takes each write after a delay, recording what it holds at once and which memory. */
 function slowTarget(delayMs = 1) {

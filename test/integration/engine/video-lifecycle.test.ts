@@ -8,7 +8,9 @@ import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
-import { createdPerKey, openTestCore, startTestSimulator } from '../../support/engine-harness.js';
+import { createdPerKey } from '../../support/engine-harness.js';
+import { openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 
 let sim: RunningSimulator;
@@ -16,8 +18,8 @@ let core: CoreParts;
 const fx = mediaFixtures();
 
 beforeAll(async () => {
-  sim = await startTestSimulator();
-  core = await openTestCore(sim);
+  sim = await openSimulator();
+  core = await openDesktopCore(sim);
 });
 afterAll(async () => {
   await core.close();

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MarkedExports, markedExportKey } from '../../../src/main/core/features/exports/marked-export.js';
 import type {
   ExportSource,
@@ -14,6 +13,7 @@ import { makePng } from '../simulator/fixtures.js';
 import type { PlatformApp, PlatformClient } from '../simulator/platform/platform-client.js';
 import { usePlatformWorld } from '../simulator/platform/platform-fixture.js';
 import type { LoopbackStorage } from '../simulator/platform/storage-server.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let client: PlatformClient;
 let studio: PlatformApp;
@@ -26,9 +26,8 @@ usePlatformWorld({ sessions: ['member'] }, (world) => {
   sessionId = world.sessions.member!.sessionId as string;
 });
 beforeAll(() => {
-  downloads = mkdtempSync(path.join(tmpdir(), 'fw-exports-'));
+  downloads = tempFolder('fw-exports-');
 });
-afterAll(() => rmSync(downloads, { recursive: true, force: true }));
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

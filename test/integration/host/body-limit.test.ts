@@ -5,7 +5,7 @@ import {
   BATCH_FILE_MAX_CHARS,
   BRIDGE_MAX_BODY_BYTES,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
-import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/worlds/browser-host.js';
 
 /** The host's body limit and the contract's largest batch file agree: one constant, derived. */
 

@@ -1,6 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -12,6 +11,7 @@ import {
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 interface RawResponse {
   status: number;
@@ -55,7 +55,7 @@ let host: RunningBrowserHost;
 let ownHost: string;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-host-'));
+  const dataDir = tempFolder('fw-host-');
   const rendererDir = path.join(dataDir, 'renderer');
   mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');

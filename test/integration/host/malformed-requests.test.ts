@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
-import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/worlds/browser-host.js';
 
 /**
  * The raw-socket malformed-request test: requests no browser would send, written byte for byte over

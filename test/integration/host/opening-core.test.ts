@@ -4,8 +4,7 @@
  * it is open, and a core that cannot open answers every call with the reason.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -18,6 +17,7 @@ import {
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** A core that opens only when `open()` is called (or fails when `fail()` is). */
 function gatedCore() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-opening-'));
+  const dataDir = tempFolder('fw-opening-');
   const rendererDir = path.join(dataDir, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
@@ -47,7 +47,6 @@ function gatedCore() {
   cleanups.push(async () => {
     refuse(new Error('the test is over')); // a core never opened stays closed
     await core.then((opened) => opened.close()).catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
   });
   return { dataDir, rendererDir, core, open: release, fail: refuse };
 }
@@ -163,8 +162,7 @@ describe('the browser host while its core is opening', () => {
 
 describe('framewright serve when its core cannot open', () => {
   it('says why and exits with code 6, the host closed', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-opening-serve-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = tempFolder('fw-opening-serve-');
     // a folder where the journal's file should be: SQLite cannot open it
     mkdirSync(path.join(dataDir, 'journal.sqlite'));
     const root = path.resolve(import.meta.dirname, '../../..');

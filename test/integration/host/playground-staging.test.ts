@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePng, makeWav } from '../simulator/fixtures.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;
 let sim: RunningSimulator;
@@ -16,11 +17,11 @@ let host: RunningBrowserHost;
 let origin: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-playground-staging-'));
+  dir = tempFolder('fw-playground-staging-');
   const rendererDir = path.join(dir, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-  sim = await startSimulator({ port: 0, timeScale: 0.05 });
+  sim = await openSimulator({ timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
     host: BROWSER_HOST,
@@ -42,7 +43,6 @@ afterAll(async () => {
   await host?.close();
   await core?.close();
   await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Envelope {

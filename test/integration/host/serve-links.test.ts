@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioHost, type StartedStudioHost } from '../../support/studio-host-process.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * `framewright serve`: the page keeps the host token in its own tab, so a new tab needs a new
@@ -20,7 +20,7 @@ const exchange = (launchUrl: string) =>
   });
 
 beforeAll(async () => {
-  rendererDir = mkdtempSync(path.join(os.tmpdir(), 'fw-serve-links-'));
+  rendererDir = tempFolder('fw-serve-links-');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
   serve = await startStudioHost({ rendererDir });
@@ -28,7 +28,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await serve?.stop();
-  rmSync(rendererDir, { recursive: true, force: true });
   if (serve) rmSync(serve.host.dataDir, { recursive: true, force: true });
 });
 

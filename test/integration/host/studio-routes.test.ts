@@ -1,16 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
@@ -20,6 +11,7 @@ import { mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { registerMediaProtocol } from '../../../src/main/shell/media-protocol.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { BROWSER_HOST, ELECTRON_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 interface RawResponse {
   status: number;
@@ -61,7 +53,7 @@ let png: Buffer;
 let auth: Record<string, string>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-host-studio-'));
+  dataDir = tempFolder('fw-host-studio-');
   const rendererDir = path.join(dataDir, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
@@ -98,7 +90,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const stage = (headers: Record<string, string>, body: Buffer | string = png, name = 'frame.png') =>

@@ -1,10 +1,9 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   JobEventsConsumer,
   RUNTIME_EVENTS_STREAM,
@@ -17,6 +16,7 @@ import { openJournal } from '../../../src/main/core/journal/index.js';
 import type { Json } from '../simulator/client.js';
 import { runtimeCall, type PlatformApp, type PlatformClient } from '../simulator/platform/platform-client.js';
 import { usePlatformWorld } from '../simulator/platform/platform-fixture.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let client: PlatformClient;
 let studio: PlatformApp;
@@ -30,9 +30,8 @@ usePlatformWorld({ sessions: ['member'] }, (world) => {
 });
 
 beforeAll(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'fw-job-events-'));
+  dataDir = tempFolder('fw-job-events-');
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const T2V = {
   model: 'h3-video',

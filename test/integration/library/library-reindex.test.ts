@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFramewright, simulatorVideoArgs } from '../../support/cli-runner.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** Every `framewright.json` below `dir`. */
 function sidecars(dir: string): string[] {
@@ -24,7 +24,7 @@ interface ShownJob {
 
 describe('framewright library reindex', () => {
   it('rebuilds jobs and verified outputs from the sidecars after the journal is lost; idempotent; refuses tampered files', async () => {
-    const dataDir = tempDir('fw-reindex-');
+    const dataDir = tempFolder('fw-reindex-');
     const made = await runFramewright(
       simulatorVideoArgs(dataDir, 'A lighthouse in a storm, kept by its sidecar'),
     );

@@ -10,7 +10,7 @@ import {
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import { AppError } from '../../../src/main/core/errors.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 
@@ -57,7 +57,7 @@ async function world(handler: (res: ServerResponse) => void, output: Partial<Ann
     baseUrl: server.base,
     secret: async () => 'k-hostile',
   });
-  const libraryDir = tempDir('fw-lib-');
+  const libraryDir = tempFolder('fw-lib-');
   return { server, journal, job, client, libraryDir };
 }
 

@@ -8,7 +8,7 @@ import type { Journal } from '../../../src/main/core/journal/open-journal.js';
 import { ForeignOriginError } from '../../../src/main/core/platform/api-errors.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import type { ProfileKind } from '../../../src/shared/bridge/contract.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 import { journalWithProfile, videoIntentRow } from '../../support/journal-rows.js';
 
@@ -76,7 +76,9 @@ describe('legacy and minimal answers', () => {
     const polled = await pollJob(journal, client, job!, { deadline: Date.now() + 10_000, ...fast });
     expect(polled.state).toBe('terminal');
     expect(polled.job.outputs.map((o) => [o.assetId, o.contentUrl])).toEqual([['asset_only', undefined]]);
-    const done = await downloadOutputs(journal, client, polled.job, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    const done = await downloadOutputs(journal, client, polled.job, tempFolder('fw-lib-'), {
+      retryDelayMs: 1,
+    });
     expect(done.outputs[0]!.downloadState).toBe('verified');
     expect(done.outputs[0]!.sha256).toBe(SHA);
     expect(srv.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -110,7 +112,7 @@ describe('legacy and minimal answers', () => {
     const outcome = await accepted(journal, client, intent);
     const job = outcome.state === 'accepted' ? outcome.job : undefined;
     const polled = await pollJob(journal, client, job!, { deadline: Date.now() + 10_000, ...fast });
-    await downloadOutputs(journal, client, polled.job, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    await downloadOutputs(journal, client, polled.job, tempFolder('fw-lib-'), { retryDelayMs: 1 });
     expect(srv.seen.map((r) => r.path)).toEqual([
       '/media/generations',
       '/tasks/poll/job_x?model=m&sig=abc',
@@ -154,7 +156,9 @@ describe('legacy and minimal answers', () => {
       outputsSource: 'outputs',
       outputs: [{ assetId: 'a_f', contentUrl: `${foreign.origin}/v1/files/a_f?sig=x`, sha256: SHA }],
     });
-    const downloaded = await downloadOutputs(journal, client, done, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    const downloaded = await downloadOutputs(journal, client, done, tempFolder('fw-lib-'), {
+      retryDelayMs: 1,
+    });
     expect(downloaded.outputs[0]!.downloadState).toBe('verified');
     expect(srv.seen.map((r) => `${r.method} ${r.path}`)).toContain('GET /assets/a_f/content?model=m');
     expect(foreign.seen).toEqual([]);

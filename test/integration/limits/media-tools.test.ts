@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeMedia, readMediaFacts, runMediaTool } from '../../../src/main/core/media/probe-media.js';
 import { MediaResolver, mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const port = (listener.address() as net.AddressInfo).port;
-  const dir = tempDir('fw-hls-');
+  const dir = tempFolder('fw-hls-');
   playlist = path.join(dir, 'result.mp4'); // a server's "video", named as one
   writeFileSync(
     playlist,
@@ -54,7 +54,7 @@ describe('media tools on downloaded bytes', () => {
   });
 
   it('a library result whose bytes are a playlist gets no poster (ffmpeg never runs); a real video does', async () => {
-    const dataDir = tempDir('fw-data-');
+    const dataDir = tempFolder('fw-data-');
     const libraryDir = path.join(dataDir, 'library');
     mkdirSync(libraryDir, { recursive: true });
     const journal = journalWithProfile('http://127.0.0.1:1/v1');

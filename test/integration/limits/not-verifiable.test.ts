@@ -8,7 +8,7 @@ import { SIDECAR_NAME } from '../../../src/main/core/jobs/library-layout.js';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(BYTES.length) });
     res.end(BYTES);
   });
-  const dataDir = tempDir('fw-nv-');
+  const dataDir = tempFolder('fw-nv-');
   core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,

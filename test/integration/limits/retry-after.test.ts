@@ -14,7 +14,7 @@ import { createEmbeddings } from '../../../src/main/core/operations/embeddings.j
 import { uploadChecked } from '../../../src/main/core/operations/inputs.js';
 import { uploadInput } from '../../../src/main/core/uploads/upload-input.js';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile, videoIntentRow } from '../../support/journal-rows.js';
 import { publicError, startHostileServer } from '../../support/hostile-server.js';
 import { instantClock } from '../services/helpers.js';
@@ -72,7 +72,7 @@ function gap(seen: { at: number }[]): number {
 }
 
 function tinyFile(): ProbedFile {
-  const dir = tempDir('fw-ra-');
+  const dir = tempFolder('fw-ra-');
   const file = path.join(dir, 'a.png');
   const bytes = Buffer.from([1, 2, 3, 4]);
   writeFileSync(file, bytes);
@@ -167,7 +167,7 @@ describe('Retry-After: one rule everywhere', () => {
       ],
     });
     // a 1 ms own back-off: only the server's Retry-After can make the wait 12 s
-    const done = await downloadOutputs(journal, client, job, tempDir('fw-lib-'), { retryDelayMs: 1 });
+    const done = await downloadOutputs(journal, client, job, tempFolder('fw-lib-'), { retryDelayMs: 1 });
     expect(done.outputs[0]!.downloadState).toBe('verified');
     expect(server.seen).toHaveLength(2);
     expect(gap(server.seen)).toBeGreaterThanOrEqual(12_000);

@@ -19,7 +19,7 @@ import {
 } from '../../../src/main/core/studio/media-resolver.js';
 import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 
@@ -45,7 +45,7 @@ const resolveUrl = (url: string) => {
 const outputView = (name: keyof typeof ids) => views.outputView(jobRowId, journal.outputs.get(ids[name])!);
 
 beforeAll(() => {
-  const dataDir = tempDir('fw-frames-data-');
+  const dataDir = tempFolder('fw-frames-data-');
   libraryDir = path.join(dataDir, 'library');
   mkdirSync(libraryDir, { recursive: true });
   journal = journalWithProfile('http://127.0.0.1:1/v1');

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { extractFirstFrame, extractLastFrame } from '../../../src/main/core/media/video-frames.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * "Continue from a shot" takes the exact last frame of a result: the PNG must hold the same pixels
@@ -28,7 +28,7 @@ function frames(file: string): Buffer[] {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-frames-'));
+  dir = tempFolder('fw-frames-');
   // a moving pattern (every frame differs), 5 s at 24 fps, with a sound track one second longer
   ffmpeg([
     '-f',
@@ -66,8 +66,6 @@ beforeAll(() => {
     path.join(dir, 'short.mp4'),
   ]);
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('video frames', () => {
   it('writes the exact last decoded frame as a full-resolution lossless PNG', async () => {

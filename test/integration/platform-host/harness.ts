@@ -1,6 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
@@ -10,19 +8,12 @@ import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { closeWhenDone } from '../../support/worlds/cleanup.js';
+import { APP_KEY, freePort, openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
-export const APP_KEY = 'framewright-studio';
-
-/** A free loopback port, so the public origin is known before the host listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { APP_KEY, freePort } from '../../support/worlds/platform-simulator.js';
 
 /**
  * A small fake studio over the real per-subject journal: `notes.add {text}` writes a row into the
@@ -79,13 +70,12 @@ export interface RigOptions {
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-host-'));
+  const platform = await openPlatformSimulator({ prefix: 'fw-platform-host-' });
+  const { root, sim, app } = platform;
   const dataDir = path.join(root, 'data');
   const rendererDir = path.join(root, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
-  const sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(root, 'sim') });
-  const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const secrets = new MemorySecretStore();
@@ -145,30 +135,10 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
     host: await start(),
     async advance(seconds: number) {
       offsetMs += seconds * 1000;
-      const answer = await fetch(`${sim.baseUrl}/_simulator/clock`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ advanceSeconds: seconds }),
-      });
-      if (!answer.ok) throw new Error(`clock: ${answer.status}`);
+      await platform.advance(seconds);
     },
-    async launchCode(user: string) {
-      const answer = await fetch(sim.platform.launchUrl, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ appKey: APP_KEY, user }),
-      });
-      const body = (await answer.json()) as { runtime: { launchCode: string } };
-      return body.runtime.launchCode;
-    },
-    async setAccess(user: string, access: string) {
-      const answer = await fetch(new URL('/v1/_simulator/platform/access', sim.platform.launchUrl), {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ appKey: APP_KEY, user, access }),
-      });
-      if (answer.status !== 200) throw new Error(`access: HTTP ${answer.status}`);
-    },
+    launchCode: (user: string) => platform.launchCode(user),
+    setAccess: (user: string, access: 'granted' | 'revoked') => platform.setAccess(user, access),
     emitTo(subjectKey: string, event: string, payload: unknown) {
       for (const listener of hubOf(subjectKey)) listener(event as never, payload);
     },
@@ -181,10 +151,9 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       await rig.host.close();
       await workspaces.close();
       await sim.close();
-      rmSync(root, { recursive: true, force: true });
     },
   });
-  return rig;
+  return closeWhenDone(rig);
 }
 
 /** A page of the public origin: keeps its cookie and CSRF token as a browser tab would. */

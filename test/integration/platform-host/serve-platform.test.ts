@@ -1,25 +1,22 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { APP_KEY, freePort } from './harness.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let tmp: string;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'fw-serve-platform-'));
+  tmp = tempFolder('fw-serve-platform-');
   mkdirSync(path.join(tmp, 'renderer'));
   writeFileSync(path.join(tmp, 'renderer', 'index.html'), '<!doctype html><title>Framewright</title>');
-  sim = await startSimulator({ port: 0, timeScale: 0.01 });
-});
-afterAll(async () => {
-  await sim.close();
-  rmSync(tmp, { recursive: true, force: true });
+  sim = await openSimulator({ timeScale: 0.01 });
 });
 
 /** Runs `framewright serve --platform …` with only the given environment (plus PATH/HOME). */

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
 import { DeveloperProxy } from '../../support/developer-proxy.js';
 import { devGet, review, writeImageArchive } from './release-support.js';
+import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 const APP_ID = 'app_sim_framewright_studio';
 const PART = 1024 * 1024;
@@ -24,8 +24,7 @@ describe('platform release: three parts, a dropped connection and a crash', () =
   let developerBaseUrl: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'fw-release-'));
-    sim = await startSimulator({ timeScale: 0.01, dataDir: path.join(dir, 'sim') });
+    ({ root: dir, sim } = await openPlatformSimulator({ prefix: 'fw-release-' }));
     const upstream = new URL(sim.platform.developerBaseUrl);
     proxy = new DeveloperProxy(upstream.origin);
     const origin = await proxy.start();
@@ -34,8 +33,6 @@ describe('platform release: three parts, a dropped connection and a crash', () =
 
   afterAll(async () => {
     await proxy?.close();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends each part once, makes one version and one import, and the approved version serves launches', async () => {

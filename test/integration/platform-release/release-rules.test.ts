@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/main/core/errors.js';
 import { PlatformReleaseFeature } from '../../../src/main/core/features/platform-release/platform-release.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import { DeveloperClient } from '../../../src/main/core/platform/developer/developer-client.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
 import { devGet, writeImageArchive } from './release-support.js';
+import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 const STUDIO = 'app_sim_framewright_studio';
 const HELPER = 'app_sim_storyboard_helper';
@@ -21,8 +21,7 @@ describe('platform release: validation, new versions for changed submissions, ro
   let image: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'fw-release-rules-'));
-    sim = await startSimulator({ timeScale: 0.01, dataDir: path.join(dir, 'sim') });
+    ({ root: dir, sim } = await openPlatformSimulator({ prefix: 'fw-release-rules-' }));
     journal = openJournal({ path: ':memory:' });
     const token = sim.platform.developerToken;
     feature = new PlatformReleaseFeature({
@@ -36,8 +35,6 @@ describe('platform release: validation, new versions for changed submissions, ro
 
   afterAll(async () => {
     journal?.close();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints every validation problem with its field, exits 2 and creates nothing', async () => {

@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/index.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
+import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 /**
  * The platform backend as a process (`framewright serve --platform`), killed with SIGKILL right
@@ -24,17 +24,12 @@ let origin: string;
 let port: number;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-restart-'));
+  ({ root: tmp, sim } = await openPlatformSimulator({ prefix: 'fw-platform-restart-', timeScale: 0.02 }));
   mkdirSync(path.join(tmp, 'renderer'));
   writeFileSync(path.join(tmp, 'renderer', 'index.html'), '<!doctype html><title>Framewright</title>');
-  sim = await startSimulator({ port: 0, timeScale: 0.02, dataDir: path.join(tmp, 'sim') });
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
 }, 60_000);
-afterAll(async () => {
-  await sim?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 const app = () => sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
 

@@ -1,16 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,10 +19,11 @@ import type { RunningPlatformHost } from '../../../src/main/host/platform-host.j
 import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
 import { launchCodeOf } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
+import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 /**
  * Rotating PLATFORM_APP_CREDENTIAL (issue 27 §3): the backend's secret store is encrypted under its
@@ -95,13 +87,12 @@ async function credentialProxy(upstreamOrigin: string, accepted: readonly string
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'fw-credential-rotation-'));
+  // slow enough that a video job is still running across the restarts below
+  ({ root, sim } = await openPlatformSimulator({ prefix: 'fw-credential-rotation-', timeScale: 1 }));
   simDir = path.join(root, 'sim');
   rendererDir = path.join(root, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
-  // slow enough that a video job is still running across the restarts below
-  sim = await startSimulator({ port: 0, timeScale: 1, dataDir: simDir });
   const real = sim.platform.apps.find((a) => a.appKey === APP_KEY)!.appCredential;
   proxy = await credentialProxy(new URL(sim.platform.runtimeBaseUrl).origin, ROTATED, real);
   port = await freePort();
@@ -109,8 +100,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await proxy?.close();
-  await sim?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 const realCredential = () => sim.platform.apps.find((a) => a.appKey === APP_KEY)!.appCredential;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
 import { DEFAULT_PLATFORM_LIMITS } from '../../../src/main/core/app/platform-settings.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * The backend's housekeeping timer (issue 27 §4): staging is swept for open workspaces on the
@@ -20,7 +20,7 @@ let platformCalls = 0;
 let backend: PlatformBackend;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'fw-housekeeping-'));
+  root = tempFolder('fw-housekeeping-');
   // a platform that counts every call (none is expected)
   platform = http.createServer((req, res) => {
     platformCalls += 1;
@@ -45,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await backend?.close();
   await new Promise<void>((resolve) => platform.close(() => resolve()));
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe('the platform backend’s housekeeping', () => {

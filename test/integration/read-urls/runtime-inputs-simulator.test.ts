@@ -1,8 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectiveLimits } from '../../../src/shared/h3/effective-limits.js';
@@ -17,8 +16,10 @@ import { probeMedia } from '../../../src/main/core/media/probe-media.js';
 import { dryRunAdmission } from '../../../src/main/core/studio/dry-run-admission.js';
 import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
+import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -61,25 +62,17 @@ const dryRun = {
 };
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    port: 0,
-    timeScale: 0.01,
-    dataDir: mkdtempSync(path.join(os.tmpdir(), 'fw-sim-')),
-  });
-  const app = sim.platform.apps.find((a) => a.appKey === 'framewright-studio')!;
+  const platform = await openPlatformSimulator({ prefix: 'fw-sim-' });
+  sim = platform.sim;
+  const app = platform.app;
   // The person opens the application: launch code, then the session service's exchange.
-  const launch = await fetch(sim.platform.launchUrl, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ appKey: app.appKey, user: 'member' }),
-  });
-  const { runtime: launched } = (await launch.json()) as Json;
+  const launchCode = await platform.launchCode('member');
   const exchanged = await fetch(
     `${sim.platform.sessionBaseUrl}/apps/${app.appKey}/runtime-sessions:exchange`,
     {
       method: 'POST',
       headers: { Authorization: `Bearer ${app.appCredential}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ launchCode: launched.launchCode }),
+      body: JSON.stringify({ launchCode }),
     },
   );
   expect(exchanged.status).toBe(200);
@@ -96,7 +89,7 @@ beforeAll(async () => {
     .digest('hex')
     .slice(0, 32);
 
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-readurls-'));
+  dir = tempFolder('fw-readurls-');
   storage = new ObjectStorage(path.join(dir, 'subjects', subjectKey, 'objects'));
   server = http.createServer((req, res) => {
     void serveSignedObject(req, res, {
@@ -115,8 +108,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function i2vDraft(framePath: string, extra: Partial<LocalVideoDraft> = {}): Promise<LocalVideoDraft> {

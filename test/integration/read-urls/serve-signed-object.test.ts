@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
 import { serveSignedObject } from '../../../src/main/core/features/read-urls/serve-signed-object.js';
 import { signReadUrl } from '../../../src/main/core/features/read-urls/signed-read-url.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -29,7 +28,7 @@ let pngSha: string;
 let bobOnlySha: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-serve-objects-'));
+  dir = tempFolder('fw-serve-objects-');
   storages.set(alice, new ObjectStorage(path.join(dir, alice)));
   storages.set(bob, new ObjectStorage(path.join(dir, bob)));
   pngSha = (await storages.get(alice)!.putFile(Readable.from([PNG]))).sha256;
@@ -50,7 +49,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const signed = (subjectKey: string, sha256: string, hours = 1) =>

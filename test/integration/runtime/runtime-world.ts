@@ -1,6 +1,3 @@
-import { platformJobsOfSession } from '../../support/platform-simulator.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { JobEngine } from '../../../src/main/core/jobs/job-engine.js';
 import type { MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
@@ -13,17 +10,24 @@ import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtim
 import { SessionServiceClient } from '../../../src/main/core/platform/runtime/session-service-client.js';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { closeWhenDone } from '../../support/worlds/cleanup.js';
+import {
+  openPlatformSimulator,
+  type PlatformSimulatorWorld,
+} from '../../support/worlds/platform-simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 export const PROFILE = 'platform-runtime';
 
 /**
  * One backend's parts over a started simulator: a person's session (exchanged from a launch code
  * with the session client), the encrypted secret store with its recovery references, the runtime
- * client and transport, and a journal + engine that can be "killed" and reopened.
+ * client and transport, and a journal + engine that can be "killed" and reopened. Its folder and
+ * its simulator (the shared platform simulator world) go when the test is done.
  */
 export class RuntimeWorld {
-  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'fw-runtime-'));
+  readonly dir = tempFolder('fw-runtime-');
   readonly journalPath = path.join(this.dir, 'journal.sqlite');
   readonly secretsPath = path.join(this.dir, 'secrets.enc');
   readonly libraryDir = path.join(this.dir, 'library');
@@ -33,6 +37,7 @@ export class RuntimeWorld {
   onSleep: (() => void) | undefined;
   sessionId: string | null = null;
   batchGets = 0;
+  platform!: PlatformSimulatorWorld;
   sim!: RunningSimulator;
   journal!: Journal;
   engine!: JobEngine;
@@ -50,7 +55,9 @@ export class RuntimeWorld {
   };
 
   async start(): Promise<void> {
-    this.sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(this.dir, 'sim') });
+    closeWhenDone(this);
+    this.platform = await openPlatformSimulator({ prefix: 'fw-runtime-sim-' });
+    this.sim = this.platform.sim;
     const credential = async () => this.app.appCredential;
     this.sessionClient = new SessionServiceClient({
       sessionBaseUrl: this.sim.platform.sessionBaseUrl,
@@ -121,31 +128,19 @@ export class RuntimeWorld {
 
   /** Opens the application as `user` and exchanges the launch code for a session. */
   async signIn(user = 'member'): Promise<string> {
-    const res = await fetch(this.sim.platform.launchUrl, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ appKey: this.app.appKey, user }),
-    });
-    const { runtime } = (await res.json()) as { runtime: { launchCode: string } };
-    const session = await this.sessionClient.exchange(runtime.launchCode);
+    const session = await this.sessionClient.exchange(await this.platform.launchCode(user));
     this.sessionId = session.sessionId;
     return session.sessionId;
   }
 
   /** Changes a person's access at the simulated platform (`revoked` ends their sessions). */
-  async setAccess(user: string, access: 'granted' | 'revoked'): Promise<void> {
-    const origin = new URL(this.sim.platform.launchUrl).origin;
-    const res = await fetch(`${origin}/v1/_simulator/platform/access`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${this.sim.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ appKey: this.app.appKey, user, access }),
-    });
-    if (res.status !== 200) throw new Error(`access: HTTP ${res.status}`);
+  setAccess(user: string, access: 'granted' | 'revoked'): Promise<void> {
+    return this.platform.setAccess(user, access);
   }
 
   /** The platform's jobs of this person with `clientTaskId` (events snapshot, one scan). */
   async platformJobsOf(clientTaskId: string, sessionId: string): Promise<string[]> {
-    return (await platformJobsOfSession(this.sim, this.app.appKey, sessionId))
+    return (await this.platform.jobsOfSession(sessionId))
       .filter((j) => j.clientTaskId === clientTaskId)
       .map((j) => j.platformJobId);
   }
@@ -158,6 +153,5 @@ export class RuntimeWorld {
       // already closed by kill()
     }
     await this.sim?.close();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -10,8 +10,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { ProfileCredentials } from '../../../src/main/core/secrets/profile-crede
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { selectSecretStore } from '../../../src/main/core/secrets/select-secret-store.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const run = promisify(execFile);
 const KEYRING_TESTS = process.env.FRAMEWRIGHT_KEYRING_TESTS === '1';
@@ -42,27 +42,23 @@ if (!KEYRING_TESTS) {
       'falls back to the unavailable store, refuses to store, and says why',
       async () => {
         // No session bus: neither an address nor a default socket under XDG_RUNTIME_DIR, no X11 to autolaunch.
-        const emptyRuntime = mkdtempSync(path.join(tmpdir(), 'framewright-nobus-'));
+        const emptyRuntime = tempFolder('framewright-nobus-');
         for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY'])
           delete process.env[name];
         process.env.XDG_RUNTIME_DIR = emptyRuntime;
-        try {
-          const { store, refused } = await selectSecretStore({
-            serviceName: `Framewright-test-${randomUUID()}`,
-          });
-          expect(store).toBeInstanceOf(UnavailableSecretStore);
-          expect(refused[0]).toMatch(/^Secret Service not running: /);
-          expect(store.describe()).toMatchObject({ backend: 'unavailable', canStore: false });
-          expect(store.describe().detail).toMatch(
-            /^No OS keychain is reachable \(Secret Service not running: .+\)\. Framewright will not store your key unprotected\./,
-          );
-          await expect(store.set('profile', 'fw-never-stored-1234')).rejects.toThrow(
-            /will not store your key unprotected/,
-          );
-          expect(await store.get('profile')).toBeUndefined();
-        } finally {
-          rmSync(emptyRuntime, { recursive: true, force: true });
-        }
+        const { store, refused } = await selectSecretStore({
+          serviceName: `Framewright-test-${randomUUID()}`,
+        });
+        expect(store).toBeInstanceOf(UnavailableSecretStore);
+        expect(refused[0]).toMatch(/^Secret Service not running: /);
+        expect(store.describe()).toMatchObject({ backend: 'unavailable', canStore: false });
+        expect(store.describe().detail).toMatch(
+          /^No OS keychain is reachable \(Secret Service not running: .+\)\. Framewright will not store your key unprotected\./,
+        );
+        await expect(store.set('profile', 'fw-never-stored-1234')).rejects.toThrow(
+          /will not store your key unprotected/,
+        );
+        expect(await store.get('profile')).toBeUndefined();
       },
     );
   });
@@ -125,7 +121,7 @@ if (!KEYRING_TESTS) {
     });
 
     it('stores a profile key in the keychain only: not in the journal, not in plain text in the keyring files', async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'framewright-keyring-journal-'));
+      const dataDir = tempFolder('framewright-keyring-journal-');
       const journal = openJournal({ path: path.join(dataDir, 'journal.sqlite') });
       try {
         const credentials = new ProfileCredentials(journal.profiles, store);
@@ -154,7 +150,6 @@ if (!KEYRING_TESTS) {
         }
       } finally {
         journal.close();
-        rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });

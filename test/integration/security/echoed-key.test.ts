@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { createLogger } from '../../../src/main/core/logging/logger.js';
 import { callAnswer } from '../../../src/main/core/operations/service-common.js';
-import { FAST_ENGINE, tempDir } from '../../support/engine-harness.js';
+import { FAST_ENGINE } from '../../support/worlds/desktop-core.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
 /** A key with the two characters JSON escapes: once serialised it no longer appears verbatim. */
@@ -84,7 +85,7 @@ let profileId: string;
 
 beforeAll(async () => {
   gateway = await startEchoingGateway();
-  dataDir = tempDir('fw-echo-');
+  dataDir = tempFolder('fw-echo-');
   core = await openCoreParts({
     dataDir,
     launchSimulator: async () => {

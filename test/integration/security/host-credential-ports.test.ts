@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
-import { openHostTestWorld, type HostTestWorld } from '../../support/browser-host-harness.js';
+import { openHostTestWorld, type HostTestWorld } from '../../support/worlds/browser-host.js';
 
 /**
  * Cookies ignore ports: a browser sends every 127.0.0.1 cookie to every 127.0.0.1 server, and any of

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore } from '../../../src/main/core/app/app-core.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 
@@ -146,7 +147,7 @@ let gateway: Awaited<ReturnType<typeof startGateway>>;
 let foreign: Awaited<ReturnType<typeof startForeign>>;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, timeScale: 0.02, tokens: [KEY] });
+  sim = await openSimulator({ timeScale: 0.02, tokens: [KEY] });
   foreign = await startForeign(sim, recorder);
   gateway = await startGateway(sim, foreign.origin, state);
 });
@@ -181,7 +182,7 @@ describe('the API key stays in the main process', () => {
   it('a jobUrl on another origin never receives the key: the run stops, naming both origins', async () => {
     state.mode = 'rewrite-urls';
     recorder.requests.length = 0;
-    const dataDir = tempDir('fw-sec-');
+    const dataDir = tempFolder('fw-sec-');
     const run = await runCli(videoArgs(dataDir), { FRAMEWRIGHT_API_KEY: KEY });
     expect(run.stderr).toContain(`The service returned a URL on ${foreign.origin}`);
     expect(run.stderr).toContain(new URL(gateway.baseUrl).origin);
@@ -194,7 +195,7 @@ describe('the API key stays in the main process', () => {
   it('a download redirected to another origin is followed without the key', async () => {
     state.mode = 'redirect-downloads';
     recorder.requests.length = 0;
-    const dataDir = tempDir('fw-sec-');
+    const dataDir = tempFolder('fw-sec-');
     const run = await runCli(videoArgs(dataDir), { FRAMEWRIGHT_API_KEY: KEY });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).outputs[0].verified).toBe(true);
@@ -216,7 +217,7 @@ describe('the API key stays in the main process', () => {
     expect(error.message).toContain('rejected credential Bearer [redacted]');
     expect(error.message).not.toContain(KEY);
 
-    const dataDir = tempDir('fw-sec-');
+    const dataDir = tempFolder('fw-sec-');
     const core = await createAppCore({
       dataDir,
       host: BROWSER_HOST,

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makeMp4, makePdf, makePng, makeWav } from '../simulator/fixtures.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let dir: string;
@@ -69,8 +70,8 @@ const file = (name: string, content: Buffer | string) => {
 const sentBesidesDiscovery = () => seen.filter((s) => s !== 'GET /v1/services');
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-cli-services-'));
-  sim = await startSimulator({ port: 0, timeScale: 0.02 });
+  dir = tempFolder('fw-cli-services-');
+  sim = await openSimulator({ timeScale: 0.02 });
   const target = new URL(sim.baseUrl);
   proxy = createServer((req, res) => {
     seen.push(`${req.method} ${new URL(req.url!, 'http://x').pathname}`);
@@ -113,7 +114,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => proxy.close(resolve));
   await sim.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   seen.length = 0;

@@ -1,16 +1,17 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
-import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
+import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
 import type { RetryClock } from '../../../src/main/core/platform/retry/retry-after.js';
-import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openDesktopCore } from '../../support/worlds/desktop-core.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 export interface Call {
   method: string;
@@ -90,12 +91,10 @@ export interface ServicesWorld {
 }
 
 export async function openWorld(): Promise<ServicesWorld> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-services-'));
-  const sim = await startSimulator({ port: 0, timeScale: 0.02, tokens: ['other-identity'] });
-  const core = await openCoreParts({
+  const dir = tempFolder('fw-services-');
+  const sim = await openSimulator({ tokens: ['other-identity'] });
+  const core = await openDesktopCore(sim, {
     dataDir: path.join(dir, 'data'),
-    launchSimulator: async () => ({ ...sim, close: async () => undefined }),
-    secretStore: new UnavailableSecretStore('tests use the simulator token'),
     engine: {
       pollBackoff: { initialMs: 50, maxMs: 200, factor: 1.5, jitter: 0.1 },
       create: { backoff: { initialMs: 50, maxMs: 300, factor: 2, jitter: 0.1 }, maxAttempts: 2 },
@@ -125,7 +124,6 @@ export async function openWorld(): Promise<ServicesWorld> {
     async close() {
       await core.close();
       await sim.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
@@ -9,17 +8,19 @@ import {
   PLAYGROUND_CHUNK_BYTES,
   type GenerationResult,
 } from '../../../src/shared/bridge/domains/playground.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;
 let sim: RunningSimulator;
 let core: AppCore;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-playground-'));
-  sim = await startSimulator({ port: 0, timeScale: 0.05 });
+  dir = tempFolder('fw-playground-');
+  sim = await openSimulator({ timeScale: 0.05 });
   core = await createAppCore({
     dataDir: dir,
     host: BROWSER_HOST,
@@ -32,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await core.close();
   await sim.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function call<T = Record<string, unknown>>(method: string, params: unknown): Promise<T> {

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import { SERVICES } from '../../../src/simulator/catalog.js';
 import { runFramewright } from '../../support/cli-runner.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**
  * A gateway whose discovery lists a chat service without `available` (the spec makes it optional)
@@ -27,7 +25,7 @@ let dataDir: string;
 const posts: string[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-availability-'));
+  dataDir = tempFolder('fw-availability-');
   server = http.createServer((req, res) => {
     if (req.method === 'POST') posts.push(req.url ?? '');
     req.resume();
@@ -46,7 +44,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const cli = (args: string[]) =>

@@ -2,11 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
-import {
-  startSimulator,
-  type RunningSimulator,
-  type SimulatorOptions,
-} from '../../../src/simulator/index.js';
+import type { RunningSimulator, SimulatorOptions } from '../../../src/simulator/index.js';
+import { openSimulator } from '../../support/worlds/simulator.js';
 import { PublicError } from '../../../src/shared/api/errors.js';
 import { MediaJob } from '../../../src/shared/api/media-jobs.js';
 import { OpenApiResponses } from './openapi-validator.js';
@@ -125,7 +122,7 @@ export class TestClient {
 export async function startTestSimulator(
   options: SimulatorOptions = {},
 ): Promise<{ sim: RunningSimulator; client: TestClient }> {
-  const sim = await startSimulator({ timeScale: 0.01, ...options });
+  const sim = await openSimulator({ timeScale: 0.01, ...options });
   const res = await fetch(sim.baseUrl + '/openapi.json', {
     headers: { Authorization: `Bearer ${sim.token}` },
   });

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
+import { whenDone } from '../../support/worlds/cleanup.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -81,9 +82,9 @@ export function makeWav(seconds: number, frequency = 440, sampleRate = 8000): Bu
 let workDir: string | undefined;
 function dir(): string {
   if (!workDir) {
-    workDir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-fixtures-'));
-    // also removed when the test process ends, for callers that never call removeScratch()
-    process.once('exit', removeScratch);
+    workDir = tempFolder('fw-sim-fixtures-');
+    // removed when the test (or file) that made it is done: the next one makes a new folder
+    whenDone(() => (workDir = undefined));
   }
   return workDir;
 }
@@ -93,7 +94,7 @@ export function scratchFile(name: string): string {
   return path.join(dir(), name);
 }
 
-/** Removes the scratch folder of fixtures and probed downloads. */
+/** Removes the scratch folder of fixtures and probed downloads now (else it goes when the test or file is done). */
 export function removeScratch(): void {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
   workDir = undefined;

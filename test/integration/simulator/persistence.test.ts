@@ -1,19 +1,15 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator, type PlatformInfo } from '../../../src/simulator/index.js';
 import { H3_BASE, TestClient } from './client.js';
 import { makePng } from './fixtures.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-persist-'));
-
-afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = tempFolder('fw-sim-persist-');
 
 /** Runs `framewright simulator` in a child process on the data folder; returns its base URL and token. */
 async function spawnSimulator(timeScale: string) {

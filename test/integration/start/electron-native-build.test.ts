@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { electronBindingPath } from '../../../src/main/core/journal/sqlite-native-binding.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { electronCopyDir, writeElectronCopy, writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -53,7 +53,7 @@ describe('the Electron copy of better-sqlite3', () => {
   });
 
   it('says in one line when there is no Electron binary to build for', () => {
-    const missing = path.join(tempDir('fw-no-electron-'), 'electron');
+    const missing = path.join(tempFolder('fw-no-electron-'), 'electron');
     const { code, lines } = run([], { FRAMEWRIGHT_ELECTRON_BINARY: missing });
     expect(code).toBe(1);
     expect(lines).toEqual([

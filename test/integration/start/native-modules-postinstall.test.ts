@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -28,7 +28,7 @@ const MISMATCH =
  * for `install`/`rebuild`, writes the modules named in FAKE_NPM_PROVIDES.
  */
 function project(modules: Record<string, string>) {
-  const dir = tempDir('fw-native-');
+  const dir = tempFolder('fw-native-');
   mkdirSync(path.join(dir, 'scripts'));
   copyFileSync(path.join(ROOT, 'scripts/native-modules.mjs'), path.join(dir, 'scripts/native-modules.mjs'));
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'p', type: 'module' }));

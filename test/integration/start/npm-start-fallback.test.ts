@@ -9,13 +9,13 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { electronCopyDir, writeElectronCopy, writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** Runs `npm start`'s script until it prints the served studio (or exits), then stops it. */
-async function start(env: Record<string, string | undefined>, dataDir = tempDir('fw-start-')) {
+async function start(env: Record<string, string | undefined>, dataDir = tempFolder('fw-start-')) {
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'scripts/start.mjs'), '--port', '0', '--json', '--data-dir', dataDir],
@@ -67,7 +67,7 @@ async function start(env: Record<string, string | undefined>, dataDir = tempDir(
 
 const FAKE_ABI = '999';
 const FAKE_VERSION = '99.0.0';
-const fakes = tempDir('fw-fake-electron-');
+const fakes = tempFolder('fw-fake-electron-');
 const copyDir = electronCopyDir(FAKE_ABI);
 
 /** A fake Electron that reports FAKE_VERSION and `abi` and, launched as the app, runs `behaviour`. */
@@ -96,7 +96,7 @@ describe('npm start where Electron cannot start', () => {
       DISPLAY: undefined,
       WAYLAND_DISPLAY: undefined,
       DBUS_SESSION_BUS_ADDRESS: undefined,
-      XDG_RUNTIME_DIR: tempDir('fw-nobus-'),
+      XDG_RUNTIME_DIR: tempFolder('fw-nobus-'),
     });
     const said = lines.findIndex((l) => l.startsWith('No OS keychain is'));
     expect(said).toBeGreaterThanOrEqual(0);
@@ -126,7 +126,7 @@ describe('npm start where Electron cannot start', () => {
 
   it('when better-sqlite3 cannot be built for that Electron: says so before launching it', async () => {
     const binary = fakeElectron('unbuildable', 'exit 0', '998');
-    const dataDir = tempDir('fw-start-');
+    const dataDir = tempFolder('fw-start-');
     const { reasons, served, mainLog } = await start(
       { ...display, FRAMEWRIGHT_ELECTRON_BINARY: binary },
       dataDir,
@@ -178,7 +178,7 @@ describe('npm start where Electron cannot start', () => {
   ])('when Electron stops for $why: names it in one line, keeps the detail in the main log', async (c) => {
     const echo = c.stderr.map((line) => `printf '%s\\n' ${JSON.stringify(line).replaceAll('$', '\\$')} >&2`);
     const binary = fakeElectron(c.why.replaceAll(' ', '-'), [...echo, c.end].join('\n'));
-    const dataDir = tempDir('fw-start-');
+    const dataDir = tempFolder('fw-start-');
     const { reasons, served, mainLog } = await start(
       { ...display, FRAMEWRIGHT_ELECTRON_BINARY: binary },
       dataDir,

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { writeFakeElectron } from '../../support/fake-electron.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -13,7 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 function smoke(env: Record<string, string | undefined>) {
   const result = spawnSync(
     process.execPath,
-    [path.join(ROOT, 'scripts/smoke-electron.mjs'), '--out', tempDir('fw-smoke-')],
+    [path.join(ROOT, 'scripts/smoke-electron.mjs'), '--out', tempFolder('fw-smoke-')],
     {
       cwd: ROOT,
       encoding: 'utf8',
@@ -31,7 +31,7 @@ function smoke(env: Record<string, string | undefined>) {
 
 describe('npm run smoke:electron without what it needs', () => {
   it('no Electron binary: one line and exit code 3', () => {
-    const missing = path.join(tempDir('fw-no-electron-'), 'electron');
+    const missing = path.join(tempFolder('fw-no-electron-'), 'electron');
     expect(smoke({ FRAMEWRIGHT_ELECTRON_BINARY: missing })).toEqual({
       code: 3,
       lines: [

@@ -3,8 +3,7 @@
  * result (as an older layout could leave two jobs in one folder) keeps it, and the other job
  * stays playable.
  */
-import { existsSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
@@ -12,11 +11,12 @@ import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-sim
 import { h3VideoSubmission } from '../../support/engine-harness.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-library-delete-'));
+  const dataDir = tempFolder('fw-library-delete-');
   core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
@@ -8,6 +7,7 @@ import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contrac
 import { mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -75,8 +75,8 @@ function resolveMedia(route: string) {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-libdir-'));
-  elsewhere = mkdtempSync(path.join(os.tmpdir(), 'fw-libdir-new-'));
+  dataDir = tempFolder('fw-libdir-');
+  elsewhere = tempFolder('fw-libdir-new-');
   core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,
@@ -88,8 +88,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(elsewhere, { recursive: true, force: true });
 });
 
 describe('the library folder is a setting', () => {

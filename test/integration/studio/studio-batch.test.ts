@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { BatchPreview, BatchSubmitResult, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -40,7 +38,7 @@ const params = (text: string, name = 'prompts.txt') => ({
 });
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-batch-'));
+  dataDir = tempFolder('fw-studio-batch-');
   core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,
@@ -54,7 +52,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('studio.batch over the bridge (real core and simulator)', () => {

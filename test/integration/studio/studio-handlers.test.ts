@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
@@ -10,6 +9,7 @@ import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;
 let dataDir: string;
@@ -53,8 +53,8 @@ function stage(file: string): Promise<DraftMedia> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-'));
-  work = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-files-'));
+  dataDir = tempFolder('fw-studio-');
+  work = tempFolder('fw-studio-files-');
   core = await createAppCore({
     dataDir,
     host: BROWSER_HOST,
@@ -80,8 +80,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
 });
 
 describe('studio handlers over a real core and simulator', () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
@@ -9,6 +6,7 @@ import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { variationKey } from '../../../src/main/core/studio/variation-keys.js';
 import { t2vForm } from '../../support/studio-core.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const variationKeysOf = (draftKey: string, count: number) =>
   Array.from({ length: count }, (_, i) => variationKey(draftKey, i));
@@ -74,14 +72,13 @@ const bodiesOf = (keys: string[]) =>
   );
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-studio-variations-'));
+  dataDir = tempFolder('fw-studio-variations-');
   studio = await openCore(dataDir);
   const list = await studio.call<ServicesList>('services.list', { serviceKind: 'video_generation' });
   model = list.services.find((s) => s.available)!.modelAlias;
 }, 60_000);
 afterAll(async () => {
   await studio?.core.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('video.variations: Generate ×N', () => {

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectsFeature } from '../../../src/main/core/features/projects/projects-feature.js';
@@ -9,15 +7,19 @@ import type { UsageRequestBody } from '../../../src/main/core/features/team/reso
 import { TeamFeature } from '../../../src/main/core/features/team/team-feature.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/index.js';
 import { apiErrorFromResponse } from '../../../src/main/core/platform/api-errors.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import {
+  openPlatformSimulator,
+  type PlatformSimulatorWorld,
+} from '../../support/worlds/platform-simulator.js';
 
 /**
  * Team against the platform simulator: the session service's directory and the runtime's usage
  * aggregate reached with small fetches of this test (credential + session header), as the
  * runtime-jobs lane's clients will reach them once wired.
  */
+let platform: PlatformSimulatorWorld;
 let sim: RunningSimulator;
-let dir: string;
 let journal: Journal;
 
 interface Session {
@@ -48,14 +50,8 @@ async function post(
 }
 
 async function open(user: 'manager' | 'member' | 'personal'): Promise<Session> {
-  const launched = await fetch(sim.platform.launchUrl, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ appKey: app().appKey, user }),
-  });
-  const { runtime } = (await launched.json()) as { runtime: { launchCode: string } };
   return (await post(`${sim.platform.sessionBaseUrl}/apps/${app().appKey}/runtime-sessions:exchange`, {
-    launchCode: runtime.launchCode,
+    launchCode: await platform.launchCode(user),
   })) as Session;
 }
 
@@ -92,16 +88,12 @@ async function settled(session: Session, jobId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'framewright-team-'));
-  sim = await startSimulator({ port: 0, timeScale: 0.01, dataDir: path.join(dir, 'sim') });
-  journal = openJournal({ path: path.join(dir, 'member-journal.sqlite') });
+  platform = await openPlatformSimulator({ prefix: 'framewright-team-' });
+  sim = platform.sim;
+  journal = openJournal({ path: path.join(platform.root, 'member-journal.sqlite') });
 });
 
-afterAll(async () => {
-  journal?.close();
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => journal?.close());
 
 describe('Team against the platform simulator', () => {
   it("a manager sees the group tree, members, and the member's project with its credits after a job ran under it", async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import {
   type RunningSimulator,
   type SimulatorLauncher,
 } from '../../../src/main/core/profiles/embedded-simulator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -36,7 +37,7 @@ function countingLauncher(): { launch: SimulatorLauncher; starts: () => number }
   };
 }
 
-const lockIn = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'fw-simlock-')), 'simulator.lock');
+const lockIn = () => path.join(tempFolder('fw-simlock-'), 'simulator.lock');
 
 /** The pid of a process that has exited. */
 function deadPid(): number {

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,8 +6,9 @@ import {
   DEFAULT_LOG_KEEP,
   DEFAULT_LOG_MAX_BYTES,
 } from '../../../src/main/core/logging/logger.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const logFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'fw-log-')), 'logs', 'main.log');
+const logFile = () => path.join(tempFolder('fw-log-'), 'logs', 'main.log');
 const lines = (file: string) =>
   readFileSync(file, 'utf8')
     .trim()

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../src/main/core/app/data-dir.js';
@@ -8,8 +7,9 @@ import {
   createFileSettingsStore,
   DEFAULT_UI_SETTINGS,
 } from '../../../src/main/core/features/settings/ui-settings.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'fw-core-'));
+const tmp = () => tempFolder('fw-core-');
 
 describe('logger', () => {
   it('never writes a registered secret or a bearer token to the log file', () => {

@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MarkedExports } from '../../../src/main/core/features/exports/marked-export.js';
 import type {
   ExportRequestBody,
   RuntimeExportCalls,
 } from '../../../src/main/core/features/exports/marked-export.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'fw-export-expiry-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolder('fw-export-expiry-');
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { composeFeatures, type CoreFeatures } from '../../../src/main/core/app/compose-core.js';
 import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
@@ -8,6 +5,7 @@ import { SIMULATOR_PROFILE_ID } from '../../../src/main/core/profiles/profile-di
 import type { SecretStoreDescription } from '../../../src/main/core/secrets/secret-store.js';
 import { acceptJob } from '../journal/helpers.js';
 import { MemorySecretStore } from '../secrets/fakes.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const SECRET = 'sk-feature-test-never-shown-0123456789';
 let dir: string;
@@ -16,7 +14,7 @@ let features: CoreFeatures;
 let store: MemorySecretStore;
 
 async function open(keyStore: Partial<SecretStoreDescription> = {}) {
-  dir = mkdtempSync(path.join(tmpdir(), 'framewright-features-'));
+  dir = tempFolder('framewright-features-');
   store = new MemorySecretStore();
   const describe = store.describe.bind(store);
   store.describe = () => ({ ...describe(), ...keyStore });
@@ -32,7 +30,6 @@ async function open(keyStore: Partial<SecretStoreDescription> = {}) {
 afterEach(async () => {
   vi.unstubAllEnvs();
   await parts?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The personal profile "Work" with the test key. */
@@ -117,7 +114,6 @@ describe('the profiles feature', () => {
       features.profiles.login({ name: 'Work', baseUrl: 'http://api.example.com/v1', readSecret }),
     ).rejects.toMatchObject({ code: 'profile.invalid' });
     await parts.close();
-    rmSync(dir, { recursive: true, force: true });
     await open({ canStore: false, detail: 'no keychain here' });
     await expect(
       features.profiles.login({ name: 'Work', baseUrl: 'https://api.example.com/v1', readSecret }),

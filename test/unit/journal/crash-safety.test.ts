@@ -1,20 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/record-then-hang.ts', import.meta.url));
 let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('journal crash safety', () => {
   it('keeps the intent and the acceptance of a process killed with SIGKILL right after committing them', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'framewright-crash-'));
+    dir = tempFolder('framewright-crash-');
     const file = path.join(dir, 'journal.sqlite');
     const child = spawn(process.execPath, ['--import', 'tsx', fixture, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +44,7 @@ describe('journal crash safety', () => {
   });
 
   it('lets two processes (app and CLI) share one journal', () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'framewright-shared-'));
+    dir = tempFolder('framewright-shared-');
     const file = path.join(dir, 'journal.sqlite');
     const app = openJournal({ path: file });
     const cli = openJournal({ path: file });

@@ -1,13 +1,12 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import type { Journal } from '../../../src/main/core/journal/open-journal.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-/** A journal in a fresh temporary folder, with a controllable clock. */
+/** A journal in a fresh temporary folder (removed when the test is done), with a controllable clock. */
 export function tempJournal(start = Date.UTC(2026, 0, 1)) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'framewright-journal-'));
+  const dir = tempFolder('framewright-journal-');
   const clock = { now: start };
   const file = path.join(dir, 'journal.sqlite');
   const journal: Journal = openJournal({ path: file, now: () => clock.now });
@@ -18,7 +17,6 @@ export function tempJournal(start = Date.UTC(2026, 0, 1)) {
     journal,
     cleanup() {
       journal.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

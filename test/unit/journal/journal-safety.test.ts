@@ -1,6 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/main/core/journal/database.js';
@@ -14,8 +13,9 @@ import { JournalTooNewError, runMigrations } from '../../../src/main/core/journa
 import { migrations } from '../../../src/main/core/journal/migrations/index.js';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { journalFromNewerVersion } from './helpers.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const folder = () => mkdtempSync(path.join(tmpdir(), 'fw-journal-safety-'));
+const folder = () => tempFolder('fw-journal-safety-');
 
 /** A journal left at schema version 1 by an older Framewright, holding one profile. */
 function oldJournal(file: string): void {

@@ -9,7 +9,7 @@ import {
   openSqlite,
   type BindingContext,
 } from '../../../src/main/core/journal/sqlite-native-binding.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const NODE = { node: '20.20.2', modules: '115' };
 const ELECTRON = { node: '22.20.0', modules: '140', electron: '45.4.1' };
@@ -98,7 +98,7 @@ describe('a mismatched binary', () => {
   });
 
   it('opening with a binary that is not loadable here fails with that clear error, not a stack trace', () => {
-    const appRoot = tempDir('fw-binding-');
+    const appRoot = tempFolder('fw-binding-');
     const file = electronBindingPath(appRoot, '140', process.platform, process.arch);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, 'not a shared object');

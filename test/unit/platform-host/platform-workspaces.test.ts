@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformWorkspaces, type Subject } from '../../../src/main/core/app/platform-workspaces.js';
@@ -9,18 +8,18 @@ import {
 } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
 import { openJournal } from '../../../src/main/core/journal/index.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dataDir: string;
 let workspaces: PlatformWorkspaces;
 const dispatcher = { dispatch: async (): Promise<BridgeResponse> => ({ ok: true, result: null }) };
 
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-workspaces-'));
+  dataDir = tempFolder('fw-workspaces-');
   workspaces = new PlatformWorkspaces({ dataDir, workspaceDispatcher: () => dispatcher });
 });
 afterEach(async () => {
   await workspaces.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const person = { tenantId: 't1', accountId: 'a1', userId: 'u1' };

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fw-objects-'));
+  dir = tempFolder('fw-objects-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A 1×1 PNG (real content, so the type is sniffed, not guessed). */
 const PNG = Buffer.from(

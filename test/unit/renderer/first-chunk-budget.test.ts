@@ -12,11 +12,11 @@ import {
   firstChunkProblems,
   rendererChunks,
 } from '../../../scripts/renderer-chunks.mjs';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** A built renderer folder as electron-vite writes it: index.html, then assets/. */
 function builtRenderer(files: Record<string, string | number>, preload: string[] = []): string {
-  const dir = tempDir('fw-chunks-');
+  const dir = tempFolder('fw-chunks-');
   mkdirSync(path.join(dir, 'assets'));
   for (const [name, content] of Object.entries(files))
     writeFileSync(

@@ -1,32 +1,18 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RowEncryptedSecretStore } from '../../../src/main/core/secrets/row-encrypted-secret-store.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const dirs: string[] = [];
 function filesIn() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-row-secrets-'));
-  dirs.push(dir);
+  const dir = tempFolder('fw-row-secrets-');
   return {
     dir,
     dbFile: path.join(dir, 'data', 'secrets', 'platform-secrets.sqlite'),
     keyFile: path.join(dir, 'data', 'keys', 'secret-store.key'),
   };
 }
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const SESSION_NAME = 'runtime-session:Cookie0123456789abcdefghijklmnopqrstuvwxyzABCD';
 const SESSION_VALUE = 'eyJzZXNzaW9uSWQiOiJyc19zZWNyZXRfdmFsdWUifQ';

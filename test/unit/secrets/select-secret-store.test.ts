@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeytarSecretStore, PROBE_ACCOUNT } from '../../../src/main/core/secrets/keytar-secret-store.js';
 import {
   SafeStorageSecretStore,
@@ -10,13 +7,9 @@ import {
 import { selectSecretStore } from '../../../src/main/core/secrets/select-secret-store.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { fakeKeytar, fakeSafeStorage } from './fakes.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-const dataDir = () => (dir = mkdtempSync(path.join(tmpdir(), 'framewright-secrets-')));
+const dataDir = () => tempFolder('framewright-secrets-');
 
 const noKeychain = () => fakeKeytar({ failWith: 'Cannot autolaunch D-Bus without X11 $DISPLAY' });
 const keytarMissing = () => ({

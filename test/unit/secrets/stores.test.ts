@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,12 +9,12 @@ import { KeytarSecretStore } from '../../../src/main/core/secrets/keytar-secret-
 import { SafeStorageSecretStore } from '../../../src/main/core/secrets/safe-storage-secret-store.js';
 import { SecretStoreError, normaliseSecret, redact } from '../../../src/main/core/secrets/secret-store.js';
 import { fakeKeytar, fakeSafeStorage } from './fakes.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const KEY = 'fw-live-7f3c9a1b2d4e';
 
 let dir: string | undefined;
 afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
 
@@ -61,7 +60,7 @@ describe('KeytarSecretStore', () => {
 
 describe('SafeStorageSecretStore', () => {
   it('writes only ciphertext, owner-only, and round-trips', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'framewright-safe-'));
+    dir = tempFolder('framewright-safe-');
     const store = new SafeStorageSecretStore(fakeSafeStorage('gnome_libsecret'), dir, 'gnome_libsecret');
     await store.set('profile/with:odd chars', KEY);
     const file = store.fileFor('profile/with:odd chars');
@@ -78,7 +77,7 @@ describe('SafeStorageSecretStore', () => {
   });
 
   it('says to log in again when a stored key cannot be decrypted', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'framewright-safe-'));
+    dir = tempFolder('framewright-safe-');
     const store = new SafeStorageSecretStore(fakeSafeStorage('gnome_libsecret'), dir, 'gnome_libsecret');
     await store.set('p', KEY);
     writeFileSync(store.fileFor('p'), 'garbage');

@@ -1,11 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locateMediaTools, MediaToolsMissingError } from '../../../src/shared/node/ffmpeg-locator.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 function fakeBinaries(names: string[]): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-bin-'));
+  const dir = tempFolder('fw-bin-');
   mkdirSync(dir, { recursive: true });
   for (const name of names) {
     writeFileSync(path.join(dir, name), '#!/bin/sh\n');

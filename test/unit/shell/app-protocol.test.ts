@@ -1,6 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +11,11 @@ import {
   rendererFileFor,
 } from '../../../src/main/shell/app-protocol.js';
 import { contentSecurityPolicy } from '../../../src/main/host/content-security-policy.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** A built renderer folder with a secret file beside it. */
 function layout() {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'fw-app-scheme-'));
+  const root = tempFolder('fw-app-scheme-');
   const rendererDir = path.join(root, 'out', 'renderer');
   mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
 import { journalFromNewerVersion } from '../journal/helpers.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 // The Electron shell is started against a fake `electron` module (its binary cannot run here):
 // a fake app that records the single-instance lock, exit codes and windows, a dialog that answers
@@ -158,7 +158,7 @@ async function quitApp() {
   await Promise.all(closing);
 }
 
-const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'fw-desktop-start-'));
+const tempDir = () => tempFolder('fw-desktop-start-');
 
 beforeEach(() => {
   // Electron sets it in the main process; plain Node has none

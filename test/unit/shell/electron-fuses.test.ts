@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { describe, expect, it, vi } from 'vitest';
 import afterPack, { FRAMEWRIGHT_FUSES, packagedExecutable } from '../../../scripts/after-pack.mjs';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -38,7 +38,7 @@ describe('Electron fuses at packaging', () => {
   });
 
   it('turns RunAsNode, NODE_OPTIONS and --inspect off; cookie encryption, asar integrity and asar-only on', async () => {
-    const appOutDir = mkdtempSync(path.join(os.tmpdir(), 'fw-fuses-'));
+    const appOutDir = tempFolder('fw-fuses-');
     const binary = path.join(appOutDir, 'framewright');
     fakeElectronBinary(binary);
 

@@ -1,8 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 // Electron's binary cannot run here: the shell module is loaded against a recording fake of the
 // `electron` module, so the test reads the real options and handlers the shell passes to Electron.
@@ -48,7 +46,7 @@ describe('Electron shell security', () => {
   });
 
   it('creates the window isolated, sandboxed, without Node, with web security on', () => {
-    const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-shell-'));
+    const userDataDir = tempFolder('fw-shell-');
     createMainWindow({ preloadPath: '/app/out/preload/index.cjs', userDataDir, rendererUrl: RENDERER });
     expect(recorded.windowOptions).toHaveLength(1);
     const options = recorded.windowOptions[0] as { webPreferences: Record<string, unknown> };

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 interface Hook {
   runSmoke(options: {
@@ -38,7 +38,7 @@ function fakeWindow(answer: (script: string) => unknown, png: Buffer = PNG) {
 
 async function smoke(window: ReturnType<typeof fakeWindow>, timeoutMs = 5_000) {
   const app = new EventEmitter();
-  const reportDir = tempDir('fw-smoke-');
+  const reportDir = tempFolder('fw-smoke-');
   const exited = new Promise<number>((resolve) =>
     hook.runSmoke({ app, reportDir, timeoutMs, exit: resolve }),
   );
@@ -102,7 +102,7 @@ describe('the Electron smoke run inside the app', () => {
 
   it('no window within the time limit is a failure', async () => {
     const app = new EventEmitter();
-    const reportDir = tempDir('fw-smoke-');
+    const reportDir = tempFolder('fw-smoke-');
     const code = await new Promise<number>((resolve) =>
       hook.runSmoke({ app, reportDir, timeoutMs: 50, exit: resolve }),
     );

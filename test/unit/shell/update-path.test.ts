@@ -6,9 +6,8 @@ import {
   type RequestOptions,
   type Server,
 } from 'node:http';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { HttpExecutor } from 'builder-util-runtime';
 import { DebUpdater } from 'electron-updater';
@@ -20,6 +19,7 @@ import {
   startUpdatesIfAllowed,
   updaterAppAdapter,
 } from '../../../src/main/shell/updater.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /** electron-updater's HTTP client over Node's http (Electron's `net` is not available here). */
 class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
@@ -52,7 +52,7 @@ afterEach(async () => {
 
 describe('the update path', () => {
   it('a real electron-updater check writes nothing under the data folder', async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'fw-update-path-'));
+    const root = tempFolder('fw-update-path-');
     // the data folder (Electron's userData): journal, library, logs
     const dataDir = path.join(root, 'Framewright');
     openJournal({ path: path.join(dataDir, 'journal.sqlite') }).close();

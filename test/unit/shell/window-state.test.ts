@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,9 +6,10 @@ import {
   loadWindowState,
   saveWindowState,
 } from '../../../src/main/shell/window-state.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const DISPLAY = [{ x: 0, y: 0, width: 1920, height: 1080 }];
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'fw-window-'));
+const tmp = () => tempFolder('fw-window-');
 
 describe('window state', () => {
   it('remembers size, position and maximized state', () => {

@@ -1,22 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/simulator/clock.js';
 import { CliSessionStore } from '../../../src/simulator/platform/developer/cli-session-store.js';
 import { FIXTURE_SUBJECTS } from '../../../src/simulator/platform/fixtures.js';
 import { PlatformLog } from '../../../src/simulator/platform/platform-log.js';
 import { PLATFORM_SECRET_KEY_FILE, PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const dirs: string[] = [];
 const tempDir = () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-secrets-'));
-  dirs.push(dir);
+  const dir = tempFolder('fw-platform-secrets-');
   return dir;
 };
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('PlatformSecrets', () => {
   it('keeps its key in an owner-only file and derives the same secret from it after a restart', () => {

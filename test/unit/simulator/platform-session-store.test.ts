@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/simulator/clock.js';
 import { findApp } from '../../../src/simulator/platform/fixtures.js';
 import { PlatformLog, type PlatformLogRecord } from '../../../src/simulator/platform/platform-log.js';
 import { SessionStore } from '../../../src/simulator/platform/session-store.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-session-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolder('fw-session-store-');
 
 /** A platform log whose next write fails (a full disk, a closed file). */
 class FailingLog extends PlatformLog {

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codePointLength, codePointString } from '../../../src/shared/api/common.js';
 import { PublicError } from '../../../src/shared/api/errors.js';
@@ -22,6 +20,7 @@ import {
   scenariosOnRoute,
   SCENARIO_NAMES,
 } from '../../../src/simulator/scenarios.js';
+import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 describe('code points', () => {
   it('counts astral characters once', () => {
@@ -196,32 +195,28 @@ describe('helpers', () => {
 
 describe('render cache', () => {
   it('renders a key once even when asked concurrently, and at most `concurrency` renders at a time', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-sim-unit-'));
-    try {
-      const cache = new RenderCache(dir, 1);
-      let running = 0;
-      let peak = 0;
-      let calls = 0;
-      const render = async (out: string) => {
-        calls += 1;
-        running += 1;
-        peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        writeFileSync(out, 'x');
-        running -= 1;
-      };
-      const paths = await Promise.all([
-        cache.produce('a', '.bin', render),
-        cache.produce('a', '.bin', render),
-        cache.produce('b', '.bin', render),
-      ]);
-      expect(paths[0]).toBe(paths[1]);
-      expect(calls).toBe(2);
-      expect(peak).toBe(1);
-      expect(await cache.produce('a', '.bin', render)).toBe(paths[0]);
-      expect(calls).toBe(2);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempFolder('fw-sim-unit-');
+    const cache = new RenderCache(dir, 1);
+    let running = 0;
+    let peak = 0;
+    let calls = 0;
+    const render = async (out: string) => {
+      calls += 1;
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(out, 'x');
+      running -= 1;
+    };
+    const paths = await Promise.all([
+      cache.produce('a', '.bin', render),
+      cache.produce('a', '.bin', render),
+      cache.produce('b', '.bin', render),
+    ]);
+    expect(paths[0]).toBe(paths[1]);
+    expect(calls).toBe(2);
+    expect(peak).toBe(1);
+    expect(await cache.produce('a', '.bin', render)).toBe(paths[0]);
+    expect(calls).toBe(2);
   });
 });

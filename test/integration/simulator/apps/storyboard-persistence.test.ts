@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPlatformSimulator } from '../platform/platform-client.js';
 import { bodyDigest, canonical, StoryboardClient } from './storyboard-client.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-storyboard-persist-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempFolder('fw-storyboard-persist-');
 
 const BODY = {
   boardId: 'brd_sim_launch_teaser',

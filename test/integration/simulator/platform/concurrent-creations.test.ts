@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
@@ -14,6 +13,7 @@ import {
   type PlatformApp,
   type PlatformClient,
 } from './platform-client.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
 /**
  * The application's storage, slow: every read is held until `release()`, so a creation is
@@ -67,7 +67,7 @@ let client: PlatformClient;
 let studio: PlatformApp;
 let member: Json;
 const storage = new HeldStorage();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-plat-concurrent-'));
+const dataDir = tempFolder('fw-plat-concurrent-');
 
 beforeAll(async () => {
   ({ sim, client } = await startPlatformSimulator({ dataDir }));
@@ -79,7 +79,6 @@ afterAll(async () => {
   await sim.close();
   await storage.stop();
   removeScratch();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const call = (suffix: string, json: unknown, key: string) =>

@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPlatformSimulator, expectPlatformError, type PlatformClient } from './platform-client.js';
 import { usePlatformWorld } from './platform-fixture.js';
 import {
@@ -12,11 +11,11 @@ import {
   setWithdrawn,
   type CliSession,
 } from './debug-client.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-debug-grants-'));
+const dataDir = tempFolder('fw-debug-grants-');
 const stateFile = path.join(dataDir, 'platform-state.jsonl');
 let client: PlatformClient;
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 usePlatformWorld({ simulator: { dataDir } }, (world) => {
   client = world.client;

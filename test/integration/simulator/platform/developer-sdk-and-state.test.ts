@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
 } from './developer-client.js';
 import { expectPlatformError, startPlatformSimulator, type PlatformClient } from './platform-client.js';
 import { usePlatformWorld } from './platform-fixture.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
 let client: PlatformClient;
 
@@ -86,69 +86,65 @@ describe('SDK credentials and the private package index', () => {
 
 describe('developer state across a restart', () => {
   it('keeps applications, versions, requests and unexpired codes; stores no code, token or part bytes in plaintext', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-dev-state-'));
+    const dataDir = tempFolder('fw-dev-state-');
+    const first = await startPlatformSimulator({ dataDir });
+    const c1 = first.client;
+    const app = await dev(c1, 'POST', '/apps', {
+      json: { publisherId: 'pub_sim_local_developer', app: { appKey: 'kept-app', name: 'Kept' } },
+    });
+    const version = await dev(c1, 'POST', `/apps/${STUDIO_APP_ID}/versions`, {
+      json: { submission: studioSubmission('7.0.0'), idempotencyKey: 'kept-v7' },
+    });
+    const request = await dev(
+      c1,
+      'POST',
+      `/apps/${STUDIO_APP_ID}/versions/${version.data.versionId}/requests`,
+      {
+        json: { kind: 'publish' },
+      },
+    );
+    const { verifier, challenge } = pkce();
+    const auth = await dev(c1, 'POST', `/apps/${STUDIO_APP_ID}/cli-authorizations`, {
+      json: {
+        codeChallenge: challenge,
+        redirectUri: 'http://127.0.0.1:9/cb',
+        versionId: STUDIO_DRAFT_VERSION,
+      },
+    });
+    const sdk = await dev(c1, 'POST', '/sdk/python/credentials');
+    const cli = await pairCli(c1, STUDIO_APP_ID, { versionId: STUDIO_DRAFT_VERSION });
+    await first.sim.close();
+
+    const state = readFileSync(path.join(dataDir, 'platform-state.jsonl'), 'utf8');
+    for (const secret of [auth.data.authorizationCode, sdk.data.token, cli.accessToken, verifier])
+      expect(state).not.toContain(secret);
+
+    const second = await startPlatformSimulator({ dataDir });
     try {
-      const first = await startPlatformSimulator({ dataDir });
-      const c1 = first.client;
-      const app = await dev(c1, 'POST', '/apps', {
-        json: { publisherId: 'pub_sim_local_developer', app: { appKey: 'kept-app', name: 'Kept' } },
-      });
-      const version = await dev(c1, 'POST', `/apps/${STUDIO_APP_ID}/versions`, {
+      const c2 = second.client;
+      expect((await dev(c2, 'GET', `/apps/${app.data.appId}`)).data.appKey).toBe('kept-app');
+      const kept = await dev(c2, 'GET', `/apps/${STUDIO_APP_ID}/versions/${version.data.versionId}`);
+      expect(kept.data.currentRequests.map((r: { requestId: string }) => r.requestId)).toEqual([
+        request.data.requestId,
+      ]);
+      const replay = await dev(c2, 'POST', `/apps/${STUDIO_APP_ID}/versions`, {
         json: { submission: studioSubmission('7.0.0'), idempotencyKey: 'kept-v7' },
       });
-      const request = await dev(
-        c1,
-        'POST',
-        `/apps/${STUDIO_APP_ID}/versions/${version.data.versionId}/requests`,
-        {
-          json: { kind: 'publish' },
-        },
-      );
-      const { verifier, challenge } = pkce();
-      const auth = await dev(c1, 'POST', `/apps/${STUDIO_APP_ID}/cli-authorizations`, {
-        json: {
-          codeChallenge: challenge,
-          redirectUri: 'http://127.0.0.1:9/cb',
-          versionId: STUDIO_DRAFT_VERSION,
-        },
+      expect(replay.data.versionId).toBe(version.data.versionId);
+      const exchanged = await dev(c2, 'POST', '/cli-sessions:exchange', {
+        credential: null,
+        json: { authorizationCode: auth.data.authorizationCode, codeVerifier: verifier },
       });
-      const sdk = await dev(c1, 'POST', '/sdk/python/credentials');
-      const cli = await pairCli(c1, STUDIO_APP_ID, { versionId: STUDIO_DRAFT_VERSION });
-      await first.sim.close();
-
-      const state = readFileSync(path.join(dataDir, 'platform-state.jsonl'), 'utf8');
-      for (const secret of [auth.data.authorizationCode, sdk.data.token, cli.accessToken, verifier])
-        expect(state).not.toContain(secret);
-
-      const second = await startPlatformSimulator({ dataDir });
-      try {
-        const c2 = second.client;
-        expect((await dev(c2, 'GET', `/apps/${app.data.appId}`)).data.appKey).toBe('kept-app');
-        const kept = await dev(c2, 'GET', `/apps/${STUDIO_APP_ID}/versions/${version.data.versionId}`);
-        expect(kept.data.currentRequests.map((r: { requestId: string }) => r.requestId)).toEqual([
-          request.data.requestId,
-        ]);
-        const replay = await dev(c2, 'POST', `/apps/${STUDIO_APP_ID}/versions`, {
-          json: { submission: studioSubmission('7.0.0'), idempotencyKey: 'kept-v7' },
-        });
-        expect(replay.data.versionId).toBe(version.data.versionId);
-        const exchanged = await dev(c2, 'POST', '/cli-sessions:exchange', {
-          credential: null,
-          json: { authorizationCode: auth.data.authorizationCode, codeVerifier: verifier },
-        });
-        expect(exchanged.status, exchanged.text).toBe(200);
-        expect(
-          (
-            await fetch(new URL(new URL(sdk.data.indexURL).pathname, c2.platform.developerBaseUrl), {
-              headers: { Authorization: `Bearer ${sdk.data.token}` },
-            })
-          ).status,
-        ).toBe(200);
-      } finally {
-        await second.sim.close();
-      }
+      expect(exchanged.status, exchanged.text).toBe(200);
+      expect(
+        (
+          await fetch(new URL(new URL(sdk.data.indexURL).pathname, c2.platform.developerBaseUrl), {
+            headers: { Authorization: `Bearer ${sdk.data.token}` },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await second.sim.close();
     }
   });
 });

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import {
-  startSimulator,
-  type RunningSimulator,
-  type SimulatorOptions,
-} from '../../../../src/simulator/index.js';
+import type { RunningSimulator, SimulatorOptions } from '../../../../src/simulator/index.js';
+import { openSimulator } from '../../../support/worlds/simulator.js';
 import type { Json } from '../client.js';
 import { OpenApiResponses } from '../openapi-validator.js';
 
@@ -126,7 +123,7 @@ export async function platformDocument(sim: RunningSimulator): Promise<Json> {
 export async function startPlatformSimulator(
   options: SimulatorOptions = {},
 ): Promise<{ sim: RunningSimulator; client: PlatformClient }> {
-  const sim = await startSimulator({ timeScale: 0.01, ...options });
+  const sim = await openSimulator({ timeScale: 0.01, ...options });
   const openapi = new OpenApiResponses(await platformDocument(sim));
   return { sim, client: new PlatformClient(sim, openapi) };
 }

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runtimeCall, startPlatformSimulator } from './platform-client.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-runtime-persist-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempFolder('fw-runtime-persist-');
 
 const BODY = {
   clientTaskId: 'persist-task',

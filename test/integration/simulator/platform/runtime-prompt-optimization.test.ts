@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../../src/simulator/index.js';
@@ -16,6 +15,7 @@ import {
 } from './platform-client.js';
 import { recoveryRefOfFailedJob } from './recovery-ref.js';
 import { LoopbackStorage } from './storage-server.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
@@ -23,7 +23,7 @@ let studio: PlatformApp;
 let member: Json;
 let recoveryRef: string;
 const storage = new LoopbackStorage();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-platsync-opt-'));
+const dataDir = tempFolder('fw-platsync-opt-');
 const PATH = '/media/prompt-optimizations';
 
 beforeAll(async () => {
@@ -37,7 +37,6 @@ afterAll(async () => {
   await sim.close();
   await storage.stop();
   removeScratch();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 function call(

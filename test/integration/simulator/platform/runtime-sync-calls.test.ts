@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import { sha256, type Json } from '../client.js';
 import { makeMp4, makePng, makeWav } from '../fixtures.js';
@@ -15,6 +14,7 @@ import {
 import { recoveryRefOfFailedJob } from './recovery-ref.js';
 import { usePlatformWorld } from './platform-fixture.js';
 import type { LoopbackStorage } from './storage-server.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
@@ -22,7 +22,7 @@ let studio: PlatformApp;
 let member: Json;
 let storage: LoopbackStorage;
 let recoveryRef: string;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-platsync-'));
+const dataDir = tempFolder('fw-platsync-');
 
 const MiB = 1024 * 1024;
 const SYNC_PATHS = ['/chat/completions', '/embeddings', '/rerank', '/ocr', '/audio/transcriptions'];
@@ -34,7 +34,6 @@ usePlatformWorld({ simulator: { dataDir }, sessions: ['member'] }, (world) => {
 beforeAll(async () => {
   recoveryRef = await recoveryRefOfFailedJob(client, studio, member.sessionId, 'sync-recovery');
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const call = (method: string, suffix: string, options: Parameters<typeof runtimeCall>[4] = {}) =>
   runtimeCall(client, studio, method, suffix, { sessionId: member.sessionId, ...options });

@@ -1,12 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PLATFORM_SECRET_KEY_FILE } from '../../../../src/simulator/platform/secrets.js';
 import { expectPlatformError, runtimeCall, startPlatformSimulator } from './platform-client.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-secrets-at-rest-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempFolder('fw-secrets-at-rest-');
 
 const JOB = {
   clientTaskId: 'at-rest-task',

@@ -1,8 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../src/simulator/index.js';
 import {
   expectPlatformError,
@@ -12,6 +11,7 @@ import {
   type PlatformClient,
 } from './platform-client.js';
 import { usePlatformWorld } from './platform-fixture.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
 let sim: RunningSimulator;
 let client: PlatformClient;
@@ -327,8 +327,7 @@ describe('renew', () => {
 });
 
 describe('state across a restart', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fw-platform-persist-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = tempFolder('fw-platform-persist-');
 
   it('keeps sessions, unused and used launch codes, renewals and access changes', async () => {
     const first = await startPlatformSimulator({ dataDir });

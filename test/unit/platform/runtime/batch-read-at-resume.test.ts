@@ -1,22 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchReadAtResume } from '../../../../src/main/core/jobs/batch-read-at-resume.js';
 import { acceptanceOf } from '../../../../src/main/core/jobs/job-snapshot.js';
 import type { MediaJobTransport } from '../../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../../src/main/core/journal/open-journal.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dirs: string[] = [];
 const journals: Journal[] = [];
 afterEach(() => {
   for (const j of journals.splice(0)) j.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 function journalWithRunningJob(): Journal {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-batch-'));
-  dirs.push(dir);
+  const dir = tempFolder('fw-batch-');
   const journal = openJournal({ path: path.join(dir, 'journal.sqlite') });
   journals.push(journal);
   journal.profiles.create({ id: 'p', name: 'P', kind: 'simulator' });

@@ -1,19 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EncryptedFileSecretStore } from '../../../../src/main/core/secrets/encrypted-file-secret-store.js';
 import { RecoveryRefs } from '../../../../src/main/core/secrets/recovery-refs.js';
+import { tempFolder } from '../../../support/worlds/temp-folder.js';
 
-const dirs: string[] = [];
 const fileIn = () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-secrets-'));
-  dirs.push(dir);
+  const dir = tempFolder('fw-secrets-');
   return path.join(dir, 'nested', 'secrets.enc');
 };
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const CREDENTIAL = 'app-credential-for-tests';
 const REF = 'jrr_secret_reference_value_123';

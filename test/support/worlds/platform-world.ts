@@ -1,0 +1,212 @@
+/**
+ * The platform world: the simulated platform, a `serve --platform` backend and its host over it,
+ * all in this process (restartable on the same data), and its signed-in people's pages. Closed,
+ * and its folder removed, when done.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
+import {
+  DEFAULT_PLATFORM_LIMITS,
+  type PlatformLimits,
+  type PlatformSettings,
+} from '../../../src/main/core/app/platform-settings.js';
+import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
+import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
+import type { ActiveSession } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
+import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
+import type { RunningSimulator } from '../../../src/simulator/index.js';
+import { closeWhenDone } from './cleanup.js';
+import { APP_KEY, freePort, openPlatformSimulator, type PlatformUser } from './platform-simulator.js';
+import { recordingProxy, type RuntimeCall } from './recording-proxy.js';
+
+export type { RuntimeCall } from './recording-proxy.js';
+
+const FAST_POLL = { initialMs: 20, maxMs: 100, factor: 2, jitter: 0 };
+
+/** One person's page: the cookie and CSRF token a browser would hold after the launch. */
+export interface PlatformPage {
+  invoke<T = unknown>(method: string, params?: unknown): Promise<BridgeResponse<T>>;
+  call<T = unknown>(method: string, params?: unknown): Promise<T>;
+  stage(file: string, name?: string): Promise<BridgeResponse>;
+  get(pathAndQuery: string): Promise<Response>;
+  cookie: string;
+  csrf: string;
+}
+
+/** The simulator, a platform backend and its host, all in this process (restartable on the same data). */
+export interface PlatformWorld {
+  /** Every runtime request, with its session header (only with `recordRuntime`). */
+  runtimeCalls: RuntimeCall[];
+  /** Every session-service request (only with `recordSessions`). */
+  sessionCalls: RuntimeCall[];
+  sim: RunningSimulator;
+  dataDir: string;
+  origin: string;
+  backend: PlatformBackend;
+  host: RunningPlatformHost;
+  logLines: string[];
+  settings: PlatformSettings;
+  open(user: PlatformUser): Promise<PlatformPage>;
+  /** A page of an existing cookie (after a restart). */
+  pageOf(cookie: string, csrf: string): PlatformPage;
+  /** The server-side session behind a page's cookie (tests read the RuntimeSession from it). */
+  sessionOf(page: PlatformPage): Promise<ActiveSession>;
+  /** The platform's jobs of a person with this clientTaskId (an events snapshot). */
+  platformJobsOf(
+    page: PlatformPage,
+    clientTaskId: string,
+  ): Promise<{ platformJobId: string; clientTaskId: string }[]>;
+  /** An administrator changes a person's access to the application. */
+  setAccess(user: PlatformUser, access: 'granted' | 'revoked'): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops the backend without a graceful stop of its work (what a killed process leaves). */
+  crash(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PlatformWorldOptions {
+  /** Put a recording proxy in front of the runtime (`rig.runtimeCalls`). */
+  recordRuntime?: boolean;
+  /** Put a recording proxy in front of the session service (`rig.sessionCalls`). */
+  recordSessions?: boolean;
+  /** Limits per person and session (over the defaults). */
+  limits?: Partial<PlatformLimits>;
+  /** The backend's clock for the idle close. */
+  now?: () => number;
+}
+
+export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
+  const platform = await openPlatformSimulator({ prefix: 'fw-platform-studio-' });
+  const { root, sim, app } = platform;
+  const dataDir = path.join(root, 'data');
+  const rendererDir = path.join(root, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const runtimeCalls: RuntimeCall[] = [];
+  const proxy = rigOptions.recordRuntime
+    ? await recordingProxy(sim.platform.runtimeBaseUrl, runtimeCalls)
+    : undefined;
+  const sessionCalls: RuntimeCall[] = [];
+  const sessionProxy = rigOptions.recordSessions
+    ? await recordingProxy(sim.platform.sessionBaseUrl, sessionCalls)
+    : undefined;
+  const settings: PlatformSettings = {
+    runtimeBaseUrl: proxy?.base ?? sim.platform.runtimeBaseUrl,
+    sessionBaseUrl: sessionProxy?.base ?? sim.platform.sessionBaseUrl,
+    appKey: APP_KEY,
+    appCredential: app.appCredential,
+    publicOrigin: origin,
+    secureCookies: false,
+    ...(rigOptions.limits ? { limits: { ...DEFAULT_PLATFORM_LIMITS, ...rigOptions.limits } } : {}),
+  };
+  const logLines: string[] = [];
+  const open = async () => {
+    const backend = await openPlatformBackend({
+      dataDir,
+      settings,
+      timing: { engine: { pollBackoff: FAST_POLL }, events: { pollBackoff: FAST_POLL } },
+      ...(rigOptions.now ? { now: rigOptions.now } : {}),
+    });
+    const host = await startPlatformStudio(backend, {
+      publicOrigin: origin,
+      rendererDir,
+      port,
+      log: (line) => logLines.push(line),
+    });
+    await backend.resumeAll();
+    return { backend, host };
+  };
+  let running = await open();
+
+  const pageOf = (cookie: string, csrf: string): PlatformPage => {
+    const headers = { Origin: origin, Cookie: cookie, [PLATFORM_CSRF_HEADER]: csrf };
+    const invoke = async <T>(method: string, params: unknown = {}) => {
+      const response = await fetch(`${origin}/bridge/invoke`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ method, params }),
+      });
+      return (await response.json()) as BridgeResponse<T>;
+    };
+    return {
+      cookie,
+      csrf,
+      invoke,
+      async call<T>(method: string, params: unknown = {}) {
+        const answer = await invoke<T>(method, params);
+        if (!answer.ok) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
+        return answer.result;
+      },
+      async stage(file: string, name = path.basename(file)) {
+        const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(name)}`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+          body: readFileSync(file),
+        });
+        return (await response.json()) as BridgeResponse;
+      },
+      get: (pathAndQuery: string) => fetch(`${origin}${pathAndQuery}`, { headers: { Cookie: cookie } }),
+    };
+  };
+
+  const rig: PlatformWorld = {
+    runtimeCalls,
+    sessionCalls,
+    sim,
+    dataDir,
+    origin,
+    logLines,
+    settings,
+    get backend() {
+      return running.backend;
+    },
+    get host() {
+      return running.host;
+    },
+    async open(user) {
+      const launchCode = await platform.launchCode(user);
+      const signIn = await fetch(`${origin}/platform/session`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ launchCode }),
+      });
+      const answer = (await signIn.json()) as { ok: boolean; result: { csrfToken: string } };
+      if (!answer.ok) throw new Error(`sign-in failed for ${user}`);
+      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+      return pageOf(cookie, answer.result.csrfToken);
+    },
+    pageOf,
+    async sessionOf(page) {
+      const session = await running.backend.sessions.current(page.cookie.split('=')[1]);
+      if (session.status !== 'active') throw new Error('no active session');
+      return session;
+    },
+    async platformJobsOf(page, clientTaskId) {
+      const { sessionId } = await rig.sessionOf(page);
+      return (await platform.jobsOfSession(sessionId)).filter((j) => j.clientTaskId === clientTaskId);
+    },
+    setAccess: (user, access) => platform.setAccess(user, access),
+    async restart() {
+      await running.host.close();
+      await running.backend.close();
+      running = await open();
+    },
+    async crash() {
+      // the sockets go at once and nothing is finished; the journal and secrets stay as they were
+      await running.host.close();
+      await running.backend.close();
+    },
+    async close() {
+      await running.host.close().catch(() => undefined);
+      await running.backend.close().catch(() => undefined);
+      await proxy?.close();
+      await sessionProxy?.close();
+      await sim.close();
+    },
+  };
+  return closeWhenDone(rig);
+}
