@@ -111,4 +111,23 @@ test('document parse: the markdown of a PDF, its files in the person’s library
   await expect(result).toContainText('## Page 1');
   await expect(member.getByTestId('parse-folder')).toContainText('library');
   await shot('parse');
+  // the runtime job's result is in the person's library: a card named by its document, no broken
+  // poster, and a detail that opens the parsed JSON (no player, no signed read URL on the page)
+  await member.getByTestId('nav-library').click();
+  const card = member.getByTestId('library-card').filter({ hasText: 'report.pdf' });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId('card-verified')).toBeVisible();
+  await expect(card.getByTestId('library-preview')).toHaveCount(0);
+  await shot('parse-library');
+  await card.getByTestId('library-open').click();
+  const detail = member.getByTestId('library-detail');
+  await expect(detail.getByTestId('detail-player')).toHaveCount(0);
+  await expect(detail.getByTestId('detail-copy')).toHaveCount(0);
+  await expect(detail).not.toContainText('sig=');
+  const href = (await detail.getByTestId('detail-document').getAttribute('href'))!;
+  const parsed = await member.request.get(`${world.origin}${href}`);
+  expect(parsed.status()).toBe(200);
+  expect(JSON.stringify(await parsed.json())).toContain('## Page 1');
+  await shot('parse-detail');
+  await member.keyboard.press('Escape');
 });
