@@ -70,6 +70,11 @@ test('embeddings: vectors and a similarity matrix', async () => {
   await expect(result).toContainText(/3 vector\(s\) of \d+ dimensions/, { timeout: 30_000 });
   await expect(result.locator('tbody tr')).toHaveCount(3);
   await expect(result.locator('tbody tr').first().locator('td').first()).toHaveText('1.00');
+  // the billed call is journaled and listed under the panel, without its texts
+  const history = member.getByTestId('pg-history').locator('li');
+  await expect(history).toHaveCount(1);
+  await expect(history.first()).toHaveAttribute('data-state', 'succeeded');
+  await expect(member.getByTestId('pg-history')).not.toContainText('lighthouse');
   await shot('embeddings');
 });
 
@@ -78,9 +83,11 @@ test('rerank: documents from a CSV file, ranked', async () => {
   await member.getByTestId('rerank-query').fill('lighthouse coast');
   await member.getByTestId('rerank-file').setInputFiles(playgroundFiles().csv);
   await expect(member.getByTestId('rerank-loaded').locator('li')).toHaveCount(3);
+  await member.getByTestId('rerank-topn').fill('2');
   await member.getByTestId('rerank-run').click();
   const results = member.getByTestId('rerank-results').locator('li');
   await expect(results.first()).toContainText('a lighthouse, on the coast at dusk', { timeout: 30_000 });
+  await expect(results).toHaveCount(2);
   await shot('rerank');
 });
 
@@ -95,6 +102,7 @@ test('OCR: the text of an image', async () => {
 
 test('transcription: the text of an audio file, in timed segments', async () => {
   await openPanel('transcription');
+  await member.getByTestId('transcribe-language').selectOption('en');
   await member.getByTestId('transcribe-file').setInputFiles(playgroundFiles().wav);
   const segments = member.getByTestId('transcribe-segment');
   await expect(segments.first()).toBeVisible({ timeout: 30_000 });
@@ -105,10 +113,16 @@ test('transcription: the text of an audio file, in timed segments', async () => 
 
 test('document parse: the markdown of a PDF, its files in the person’s library', async () => {
   await openPanel('parse');
+  // the options travel in the runtime job's mediaSpec: a page range, a language and a preset
+  await member.getByTestId('parse-language').selectOption('en');
+  await member.getByTestId('parse-start').fill('2');
+  await member.getByTestId('parse-end').fill('4');
+  await member.getByTestId('parse-preset').selectOption('hybrid-high');
   await member.getByTestId('parse-file').setInputFiles(playgroundFiles().pdf);
   const result = member.getByTestId('parse-result');
-  await expect(result).toContainText(/page\(s\) parsed/, { timeout: 60_000 });
-  await expect(result).toContainText('## Page 1');
+  await expect(result).toContainText('3 page(s) parsed', { timeout: 60_000 });
+  await expect(result).toContainText('## Page 4');
+  await expect(result).not.toContainText('## Page 1');
   await expect(member.getByTestId('parse-folder')).toContainText('library');
   await shot('parse');
   // the runtime job's result is in the person's library: a card named by its document, no broken
@@ -127,7 +141,7 @@ test('document parse: the markdown of a PDF, its files in the person’s library
   const href = (await detail.getByTestId('detail-document').getAttribute('href'))!;
   const parsed = await member.request.get(`${world.origin}${href}`);
   expect(parsed.status()).toBe(200);
-  expect(JSON.stringify(await parsed.json())).toContain('## Page 1');
+  expect(JSON.stringify(await parsed.json())).toContain('## Page 4');
   await shot('parse-detail');
   await member.keyboard.press('Escape');
 });
