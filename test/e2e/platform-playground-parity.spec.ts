@@ -35,6 +35,8 @@ const shot = (panel: string) =>
 test('chat: an attached image travels to a vision model and the reply streams', async () => {
   await openPanel('chat');
   await member.getByTestId('chat-model').selectOption('atlas-vision');
+  // the runtime takes media only as readUrls: no inline choice is offered
+  await expect(member.getByRole('checkbox', { name: 'Send images inline' })).toHaveCount(0);
   await member.getByTestId('chat-attach').setInputFiles(playgroundFiles().png);
   await expect(member.getByTestId('chat-attachments')).toContainText('page.png');
   await member.getByTestId('chat-input').fill('What is in this picture?');
