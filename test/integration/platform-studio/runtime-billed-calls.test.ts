@@ -138,4 +138,20 @@ describe('each runtime call gives a result', () => {
     });
     expect(next.assistant.text).toContain('The conversation has 3 messages');
   });
+
+  it('a chat image asked inline is refused before anything is stored or sent: the runtime takes media only in inputs', async () => {
+    mode = 'pass';
+    const vision = (await rig.services()).find((s) => s.serviceKind === 'vision_chat')!;
+    const before = sentTo('/chat/completions').length;
+    const conversations = rig.world.journal.conversations.list({ profileId: PROFILE }).length;
+    await expect(
+      calls.chat({
+        service: vision,
+        text: 'What is in this picture?',
+        attachments: [{ filePath: fixtures.firstPng, inline: true }],
+      }),
+    ).rejects.toMatchObject({ name: 'InputLimitError', message: expect.stringContaining('inline') });
+    expect(sentTo('/chat/completions')).toHaveLength(before);
+    expect(rig.world.journal.conversations.list({ profileId: PROFILE })).toHaveLength(conversations);
+  });
 });

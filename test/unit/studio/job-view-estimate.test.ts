@@ -126,6 +126,17 @@ describe('the title of a job in the Queue', () => {
     expect(jobTitleOf({ model: 'img', params: { prompt: 'Nested prompt' } })).toBe('Nested prompt');
     expect(jobTitleOf({ model: 'parse', input_asset_id: 'asset_1' })).toBe('');
   });
+
+  it('is the name of the document a platform document_parse job parses', async () => {
+    const { jobTitleOf } = await import('../../../src/main/core/studio/job-views.js');
+    expect(
+      jobTitleOf({
+        model: 'folio-parse',
+        serviceKind: 'document_parse',
+        mediaSpec: { original_name: 'report.pdf' },
+      }),
+    ).toBe('report.pdf');
+  });
 });
 
 describe('the requested length of a job, for the Library card', () => {

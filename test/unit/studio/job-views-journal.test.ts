@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobViews } from '../../../src/main/core/studio/job-views.js';
+import type { Output } from '../../../src/main/core/journal/outputs-repository.js';
 import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
 import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
 import { acceptJob, tempJournal } from '../journal/helpers.js';
@@ -82,6 +83,38 @@ describe('one class of job views for the CLI and the studio', () => {
       rowId: job.id,
       requested: views.record('job-1', 'work').request,
     });
+  });
+
+  it('offers a poster of a picture, a video or a sound, never of a document parse’s JSON result', () => {
+    setup();
+    const views = new JobViews(t.journal, {
+      drafts: { find: () => undefined } as Pick<StudioDrafts, 'find'>,
+      staged: { get: () => ({}) as never },
+      host: BROWSER_HOST,
+    });
+    const job = accept('k-work', 'work', 'job-1');
+    const verified = (mimeType: string | undefined): Output => ({
+      id: 7,
+      jobRowId: job.id,
+      position: 0,
+      source: 'outputs',
+      assetId: 'asset_1',
+      downloadState: 'verified',
+      localPath: '/library/result',
+      sha256: 'a'.repeat(64),
+      byteSize: 10,
+      ...(mimeType ? { mimeType } : {}),
+      attemptCount: 1,
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    for (const mimeType of ['video/mp4', 'image/png', 'audio/mpeg', undefined])
+      expect(views.outputView(job.id, verified(mimeType)).posterUrl).toMatch(/\/poster/);
+    const parsed = views.outputView(job.id, verified('application/json'));
+    expect(parsed.posterUrl).toBeNull();
+    expect(parsed.frameUrls).toEqual([]);
+    // the result itself stays reachable (the Library offers it to open)
+    expect(parsed.mediaUrl).toMatch(/library\/\d+\/7/);
   });
 
   it("refuses the studio's views when built over the journal alone, rather than answering without media URLs", () => {

@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
  *   Create with the optimizer, batch import, Sequences and every Playground panel, through the
  *   runtime — but no keys or profiles of their own (nor the local simulator's switch) and no
  *   folders of the server; results leave as platform-marked copies; Generate waits for the
- *   runtime's dry-run.
+ *   runtime's dry-run; the chat's images travel as readUrls, never inline.
  */
 export const PUBLIC_API_CAPABILITIES: Capabilities = {
   profiles: true,
@@ -23,6 +23,7 @@ export const PUBLIC_API_CAPABILITIES: Capabilities = {
   batchImport: true,
   sequences: true,
   admissionGatesGenerate: false,
+  chatInlineImages: true,
   playgroundPanels: [...PLAYGROUND_PANELS],
 };
 
@@ -34,12 +35,14 @@ export const PLATFORM_CAPABILITIES: Capabilities = {
   batchImport: true,
   sequences: true,
   admissionGatesGenerate: true,
+  // the runtime's chat takes media only as `inputs[]` readUrls, never inline in a message
+  chatInlineImages: false,
   playgroundPanels: [...PLAYGROUND_PANELS],
 };
 
 /** The bridge methods each capability carries: off, they are refused by {@link refusalsOf}. */
 const METHODS_OF: Record<
-  Exclude<keyof Capabilities, 'admissionGatesGenerate' | 'playgroundPanels'>,
+  Exclude<keyof Capabilities, 'admissionGatesGenerate' | 'chatInlineImages' | 'playgroundPanels'>,
   {
     what: string;
     methods: readonly MethodName[];

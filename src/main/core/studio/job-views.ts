@@ -39,12 +39,16 @@ function requestField(body: Record<string, unknown>, name: string): unknown {
   return undefined;
 }
 
+/** The types of result a poster is made of (a picture, a video, a sound). */
+const MEDIA_TYPE = /^(video|image|audio)\//;
+
 /** The request fields that say what a job is, in the order a person would name it by. */
-const TITLE_FIELDS = ['prompt', 'text', 'instruct'] as const;
+const TITLE_FIELDS = ['prompt', 'text', 'instruct', 'original_name'] as const;
 
 /**
  * What a job is, read from its create body: its prompt (video, image, music, Foley), else the
- * text it speaks (speech), else its voice-design instruction; '' when the body names none.
+ * text it speaks (speech), else its voice-design instruction, else the name of the document it
+ * parses (a `document_parse` job); '' when the body names none.
  */
 export function jobTitleOf(body: Record<string, unknown>): string {
   for (const name of TITLE_FIELDS) {
@@ -191,6 +195,8 @@ export class JobViews {
     const route = `library/${jobRowId}/${output.id}`;
     const mimeType = output.mimeType ?? output.expectedMimeType;
     const video = verified && mimeType?.startsWith('video/') === true;
+    // a poster is made of a picture, a video or a sound; a document's result (JSON) has none
+    const posterable = verified && (mimeType === undefined || MEDIA_TYPE.test(mimeType));
     return {
       id: output.id,
       position: output.position,
@@ -202,7 +208,7 @@ export class JobViews {
       verified,
       verification: verificationOf(output),
       mediaUrl: verified ? mediaUrl(host, route) : null,
-      posterUrl: verified ? mediaUrl(host, `${route}/poster`) : null,
+      posterUrl: posterable ? mediaUrl(host, `${route}/poster`) : null,
       frameUrls: video
         ? Array.from({ length: FRAME_COUNT }, (_, n) => mediaUrl(host, frameRoute(route, n)))
         : [],

@@ -34,6 +34,11 @@ export const Capabilities = z.object({
   sequences: z.boolean(),
   /** Generate waits for the backend's admission check to accept the form (the platform's dry-run). */
   admissionGatesGenerate: z.boolean(),
+  /**
+   * The chat may send an attached image inline (a data: URL in the message) where the model allows
+   * it; off, attachments always travel as stored media (the platform runtime's `inputs[]` readUrls).
+   */
+  chatInlineImages: z.boolean(),
   /** The Playground panels offered, in the order shown. */
   playgroundPanels: z.array(PlaygroundPanelName),
 });

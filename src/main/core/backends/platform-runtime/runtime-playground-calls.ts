@@ -14,7 +14,7 @@ import { embeddingsWith } from '../../operations/embeddings.js';
 import { checkOcrInput, journaledOcr } from '../../operations/ocr.js';
 import { rerankWith } from '../../operations/rerank.js';
 import { checkTranscription, journaledTranscription } from '../../operations/transcription.js';
-import type { Answer } from '../../operations/service-common.js';
+import { InputLimitError, type Answer } from '../../operations/service-common.js';
 import type { RuntimeAnswer, RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
 import type { RuntimeCallInput } from '../../platform/runtime/runtime-schemas.js';
 import type { PlaygroundCalls } from '../playground-calls.js';
@@ -77,6 +77,13 @@ export function runtimePlaygroundCalls(deps: RuntimePlaygroundDeps): Omit<Playgr
 
   const sendChat: ChatSender = async (args) => {
     const { service, text, checked, signal, onToken, onStep } = args;
+    // the runtime takes media only in `inputs`: an image asked inline is refused, not sent otherwise
+    const inline = checked.find((c) => c.attachment.inline);
+    if (inline)
+      throw new InputLimitError(
+        'attachments',
+        `${inline.file.fileName} cannot be sent inline here: attached images travel as stored media.`,
+      );
     const auth = await requireSession(deps.session);
     const inputs: RuntimeCallInput[] = [];
     for (const { file } of checked) {

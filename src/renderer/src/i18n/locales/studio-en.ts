@@ -207,6 +207,7 @@ export const studioEn = {
       revealed: 'Folder: {{folder}}',
       delete: 'Delete…',
       deleteConfirm: 'Delete the files and the record',
+      openResult: 'Open the result ({{type}})',
       copyToCreate: 'Copy to Create',
       syncPlay: 'Play both',
       syncPause: 'Pause both',

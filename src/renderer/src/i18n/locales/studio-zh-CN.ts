@@ -208,6 +208,7 @@ export const studioZhCN: typeof studioEn = {
       revealed: '文件夹：{{folder}}',
       delete: '删除…',
       deleteConfirm: '删除文件和记录',
+      openResult: '打开结果（{{type}}）',
       copyToCreate: '复制到创作',
       syncPlay: '同时播放',
       syncPause: '同时暂停',

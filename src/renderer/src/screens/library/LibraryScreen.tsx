@@ -21,17 +21,32 @@ interface Filters {
 const EMPTY: Filters = { query: '', profileId: '', model: '', mode: '', from: '', to: '' };
 
 function Player({ url, mimeType, testId }: { url: string; mimeType: string | null; testId: string }) {
+  const { t } = useTranslation();
   if (mimeType?.startsWith('image/')) return <img className="player" src={url} alt="" data-testid={testId} />;
   if (mimeType?.startsWith('audio/'))
     return <audio className="player" src={url} controls data-testid={testId} />;
+  // a document parse's result (JSON) is no media: it is opened, not played
+  if (mimeType && !mimeType.startsWith('video/'))
+    return (
+      <a className="button" href={url} target="_blank" rel="noreferrer" data-testid="detail-document">
+        {t('studio.library.openResult', { type: mimeType })}
+      </a>
+    );
   return <video className="player" src={url} controls preload="auto" playsInline data-testid={testId} />;
 }
+
+/**
+ * Request fields the detail does not tabulate: the prompt (shown above) and the inputs, which on
+ * the platform carry signed read URLs (a person's media by address) — their files are the
+ * references shown below.
+ */
+const UNTABULATED = new Set(['prompt', 'referenceInputs', 'inputs']);
 
 function SpecTable({ requested, effective }: { requested: Record<string, unknown>; effective: unknown }) {
   const { t } = useTranslation();
   const eff = effective && typeof effective === 'object' ? (effective as Record<string, unknown>) : {};
   const keys = [...new Set([...Object.keys(requested), ...Object.keys(eff)])].filter(
-    (k) => k !== 'prompt' && k !== 'referenceInputs',
+    (k) => !UNTABULATED.has(k),
   );
   const show = (v: unknown) =>
     v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -185,17 +200,19 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                     {t('studio.library.reveal')}
                   </button>
                 )}
-                <button
-                  type="button"
-                  className="button"
-                  data-testid="detail-copy"
-                  onClick={() => {
-                    onClose();
-                    void copyToCreate(jobRowId);
-                  }}
-                >
-                  {t('studio.library.copyToCreate')}
-                </button>
+                {detail.serviceKind === 'document_parse' ? null : (
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid="detail-copy"
+                    onClick={() => {
+                      onClose();
+                      void copyToCreate(jobRowId);
+                    }}
+                  >
+                    {t('studio.library.copyToCreate')}
+                  </button>
+                )}
                 {confirming ? (
                   <button
                     type="button"

@@ -16,7 +16,9 @@ export function ChatPanel() {
   const partTypes = usage.contentPartTypes;
   const samplingFields = usage.samplingFields;
   const takesMedia = partTypes.includes('image_url') || partTypes.includes('video_url');
-  const inlineAllowed = usage.inlineImages;
+  // inline only where the model allows it and the backend can send it (not the platform's runtime)
+  const inlineAllowed =
+    useStudio((s) => s.info?.capabilities.chatInlineImages === true) && usage.inlineImages;
 
   const s = useStudio(
     useShallow((state) => ({
