@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { playgroundFiles } from './playground-fixtures';
-import { startPlatformWorld, type PlatformWorld } from './platform-world-g2';
+import { startPlatformDeployment, type PlatformDeployment } from './platform-deployment';
 
 /**
  * The Playground on the platform (`serve --platform` over `framewright simulator`), in Chromium, as
@@ -10,18 +10,18 @@ import { startPlatformWorld, type PlatformWorld } from './platform-world-g2';
  */
 test.describe.configure({ mode: 'serial' });
 
-let world: PlatformWorld;
+let world: PlatformDeployment;
 let member: Page;
 
 test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-playground');
+  world = await startPlatformDeployment('fw-e2e-platform-playground-');
   member = await world.openAs(browser, 'member');
   await member.getByTestId('nav-playground').click();
 });
 
 test.afterAll(async () => {
   await member?.context().close();
-  await world?.stop();
+  await world?.close();
 });
 
 async function openPanel(tab: string): Promise<void> {
