@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { playgroundFiles } from './playground-fixtures';
-import { startPlatformDeployment, type PlatformDeployment } from './platform-deployment';
+import { startPlatformWorld, type PlatformWorld } from './platform-world';
 
 /**
  * The Playground on the platform (`serve --platform` over `framewright simulator`), in Chromium, as
@@ -10,11 +10,11 @@ import { startPlatformDeployment, type PlatformDeployment } from './platform-dep
  */
 test.describe.configure({ mode: 'serial' });
 
-let world: PlatformDeployment;
+let world: PlatformWorld;
 let member: Page;
 
 test.beforeAll(async ({ browser }) => {
-  world = await startPlatformDeployment('fw-e2e-platform-playground-');
+  world = await startPlatformWorld('platform-playground');
   member = await world.openAs(browser, 'member');
   await member.getByTestId('nav-playground').click();
 });

@@ -1,40 +1,59 @@
-/**
- * The platform world of the end-to-end tests: the two real commands, `framewright simulator` (the
- * platform) and `framewright serve --platform` (the backend, serving the built renderer), each a
- * child process over its own folder of one temp folder; and a page of a fixture person who opened
- * the application from the application center. `close()` stops both and removes the folder.
- */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, type Browser, type Page } from '@playwright/test';
+import { freePort } from '../integration/platform-host/harness';
 import { launchCodeOf, type SimulatorPlatform } from '../support/platform-simulator';
-import { APP_KEY, freePort, type PlatformUser } from '../support/worlds/platform-simulator';
 
+/**
+ * The platform world of the e2e tests: Framewright deployed as a platform application, started
+ * with the two real commands — `framewright simulator` (the platform) and `framewright serve
+ * --platform` (the backend) — in a fresh temporary folder; a person opens it as the application
+ * center does (a launch code); `close()` stops both commands and removes the folder.
+ */
+export const APP_KEY = 'framewright-studio';
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/framewright.js');
 
-export interface PlatformDeployment {
-  /** The temp folder of this deployment (the simulator's data in `sim/`, the backend's in `backend/`). */
+/** A fixture person of the simulator's platform. */
+export type PlatformUser = 'member' | 'personal' | 'manager';
+
+export interface PlatformWorld {
+  /** The world's temporary folder (the simulator's and the backend's data live under it). */
   dir: string;
-  /** The backend's public origin. */
+  /** The backend's origin, e.g. `http://127.0.0.1:PORT`. */
   origin: string;
-  /** The simulator's token and platform addresses, as `framewright simulator --json` announced them. */
+  /** The simulator as the platform's helpers take it (its token and its platform's addresses). */
   simulator: SimulatorPlatform & { platform: { sessionBaseUrl: string } };
-  /** Opens Framewright as `user`, as the application center does (a fresh browser context). */
+  /**
+   * The backend's request log so far (`METHOD /path STATUS`, the path only, never a query): e.g.
+   * `GET /objects/<subject>/<sha256> 200` when the runtime read a signed readUrl of a person's object.
+   */
+  backendRequests(): string[];
+  /** Opens Framewright as `user` in a new browser context, signed in by a launch code. */
   openAs(browser: Browser, user: PlatformUser): Promise<Page>;
+  /** Stops the backend and the simulator and removes the folder. */
   close(): Promise<void>;
 }
 
-/** Starts a command and answers its first stdout line (its `--json` announcement). */
-function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
+/**
+ * Starts a command and answers its first stdout line (its `--json` announcement); its stderr is
+ * passed on to this process's and, line by line, to `onStderr`.
+ */
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onStderr: (line: string) => void = () => undefined,
+): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.stderr!.pipe(process.stderr, { end: false });
+  createInterface({ input: child.stderr! }).on('line', onStderr);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`framewright ${args[0]} exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, line }));
@@ -42,14 +61,15 @@ function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildPr
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
 }
 
-export async function startPlatformDeployment(prefix = 'fw-e2e-platform-'): Promise<PlatformDeployment> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+/** Starts the simulator and `serve --platform` in a new folder named after `name`. */
+export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `fw-e2e-${name}-`));
   const env = { PATH: process.env.PATH ?? '', HOME: dir };
   const children: ChildProcess[] = [];
   const close = async () => {
@@ -59,13 +79,23 @@ export async function startPlatformDeployment(prefix = 'fw-e2e-platform-'): Prom
   try {
     const sim = await start(['simulator', '--json', '--port', '0', '--data-dir', path.join(dir, 'sim')], env);
     children.push(sim.child);
-    const simulator = JSON.parse(sim.line) as PlatformDeployment['simulator'];
+    const simulator = JSON.parse(sim.line) as PlatformWorld['simulator'];
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const app = simulator.platform.apps.find((a) => a.appKey === APP_KEY)!;
-    const args = ['serve', '--platform', '--json', '--port', String(port)];
+    const requests: string[] = [];
     const served = await start(
-      [...args, '--data-dir', path.join(dir, 'backend'), '--renderer-dir', path.join(root, 'out/renderer')],
+      [
+        'serve',
+        '--platform',
+        '--json',
+        '--port',
+        String(port),
+        '--data-dir',
+        path.join(dir, 'backend'),
+        '--renderer-dir',
+        path.join(root, 'out/renderer'),
+      ],
       {
         ...env,
         PLATFORM_APP_RUNTIME_BASE_URL: simulator.platform.runtimeBaseUrl,
@@ -74,6 +104,7 @@ export async function startPlatformDeployment(prefix = 'fw-e2e-platform-'): Prom
         PLATFORM_APP_CREDENTIAL: app.appCredential,
         FRAMEWRIGHT_PUBLIC_URL: origin,
       },
+      (line) => requests.push(line),
     );
     children.push(served.child);
     expect(JSON.parse(served.line)).toEqual({ origin, mode: 'platform' });
@@ -81,6 +112,7 @@ export async function startPlatformDeployment(prefix = 'fw-e2e-platform-'): Prom
       dir,
       origin,
       simulator,
+      backendRequests: () => [...requests],
       async openAs(browser, user) {
         const launchCode = await launchCodeOf(simulator, APP_KEY, user);
         const context = await browser.newContext({ acceptDownloads: true });
