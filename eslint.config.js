@@ -128,8 +128,9 @@ export default tseslint.config(
     },
   },
   {
-    // Features never import the composition root, the bridge, the hosts or the CLI.
-    files: ['src/main/core/features/**/*.ts'],
+    // Capability folders never import the composition roots (app/, platform/), the bridge, the hosts or the CLI.
+    files: ['src/main/core/*/**/*.ts'],
+    ignores: ['src/main/core/{app,bridge,platform}/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

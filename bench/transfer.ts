@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { downloadOutputs } from '../src/main/core/jobs/download-outputs.js';
 import { openJournal } from '../src/main/core/journal/open-journal.js';
-import { PublicApiClient } from '../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../src/main/core/api-clients/public-api-client.js';
 import { ROUNDS, median, run, spread, timeAsync, type BenchRow } from './measure.js';
 
 const WORK = path.resolve(import.meta.dirname, '.work');

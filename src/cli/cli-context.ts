@@ -6,15 +6,15 @@ import { defaultSimulatorLauncher } from '../main/core/app/default-simulator-lau
 import { errorKindOf } from '../main/core/error-kinds.js';
 import type { EngineChange } from '../main/core/jobs/job-engine.js';
 import { AppError } from '../main/core/errors.js';
-import { ApiError } from '../main/core/platform/api-errors.js';
+import { ApiError } from '../main/core/api-clients/api-errors.js';
 import { DraftInvalidError } from '../shared/h3/violations.js';
 import { crashPointHooks } from './crash-points.js';
-import { EventHub } from '../main/core/bridge/event-hub.js';
+import { EventHub } from '../main/core/events/event-hub.js';
 import { createLogger } from '../main/core/logging/logger.js';
 import { publicApiBackend } from '../main/core/backends/public-api/public-api-backend.js';
 import { createStudioFeatures, type StudioFeatures } from '../main/core/studio/studio-features.js';
 import { EXIT_CODE_FOR_ERROR_KIND, type ExitCode } from './exit-codes.js';
-import { BROWSER_HOST } from '../main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../main/core/library/studio-host.js';
 
 export { printJson } from './print-json.js';
 

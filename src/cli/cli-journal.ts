@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../main/core/app/data-dir.js';
-import { JobViews } from '../main/core/studio/job-views.js';
+import { JobViews } from '../main/core/library/job-views.js';
 import { openJournal, type Journal } from '../main/core/journal/open-journal.js';
 import type { GlobalOptions } from './cli-context.js';
 import type { ExitCode } from './exit-codes.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { extractLastFrame } from '../../src/main/core/media/video-frames';
+import { extractLastFrame } from '../../src/main/core/media-tools/video-frames';
 import { startPlatformWorld, type PlatformWorld } from './platform-world';
 import { chooseMode, freshDraft, generateAndFinish, openInLibrary, type MediaElement } from './studio-media';
 

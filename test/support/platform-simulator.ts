@@ -1,5 +1,5 @@
-import { RuntimeApiClient } from '../../src/main/core/platform/runtime/runtime-api-client.js';
-import { sessionAuth } from '../../src/main/core/platform/runtime/runtime-auth.js';
+import { RuntimeApiClient } from '../../src/main/core/api-clients/runtime/runtime-api-client.js';
+import { sessionAuth } from '../../src/main/core/api-clients/runtime/runtime-auth.js';
 
 /** What the platform's tests need of a running simulator (in this process or another). */
 export interface SimulatorPlatform {

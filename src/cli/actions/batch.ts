@@ -7,7 +7,7 @@ import {
   type PreparedBatchRow,
 } from '../../main/core/batch/batch-service.js';
 import { AppError } from '../../main/core/errors.js';
-import { ApiError } from '../../main/core/platform/api-errors.js';
+import { ApiError } from '../../main/core/api-clients/api-errors.js';
 import { exitCodeFor, printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { commandProgress } from '../progress/command-progress.js';

@@ -4,7 +4,7 @@ import {
   SERVICE_CALL_OPERATIONS,
   type ServiceCall,
   type ServiceCallOperation,
-} from '../../main/core/studio/job-views.js';
+} from '../../main/core/library/job-views.js';
 import { MAX_PAGE_SIZE } from '../../main/core/journal/pagination.js';
 import { printJson, withCliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';

@@ -3,7 +3,7 @@ import {
   SubmissionInvalidError,
   type ReleaseEvent,
   type ReleaseResult,
-} from '../../main/core/features/platform-release/platform-release.js';
+} from '../../main/core/platform-release/platform-release.js';
 import { APP_VERSION } from '../../shared/app-version.js';
 import { withPlatformRelease } from '../cli-developer.js';
 import { ExitCode } from '../exit-codes.js';

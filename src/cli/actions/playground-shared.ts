@@ -1,7 +1,7 @@
 import type { ServiceEntry } from '../../shared/api/discovery.js';
 import { AppError } from '../../main/core/errors.js';
 import type { RunResult } from '../../main/core/jobs/job-engine.js';
-import type { ResolvedService } from '../../main/core/operations/resolve.js';
+import type { ResolvedService } from '../../main/core/discovery/resolve-service.js';
 import type { CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { describeJob } from './video.js';

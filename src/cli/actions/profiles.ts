@@ -88,7 +88,7 @@ function minutesLeft(expiresAt: number): string {
   return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
 }
 
-/** `login --debug`: the PKCE pairing (src/main/core/features/debug-pairing/). */
+/** `login --debug`: the PKCE pairing (src/main/core/debug-pairing/). */
 async function runDebugLogin(
   opts: DebugLoginOptions & { debugTokenExpires?: string },
   command: Command,

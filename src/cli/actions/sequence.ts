@@ -3,8 +3,8 @@ import type { AssemblyView, SequenceShotView, SequenceView } from '../../shared/
 import type { DraftForm } from '../../shared/bridge/domains/studio.js';
 import { isTerminalJobStatus } from '../../shared/api/job-statuses.js';
 import { AppError } from '../../main/core/errors.js';
-import type { SequencesFeature } from '../../main/core/features/sequences/sequences-feature.js';
-import { chooseVideoServiceForMode } from '../../main/core/video/choose-video-service.js';
+import type { SequencesFeature } from '../../main/core/sequences/sequences-feature.js';
+import { chooseVideoServiceForMode } from '../../main/core/backends/public-api/choose-video-service.js';
 import { printJson, withCliCore, type CliCore } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { commandProgress } from '../progress/command-progress.js';

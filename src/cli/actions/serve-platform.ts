@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
-import { openPlatformBackend, type PlatformBackendOptions } from '../../main/core/app/platform-backend.js';
+import {
+  openPlatformBackend,
+  type PlatformBackendOptions,
+} from '../../main/core/platform/platform-backend.js';
 import {
   PlatformSettingsError,
   readPlatformSettings,
   type PlatformSettings,
-} from '../../main/core/app/platform-settings.js';
+} from '../../main/core/platform/platform-settings.js';
 import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import { ExitCode } from '../exit-codes.js';

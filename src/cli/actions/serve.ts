@@ -5,7 +5,7 @@ import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import { defaultSimulatorLauncher } from '../../main/core/app/default-simulator-launcher.js';
 import { startBrowserHost } from '../../main/host/browser-host.js';
 import { openingCoreParts } from '../../main/host/opening-core.js';
-import { BROWSER_HOST } from '../../main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../main/core/library/studio-host.js';
 
 interface ServeOptions {
   host: string;

@@ -1,7 +1,7 @@
 import { verificationOf } from '../../main/core/jobs/verification.js';
 import type { EngineChange } from '../../main/core/jobs/job-engine.js';
-import type { JobViews } from '../../main/core/studio/job-views.js';
-import type { UploadState } from '../../main/core/video/submit-video.js';
+import type { JobViews } from '../../main/core/library/job-views.js';
+import type { UploadState } from '../../main/core/creating/submit-video.js';
 import type { JobProgress, JobProgressChange } from './job-progress.js';
 
 const INTENT_STAGES: Record<string, string> = {

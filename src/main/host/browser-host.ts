@@ -10,8 +10,8 @@ import {
 } from '../../shared/bridge/browser-host-protocol.js';
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher.js';
-import type { EventHub } from '../core/bridge/event-hub.js';
-import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
+import type { EventHub } from '../core/events/event-hub.js';
+import { mediaSignatureOf, type ResolvedMedia } from '../core/library/media-resolver.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import {
   answerClientError,

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { HOST_EVENTS_PROTOCOL } from '../../shared/bridge/browser-host-protocol.js';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { mediaResponseHeaders, type ResolvedMedia } from '../core/studio/media-resolver.js';
+import { mediaResponseHeaders, type ResolvedMedia } from '../core/library/media-resolver.js';
 
 /**
  * The HTTP pieces both hosts share (the loopback browser host and the platform host): the built

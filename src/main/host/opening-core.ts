@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { BridgeResponse, StagePurpose } from '../../shared/bridge/api.js';
 import type { AppCore } from '../core/app/app-core.js';
-import type { AnyEventListener } from '../core/bridge/event-hub.js';
+import type { AnyEventListener } from '../core/events/event-hub.js';
 import type { BrowserHostOptions } from './browser-host.js';
 
 /** What the browser host asks of the core: bridge calls, pushed events, media and staged files. */

@@ -12,17 +12,17 @@ import {
   type PlatformSessionView,
 } from '../../shared/bridge/platform-host-protocol.js';
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
-import type { EventHub } from '../core/bridge/event-hub.js';
-import { OBJECTS_PREFIX } from '../core/features/read-urls/signed-read-url.js';
-import { mediaSignatureOf, type ResolvedMedia } from '../core/studio/media-resolver.js';
-import type { PlatformWorkspace, WorkspaceCore } from '../core/app/platform-workspaces.js';
+import type { EventHub } from '../core/events/event-hub.js';
+import { OBJECTS_PREFIX } from '../core/storage/signed-read-url.js';
+import { mediaSignatureOf, type ResolvedMedia } from '../core/library/media-resolver.js';
+import type { PlatformWorkspace, WorkspaceCore } from '../core/platform/platform-workspaces.js';
 import {
   asRequestOf,
   isWellFormedLaunchCode,
   type ActiveSession,
   type SessionOver,
-} from '../core/features/runtime-sessions/server-sessions.js';
-import type { RuntimeSession } from '../core/features/runtime-sessions/session-service.js';
+} from '../core/platform/runtime-sessions/server-sessions.js';
+import type { RuntimeSession } from '../core/platform/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { SignInLimiter, type SignInLimits } from './sign-in-limits.js';
 import {

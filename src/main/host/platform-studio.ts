@@ -1,5 +1,5 @@
-import type { PlatformBackend } from '../core/app/platform-backend.js';
-import { serveSignedObject } from '../core/features/read-urls/serve-signed-object.js';
+import type { PlatformBackend } from '../core/platform/platform-backend.js';
+import { serveSignedObject } from '../core/storage/serve-signed-object.js';
 import { startPlatformHost, type RunningPlatformHost } from './platform-host.js';
 
 /**

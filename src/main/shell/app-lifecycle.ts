@@ -13,7 +13,7 @@ import { quitAfterClose } from './quit-after-close.js';
 import { createAppUrlCheck, hardenSession, hardenWebContents } from './security.js';
 import { logUnexpectedErrors, reportStartupFailure, type ProcessEvents } from './startup-failure.js';
 import { electronUpdaterFolders, loadUpdater, startUpdatesIfAllowed, updaterAppAdapter } from './updater.js';
-import { ELECTRON_HOST } from '../core/studio/studio-host.js';
+import { ELECTRON_HOST } from '../core/library/studio-host.js';
 
 /** The log file, or (when the data folder cannot be written) standard error only. */
 function shellLogger(dataDir: string): Logger {

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { IPC_STAGE_FILE_CHANNEL, isStagePurpose, type BridgeResponse } from '../../shared/bridge/api.js';
 import type { StudioFeatures } from '../core/studio/studio-features.js';
 import { isTrustedSender, UNTRUSTED_SENDER } from './ipc.js';
-import { mediaResponseHeaders, mediaSignatureOf } from '../core/studio/media-resolver.js';
+import { mediaResponseHeaders, mediaSignatureOf } from '../core/library/media-resolver.js';
 
 /** The scheme the player reads library media from (declared privileged before the app is ready). */
 export const MEDIA_SCHEME = 'framewright-media';

@@ -7,7 +7,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { FetchRecorder } from '../services/helpers.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];

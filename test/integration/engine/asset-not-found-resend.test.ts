@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
-import { jobOfDraft } from '../../../src/main/core/features/sequences/shot-results.js';
-import { probeMedia } from '../../../src/main/core/media/probe-media.js';
-import type { StoredDraft } from '../../../src/main/core/studio/drafts.js';
+import { jobOfDraft } from '../../../src/main/core/sequences/shot-results.js';
+import { probeMedia } from '../../../src/main/core/media-tools/probe-media.js';
+import type { StoredDraft } from '../../../src/main/core/creating/drafts.js';
 import { credentialFingerprint } from '../../../src/main/core/secrets/credential-fingerprint.js';
-import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
+import { submitVideo, type LocalVideoDraft } from '../../../src/main/core/creating/submit-video.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { createdPerKey } from '../../support/engine-harness.js';
 import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';

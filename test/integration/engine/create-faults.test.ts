@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { createdPerKey, setScenario } from '../../support/engine-harness.js';
 import { FAST_ENGINE, openDesktopCore } from '../../support/worlds/desktop-core.js';

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadOutputs, type DownloadProgress } from '../../../src/main/core/jobs/download-outputs.js';
 import { openJournal } from '../../../src/main/core/journal/open-journal.js';
-import { PROGRESS_REPORTS_PER_SECOND } from '../../../src/main/core/platform/progress-throttle.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PROGRESS_REPORTS_PER_SECOND } from '../../../src/main/core/api-clients/progress-throttle.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const BODY = randomBytes(1024 * 1024);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import { SINK_SYNC_EVERY_BYTES } from '../../../src/main/core/jobs/temp-file-sink.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadOutputs, VerificationError } from '../../../src/main/core/jobs/download-outputs.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const GOOD = randomBytes(256 * 1024);

@@ -7,7 +7,7 @@ import type { MediaJobAnswer } from '../../../src/shared/api/media-jobs.js';
 import { JobEngine, type RunResult, type SubmitRequest } from '../../../src/main/core/jobs/job-engine.js';
 import type { CreatePath, MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
-import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError, OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**

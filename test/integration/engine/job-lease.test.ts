@@ -13,7 +13,7 @@ import {
   presenceFile,
   presenceOf,
   ProcessPresence,
-} from '../../../src/main/core/app/process-presence.js';
+} from '../../../src/main/core/process/process-presence.js';
 import type { CoreParts } from '../../../src/main/core/app/core-parts.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { h3VideoSubmission } from '../../support/engine-harness.js';

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MediaJobAnswer } from '../../../src/shared/api/media-jobs.js';
-import { JobWakeups } from '../../../src/main/core/features/job-events/job-wakeups.js';
+import { JobWakeups } from '../../../src/main/core/platform/job-events/job-wakeups.js';
 import { JobEngine } from '../../../src/main/core/jobs/job-engine.js';
 import type { MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
-import { sleep } from '../../../src/main/core/platform/retry/backoff.js';
+import { sleep } from '../../../src/main/core/api-clients/retry/backoff.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 /**

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCoreParts, type CoreParts } from '../../../src/main/core/app/core-parts.js';
 import type { EngineChange } from '../../../src/main/core/jobs/job-engine.js';
-import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
-import { JobViews } from '../../../src/main/core/studio/job-views.js';
+import type { StudioDrafts } from '../../../src/main/core/creating/drafts.js';
+import { JobViews } from '../../../src/main/core/library/job-views.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { h3VideoSubmission } from '../../support/engine-harness.js';
 import { FAST_ENGINE } from '../../support/worlds/desktop-core.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 
 let sim: RunningSimulator;
 let core: CoreParts;

@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_PROGRESS_PER_SECOND } from '../../../src/main/core/platform/multipart-file-body.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { UPLOAD_PROGRESS_PER_SECOND } from '../../../src/main/core/api-clients/multipart-file-body.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const FILE_BYTES = 6 * 1024 * 1024;

@@ -5,12 +5,12 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import {
   FILE_READ_BUFFERS,
   FILE_READ_CHUNK_BYTES,
   writeFileInto,
-} from '../../../src/main/core/platform/write-file-into.js';
+} from '../../../src/main/core/api-clients/write-file-into.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const FILE_BYTES = 24 * 1024 * 1024 + 12_345;

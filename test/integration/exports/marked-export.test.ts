@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MarkedExports, markedExportKey } from '../../../src/main/core/features/exports/marked-export.js';
-import type {
-  ExportSource,
-  RuntimeExportCalls,
-} from '../../../src/main/core/features/exports/marked-export.js';
-import { systemClock } from '../../../src/main/core/platform/retry/retry-after.js';
-import type { RetryClock } from '../../../src/main/core/platform/retry/retry-after.js';
+import { MarkedExports, markedExportKey } from '../../../src/main/core/exports/marked-export.js';
+import type { ExportSource, RuntimeExportCalls } from '../../../src/main/core/exports/marked-export.js';
+import { systemClock } from '../../../src/main/core/api-clients/retry/retry-after.js';
+import type { RetryClock } from '../../../src/main/core/api-clients/retry/retry-after.js';
 import { makePng } from '../simulator/fixtures.js';
 import type { PlatformApp, PlatformClient } from '../simulator/platform/platform-client.js';
 import { usePlatformWorld } from '../simulator/platform/platform-fixture.js';

@@ -16,7 +16,7 @@ import {
   HOST_EVENTS_PROTOCOL,
   HOST_TOKEN_PROTOCOL_PREFIX,
 } from '../../../src/shared/bridge/browser-host-protocol.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];

@@ -7,7 +7,7 @@ import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/hos
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePng, makeWav } from '../simulator/fixtures.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import { startBrowserHost, type RunningBrowserHost } from '../../../src/main/host/browser-host.js';
-import { mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
+import { mediaUrl } from '../../../src/main/core/library/media-resolver.js';
 import { registerMediaProtocol } from '../../../src/main/shell/media-protocol.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
-import { BROWSER_HOST, ELECTRON_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST, ELECTRON_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 interface RawResponse {

@@ -7,11 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   JobEventsConsumer,
   RUNTIME_EVENTS_STREAM,
-} from '../../../src/main/core/features/job-events/job-events-consumer.js';
+} from '../../../src/main/core/platform/job-events/job-events-consumer.js';
 import type {
   JobChangeHandler,
   RuntimeEventsSource,
-} from '../../../src/main/core/features/job-events/job-events-consumer.js';
+} from '../../../src/main/core/platform/job-events/job-events-consumer.js';
 import { openJournal } from '../../../src/main/core/journal/index.js';
 import type { Json } from '../simulator/client.js';
 import { runtimeCall, type PlatformApp, type PlatformClient } from '../simulator/platform/platform-client.js';

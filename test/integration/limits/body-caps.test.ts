@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
-import { BodyTooLargeError, MAX_JSON_BODY_BYTES } from '../../../src/main/core/platform/capped-body.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
+import { BodyTooLargeError, MAX_JSON_BODY_BYTES } from '../../../src/main/core/api-clients/capped-body.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { streamChat } from '../../../src/main/core/operations/chat.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 

@@ -8,7 +8,7 @@ import {
   downloadOutputs,
 } from '../../../src/main/core/jobs/download-outputs.js';
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { AppError } from '../../../src/main/core/errors.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';

@@ -2,13 +2,13 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeMedia, readMediaFacts, runMediaTool } from '../../../src/main/core/media/probe-media.js';
-import { MediaResolver, mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
-import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
+import { probeMedia, readMediaFacts, runMediaTool } from '../../../src/main/core/media-tools/probe-media.js';
+import { MediaResolver, mediaSignatureOf, mediaUrl } from '../../../src/main/core/library/media-resolver.js';
+import { StagedFiles } from '../../../src/main/core/storage/staged-files.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 
 /**
  * ffmpeg and ffprobe run on downloaded bytes only after content sniffing, and only on local files:

@@ -7,12 +7,12 @@ import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-sim
 import { SIDECAR_NAME } from '../../../src/main/core/jobs/library-layout.js';
 import { downloadOutputs } from '../../../src/main/core/jobs/download-outputs.js';
 import type { AnnouncedOutput } from '../../../src/main/core/journal/outputs-repository.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow } from '../../support/journal-rows.js';
 import { startHostileServer } from '../../support/hostile-server.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 
 /**
  * A result stored without an announced sha256 or byteSize to check is "not verifiable", never

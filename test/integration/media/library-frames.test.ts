@@ -10,15 +10,15 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from '../../../src/main/core/journal/open-journal.js';
-import { JobViews, type JobViewsJournal } from '../../../src/main/core/studio/job-views.js';
+import { JobViews, type JobViewsJournal } from '../../../src/main/core/library/job-views.js';
 import {
   FRAME_COUNT,
   MediaResolver,
   mediaSignatureOf,
   mediaUrl,
-} from '../../../src/main/core/studio/media-resolver.js';
-import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+} from '../../../src/main/core/library/media-resolver.js';
+import { StagedFiles } from '../../../src/main/core/storage/staged-files.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractFirstFrame, extractLastFrame } from '../../../src/main/core/media/video-frames.js';
+import { extractFirstFrame, extractLastFrame } from '../../../src/main/core/media-tools/video-frames.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 

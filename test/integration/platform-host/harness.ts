@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
-import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
-import { ServerSessions } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
-import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
-import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { PlatformWorkspaces } from '../../../src/main/core/platform/platform-workspaces.js';
+import { ServerSessions } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
+import { createSessionService } from '../../../src/main/core/platform/runtime-sessions/session-service.js';
+import { OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';

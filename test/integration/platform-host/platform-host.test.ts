@@ -3,12 +3,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { PlatformWorkspaces } from '../../../src/main/core/app/platform-workspaces.js';
+import { PlatformWorkspaces } from '../../../src/main/core/platform/platform-workspaces.js';
 import {
   RESOLVE_INTERVAL_SECONDS,
   ServerSessions,
-} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
-import { createSessionService } from '../../../src/main/core/features/runtime-sessions/session-service.js';
+} from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
+import { createSessionService } from '../../../src/main/core/platform/runtime-sessions/session-service.js';
 import { startPlatformHost } from '../../../src/main/host/platform-host.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { APP_KEY, freePort, Page, startRig, type PlatformRig } from './harness.js';

@@ -9,8 +9,8 @@ import {
   openPlatformBackend,
   secretStoreFiles,
   type PlatformBackend,
-} from '../../../src/main/core/app/platform-backend.js';
-import type { PlatformSettings } from '../../../src/main/core/app/platform-settings.js';
+} from '../../../src/main/core/platform/platform-backend.js';
+import type { PlatformSettings } from '../../../src/main/core/platform/platform-settings.js';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
 import { RowEncryptedSecretStore } from '../../../src/main/core/secrets/row-encrypted-secret-store.js';

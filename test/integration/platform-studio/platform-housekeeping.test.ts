@@ -4,8 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
-import { DEFAULT_PLATFORM_LIMITS } from '../../../src/main/core/app/platform-settings.js';
+import {
+  openPlatformBackend,
+  type PlatformBackend,
+} from '../../../src/main/core/platform/platform-backend.js';
+import { DEFAULT_PLATFORM_LIMITS } from '../../../src/main/core/platform/platform-settings.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_SESSION_OVER_CODE } from '../../../src/shared/bridge/platform-host-protocol.js';
-import { secretStoreFiles } from '../../../src/main/core/app/platform-backend.js';
+import { secretStoreFiles } from '../../../src/main/core/platform/platform-backend.js';
 import { RowEncryptedSecretStore } from '../../../src/main/core/secrets/row-encrypted-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
 import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';

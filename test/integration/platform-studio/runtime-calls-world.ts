@@ -3,10 +3,10 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
-import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
-import type { RuntimeInputsDeps } from '../../../src/main/core/features/read-urls/runtime-inputs.js';
-import { serveSignedObject } from '../../../src/main/core/features/read-urls/serve-signed-object.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
+import { ObjectStorage } from '../../../src/main/core/storage/object-storage.js';
+import type { RuntimeInputsDeps } from '../../../src/main/core/backends/platform-runtime/runtime-inputs.js';
+import { serveSignedObject } from '../../../src/main/core/storage/serve-signed-object.js';
+import { sessionAuth } from '../../../src/main/core/api-clients/runtime/runtime-auth.js';
 import { RuntimeProxy, type RuntimeCreateStep } from '../../support/runtime-proxy.js';
 import { RuntimeWorld } from '../runtime/runtime-world.js';
 

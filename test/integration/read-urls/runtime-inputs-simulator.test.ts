@@ -5,16 +5,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectiveLimits } from '../../../src/shared/h3/effective-limits.js';
-import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
+import { ObjectStorage } from '../../../src/main/core/storage/object-storage.js';
 import {
   INPUT_READ_URL_LIFETIME_SECONDS,
   runtimeInputsOf,
   type RuntimeInput,
-} from '../../../src/main/core/features/read-urls/runtime-inputs.js';
-import { serveSignedObject } from '../../../src/main/core/features/read-urls/serve-signed-object.js';
-import { probeMedia } from '../../../src/main/core/media/probe-media.js';
-import { dryRunAdmission } from '../../../src/main/core/studio/dry-run-admission.js';
-import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
+} from '../../../src/main/core/backends/platform-runtime/runtime-inputs.js';
+import { serveSignedObject } from '../../../src/main/core/storage/serve-signed-object.js';
+import { probeMedia } from '../../../src/main/core/media-tools/probe-media.js';
+import { dryRunAdmission } from '../../../src/main/core/backends/platform-runtime/dry-run-admission.js';
+import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/creating/submit-video.js';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
-import { serveSignedObject } from '../../../src/main/core/features/read-urls/serve-signed-object.js';
-import { signReadUrl } from '../../../src/main/core/features/read-urls/signed-read-url.js';
+import { ObjectStorage } from '../../../src/main/core/storage/object-storage.js';
+import { serveSignedObject } from '../../../src/main/core/storage/serve-signed-object.js';
+import { signReadUrl } from '../../../src/main/core/storage/signed-read-url.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const PNG = Buffer.from(

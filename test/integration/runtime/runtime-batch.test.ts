@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/main/core/logging/logger.js';
-import { StudioBatch } from '../../../src/main/core/studio/studio-batch.js';
-import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../../../src/main/core/studio/runtime-create.js';
+import { StudioBatch } from '../../../src/main/core/batch/studio-batch.js';
+import {
+  RUNTIME_PROFILE_ID,
+  RuntimeCreate,
+} from '../../../src/main/core/backends/platform-runtime/runtime-create.js';
 import { platformJobsOfSession } from '../../support/platform-simulator.js';
 import { RuntimeWorld } from './runtime-world.js';
 

@@ -5,7 +5,7 @@ import {
   type RuntimeInputItem,
   type RuntimeServiceKind,
 } from '../../../src/main/core/jobs/runtime-job-body.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
+import { sessionAuth } from '../../../src/main/core/api-clients/runtime/runtime-auth.js';
 import { makeMp4, makePng } from '../simulator/fixtures.js';
 import { LoopbackStorage } from '../simulator/platform/storage-server.js';
 import { RuntimeWorld } from './runtime-world.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runtimeJobBody } from '../../../src/main/core/jobs/runtime-job-body.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
+import { sessionAuth } from '../../../src/main/core/api-clients/runtime/runtime-auth.js';
 import { PROFILE, RuntimeWorld } from './runtime-world.js';
 
 /**

@@ -6,8 +6,8 @@ import {
   type RuntimeSessionSource,
 } from '../../../src/main/core/jobs/runtime-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
-import { RuntimeApiClient } from '../../../src/main/core/platform/runtime/runtime-api-client.js';
-import { SessionServiceClient } from '../../../src/main/core/platform/runtime/session-service-client.js';
+import { RuntimeApiClient } from '../../../src/main/core/api-clients/runtime/runtime-api-client.js';
+import { SessionServiceClient } from '../../../src/main/core/api-clients/runtime/session-service-client.js';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-secret-store.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeJobBody } from '../../../src/main/core/jobs/runtime-job-body.js';
-import { sessionAuth } from '../../../src/main/core/platform/runtime/runtime-auth.js';
-import { RuntimeApiError } from '../../../src/main/core/platform/runtime/runtime-errors.js';
+import { sessionAuth } from '../../../src/main/core/api-clients/runtime/runtime-auth.js';
+import { RuntimeApiError } from '../../../src/main/core/api-clients/runtime/runtime-errors.js';
 import { RuntimeWorld } from './runtime-world.js';
 
 /** The session client and the runtime's read-only calls against the simulated platform. */

@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore } from '../../../src/main/core/app/app-core.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const KEY = `fw-personal-${randomBytes(12).toString('hex')}`;

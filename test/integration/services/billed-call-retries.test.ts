@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import { chatTurn } from '../../../src/main/core/operations/chat.js';
 import { parseDocument } from '../../../src/main/core/operations/document-parse.js';
 import { createEmbeddings } from '../../../src/main/core/operations/embeddings.js';
 import { runOcr } from '../../../src/main/core/operations/ocr.js';
 import { rerankDocuments } from '../../../src/main/core/operations/rerank.js';
 import { transcribeFile } from '../../../src/main/core/operations/transcription.js';
-import type { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import type { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { clientWithToken, instantClock, openWorld, type ServicesWorld } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import { submitAudio } from '../../../src/main/core/operations/audio-generation.js';
 import { chatTurn } from '../../../src/main/core/operations/chat.js';
 import { parseDocument } from '../../../src/main/core/operations/document-parse.js';
@@ -7,9 +7,9 @@ import { createEmbeddings } from '../../../src/main/core/operations/embeddings.j
 import { submitImage } from '../../../src/main/core/operations/image-generation.js';
 import { runOcr } from '../../../src/main/core/operations/ocr.js';
 import { rerankDocuments } from '../../../src/main/core/operations/rerank.js';
-import { RETRY_POLICIES } from '../../../src/main/core/platform/retry/retry.js';
+import { RETRY_POLICIES } from '../../../src/main/core/api-clients/retry/retry.js';
 import { transcribeFile } from '../../../src/main/core/operations/transcription.js';
-import type { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import type { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
 import { clientWithToken, FetchRecorder, instantClock, openWorld, type ServicesWorld } from './helpers.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
-import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
+import { mediaSignatureOf } from '../../../src/main/core/library/media-resolver.js';
 import {
   PLAYGROUND_CHUNK_BYTES,
   type GenerationResult,
@@ -11,7 +11,7 @@ import {
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { makePdf, makePng, makeWav } from '../simulator/fixtures.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;

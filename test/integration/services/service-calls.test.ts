@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../../src/main/core/journal/service-calls-repository.js';
-import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { ApiError, OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 import { createEmbeddings } from '../../../src/main/core/operations/embeddings.js';
 import { runOcr } from '../../../src/main/core/operations/ocr.js';
 import { rerankDocuments } from '../../../src/main/core/operations/rerank.js';

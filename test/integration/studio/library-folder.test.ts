@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core.js';
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, ServicesList } from '../../../src/shared/bridge/contract.js';
-import { mediaSignatureOf, mediaUrl } from '../../../src/main/core/studio/media-resolver.js';
+import { mediaSignatureOf, mediaUrl } from '../../../src/main/core/library/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;

@@ -3,7 +3,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { BatchPreview, BatchSubmitResult, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;

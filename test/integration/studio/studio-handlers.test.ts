@@ -6,9 +6,9 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { DraftForm, DraftMedia, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
-import { mediaSignatureOf } from '../../../src/main/core/studio/media-resolver.js';
+import { mediaSignatureOf } from '../../../src/main/core/library/media-resolver.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let core: AppCore;

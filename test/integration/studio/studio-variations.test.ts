@@ -3,9 +3,9 @@ import { createAppCore, type AppCore } from '../../../src/main/core/app/app-core
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import type { JobView, ServicesList, VariationsResult } from '../../../src/shared/bridge/contract.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
-import { variationKey } from '../../../src/main/core/studio/variation-keys.js';
+import { variationKey } from '../../../src/main/core/creating/variation-keys.js';
 import { t2vForm } from '../../support/studio-core.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const variationKeysOf = (draftKey: string, count: number) =>

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProjectsFeature } from '../../../src/main/core/features/projects/projects-feature.js';
-import { resourceAttributionFor } from '../../../src/main/core/features/projects/resource-attribution.js';
-import type { MembersQuery } from '../../../src/main/core/features/team/organization-directory.js';
-import type { UsageRequestBody } from '../../../src/main/core/features/team/resource-usage.js';
-import { TeamFeature } from '../../../src/main/core/features/team/team-feature.js';
+import { ProjectsFeature } from '../../../src/main/core/projects/projects-feature.js';
+import { resourceAttributionFor } from '../../../src/main/core/projects/resource-attribution.js';
+import type { MembersQuery } from '../../../src/main/core/team/organization-directory.js';
+import type { UsageRequestBody } from '../../../src/main/core/team/resource-usage.js';
+import { TeamFeature } from '../../../src/main/core/team/team-feature.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/index.js';
-import { apiErrorFromResponse } from '../../../src/main/core/platform/api-errors.js';
+import { apiErrorFromResponse } from '../../../src/main/core/api-clients/api-errors.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import {
   openPlatformSimulator,

@@ -12,7 +12,7 @@ import {
 import { defaultSimulatorLauncher } from '../../../src/main/core/app/default-simulator-launcher.js';
 import { UnavailableSecretStore } from '../../../src/main/core/secrets/unavailable-secret-store.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../unit/secrets/fakes.js';
 import { closeWhenDone } from './cleanup.js';

@@ -5,15 +5,18 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openPlatformBackend, type PlatformBackend } from '../../../src/main/core/app/platform-backend.js';
+import {
+  openPlatformBackend,
+  type PlatformBackend,
+} from '../../../src/main/core/platform/platform-backend.js';
 import {
   DEFAULT_PLATFORM_LIMITS,
   type PlatformLimits,
   type PlatformSettings,
-} from '../../../src/main/core/app/platform-settings.js';
+} from '../../../src/main/core/platform/platform-settings.js';
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
-import type { ActiveSession } from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+import type { ActiveSession } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';

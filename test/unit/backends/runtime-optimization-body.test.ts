@@ -3,8 +3,8 @@ import {
   contentKeyedOptimization,
   runtimeOptimizationBody,
 } from '../../../src/main/core/backends/platform-runtime/runtime-optimization-body.js';
-import { optimizationKey } from '../../../src/main/core/video/prompt-optimization.js';
-import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
+import { optimizationKey } from '../../../src/main/core/creating/prompt-optimization.js';
+import { limitsFor, type LocalVideoDraft } from '../../../src/main/core/creating/submit-video.js';
 import type { Journal } from '../../../src/main/core/journal/open-journal.js';
 import { findService, publicService } from '../../../src/simulator/catalog.js';
 import { RuntimeOptimizationRequest } from '../../../src/simulator/platform/sync-schemas.js';

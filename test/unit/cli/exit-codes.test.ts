@@ -5,7 +5,7 @@ import { exitCodeFor } from '../../../src/cli/cli-context.js';
 import { EXIT_CODE_FOR_ERROR_KIND, ExitCode } from '../../../src/cli/exit-codes.js';
 import { ERROR_CODE_KINDS, errorKindOf, type ErrorKind } from '../../../src/main/core/error-kinds.js';
 import { AppError } from '../../../src/main/core/errors.js';
-import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError, OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
 import { SecretStoreError } from '../../../src/main/core/secrets/secret-store.js';
 import { InputLimitError } from '../../../src/main/core/operations/service-common.js';
 import { DraftInvalidError } from '../../../src/shared/h3/violations.js';

@@ -15,7 +15,7 @@ async function refusals(file: string, code: string): Promise<string[]> {
 
 describe('the inner layers of the core (eslint.config.js)', () => {
   it('keeps features below the composition root, the bridge, the hosts and the CLI', async () => {
-    const file = 'src/main/core/features/profiles/example.ts';
+    const file = 'src/main/core/profiles/example.ts';
     for (const target of [
       '../../app/compose-core.js',
       '../../app/core-parts.js',
@@ -71,7 +71,7 @@ describe('the inner layers of the core (eslint.config.js)', () => {
     for (const file of [
       'src/main/core/operations/example.ts',
       'src/main/core/batch/example.ts',
-      'src/main/core/video/example.ts',
+      'src/main/core/backends/public-api/example.ts',
       'src/main/core/jobs/example.ts',
     ]) {
       expect(

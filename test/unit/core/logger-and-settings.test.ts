@@ -3,10 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../src/main/core/app/data-dir.js';
 import { createLogger, redact } from '../../../src/main/core/logging/logger.js';
-import {
-  createFileSettingsStore,
-  DEFAULT_UI_SETTINGS,
-} from '../../../src/main/core/features/settings/ui-settings.js';
+import { createFileSettingsStore, DEFAULT_UI_SETTINGS } from '../../../src/main/core/settings/ui-settings.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const tmp = () => tempFolder('fw-core-');

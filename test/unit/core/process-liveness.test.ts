@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../src/main/core/app/process-liveness.js';
+import { isProcessAlive } from '../../../src/main/core/process/process-liveness.js';
 
 const state = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

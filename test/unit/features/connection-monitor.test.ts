@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../../src/shared/bridge/contract.js';
-import { ConnectionMonitor } from '../../../src/main/core/features/connection/connection-monitor.js';
-import { ApiError, OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
-import type { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { ConnectionMonitor } from '../../../src/main/core/discovery/connection-monitor.js';
+import { ApiError, OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
+import type { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 
 type ListServices = PublicApiClient['listServices'];
 

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { chooseTestAccount } from '../../../src/main/core/features/debug-pairing/debug-pairing-feature.js';
-import type { TestAccount } from '../../../src/main/core/features/debug-pairing/developer-api.js';
+import { chooseTestAccount } from '../../../src/main/core/debug-pairing/debug-pairing-feature.js';
+import type { TestAccount } from '../../../src/main/core/debug-pairing/developer-api.js';
 import {
   listenForRedirect,
   PAIRING_REDIRECT_PATH,
-} from '../../../src/main/core/features/debug-pairing/loopback-redirect.js';
+} from '../../../src/main/core/debug-pairing/loopback-redirect.js';
 import {
   newCodeVerifier,
   newPairingState,
   newPkcePair,
   s256Challenge,
-} from '../../../src/main/core/features/debug-pairing/pkce.js';
+} from '../../../src/main/core/debug-pairing/pkce.js';
 
 describe('PKCE (RFC 7636)', () => {
   it('derives the S256 challenge of the RFC’s appendix B example', () => {

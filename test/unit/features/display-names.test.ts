@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DisplayNames, type MemberPages } from '../../../src/main/core/features/team/display-names.js';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { DisplayNames, type MemberPages } from '../../../src/main/core/team/display-names.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 
 const member = (n: number) => ({
   membershipId: `mbr_${n}`,

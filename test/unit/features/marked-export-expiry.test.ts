@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MarkedExports } from '../../../src/main/core/features/exports/marked-export.js';
-import type {
-  ExportRequestBody,
-  RuntimeExportCalls,
-} from '../../../src/main/core/features/exports/marked-export.js';
+import { MarkedExports } from '../../../src/main/core/exports/marked-export.js';
+import type { ExportRequestBody, RuntimeExportCalls } from '../../../src/main/core/exports/marked-export.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const dir = tempFolder('fw-export-expiry-');

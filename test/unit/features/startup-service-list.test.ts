@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { StartupServiceList } from '../../../src/main/core/features/connection/startup-service-list.js';
-import { OutcomeUnknownError } from '../../../src/main/core/platform/api-errors.js';
+import { StartupServiceList } from '../../../src/main/core/discovery/startup-service-list.js';
+import { OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
 
 const list = (name: string) => ({ data: [{ model: name }] }) as never;
 

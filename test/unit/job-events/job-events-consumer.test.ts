@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   JobEventsConsumer,
   RUNTIME_EVENTS_STREAM,
-} from '../../../src/main/core/features/job-events/job-events-consumer.js';
+} from '../../../src/main/core/platform/job-events/job-events-consumer.js';
 import type {
   EventCursorStore,
   JobEventsState,
   RuntimeEventsSource,
-} from '../../../src/main/core/features/job-events/job-events-consumer.js';
+} from '../../../src/main/core/platform/job-events/job-events-consumer.js';
 
 const FAST = { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 };
 

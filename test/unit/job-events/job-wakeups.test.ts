@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobWakeups } from '../../../src/main/core/features/job-events/job-wakeups.js';
+import { JobWakeups } from '../../../src/main/core/platform/job-events/job-wakeups.js';
 
 describe('JobWakeups (job events → the engine’s poll)', () => {
   it('an event for a job no poll waits for says so, and the caller reads it another way', async () => {

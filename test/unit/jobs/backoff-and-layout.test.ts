@@ -1,19 +1,19 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../../src/main/core/platform/retry/backoff.js';
+import { DEFAULT_POLL_BACKOFF, backoffDelay } from '../../../src/main/core/api-clients/retry/backoff.js';
 import {
   injectiveSegment,
   jobFolder,
   outputFileName,
   safeSegment,
 } from '../../../src/main/core/jobs/library-layout.js';
-import { kindForStatus } from '../../../src/main/core/platform/api-errors.js';
+import { kindForStatus } from '../../../src/main/core/api-clients/api-errors.js';
 import {
   MAX_RETRY_AFTER_SECONDS,
   RetryAfterTooLongError,
   parseRetryAfter,
   retryWaitMs,
-} from '../../../src/main/core/platform/retry/retry-after.js';
+} from '../../../src/main/core/api-clients/retry/retry-after.js';
 
 const noJitter = () => 0.5;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reindexLibrary } from '../../../src/main/core/features/library/reindex-library.js';
+import { reindexLibrary } from '../../../src/main/core/library/reindex-library.js';
 import { tempJournal } from '../journal/helpers.js';
 
 let cleanup: (() => void) | undefined;

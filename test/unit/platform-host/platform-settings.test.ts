@@ -3,7 +3,7 @@ import {
   DEFAULT_PLATFORM_LIMITS,
   PlatformSettingsError,
   readPlatformSettings,
-} from '../../../src/main/core/app/platform-settings.js';
+} from '../../../src/main/core/platform/platform-settings.js';
 
 const CREDENTIAL = 'app-credential-SECRET-value';
 const complete = {

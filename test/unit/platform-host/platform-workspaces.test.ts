@@ -1,11 +1,11 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformWorkspaces, type Subject } from '../../../src/main/core/app/platform-workspaces.js';
+import { PlatformWorkspaces, type Subject } from '../../../src/main/core/platform/platform-workspaces.js';
 import {
   legacySubjectKeyOf,
   subjectKeyOf,
-} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+} from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import { openJournal } from '../../../src/main/core/journal/index.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';

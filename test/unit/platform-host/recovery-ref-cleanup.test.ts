@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   forgetFinishedRecoveryRefs,
   forgetRecoveryRefsOnFinish,
-} from '../../../src/main/core/app/recovery-ref-cleanup.js';
+} from '../../../src/main/core/platform/recovery-ref-cleanup.js';
 import type { Journal } from '../../../src/main/core/journal/open-journal.js';
 import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
 import { acceptedJobRow, journalWithProfile } from '../../support/journal-rows.js';

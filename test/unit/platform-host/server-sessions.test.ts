@@ -3,17 +3,17 @@ import {
   ApiError,
   OutcomeUnknownError,
   ResponseShapeError,
-} from '../../../src/main/core/platform/api-errors.js';
+} from '../../../src/main/core/api-clients/api-errors.js';
 import {
   ServerSessions,
   subjectKeyOf,
   UNKNOWN_ID_TTL_MS,
   UNKNOWN_IDS_MAX,
-} from '../../../src/main/core/features/runtime-sessions/server-sessions.js';
+} from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import type {
   RuntimeSession,
   SessionService,
-} from '../../../src/main/core/features/runtime-sessions/session-service.js';
+} from '../../../src/main/core/platform/runtime-sessions/session-service.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
 const HOUR = 3600 * 1000;

@@ -3,9 +3,9 @@ import {
   ApiError,
   OutcomeUnknownError,
   ResponseShapeError,
-} from '../../../src/main/core/platform/api-errors.js';
-import { RetryAfterTooLongError } from '../../../src/main/core/platform/retry/retry-after.js';
-import { RETRY_POLICIES, classify, withRetry } from '../../../src/main/core/platform/retry/retry.js';
+} from '../../../src/main/core/api-clients/api-errors.js';
+import { RetryAfterTooLongError } from '../../../src/main/core/api-clients/retry/retry-after.js';
+import { RETRY_POLICIES, classify, withRetry } from '../../../src/main/core/api-clients/retry/retry.js';
 
 const apiError = (status: number, retryAfterSeconds?: number) =>
   new ApiError({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PublicApiClient } from '../../../src/main/core/platform/public-api-client.js';
+import { PublicApiClient } from '../../../src/main/core/api-clients/public-api-client.js';
 
 const KEY = 'sk-endpoint-test-key';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { admissionViewOfDryRun, dryRunAdmission } from '../../../src/main/core/studio/dry-run-admission.js';
+import {
+  admissionViewOfDryRun,
+  dryRunAdmission,
+} from '../../../src/main/core/backends/platform-runtime/dry-run-admission.js';
 
 const at = new Date('2026-11-23T12:00:00Z');
 
@@ -100,7 +103,8 @@ describe('dry-run → admission view', () => {
 
 describe('the dry-run cost is exact', () => {
   it('scales the integer amount without float drift (0.1 + 0.2 stays 0.30)', async () => {
-    const { costText } = await import('../../../src/main/core/studio/dry-run-admission.js');
+    const { costText } =
+      await import('../../../src/main/core/backends/platform-runtime/dry-run-admission.js');
     expect(costText({ estimatedAmount: 30, amountScale: 2, currency: 'CREDIT' })).toBe('0.30 CREDIT');
     expect(costText({ estimatedAmount: '123456789012345678901', amountScale: 6 })).toBe(
       '123456789012345.678901',
@@ -109,7 +113,8 @@ describe('the dry-run cost is exact', () => {
   });
 
   it('reads a decimal amount as the platform wrote it (the spec does not say the amount is an integer)', async () => {
-    const { costText } = await import('../../../src/main/core/studio/dry-run-admission.js');
+    const { costText } =
+      await import('../../../src/main/core/backends/platform-runtime/dry-run-admission.js');
     expect(costText({ estimatedAmount: 7.5, currency: 'CREDIT' })).toBe('7.5 CREDIT');
     expect(costText({ estimatedAmount: '12.50', currency: 'USD', unit: 'second', usage: 5 })).toBe(
       '12.50 USD for 5 seconds',

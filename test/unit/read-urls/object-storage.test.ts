@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ObjectStorage } from '../../../src/main/core/features/read-urls/object-storage.js';
+import { ObjectStorage } from '../../../src/main/core/storage/object-storage.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 let dir: string;

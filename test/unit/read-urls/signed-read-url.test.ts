@@ -5,7 +5,7 @@ import {
   SIGNING_KEY_ENTRY,
   signReadUrl,
   verifyReadUrl,
-} from '../../../src/main/core/features/read-urls/signed-read-url.js';
+} from '../../../src/main/core/storage/signed-read-url.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 
 const key = randomBytes(32);

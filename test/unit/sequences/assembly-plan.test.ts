@@ -5,7 +5,7 @@ import {
   checkCrossfade,
   ffmetadataOf,
   type AssemblyPlan,
-} from '../../../src/main/core/media/assemble-shots.js';
+} from '../../../src/main/core/media-tools/assemble-shots.js';
 
 const plan = (durations: number[], crossfadeSeconds: number, audio = true): AssemblyPlan => ({
   shots: durations.map((d, i) => ({

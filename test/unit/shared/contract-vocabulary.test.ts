@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import { chatCapabilities } from '../../../src/main/core/operations/chat.js';
 import { uploadLimitFor } from '../../../src/main/core/operations/inputs.js';
 import type { ServiceEntry } from '../../../src/shared/api/discovery.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { median, estimateFromDurations } from '../../../src/main/core/jobs/expected-duration.js';
-import { JobViews } from '../../../src/main/core/studio/job-views.js';
-import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
+import { JobViews } from '../../../src/main/core/library/job-views.js';
+import type { StudioDrafts } from '../../../src/main/core/creating/drafts.js';
 import { tempJournal } from '../journal/helpers.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 
 let t: ReturnType<typeof tempJournal>;
 
@@ -110,7 +110,7 @@ describe('the expected remaining time of a job in the Queue', () => {
 
 describe('the title of a job in the Queue', () => {
   it('is its prompt, else the text it speaks, else its instruction; empty when the body names none', async () => {
-    const { jobTitleOf } = await import('../../../src/main/core/studio/job-views.js');
+    const { jobTitleOf } = await import('../../../src/main/core/library/job-views.js');
     expect(jobTitleOf({ model: 'h3', prompt: ' A kite ' })).toBe('A kite');
     expect(jobTitleOf({ model: 'cadence-speech', text: 'Welcome to the harbour' })).toBe(
       'Welcome to the harbour',
@@ -128,7 +128,7 @@ describe('the title of a job in the Queue', () => {
   });
 
   it('is the name of the document a platform document_parse job parses', async () => {
-    const { jobTitleOf } = await import('../../../src/main/core/studio/job-views.js');
+    const { jobTitleOf } = await import('../../../src/main/core/library/job-views.js');
     expect(
       jobTitleOf({
         model: 'folio-parse',

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobViews } from '../../../src/main/core/studio/job-views.js';
+import { JobViews } from '../../../src/main/core/library/job-views.js';
 import type { Output } from '../../../src/main/core/journal/outputs-repository.js';
-import type { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
-import { BROWSER_HOST } from '../../../src/main/core/studio/studio-host.js';
+import type { StudioDrafts } from '../../../src/main/core/creating/drafts.js';
+import { BROWSER_HOST } from '../../../src/main/core/library/studio-host.js';
 import { acceptJob, tempJournal } from '../journal/helpers.js';
 
 let t: ReturnType<typeof tempJournal>;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimeCreateDeps } from '../../../src/main/core/studio/runtime-create.js';
-import { RuntimeCreate, runtimeStatusCallable } from '../../../src/main/core/studio/runtime-create.js';
+import type { RuntimeCreateDeps } from '../../../src/main/core/backends/platform-runtime/runtime-create.js';
+import {
+  RuntimeCreate,
+  runtimeStatusCallable,
+} from '../../../src/main/core/backends/platform-runtime/runtime-create.js';
 
 /** A RuntimeCreate whose `/available-services` answers these items (nothing else is called). */
 function createWith(items: { model: string; status: string }[]): RuntimeCreate {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StagedFiles } from '../../../src/main/core/studio/staged-files.js';
+import { StagedFiles } from '../../../src/main/core/storage/staged-files.js';
 import { tempJournal } from '../journal/helpers.js';
 
 const deadPid = () =>

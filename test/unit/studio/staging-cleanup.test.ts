@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StagedFiles, UNNAMED_STAGED_GRACE_MS } from '../../../src/main/core/studio/staged-files.js';
+import { StagedFiles, UNNAMED_STAGED_GRACE_MS } from '../../../src/main/core/storage/staged-files.js';
 import { tempJournal } from '../journal/helpers.js';
 
 let t: ReturnType<typeof tempJournal>;

@@ -6,10 +6,10 @@ import { JobEngine } from '../../../src/main/core/jobs/job-engine.js';
 import type { MediaJobTransport } from '../../../src/main/core/jobs/media-job-transport.js';
 import { openJournal, type Journal } from '../../../src/main/core/journal/open-journal.js';
 import type { Logger } from '../../../src/main/core/logging/logger.js';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
-import { StudioDrafts } from '../../../src/main/core/studio/drafts.js';
-import { StudioSubmit } from '../../../src/main/core/studio/submit.js';
-import type { LocalVideoDraft } from '../../../src/main/core/video/submit-video.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
+import { StudioDrafts } from '../../../src/main/core/creating/drafts.js';
+import { StudioSubmit } from '../../../src/main/core/creating/submit.js';
+import type { LocalVideoDraft } from '../../../src/main/core/creating/submit-video.js';
 
 /**
  * `video.submit` maps what the engine did (its RunResult, or what a failure had committed) and

@@ -3,7 +3,7 @@ import {
   variationGroupId,
   variationKey,
   variationSeed,
-} from '../../../src/main/core/studio/variation-keys.js';
+} from '../../../src/main/core/creating/variation-keys.js';
 
 const DRAFT_KEY = 'draft-5f0c6b1e-2f7a-4d8e-9a51-0c3f2b7d9e10-8d1f6a0b-7c2e-4b9d-a3f5-1e6c0d9b2a47';
 const KEY_SHAPE = /^[A-Za-z0-9._:-]{8,128}$/;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProjectsFeature } from '../../../src/main/core/features/projects/projects-feature.js';
-import { resourceAttributionFor } from '../../../src/main/core/features/projects/resource-attribution.js';
+import { ProjectsFeature } from '../../../src/main/core/projects/projects-feature.js';
+import { resourceAttributionFor } from '../../../src/main/core/projects/resource-attribution.js';
 import { tempJournal } from '../journal/helpers.js';
 
 let env: ReturnType<typeof tempJournal> | undefined;

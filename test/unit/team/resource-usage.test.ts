@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatScaled, rawAmount } from '../../../src/main/core/platform/runtime/credit-amounts.js';
-import { mergeUsage, usageRequests } from '../../../src/main/core/features/team/resource-usage.js';
+import { formatScaled, rawAmount } from '../../../src/main/core/api-clients/runtime/credit-amounts.js';
+import { mergeUsage, usageRequests } from '../../../src/main/core/team/resource-usage.js';
 
 const item = (resourceId: string, credits: Partial<Record<string, unknown>>, extra: object = {}) => ({
   resourceId,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TeamFeature } from '../../../src/main/core/features/team/team-feature.js';
-import type { TeamDeps } from '../../../src/main/core/features/team/team-feature.js';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { TeamFeature } from '../../../src/main/core/team/team-feature.js';
+import type { TeamDeps } from '../../../src/main/core/team/team-feature.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 
 const refused = () =>
   new ApiError({

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridgeDispatcher, type BridgeHandlers } from '../../../src/main/core/bridge/dispatcher.js';
 import { createTeamHandlers } from '../../../src/main/core/bridge/handlers/team-handlers.js';
-import { ProjectsFeature } from '../../../src/main/core/features/projects/projects-feature.js';
-import { TeamFeature } from '../../../src/main/core/features/team/team-feature.js';
-import { ApiError } from '../../../src/main/core/platform/api-errors.js';
+import { ProjectsFeature } from '../../../src/main/core/projects/projects-feature.js';
+import { TeamFeature } from '../../../src/main/core/team/team-feature.js';
+import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import { tempJournal } from '../journal/helpers.js';
 
 let env: ReturnType<typeof tempJournal> | undefined;

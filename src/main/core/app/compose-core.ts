@@ -1,10 +1,10 @@
-import { ServiceCatalog } from '../features/catalog/service-catalog.js';
-import { JobViews } from '../studio/job-views.js';
-import { LibraryFeature } from '../features/library/library-feature.js';
-import { MediaJobsFeature } from '../features/media-jobs/media-jobs-feature.js';
-import { PlaygroundFeature } from '../features/playground/playground-feature.js';
-import { ProfilesFeature } from '../features/profiles/profiles-feature.js';
-import { DebugPairingFeature } from '../features/debug-pairing/debug-pairing-feature.js';
+import { ServiceCatalog } from '../discovery/service-catalog.js';
+import { JobViews } from '../library/job-views.js';
+import { LibraryFeature } from '../library/library-feature.js';
+import { MediaJobsFeature } from '../media-jobs/media-jobs-feature.js';
+import { PlaygroundFeature } from '../operations/playground-feature.js';
+import { ProfilesFeature } from '../profiles/profiles-feature.js';
+import { DebugPairingFeature } from '../debug-pairing/debug-pairing-feature.js';
 import { apiKeyFromEnvironment } from '../secrets/env-secret-store.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import type { CoreParts } from './core-parts.js';

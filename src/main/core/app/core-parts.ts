@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { LibraryFolders } from '../features/library/library-folders.js';
+import { LibraryFolders } from '../library/library-folders.js';
 import { openJournal, type Journal } from '../journal/open-journal.js';
-import { PRESENCE_DIR } from './process-presence.js';
+import { PRESENCE_DIR } from '../process/process-presence.js';
 import { JobEngine, type EngineChange, type JobEngineOptions } from '../jobs/job-engine.js';
 import { publicApiTransport } from '../jobs/public-api-transport.js';
 import { EmbeddedSimulator, type SimulatorLauncher } from '../profiles/embedded-simulator.js';
@@ -10,7 +10,7 @@ import { ProfileCredentials } from '../secrets/profile-credentials.js';
 import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
-import { resumeOptimizations } from '../video/resume-optimizations.js';
+import { resumeOptimizations } from '../backends/public-api/resume-optimizations.js';
 
 export interface CorePartsOptions {
   dataDir: string;

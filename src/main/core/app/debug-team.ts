@@ -1,6 +1,6 @@
-import type { DebugPairingFeature } from '../features/debug-pairing/debug-pairing-feature.js';
-import type { ProjectsFeature } from '../features/projects/projects-feature.js';
-import { TeamFeature } from '../features/team/team-feature.js';
+import type { DebugPairingFeature } from '../debug-pairing/debug-pairing-feature.js';
+import type { ProjectsFeature } from '../projects/projects-feature.js';
+import { TeamFeature } from '../team/team-feature.js';
 
 /**
  * The Team screen in online debugging (issue 30): when the active profile is a paired debug

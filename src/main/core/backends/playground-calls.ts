@@ -5,7 +5,7 @@ import { runOcr } from '../operations/ocr.js';
 import { rerankDocuments } from '../operations/rerank.js';
 import { transcribeFile } from '../operations/transcription.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 
 /** A public operation `(journal, client, ...rest) => T` with its journal and client already bound. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches any journal and client type

@@ -5,9 +5,9 @@ import type { ServiceEntryView, studioMethods } from '../../../shared/bridge/dom
 import type { RunResult } from '../jobs/job-engine.js';
 import type { CatalogVoice } from '../../../shared/api/discovery.js';
 import type { JobWithInputs } from '../operations/job-with-inputs.js';
-import type { StagedFiles } from '../studio/staged-files.js';
-import type { StudioDrafts } from '../studio/drafts.js';
-import type { UploadState, VideoSubmission } from '../video/submit-video.js';
+import type { StagedFiles } from '../storage/staged-files.js';
+import type { StudioDrafts } from '../creating/drafts.js';
+import type { UploadState, VideoSubmission } from '../creating/submit-video.js';
 import type { PlaygroundCalls } from './playground-calls.js';
 
 /** A backend's services as Create and the Playground list them. */

@@ -4,9 +4,9 @@ import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import type { EffectiveLimits } from '../../../shared/h3/effective-limits.js';
 import { validateDraft } from '../../../shared/h3/validate-draft.js';
 import { AppError } from '../errors.js';
-import type { ProbedFile } from '../media/probe-media.js';
-import { ApiError } from '../platform/api-errors.js';
-import { discoverServices } from '../video/discovery.js';
+import type { ProbedFile } from '../media-tools/probe-media.js';
+import { ApiError } from '../api-clients/api-errors.js';
+import { discoverServices } from '../discovery/service-list.js';
 import {
   limitsFor,
   submitVideo,
@@ -14,7 +14,7 @@ import {
   type UploadState,
   type VideoResult,
   type VideoSubmission,
-} from '../video/submit-video.js';
+} from '../creating/submit-video.js';
 import {
   attemptKey,
   batchIdempotencyKey,

@@ -1,10 +1,10 @@
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobIntent, JobWithOutputs } from '../journal/jobs-repository.js';
-import { ApiError } from '../platform/api-errors.js';
-import type { BackoffPolicy } from '../platform/retry/backoff.js';
-import { RetryAfterTooLongError } from '../platform/retry/retry-after.js';
-import { classify, withRetry, type RetryVerdict } from '../platform/retry/retry.js';
+import { ApiError } from '../api-clients/api-errors.js';
+import type { BackoffPolicy } from '../api-clients/retry/backoff.js';
+import { RetryAfterTooLongError } from '../api-clients/retry/retry-after.js';
+import { classify, withRetry, type RetryVerdict } from '../api-clients/retry/retry.js';
 import { acceptanceOf } from './job-snapshot.js';
 import {
   CREATE_PATHS,

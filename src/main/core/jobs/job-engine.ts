@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessAlive } from '../app/process-liveness.js';
-import { presenceOf, ProcessPresence } from '../app/process-presence.js';
+import { isProcessAlive } from '../process/process-liveness.js';
+import { presenceOf, ProcessPresence } from '../process/process-presence.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { IdempotencyConflictError } from '../journal/errors.js';
@@ -15,7 +15,7 @@ import type {
   LeaseOwner,
   LeaseOwnerAlive,
 } from '../journal/jobs-repository.js';
-import { sleepUnlessStopped, type BackoffPolicy } from '../platform/retry/backoff.js';
+import { sleepUnlessStopped, type BackoffPolicy } from '../api-clients/retry/backoff.js';
 import { batchReadAtResume } from './batch-read-at-resume.js';
 import { sendIntent, type CreateOptions } from './create-job.js';
 import { ENGINE_STOPPED_MESSAGE, engineStoppedError } from './engine-stopped.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { MediaJobAnswer as MediaJob } from '../../../shared/api/media-jobs.js';
-import type { RetryClock } from '../platform/retry/retry-after.js';
+import type { RetryClock } from '../api-clients/retry/retry-after.js';
 
 /** Where each asynchronous service kind is created. */
 export const CREATE_PATHS = {

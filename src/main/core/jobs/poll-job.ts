@@ -1,15 +1,15 @@
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import { isTerminalStatus, type JobWithOutputs } from '../journal/jobs-repository.js';
-import { ApiError } from '../platform/api-errors.js';
-import { RetryAfterTooLongError, retryWaitMs } from '../platform/retry/retry-after.js';
+import { ApiError } from '../api-clients/api-errors.js';
+import { RetryAfterTooLongError, retryWaitMs } from '../api-clients/retry/retry-after.js';
 import {
   DEFAULT_POLL_BACKOFF,
   backoffDelay,
   sleepUnlessStopped,
   type BackoffPolicy,
-} from '../platform/retry/backoff.js';
-import { classify } from '../platform/retry/retry.js';
+} from '../api-clients/retry/backoff.js';
+import { classify } from '../api-clients/retry/retry.js';
 import { snapshotOf } from './job-snapshot.js';
 import type { MediaJobTransport } from './media-job-transport.js';
 

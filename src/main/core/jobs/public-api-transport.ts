@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 import { RUNTIME_JOB_PATHS, type MediaJobTransport } from './media-job-transport.js';
 
 /** The Public Model and Media API client as the job engine's transport (its first implementation). */

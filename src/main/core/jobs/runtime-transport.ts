@@ -1,9 +1,9 @@
 import type { MediaJobAnswer as MediaJob } from '../../../shared/api/media-jobs.js';
 import { AppError } from '../errors.js';
-import { ApiError, OutcomeUnknownError } from '../platform/api-errors.js';
-import { BATCH_GET_MAX_IDS, type RuntimeApiClient } from '../platform/runtime/runtime-api-client.js';
-import { recoveryAuth, sessionAuth, type RuntimeAuth } from '../platform/runtime/runtime-auth.js';
-import type { RuntimeJob } from '../platform/runtime/runtime-schemas.js';
+import { ApiError, OutcomeUnknownError } from '../api-clients/api-errors.js';
+import { BATCH_GET_MAX_IDS, type RuntimeApiClient } from '../api-clients/runtime/runtime-api-client.js';
+import { recoveryAuth, sessionAuth, type RuntimeAuth } from '../api-clients/runtime/runtime-auth.js';
+import type { RuntimeJob } from '../api-clients/runtime/runtime-schemas.js';
 import type { RecoveryRefs } from '../secrets/recovery-refs.js';
 import type { MediaJobTransport, ReadJob } from './media-job-transport.js';
 

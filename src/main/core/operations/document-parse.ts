@@ -1,8 +1,8 @@
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { DOCUMENT_PAGE_MAX, DocumentParseResponse } from '../../../shared/api/document-parse.js';
 import type { Journal } from '../journal/open-journal.js';
-import { probeMedia } from '../media/probe-media.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import { probeMedia } from '../media-tools/probe-media.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 import { writeParseFiles } from './document-parse-files.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
 import { callAnswer, InputLimitError } from './service-common.js';

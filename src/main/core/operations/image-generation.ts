@@ -3,7 +3,7 @@ import { codePointLength } from '../../../shared/api/common.js';
 import { readMediaSpec } from '../../../shared/api/contract-vocabulary.js';
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { RunResult, WaitOptions } from '../jobs/job-engine.js';
-import { probeMedia, type ProbedFile } from '../media/probe-media.js';
+import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
 import { checkProbedFile } from './inputs.js';
 import { submitJobWithInputs, type JobWithInputs, type MediaJobDeps } from './job-with-inputs.js';
 import { checkField, contractParameter } from './contract-fields.js';

@@ -1,7 +1,7 @@
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import type { JobEngine, RunResult, SubmitRequest, WaitOptions } from '../jobs/job-engine.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { ProbedFile } from '../media/probe-media.js';
+import type { ProbedFile } from '../media-tools/probe-media.js';
 import type { ProfileDirectory } from '../profiles/profile-directory.js';
 import { refusedForUnknownAsset, resendIdempotencyKey } from '../journal/jobs-repository.js';
 import { forgetAssetsNamedIn, forgetCachedAssets, isAssetNotFound } from '../uploads/upload-cache.js';

@@ -2,8 +2,8 @@ import { readApiUsage } from '../../../shared/api/contract-vocabulary.js';
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
 import { OcrResponse } from '../../../shared/api/ocr.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { probeMedia, type ProbedFile } from '../media/probe-media.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
+import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
 import { checkProbedFile, withUploadedInput } from './inputs.js';
 import { InputLimitError, journaledCall, callAnswer, type Answer } from './service-common.js';
 

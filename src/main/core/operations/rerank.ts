@@ -9,7 +9,7 @@ import {
   RerankResponse,
 } from '../../../shared/api/rerank.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 import { InputLimitError, journaledCall, callAnswer, type Answer } from './service-common.js';
 
 export interface RerankInput {

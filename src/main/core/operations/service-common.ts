@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { ServiceCallOperation } from '../journal/service-calls-repository.js';
-import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../platform/api-errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import { readJsonBody } from '../platform/read-json-body.js';
-import type { RetryClock } from '../platform/retry/retry-after.js';
-import { billedCallVerdict, classify, withRetry } from '../platform/retry/retry.js';
+import { ApiError, apiErrorFromResponse, OutcomeUnknownError } from '../api-clients/api-errors.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
+import { readJsonBody } from '../api-clients/read-json-body.js';
+import type { RetryClock } from '../api-clients/retry/retry-after.js';
+import { billedCallVerdict, classify, withRetry } from '../api-clients/retry/retry.js';
 
 /**
  * A request that breaks a documented or published limit, found before anything was sent. Its code
@@ -22,7 +22,7 @@ export class InputLimitError extends AppError {
 }
 
 // chooseService lives with discovery (video/discovery.ts); re-exported for the callers that import it from here.
-export { chooseService } from '../video/discovery.js';
+export { chooseService } from '../discovery/service-list.js';
 
 /** Service kinds of each playground operation. */
 export const SERVICE_KINDS = {

@@ -12,8 +12,8 @@ import {
 } from '../../../shared/api/transcription.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
-import { sha256OfFile } from '../media/probe-media.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import { sha256OfFile } from '../media-tools/probe-media.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 import { InputLimitError, journaledCall, readAnswer, sendWithRetry, type Answer } from './service-common.js';
 import { WORKING_CALL_TIMEOUT_MS } from '../../../shared/wait-defaults.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { link, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessOnHostAlive } from '../app/process-liveness.js';
+import { isProcessOnHostAlive } from '../process/process-liveness.js';
 import { AppError } from '../errors.js';
 
 /** A running local simulator as the core sees it (src/simulator implements it). */

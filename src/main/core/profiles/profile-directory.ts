@@ -5,7 +5,7 @@ import type { Journal } from '../journal/open-journal.js';
 import { normaliseBaseUrl, type Profile } from '../journal/profiles-repository.js';
 import { apiKeyFromEnvironment, API_KEY_ENV_VARIABLE } from '../secrets/env-secret-store.js';
 import type { ProfileCredentials } from '../secrets/profile-credentials.js';
-import { PublicApiClient, type ServiceIdentity } from '../platform/public-api-client.js';
+import { PublicApiClient, type ServiceIdentity } from '../api-clients/public-api-client.js';
 import type { EmbeddedSimulator } from './embedded-simulator.js';
 
 export const SIMULATOR_PROFILE_ID = 'simulator';

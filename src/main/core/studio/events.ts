@@ -1,7 +1,7 @@
-import type { EventHub } from '../bridge/event-hub.js';
+import type { EventHub } from '../events/event-hub.js';
 import type { EngineChange } from '../jobs/job-engine.js';
 import type { Logger } from '../logging/logger.js';
-import type { JobViews } from './job-views.js';
+import type { JobViews } from '../library/job-views.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 

@@ -1,28 +1,28 @@
 import path from 'node:path';
 import type { Capabilities } from '../../../shared/bridge/domains/app.js';
 import type { StudioBackend, StudioBackendParts } from '../backends/studio-backend.js';
-import type { EventHub } from '../bridge/event-hub.js';
+import type { EventHub } from '../events/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
-import { PlaygroundFeature } from '../features/playground/playground-feature.js';
-import { ProjectsFeature } from '../features/projects/projects-feature.js';
+import { PlaygroundFeature } from '../operations/playground-feature.js';
+import { ProjectsFeature } from '../projects/projects-feature.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
-import type { UploadState } from '../video/submit-video.js';
-import { localDraftOf } from './draft-inputs.js';
-import { StudioDrafts } from './drafts.js';
+import type { UploadState } from '../creating/submit-video.js';
+import { localDraftOf } from '../creating/draft-inputs.js';
+import { StudioDrafts } from '../creating/drafts.js';
 import { engineChangeForwarder, forwardJobView } from './events.js';
-import { JobViews } from './job-views.js';
-import { StudioLibrary } from './library.js';
-import { MediaResolver } from './media-resolver.js';
-import { StagedFiles } from './staged-files.js';
-import { StudioBatch } from './studio-batch.js';
-import { StudioSettings } from './studio-settings.js';
-import { StudioSubmit } from './submit.js';
-import { StudioVariations } from './variations.js';
-import { SequenceAssembler } from '../features/sequences/sequence-assembler.js';
-import { SequencesFeature } from '../features/sequences/sequences-feature.js';
-import { ResultFacts } from '../features/sequences/shot-results.js';
-import type { StudioHost } from './studio-host.js';
+import { JobViews } from '../library/job-views.js';
+import { StudioLibrary } from '../library/library.js';
+import { MediaResolver } from '../library/media-resolver.js';
+import { StagedFiles } from '../storage/staged-files.js';
+import { StudioBatch } from '../batch/studio-batch.js';
+import { StudioSettings } from '../settings/studio-settings.js';
+import { StudioSubmit } from '../creating/submit.js';
+import { StudioVariations } from '../creating/variations.js';
+import { SequenceAssembler } from '../sequences/sequence-assembler.js';
+import { SequencesFeature } from '../sequences/sequences-feature.js';
+import { ResultFacts } from '../sequences/shot-results.js';
+import type { StudioHost } from '../library/studio-host.js';
 
 export interface StudioFeaturesDeps {
   /** Where staged files and Sequences' work files live (the person's folder on the platform). */

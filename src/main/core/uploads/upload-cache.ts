@@ -2,8 +2,8 @@ import type { UploadResponse } from '../../../shared/api/assets.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { UploadField } from '../journal/uploads-repository.js';
 import { refusedForAssetGone } from '../journal/jobs-repository.js';
-import { ApiError } from '../platform/api-errors.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
+import { ApiError } from '../api-clients/api-errors.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
 import type { UploadedInput } from './upload-input.js';
 
 /** What identifies the bytes of one input for reuse. */

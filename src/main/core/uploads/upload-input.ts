@@ -3,12 +3,12 @@ import { isQuickTime } from '../../../shared/h3/draft.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { UploadField } from '../journal/uploads-repository.js';
-import { ApiError } from '../platform/api-errors.js';
-import type { UploadProgress } from '../platform/multipart-file-body.js';
-import type { PublicApiClient } from '../platform/public-api-client.js';
-import type { BackoffPolicy } from '../platform/retry/backoff.js';
-import { classify, withRetry, type RetryOperation } from '../platform/retry/retry.js';
-import type { ProbedFile } from '../media/probe-media.js';
+import { ApiError } from '../api-clients/api-errors.js';
+import type { UploadProgress } from '../api-clients/multipart-file-body.js';
+import type { PublicApiClient } from '../api-clients/public-api-client.js';
+import type { BackoffPolicy } from '../api-clients/retry/backoff.js';
+import { classify, withRetry, type RetryOperation } from '../api-clients/retry/retry.js';
+import type { ProbedFile } from '../media-tools/probe-media.js';
 import { UploadCache } from './upload-cache.js';
 
 export interface UploadedInput {

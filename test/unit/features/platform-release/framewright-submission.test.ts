@@ -6,7 +6,7 @@ import {
   framewrightSubmission,
   imageImportKeyOf,
   versionKeyOf,
-} from '../../../../src/main/core/features/platform-release/framewright-submission.js';
+} from '../../../../src/main/core/platform-release/framewright-submission.js';
 import { normalizeSubmission } from '../../../../src/simulator/platform/developer/submissions.js';
 import { SubmissionSchema } from '../../../../src/simulator/platform/developer/developer-schemas.js';
 

@@ -4,7 +4,7 @@ import {
   partRanges,
   planParts,
   type SessionParts,
-} from '../../../../src/main/core/features/platform-release/part-plan.js';
+} from '../../../../src/main/core/platform-release/part-plan.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 2.5 * MiB;

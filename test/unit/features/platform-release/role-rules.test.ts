@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FRAMEWRIGHT_ROLES } from '../../../../src/main/core/features/platform-release/framewright-submission.js';
+import { FRAMEWRIGHT_ROLES } from '../../../../src/main/core/platform-release/framewright-submission.js';
 import {
   checkRoleUpdate,
   declaredRolesUpdate,
-} from '../../../../src/main/core/features/platform-release/role-rules.js';
+} from '../../../../src/main/core/platform-release/role-rules.js';
 
 const current = [
   {

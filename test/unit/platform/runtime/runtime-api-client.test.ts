@@ -1,17 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OutcomeUnknownError } from '../../../../src/main/core/platform/api-errors.js';
-import { RuntimeApiClient } from '../../../../src/main/core/platform/runtime/runtime-api-client.js';
+import { OutcomeUnknownError } from '../../../../src/main/core/api-clients/api-errors.js';
+import { RuntimeApiClient } from '../../../../src/main/core/api-clients/runtime/runtime-api-client.js';
 import {
   recoveryAuth,
   runtimeAuthHeaders,
   sessionAuth,
-} from '../../../../src/main/core/platform/runtime/runtime-auth.js';
-import { RuntimeApiError } from '../../../../src/main/core/platform/runtime/runtime-errors.js';
-import { sendHttp } from '../../../../src/main/core/platform/runtime/runtime-http.js';
-import { SessionServiceClient } from '../../../../src/main/core/platform/runtime/session-service-client.js';
-import { classify } from '../../../../src/main/core/platform/retry/retry.js';
+} from '../../../../src/main/core/api-clients/runtime/runtime-auth.js';
+import { RuntimeApiError } from '../../../../src/main/core/api-clients/runtime/runtime-errors.js';
+import { sendHttp } from '../../../../src/main/core/api-clients/runtime/runtime-http.js';
+import { SessionServiceClient } from '../../../../src/main/core/api-clients/runtime/session-service-client.js';
+import { classify } from '../../../../src/main/core/api-clients/retry/retry.js';
 
 const CREDENTIAL = 'app-cred-SECRET-1';
 const SESSION = 'sess-SECRET-2';

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runtimeTransport, engineViewOf } from '../../../../src/main/core/jobs/runtime-transport.js';
-import { OutcomeUnknownError } from '../../../../src/main/core/platform/api-errors.js';
-import type { RuntimeApiClient } from '../../../../src/main/core/platform/runtime/runtime-api-client.js';
-import type { RuntimeAuth } from '../../../../src/main/core/platform/runtime/runtime-auth.js';
-import { RuntimeApiError } from '../../../../src/main/core/platform/runtime/runtime-errors.js';
+import { OutcomeUnknownError } from '../../../../src/main/core/api-clients/api-errors.js';
+import type { RuntimeApiClient } from '../../../../src/main/core/api-clients/runtime/runtime-api-client.js';
+import type { RuntimeAuth } from '../../../../src/main/core/api-clients/runtime/runtime-auth.js';
+import { RuntimeApiError } from '../../../../src/main/core/api-clients/runtime/runtime-errors.js';
 import { RecoveryRefs } from '../../../../src/main/core/secrets/recovery-refs.js';
 import type { SecretStore } from '../../../../src/main/core/secrets/secret-store.js';
 

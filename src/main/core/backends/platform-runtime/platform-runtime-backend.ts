@@ -5,13 +5,13 @@ import { runtimePlaygroundCalls } from './runtime-playground-calls.js';
 import { RuntimeOptimize } from './runtime-prompt-optimization.js';
 import type { StudioBackend } from '../studio-backend.js';
 import { AppError } from '../../errors.js';
-import type { ProjectsFeature } from '../../features/projects/projects-feature.js';
-import type { RuntimeInputsDeps } from '../../features/read-urls/runtime-inputs.js';
+import type { ProjectsFeature } from '../../projects/projects-feature.js';
+import type { RuntimeInputsDeps } from './runtime-inputs.js';
 import type { JobEngine } from '../../jobs/job-engine.js';
 import type { Journal } from '../../journal/open-journal.js';
 import { chooseService } from '../../operations/service-common.js';
-import type { RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
-import { RUNTIME_PROFILE_ID, RuntimeCreate } from '../../studio/runtime-create.js';
+import type { RuntimeApiClient } from '../../api-clients/runtime/runtime-api-client.js';
+import { RUNTIME_PROFILE_ID, RuntimeCreate } from './runtime-create.js';
 import type { StudioBackendParts } from '../studio-backend.js';
 
 export interface PlatformRuntimeBackendDeps {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { DocumentParseResponse } from '../../../../shared/api/document-parse.js';
 import { AppError } from '../../errors.js';
-import { probeMedia } from '../../media/probe-media.js';
+import { probeMedia } from '../../media-tools/probe-media.js';
 import { writeParseFiles } from '../../operations/document-parse-files.js';
 import {
   validateParseOptions,
@@ -12,7 +12,7 @@ import {
 } from '../../operations/document-parse.js';
 import { checkProbedFile } from '../../operations/inputs.js';
 import { InputLimitError } from '../../operations/service-common.js';
-import { RUNTIME_PROFILE_ID, type RuntimeCreate } from '../../studio/runtime-create.js';
+import { RUNTIME_PROFILE_ID, type RuntimeCreate } from './runtime-create.js';
 
 export interface RuntimeDocumentParseDeps {
   /** Stores the document, signs its readUrl, commits and creates the `document_parse` job. */

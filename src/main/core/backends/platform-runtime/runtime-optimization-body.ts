@@ -5,9 +5,9 @@ import {
 } from '../../../../shared/h3/build-request.js';
 import type { EffectiveLimits } from '../../../../shared/h3/effective-limits.js';
 import { AppError } from '../../errors.js';
-import type { RuntimeInput } from '../../features/read-urls/runtime-inputs.js';
-import type { RuntimeOptimizationRequest } from '../../platform/runtime/runtime-schemas.js';
-import { inputsToSend, type LocalVideoDraft } from '../../video/submit-video.js';
+import type { RuntimeInput } from './runtime-inputs.js';
+import type { RuntimeOptimizationRequest } from '../../api-clients/runtime/runtime-schemas.js';
+import { inputsToSend, type LocalVideoDraft } from '../../creating/submit-video.js';
 
 /**
  * A draft's optimization in the public form with each input named by its content (`assetId` =

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ChatMessage } from '../../../../shared/api/chat.js';
-import { runtimeInputOf, type RuntimeInputsDeps } from '../../features/read-urls/runtime-inputs.js';
+import { runtimeInputOf, type RuntimeInputsDeps } from './runtime-inputs.js';
 import type { Journal } from '../../journal/open-journal.js';
 import {
   cancelled,
@@ -15,8 +15,8 @@ import { checkOcrInput, journaledOcr } from '../../operations/ocr.js';
 import { rerankWith } from '../../operations/rerank.js';
 import { checkTranscription, journaledTranscription } from '../../operations/transcription.js';
 import { InputLimitError, type Answer } from '../../operations/service-common.js';
-import type { RuntimeAnswer, RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
-import type { RuntimeCallInput } from '../../platform/runtime/runtime-schemas.js';
+import type { RuntimeAnswer, RuntimeApiClient } from '../../api-clients/runtime/runtime-api-client.js';
+import type { RuntimeCallInput } from '../../api-clients/runtime/runtime-schemas.js';
 import type { PlaygroundCalls } from '../playground-calls.js';
 import { requireSession, type CurrentSession } from './runtime-session.js';
 

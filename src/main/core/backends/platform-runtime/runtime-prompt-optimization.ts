@@ -1,15 +1,19 @@
 import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { AppError } from '../../errors.js';
-import { runtimeInputsOf, type RuntimeInputsDeps } from '../../features/read-urls/runtime-inputs.js';
+import { runtimeInputsOf, type RuntimeInputsDeps } from './runtime-inputs.js';
 import type { Journal } from '../../journal/open-journal.js';
 import { chooseService } from '../../operations/service-common.js';
-import type { RuntimeApiClient } from '../../platform/runtime/runtime-api-client.js';
-import type { RuntimeOptimizationRequest } from '../../platform/runtime/runtime-schemas.js';
-import { localDraftOf } from '../../studio/draft-inputs.js';
-import type { StudioDrafts } from '../../studio/drafts.js';
-import type { StagedFiles } from '../../studio/staged-files.js';
-import { optimizationKey, optimizePrompt, type OptimizationSender } from '../../video/prompt-optimization.js';
-import { assertDraftValid, limitsFor } from '../../video/submit-video.js';
+import type { RuntimeApiClient } from '../../api-clients/runtime/runtime-api-client.js';
+import type { RuntimeOptimizationRequest } from '../../api-clients/runtime/runtime-schemas.js';
+import { localDraftOf } from '../../creating/draft-inputs.js';
+import type { StudioDrafts } from '../../creating/drafts.js';
+import type { StagedFiles } from '../../storage/staged-files.js';
+import {
+  optimizationKey,
+  optimizePrompt,
+  type OptimizationSender,
+} from '../../creating/prompt-optimization.js';
+import { assertDraftValid, limitsFor } from '../../creating/submit-video.js';
 import { contentKeyedOptimization, runtimeOptimizationBody } from './runtime-optimization-body.js';
 import { requireSession, type CurrentSession } from './runtime-session.js';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { sessionAuth, type SessionAuth } from '../../platform/runtime/runtime-auth.js';
+import { sessionAuth, type SessionAuth } from '../../api-clients/runtime/runtime-auth.js';
 
 /** The person's RuntimeSession now, or null when there is none. */
 export type CurrentSession = () => Promise<{ sessionId: string } | null>;

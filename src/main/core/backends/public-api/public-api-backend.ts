@@ -4,18 +4,18 @@ import { PUBLIC_API_CAPABILITIES } from '../capabilities.js';
 import { publicPlaygroundCalls } from '../playground-calls.js';
 import type { StudioBackend } from '../studio-backend.js';
 import { AppError } from '../../errors.js';
-import type { ServiceCatalog } from '../../features/catalog/service-catalog.js';
+import type { ServiceCatalog } from '../../discovery/service-catalog.js';
 import type { Journal } from '../../journal/open-journal.js';
 import { getVoice, listVoices } from '../../operations/audio-generation.js';
 import { submitJobWithInputs, type MediaJobDeps } from '../../operations/job-with-inputs.js';
-import { StudioAdmission } from '../../studio/admission.js';
-import { DraftInputs } from '../../studio/draft-inputs.js';
-import { StudioDiscovery } from '../../studio/discovery.js';
-import { StudioOptimize } from '../../studio/optimize.js';
+import { StudioAdmission } from '../../creating/admission.js';
+import { DraftInputs } from '../../creating/draft-inputs.js';
+import { StudioDiscovery } from '../../discovery/studio-discovery.js';
+import { StudioOptimize } from '../../creating/optimize.js';
 import type { StudioBackendParts } from '../studio-backend.js';
-import type { EventHub } from '../../bridge/event-hub.js';
+import type { EventHub } from '../../events/event-hub.js';
 import type { Logger } from '../../logging/logger.js';
-import { submitVideo } from '../../video/submit-video.js';
+import { submitVideo } from '../../creating/submit-video.js';
 
 const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
 

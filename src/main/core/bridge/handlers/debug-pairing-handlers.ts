@@ -1,7 +1,7 @@
 import type { debugPairingMethods, DebugSession } from '../../../../shared/bridge/domains/debug-pairing.js';
-import type { DebugSessionView } from '../../features/debug-pairing/debug-pairing-feature.js';
-import type { DebugPairingFeature } from '../../features/debug-pairing/debug-pairing-feature.js';
-import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
+import type { DebugSessionView } from '../../debug-pairing/debug-pairing-feature.js';
+import type { DebugPairingFeature } from '../../debug-pairing/debug-pairing-feature.js';
+import type { ProfilesFeature } from '../../profiles/profiles-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
 export function sessionForBridge(view: DebugSessionView | null): DebugSession | null {
@@ -18,7 +18,7 @@ export function sessionForBridge(view: DebugSessionView | null): DebugSession | 
   };
 }
 
-/** "Pair for debugging": each method maps onto the pairing feature (src/main/core/features/debug-pairing/). */
+/** "Pair for debugging": each method maps onto the pairing feature (src/main/core/debug-pairing/). */
 export function createDebugPairingHandlers(features: {
   debugPairing: DebugPairingFeature;
   profiles: Pick<ProfilesFeature, 'summary'>;

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { AppInfo, appMethods, ConnectionState } from '../../../../shared/bridge/domains/app.js';
-import type { DebugPairingFeature } from '../../features/debug-pairing/debug-pairing-feature.js';
-import type { ProfilesFeature } from '../../features/profiles/profiles-feature.js';
-import type { SettingsStore } from '../../features/settings/ui-settings.js';
+import type { DebugPairingFeature } from '../../debug-pairing/debug-pairing-feature.js';
+import type { ProfilesFeature } from '../../profiles/profiles-feature.js';
+import type { SettingsStore } from '../../settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
 import type { StudioFeatures } from '../../studio/studio-features.js';
-import type { StudioHost } from '../../studio/studio-host.js';
-import type { EventHub } from '../event-hub.js';
+import type { StudioHost } from '../../library/studio-host.js';
+import type { EventHub } from '../../events/event-hub.js';
 import type { TeamHandlerFeatures } from './team-handlers.js';
 
 type Answer<T> = T | Promise<T>;

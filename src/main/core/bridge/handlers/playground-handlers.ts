@@ -9,15 +9,15 @@ import type {
 import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { AppError } from '../../errors.js';
 import type { RunResult } from '../../jobs/job-engine.js';
-import type { ConversationWithMessages } from '../../features/playground/playground-feature.js';
+import type { ConversationWithMessages } from '../../operations/playground-feature.js';
 import { audioJob } from '../../operations/audio-generation.js';
 import { imageJob } from '../../operations/image-generation.js';
 import { documentsFromFile } from '../../operations/rerank.js';
 import { SERVICE_KINDS } from '../../operations/service-common.js';
-import { mediaUrl } from '../../studio/media-resolver.js';
-import type { StagedFiles } from '../../studio/staged-files.js';
+import { mediaUrl } from '../../library/media-resolver.js';
+import type { StagedFiles } from '../../storage/staged-files.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
-import type { StudioHost } from '../../studio/studio-host.js';
+import type { StudioHost } from '../../library/studio-host.js';
 
 const PLAYGROUND_KINDS = new Set<string>(Object.values(SERVICE_KINDS).flat());
 /** How long a Playground generation is waited for before it is answered as pending. */

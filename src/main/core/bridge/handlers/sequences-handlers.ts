@@ -1,5 +1,5 @@
 import type { sequencesMethods } from '../../../../shared/bridge/domains/sequences.js';
-import type { SequencesFeature } from '../../features/sequences/sequences-feature.js';
+import type { SequencesFeature } from '../../sequences/sequences-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
 /** Sequences (issue 15): each method mapped onto the sequences feature. */

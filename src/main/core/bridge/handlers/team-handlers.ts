@@ -1,8 +1,8 @@
 import type { teamMethods } from '../../../../shared/bridge/domains/team.js';
 import { AppError } from '../../errors.js';
-import type { Project, ProjectsFeature } from '../../features/projects/projects-feature.js';
-import type { GroupNode } from '../../features/team/organization-directory.js';
-import type { TeamFeature } from '../../features/team/team-feature.js';
+import type { Project, ProjectsFeature } from '../../projects/projects-feature.js';
+import type { GroupNode } from '../../team/organization-directory.js';
+import type { TeamFeature } from '../../team/team-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
 export interface TeamHandlerFeatures {

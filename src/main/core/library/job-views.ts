@@ -1,0 +1,351 @@
+import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared/bridge/domains/studio.js';
+import { referenceRole } from '../../../shared/h3/draft.js';
+import { numberReferences } from '../../../shared/h3/reference-numbering.js';
+import { AppError } from '../errors.js';
+import { estimateFromDurations, remainingSeconds } from '../jobs/expected-duration.js';
+import { verificationOf } from '../jobs/verification.js';
+import {
+  isTerminalStatus,
+  type Job,
+  type JobIntent,
+  type JobWithOutputs,
+  type ListJobsQuery,
+} from '../journal/jobs-repository.js';
+import type { Journal } from '../journal/open-journal.js';
+import type { Output } from '../journal/outputs-repository.js';
+import type { Page } from '../journal/pagination.js';
+import type { ServiceCall, ServiceCallOperation } from '../journal/service-calls-repository.js';
+import type { StudioDrafts } from '../creating/drafts.js';
+import { FRAME_COUNT, frameRoute, mediaUrl } from './media-urls.js';
+import type { StagedFiles } from '../storage/staged-files.js';
+import type { StudioHost } from './studio-host.js';
+
+// The journal's vocabulary, for the CLI's actions (which may not import the journal themselves).
+export type { Job, JobIntent, JobWithOutputs, ServiceCall, ServiceCallOperation };
+export { SERVICE_CALL_OPERATIONS } from '../journal/service-calls-repository.js';
+
+const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+
+/**
+ * A field of a creation body: at its top (the public interface) or, in a platform runtime body,
+ * in `params` (the content, e.g. the prompt) or `mediaSpec` (the settings, e.g. mode and seed).
+ */
+function requestField(body: Record<string, unknown>, name: string): unknown {
+  if (name in body) return body[name];
+  for (const part of ['params', 'mediaSpec']) {
+    const inner = body[part];
+    if (inner && typeof inner === 'object' && name in inner) return (inner as Record<string, unknown>)[name];
+  }
+  return undefined;
+}
+
+/** The types of result a poster is made of (a picture, a video, a sound). */
+const MEDIA_TYPE = /^(video|image|audio)\//;
+
+/** The request fields that say what a job is, in the order a person would name it by. */
+const TITLE_FIELDS = ['prompt', 'text', 'instruct', 'original_name'] as const;
+
+/**
+ * What a job is, read from its create body: its prompt (video, image, music, Foley), else the
+ * text it speaks (speech), else its voice-design instruction, else the name of the document it
+ * parses (a `document_parse` job); '' when the body names none.
+ */
+export function jobTitleOf(body: Record<string, unknown>): string {
+  for (const name of TITLE_FIELDS) {
+    const value = requestField(body, name);
+    if (typeof value === 'string' && value.trim().length > 0) return value.trim();
+  }
+  return '';
+}
+
+/** The journal tables every view reads: nothing that opens the keychain, the network or a file. */
+export interface JobViewsJournal {
+  readonly jobs: Pick<
+    Journal['jobs'],
+    | 'listJobs'
+    | 'getJob'
+    | 'getJobByJobId'
+    | 'currentIntent'
+    | 'getIntentById'
+    | 'getJobForIntent'
+    | 'stageHistory'
+    | 'succeededDurations'
+  >;
+  readonly outputs: Pick<Journal['outputs'], 'listForJob'>;
+  readonly optimizations: Pick<Journal['optimizations'], 'get'>;
+  /** The variation group of an intent ("Generate ×N"). */
+  readonly variations: Pick<Journal['variations'], 'forIntent'>;
+  readonly serviceCalls: Pick<Journal['serviceCalls'], 'list'>;
+  readonly profiles: Pick<Journal['profiles'], 'list'>;
+}
+
+/** What the studio's views (Queue, job details, Library, sequences) add: drafts, staged files, the host's media. */
+export interface JobViewsStudio {
+  readonly drafts: Pick<StudioDrafts, 'find'>;
+  readonly staged: Pick<StagedFiles, 'get'>;
+  readonly host: Pick<StudioHost, 'mediaBase'>;
+  /** The clock of `expectedRemainingSeconds` (tests). */
+  readonly now?: () => number;
+}
+
+/** A job as the CLI's `show` prints it: the row, with the key it was created under and the request as sent. */
+export interface JobRecord {
+  job: JobWithOutputs;
+  /** Absent for a reindexed job. */
+  idempotencyKey?: string;
+  request?: unknown;
+}
+
+/**
+ * The read-only views of the journal's jobs and synchronous calls, for every caller: the CLI's
+ * `jobs`, `show`, `calls` and `batch` reports and the Playground's calls log (over the journal
+ * alone: `JobViews.over(journal)`, so `framewright jobs` opens SQLite and nothing else), and the
+ * studio's Queue, job details, Library and sequences (`new JobViews(journal, studio)`). Spec:
+ * "MediaJob", "Poll a job", "Download a result".
+ */
+export class JobViews {
+  constructor(
+    private readonly j: JobViewsJournal,
+    private readonly studio?: JobViewsStudio,
+  ) {}
+
+  /** Views over the journal alone: the CLI's listings and the calls log (not the studio's views). */
+  static over(journal: JobViewsJournal): JobViews {
+    return new JobViews(journal);
+  }
+
+  /**
+   * The studio's parts. Every studio view asks for them first, so views built over the journal
+   * alone refuse the studio's views outright (a programming error) instead of answering some.
+   */
+  private studioParts(): JobViewsStudio {
+    if (!this.studio) throw new AppError('internal', 'These job views were built over the journal alone.');
+    return this.studio;
+  }
+
+  /** A page of journal rows, newest first (keyset cursor). */
+  rows(query: ListJobsQuery): Page<Job> {
+    return this.j.jobs.listJobs(query);
+  }
+
+  /**
+   * A job by its platform job id (looked up under `profileId` first, then every profile) or by
+   * its row number in the journal.
+   */
+  find(ref: string, profileId: string): JobWithOutputs {
+    const others = this.j.profiles.list().map((p) => p.id);
+    for (const id of [profileId, ...others]) {
+      const job = this.j.jobs.getJobByJobId(id, ref);
+      if (job) return job;
+    }
+    if (/^\d+$/.test(ref)) {
+      const job = this.j.jobs.getJob(Number(ref));
+      if (job) return job;
+    }
+    throw new AppError('usage', `No job "${ref}" in the journal.`);
+  }
+
+  /** A job with the idempotency key and request it was created with. */
+  record(ref: string, profileId: string): JobRecord {
+    const job = this.find(ref, profileId);
+    const intent = this.j.jobs.getIntentById(job.intentId);
+    return {
+      job,
+      idempotencyKey: intent?.idempotencyKey,
+      request: intent ? (JSON.parse(intent.canonicalBodyJson) as unknown) : undefined,
+    };
+  }
+
+  /** The idempotency key a job row of the journal was created under (progress reports name jobs by it). */
+  keyOfJobRow(jobRowId: number): string | undefined {
+    const job = this.j.jobs.getJob(jobRowId);
+    return job ? this.j.jobs.getIntentById(job.intentId)?.idempotencyKey : undefined;
+  }
+
+  /** The job created under an idempotency key, if the platform accepted one. */
+  jobForKey(idempotencyKey: string): JobWithOutputs | undefined {
+    const intent = this.j.jobs.currentIntent(idempotencyKey);
+    return intent ? this.j.jobs.getJobForIntent(intent.id) : undefined;
+  }
+
+  /** A page of the synchronous calls made as a profile, newest first; a bad cursor is a usage error. */
+  calls(query: {
+    profileId: string;
+    operation?: ServiceCallOperation;
+    limit: number;
+    cursor?: string;
+  }): Page<ServiceCall> {
+    try {
+      return this.j.serviceCalls.list(query);
+    } catch (error) {
+      if (error instanceof RangeError) throw new AppError('usage', error.message);
+      throw error;
+    }
+  }
+
+  requireJob(jobRowId: number): JobWithOutputs {
+    const job = this.j.jobs.getJob(jobRowId);
+    if (!job) throw new AppError('job.not_found', 'This job is not in the journal.');
+    return job;
+  }
+
+  outputView(jobRowId: number, output: Output): OutputView {
+    const { host } = this.studioParts();
+    const verified = output.downloadState === 'verified';
+    const route = `library/${jobRowId}/${output.id}`;
+    const mimeType = output.mimeType ?? output.expectedMimeType;
+    const video = verified && mimeType?.startsWith('video/') === true;
+    // a poster is made of a picture, a video or a sound; a document's result (JSON) has none
+    const posterable = verified && (mimeType === undefined || MEDIA_TYPE.test(mimeType));
+    return {
+      id: output.id,
+      position: output.position,
+      state: output.downloadState,
+      kind: nul(output.kind),
+      mimeType: nul(mimeType),
+      byteSize: nul(output.byteSize ?? output.expectedByteSize),
+      sha256: nul(output.sha256),
+      verified,
+      verification: verificationOf(output),
+      mediaUrl: verified ? mediaUrl(host, route) : null,
+      posterUrl: posterable ? mediaUrl(host, `${route}/poster`) : null,
+      frameUrls: video
+        ? Array.from({ length: FRAME_COUNT }, (_, n) => mediaUrl(host, frameRoute(route, n)))
+        : [],
+    };
+  }
+
+  jobView(job: Job, intent?: JobIntent): JobView {
+    this.studioParts();
+    const i = intent ?? this.j.jobs.getIntentById(job.intentId);
+    const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
+    const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.j.outputs.listForJob(job.id);
+    const variation = this.j.variations.forIntent(job.intentId);
+    const prompt = requestField(body, 'prompt');
+    const mode = requestField(body, 'generationMode');
+    const seconds = requestField(body, 'seconds');
+    return {
+      rowId: job.id,
+      profileId: job.profileId,
+      model: job.model,
+      serviceKind: job.serviceKind,
+      jobId: job.jobId,
+      requestId: job.requestId,
+      status: job.status,
+      stage: nul(job.stage),
+      stageMessage: nul(job.stageMessage),
+      elapsedSeconds: nul(job.elapsedSeconds),
+      queuedSeconds: nul(job.queuedSeconds),
+      runningSeconds: nul(job.runningSeconds),
+      nextPollAt: nul(job.nextPollAt),
+      errorCode: nul(job.errorCode),
+      errorMessage: nul(job.errorMessage),
+      retryable: nul(job.retryable),
+      acceptedAt: job.acceptedAt,
+      completedAt: nul(job.completedAt),
+      updatedAt: job.updatedAt,
+      prompt: typeof prompt === 'string' ? prompt : '',
+      title: jobTitleOf(body),
+      generationMode: typeof mode === 'string' ? mode : null,
+      seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
+      draftId: nul(i?.draftId),
+      variation: variation
+        ? { groupId: variation.groupId, index: variation.position, count: variation.count }
+        : null,
+      outputs: outputs.map((o) => this.outputView(job.id, o)),
+      stageStartedAt: nul(this.j.jobs.stageHistory(job.id).at(-1)?.startedAt),
+      ...this.estimate(job, body),
+    };
+  }
+
+  /**
+   * The expected remaining time of a job in progress, from this profile's succeeded jobs with the
+   * same model and requested seconds (`jobs/expected-duration.ts`); none without such a job.
+   */
+  private estimate(
+    job: Job,
+    body: Record<string, unknown>,
+  ): Pick<JobView, 'expectedTotalSeconds' | 'expectedRemainingSeconds' | 'estimateBasis'> {
+    const none = { expectedTotalSeconds: null, expectedRemainingSeconds: null, estimateBasis: null };
+    if (isTerminalStatus(job.status)) return none;
+    const seconds = typeof body.seconds === 'number' ? body.seconds : null;
+    const estimate = estimateFromDurations(
+      this.j.jobs.succeededDurations({ profileId: job.profileId, model: job.model, seconds }),
+    );
+    if (!estimate) return none;
+    return {
+      expectedTotalSeconds: estimate.expectedTotalSeconds,
+      expectedRemainingSeconds: remainingSeconds(
+        estimate,
+        job.acceptedAt,
+        (this.studioParts().now ?? Date.now)(),
+      ),
+      estimateBasis: { samples: estimate.samples, model: job.model, seconds },
+    };
+  }
+
+  listJobs(query: { status?: Job['status']; profileId?: string; cursor?: string; limit?: number }) {
+    this.studioParts();
+    const page = this.j.jobs.listJobs(query);
+    return { items: page.items.map((j) => this.jobView(j)), nextCursor: page.nextCursor ?? null };
+  }
+
+  jobDetail(jobRowId: number): JobDetail {
+    const { drafts, staged, host } = this.studioParts();
+    const job = this.requireJob(jobRowId);
+    const intent = this.j.jobs.getIntentById(job.intentId)!;
+    const view = this.jobView(job, intent);
+    const requested = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+    const optimization = intent.optimizationClientRequestId
+      ? this.j.optimizations.get(intent.optimizationClientRequestId)
+      : undefined;
+    const stored = intent.draftId ? drafts.find(intent.draftId) : undefined;
+    const references: JobDetail['references'] = [];
+    if (stored) {
+      const form = stored.form;
+      const add = (m: DraftMedia | undefined, role: string, label: string) => {
+        if (!m) return;
+        let available = true;
+        try {
+          staged.get(m.id);
+        } catch {
+          available = false;
+        }
+        references.push({
+          ...m,
+          role,
+          label,
+          posterUrl: available ? mediaUrl(host, `staged/${m.id}/poster`) : null,
+        });
+      };
+      if (typeof requested.input_image_asset_id === 'string')
+        add(form.firstFrame, 'first_frame', 'First frame');
+      if (typeof requested.end_image_asset_id === 'string') add(form.lastFrame, 'last_frame', 'Last frame');
+      if (Array.isArray(requested.referenceInputs)) {
+        const numbers = numberReferences(form.references);
+        form.references.forEach((r, i) => add(r, referenceRole(r), numbers[i]?.label ?? referenceRole(r)));
+      }
+    }
+    const seed = requestField(requested, 'seed');
+    return {
+      ...view,
+      requested,
+      effectiveSpec: job.effectiveSpec ?? null,
+      seed: typeof seed === 'number' ? seed : null,
+      originalPrompt: optimization?.canonicalBodyJson
+        ? ((JSON.parse(optimization.canonicalBodyJson) as { originalPrompt?: string }).originalPrompt ?? null)
+        : null,
+      optimizedPrompt: optimization?.optimizedPrompt ?? null,
+      references,
+      stages: this.j.jobs.stageHistory(job.id).map((stage, index, all) => {
+        const next = all[index + 1];
+        return {
+          status: stage.status,
+          stage: nul(stage.stage),
+          startedAt: stage.startedAt,
+          seconds: next ? (next.startedAt - stage.startedAt) / 1000 : null,
+        };
+      }),
+    };
+  }
+}

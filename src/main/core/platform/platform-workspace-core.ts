@@ -1,0 +1,199 @@
+import path from 'node:path';
+import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
+import { personEngine } from './person-engine.js';
+import { PersonJobEvents } from './person-job-events.js';
+import { PersonSessions } from './person-sessions.js';
+import { platformRuntimeBackend } from '../backends/platform-runtime/platform-runtime-backend.js';
+import { RuntimeConnection } from './runtime-connection.js';
+import { countingCalls, createBridgeDispatcher } from '../bridge/dispatcher.js';
+import { EventHub } from '../events/event-hub.js';
+import { createHandlerTable } from '../bridge/handlers/handler-table.js';
+import { MarkedExports } from '../exports/marked-export.js';
+import { ResultExports } from '../exports/result-export.js';
+import { runtimeExportCalls } from '../exports/runtime-export-calls.js';
+import { DEFAULT_STORAGE_LIMITS, StorageUsage } from '../storage/storage-usage.js';
+import { WorkspaceHousekeeping } from '../storage/workspace-housekeeping.js';
+import { ObjectStorage } from '../storage/object-storage.js';
+import { signReadUrl } from '../storage/signed-read-url.js';
+import { createFileSettingsStore } from '../settings/ui-settings.js';
+import { PersonTeam } from './person-team.js';
+import type { JobEngineOptions } from '../jobs/job-engine.js';
+import { RUNTIME_PROFILE_ID } from '../backends/platform-runtime/runtime-create.js';
+import { StagedFiles } from '../storage/staged-files.js';
+import { createStudioFeatures } from '../studio/studio-features.js';
+import { BROWSER_HOST } from '../library/studio-host.js';
+import type { WorkspaceBase } from './platform-workspaces.js';
+import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
+import { forgetFinishedRecoveryRefs } from './recovery-ref-cleanup.js';
+
+/**
+ * One person's studio on the platform: the composition root of a workspace. It chooses its parts
+ * — their journal and folder, a job engine whose transport is the deployed runtime (as their own
+ * session, or each job's recovery reference), the runtime backend, their storage and quota,
+ * marked exports, Team — and builds the same studio features and handler table as the desktop
+ * app. Nothing here takes an identity from the browser: the workspace is the cookie's.
+ */
+export function createPlatformWorkspaceCore(
+  workspace: WorkspaceBase,
+  parts: PlatformBackendParts,
+): PlatformWorkspaceCore {
+  const { journal, dir, subjectKey } = workspace;
+  const { runtime, logger } = parts;
+  const events = new EventHub();
+  const libraryDir = path.join(dir, 'library');
+  if (!journal.profiles.get(RUNTIME_PROFILE_ID))
+    journal.profiles.create({
+      id: RUNTIME_PROFILE_ID,
+      name: 'Platform runtime',
+      kind: 'personal',
+      baseUrl: parts.runtimeBaseUrl,
+    });
+  const sessions = new PersonSessions(parts.sessions, subjectKey);
+
+  let forward: NonNullable<JobEngineOptions['onChange']> = () => undefined;
+  const { engine, wakeups } = personEngine({
+    journal,
+    dir,
+    libraryDir,
+    runtime,
+    sessions,
+    recoveryRefs: parts.recoveryRefs,
+    onChange: (change) => forward(change),
+    logger,
+    timing: parts.engine,
+  });
+
+  // what the person stores here, counted once from the folders, then by every write and removal
+  const exportsDir = path.join(dir, 'exports');
+  const storageDirs = [path.join(dir, 'staging'), path.join(dir, 'objects'), exportsDir];
+  const usage = new StorageUsage(parts.storageLimits ?? DEFAULT_STORAGE_LIMITS, storageDirs);
+  const storage = new ObjectStorage(path.join(dir, 'objects'), undefined, usage);
+  const readUrls = { storage, signingKey: parts.signingKey, publicOrigin: parts.publicOrigin, subjectKey };
+  const studio = createStudioFeatures({
+    dataDir: dir,
+    journal,
+    libraryDir: () => libraryDir,
+    libraryDirs: () => [libraryDir],
+    setLibraryDir: () => undefined, // no local folders here: refused by the capabilities
+    engine,
+    backend: platformRuntimeBackend({
+      runtime,
+      session: sessions.source.current,
+      journal,
+      readUrls,
+      projects: { draftProject: (draftId) => studio.projects.draftProject(draftId) },
+      engine,
+    }),
+    staged: new StagedFiles(dir, journal, undefined, usage),
+    events,
+    logger,
+    host: BROWSER_HOST,
+  });
+  forward = studio.forwardEngineChange;
+
+  const exports = new ResultExports({
+    jobs: journal.jobs,
+    marked: new MarkedExports({
+      calls: runtimeExportCalls(runtime, async () => (await sessions.require()).sessionId),
+      // signed to the expiry the export picks: the same press signs the same URL (the same body)
+      urls: {
+        readUrlFor: (sha256, expiresAt) => signReadUrl(parts.signingKey, { ...readUrls, sha256, expiresAt }),
+      },
+    }),
+    storage,
+    usage,
+    exportsDir,
+  });
+  const team = new PersonTeam({ ...parts, session: () => sessions.require() });
+  const connection = new RuntimeConnection({
+    listServices: () => studio.backend.services(undefined, 'video_generation'),
+    onChange: (state) => events.emit('connection.changed', state),
+  });
+  const handlers = createHandlerTable({
+    studio,
+    events,
+    logger,
+    host: BROWSER_HOST,
+    info: async () => ({
+      name: APP_NAME,
+      version: APP_VERSION,
+      host: 'platform' as const,
+      os: process.platform,
+      nodeVersion: process.versions.node,
+      dataDir: '',
+      capabilities: studio.capabilities,
+      signedIn: await team.signedIn(),
+    }),
+    settings: createFileSettingsStore(dir),
+    connection,
+    profilesList: () => ({
+      activeProfileId: RUNTIME_PROFILE_ID,
+      profiles: [
+        { id: RUNTIME_PROFILE_ID, name: 'Platform', kind: 'personal', baseUrl: null, hasSecret: true },
+      ],
+    }),
+    team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
+    exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
+  });
+  const answering = createBridgeDispatcher(sessions.guard(handlers), {
+    onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
+  });
+  // calls in flight keep the workspace open
+  const { dispatcher, inUse, inFlight } = countingCalls(answering);
+
+  const jobEvents = new PersonJobEvents({
+    runtime,
+    sessions,
+    journal,
+    engine,
+    wakeups,
+    waitSeconds: () => studio.settings.waitSeconds(),
+    logger,
+    timing: parts.events,
+  });
+  const housekeeping = new WorkspaceHousekeeping({
+    journal,
+    staged: studio.staged,
+    storage,
+    usage,
+    exportingSha256: () => exports.exportingSha256(),
+  });
+  // staged files no draft names are swept when the workspace opens, then on the backend's timer
+  housekeeping.pass().catch((error: unknown) => logger.warn('housekeeping failed', { error }));
+  const unfinishedWork = () => {
+    const work = journal.jobs.listUnfinished();
+    return work.intents.length > 0 || work.jobsToPoll.length > 0 || work.jobsToDownload.length > 0;
+  };
+
+  return {
+    dispatcher,
+    events,
+    staged: studio.staged,
+    media: studio.media,
+    storage,
+    get eventsState() {
+      return jobEvents.state;
+    },
+    exportedFile: (name) => exports.fileOf(name),
+    usage: () => usage.view(),
+    housekeeping: (now) => housekeeping.pass(now),
+    busy: () => inFlight() > 0 || exports.busy || events.listenerCount > 0 || unfinishedWork(),
+    hasUnfinishedWork: unfinishedWork,
+    inUse,
+    async resume() {
+      await forgetFinishedRecoveryRefs(journal, parts.recoveryRefs, RUNTIME_PROFILE_ID).catch(
+        (error: unknown) => logger.warn('recovery references of finished jobs not forgotten', { error }),
+      );
+      const { errors } = await engine.resume();
+      for (const { key, error } of errors)
+        logger.warn('resume: work left unfinished', { key, error: error.message });
+    },
+    startEvents: () => jobEvents.start(),
+    async close() {
+      await jobEvents.stop();
+      await engine.stop();
+      await housekeeping.settled();
+      await studio.staged.close();
+    },
+  };
+}
