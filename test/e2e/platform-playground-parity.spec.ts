@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { playgroundFiles } from './playground-fixtures';
+import { playgroundFiles, recordStreamedTexts, streamedTexts } from './playground-fixtures';
 import { startPlatformWorld, type PlatformWorld } from './platform-world';
 
 /**
@@ -40,15 +40,7 @@ test('chat: an attached image travels to a vision model and the reply streams', 
   await member.getByTestId('chat-attach').setInputFiles(playgroundFiles().png);
   await expect(member.getByTestId('chat-attachments')).toContainText('page.png');
   await member.getByTestId('chat-input').fill('What is in this picture?');
-  // every text the streaming bubble shows, recorded in the page as it changes
-  await member.evaluate(`(() => {
-    const seen = [];
-    window.streamedTexts = seen;
-    new MutationObserver(() => {
-      const text = document.querySelector('[data-testid="chat-streaming"]')?.textContent;
-      if (text && text.replace('▍', '') !== seen.at(-1)) seen.push(text.replace('▍', ''));
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  })()`);
+  await recordStreamedTexts(member);
   await member.getByTestId('chat-send').click();
   await expect(member.getByTestId('chat-streaming')).toBeVisible();
   await shot('chat-streaming');
@@ -58,7 +50,7 @@ test('chat: an attached image travels to a vision model and the reply streams', 
   await expect(reply).toContainText('1 attached media item');
   const whole = (await reply.textContent()) ?? '';
   // more than one delta before the end: several shown texts of growing length, each a prefix
-  const shown = (await member.evaluate('window.streamedTexts')) as string[];
+  const shown = await streamedTexts(member);
   expect(new Set(shown.map((t) => t.length)).size).toBeGreaterThan(1);
   for (const text of shown) expect(whole.startsWith(text.trimEnd())).toBe(true);
   await shot('chat');

@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { signInContext } from '../support/studio-host-process';
-import { playgroundFiles, startHost } from './playground-fixtures';
+import { playgroundFiles, recordStreamedTexts, startHost, streamedTexts } from './playground-fixtures';
 
 /** Chat at demo pacing, so a reply streams long enough to be watched and cancelled. */
 const test = base.extend<{ chat: Page }, { host: { origin: string; token: string } }>({
@@ -31,16 +31,7 @@ test('a reply streams token by token, is saved whole, and the conversation is se
   await expect(page.getByTestId('chat-sampling-temperature')).toBeVisible();
   await page.getByTestId('chat-sampling-temperature').fill('0.3');
   await page.getByTestId('chat-input').fill('Describe a lighthouse at dusk.');
-  // every text the streaming bubble shows, recorded in the page as it changes (a busy machine may
-  // read the bubble only once it holds the whole reply, so a single read proves nothing)
-  await page.evaluate(`(() => {
-    const seen = [];
-    window.streamedTexts = seen;
-    new MutationObserver(() => {
-      const text = document.querySelector('[data-testid="chat-streaming"]')?.textContent;
-      if (text && text.replace('▍', '') !== seen.at(-1)) seen.push(text.replace('▍', ''));
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  })()`);
+  await recordStreamedTexts(page);
   await page.getByTestId('chat-send').click();
   const streaming = page.getByTestId('chat-streaming');
   await expect(streaming).toContainText('simulated reply');
@@ -50,7 +41,7 @@ test('a reply streams token by token, is saved whole, and the conversation is se
   await expect(reply).toHaveCount(1);
   const whole = (await reply.textContent()) ?? '';
   // the text grew token by token while streaming: several shown texts, each a prefix of the reply
-  const shown = (await page.evaluate('window.streamedTexts')) as string[];
+  const shown = await streamedTexts(page);
   expect(new Set(shown.map((t) => t.length)).size).toBeGreaterThan(1);
   for (const text of shown) expect(whole.startsWith(text.trimEnd())).toBe(true);
   expect(whole).toContain('Describe a lighthouse at dusk.');

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Page } from '@playwright/test';
 import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 
 /** Real files for the Playground panels, made with ffmpeg (and a hand-written PDF and CSV). */
@@ -96,4 +97,24 @@ export async function startHost(
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * Records every text the chat's streaming bubble shows, in the page as it changes (a busy machine
+ * may read the bubble only once it holds the whole reply, so a single read proves nothing).
+ */
+export async function recordStreamedTexts(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    const seen = [];
+    window.streamedTexts = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="chat-streaming"]')?.textContent;
+      if (text && text.replace('▍', '') !== seen.at(-1)) seen.push(text.replace('▍', ''));
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  })()`);
+}
+
+/** The texts {@link recordStreamedTexts} saw, in order. */
+export async function streamedTexts(page: Page): Promise<string[]> {
+  return (await page.evaluate('window.streamedTexts')) as string[];
 }

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PlatformWorkspaces } from '../../../src/main/core/platform/platform-workspaces.js';
 import { ServerSessions } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
@@ -11,7 +9,7 @@ import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { closeWhenDone } from '../../support/worlds/cleanup.js';
-import { APP_KEY, freePort, openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
+import { APP_KEY, backendPlace, openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 export { APP_KEY, freePort } from '../../support/worlds/platform-simulator.js';
 
@@ -72,12 +70,7 @@ export interface RigOptions {
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
   const platform = await openPlatformSimulator({ prefix: 'fw-platform-host-' });
   const { root, sim, app } = platform;
-  const dataDir = path.join(root, 'data');
-  const rendererDir = path.join(root, 'renderer');
-  mkdirSync(rendererDir, { recursive: true });
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const { dataDir, rendererDir, port, origin } = await backendPlace(root);
   const secrets = new MemorySecretStore();
   const logLines: string[] = [];
   let offsetMs = 0;

@@ -4,6 +4,7 @@
  * administrators do there — open the application (a launch code), lose or regain access, move the
  * clock. Stopped, and its folder removed, when done.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { SimulatorOptions, RunningSimulator } from '../../../src/simulator/index.js';
@@ -72,4 +73,18 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * Where a `serve --platform` backend of a world lives: its data folder under `root`, a stub
+ * renderer page, and a free loopback port with its origin.
+ */
+export async function backendPlace(
+  root: string,
+): Promise<{ dataDir: string; rendererDir: string; port: number; origin: string }> {
+  const rendererDir = path.join(root, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
+  const port = await freePort();
+  return { dataDir: path.join(root, 'data'), rendererDir, port, origin: `http://127.0.0.1:${port}` };
 }

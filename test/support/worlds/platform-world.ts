@@ -3,7 +3,7 @@
  * all in this process (restartable on the same data), and its signed-in people's pages. Closed,
  * and its folder removed, when done.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   openPlatformBackend,
@@ -21,7 +21,7 @@ import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { closeWhenDone } from './cleanup.js';
-import { APP_KEY, freePort, openPlatformSimulator, type PlatformUser } from './platform-simulator.js';
+import { APP_KEY, backendPlace, openPlatformSimulator, type PlatformUser } from './platform-simulator.js';
 import { recordingProxy, type RuntimeCall } from './recording-proxy.js';
 
 export type { RuntimeCall } from './recording-proxy.js';
@@ -83,12 +83,7 @@ export interface PlatformWorldOptions {
 export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
   const platform = await openPlatformSimulator({ prefix: 'fw-platform-studio-' });
   const { root, sim, app } = platform;
-  const dataDir = path.join(root, 'data');
-  const rendererDir = path.join(root, 'renderer');
-  mkdirSync(rendererDir, { recursive: true });
-  writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Framewright</title>');
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const { dataDir, rendererDir, port, origin } = await backendPlace(root);
   const runtimeCalls: RuntimeCall[] = [];
   const proxy = rigOptions.recordRuntime
     ? await recordingProxy(sim.platform.runtimeBaseUrl, runtimeCalls)
