@@ -5,6 +5,7 @@ import { playgroundEvents, playgroundMethods } from './domains/playground.js';
 import { teamEvents, teamMethods } from './domains/team.js';
 import { sequencesEvents, sequencesMethods } from './domains/sequences.js';
 import { debugPairingEvents, debugPairingMethods } from './domains/debug-pairing.js';
+import { storyboardsEvents, storyboardsMethods } from './domains/storyboards.js';
 import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
@@ -24,6 +25,7 @@ export * from './domains/playground.js';
 export * from './domains/team.js';
 export * from './domains/sequences.js';
 export * from './domains/debug-pairing.js';
+export * from './domains/storyboards.js';
 
 export const bridgeContract = {
   methods: {
@@ -33,6 +35,7 @@ export const bridgeContract = {
     ...teamMethods,
     ...sequencesMethods,
     ...debugPairingMethods,
+    ...storyboardsMethods,
   },
   events: {
     ...appEvents,
@@ -41,6 +44,7 @@ export const bridgeContract = {
     ...teamEvents,
     ...sequencesEvents,
     ...debugPairingEvents,
+    ...storyboardsEvents,
   },
 } as const;
 

@@ -91,6 +91,10 @@ export const METHOD_NAMES = [
   'sequences.bridgeShots',
   'sequences.generate',
   'sequences.assemble',
+  'storyboards.list',
+  'storyboards.import',
+  'storyboards.linkOf',
+  'storyboards.send',
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 

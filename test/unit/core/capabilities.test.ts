@@ -40,8 +40,16 @@ describe('capabilities, refused in one place', () => {
       expect(refusals[method], method).toBeUndefined();
   });
 
-  it('the public API refuses only the platform-marked copy', () => {
-    expect(Object.keys(refusalsOf(PUBLIC_API_CAPABILITIES))).toEqual(['library.export']);
+  it('the public API refuses only the platform-marked copy and the platform grants to Storyboard Helper', () => {
+    expect(Object.keys(refusalsOf(PUBLIC_API_CAPABILITIES)).sort()).toEqual(
+      [
+        'library.export',
+        'storyboards.import',
+        'storyboards.linkOf',
+        'storyboards.list',
+        'storyboards.send',
+      ].sort(),
+    );
   });
 
   it('a capability that is off is refused even where a handler exists; one left unhandled stops the start', () => {

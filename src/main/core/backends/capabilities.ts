@@ -22,6 +22,7 @@ export const PUBLIC_API_CAPABILITIES: Capabilities = {
   promptOptimization: true,
   batchImport: true,
   sequences: true,
+  storyboards: false,
   admissionGatesGenerate: false,
   chatInlineImages: true,
   playgroundPanels: [...PLAYGROUND_PANELS],
@@ -34,6 +35,7 @@ export const PLATFORM_CAPABILITIES: Capabilities = {
   promptOptimization: true,
   batchImport: true,
   sequences: true,
+  storyboards: false,
   admissionGatesGenerate: true,
   // the runtime's chat takes media only as `inputs[]` readUrls, never inline in a message
   chatInlineImages: false,
@@ -67,6 +69,10 @@ const METHODS_OF: Record<
   markedExport: { what: 'The platform-marked copy', methods: ['library.export'] },
   promptOptimization: { what: 'Prompt optimization', methods: ['video.optimize'] },
   batchImport: { what: 'Batch import', methods: ['studio.batch.preview', 'studio.batch.submit'] },
+  storyboards: {
+    what: 'Storyboard Helper boards',
+    methods: METHOD_NAMES.filter((m) => m.startsWith('storyboards.')),
+  },
   sequences: {
     what: 'Sequences',
     methods: METHOD_NAMES.filter((m) => m.startsWith('sequences.')),

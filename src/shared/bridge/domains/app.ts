@@ -32,6 +32,8 @@ export const Capabilities = z.object({
   batchImport: z.boolean(),
   /** The Sequences screen. */
   sequences: z.boolean(),
+  /** Storyboards in, films out: boards of Storyboard Helper imported as sequences, films sent back (platform grants). */
+  storyboards: z.boolean(),
   /** Generate waits for the backend's admission check to accept the form (the platform's dry-run). */
   admissionGatesGenerate: z.boolean(),
   /**
