@@ -169,6 +169,8 @@ export const ERROR_CODE_KINDS = {
   'inter_app.refused': 'service',
   'inter_app.not_found': 'invalid_input',
   'inter_app.failed': 'service',
+  'storyboards.not_imported': 'invalid_input',
+  'storyboards.nothing_to_send': 'invalid_input',
 } as const satisfies Record<string, ErrorKind>;
 
 /**
