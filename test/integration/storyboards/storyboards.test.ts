@@ -19,11 +19,7 @@ import type {
 } from '../../../src/shared/bridge/domains/storyboards.js';
 import type { StudioDraft } from '../../../src/shared/bridge/domains/studio.js';
 import { FIXED_LOCAL_TEST_TOKEN } from '../../../src/simulator/identities.js';
-import {
-  openPlatformWorld,
-  type PlatformPage,
-  type PlatformWorld,
-} from '../../support/worlds/platform-world.js';
+import { openPlatformWorld, type PlatformWorld } from '../../support/worlds/platform-world.js';
 import { grantIssueProxy } from './grant-proxy.js';
 
 const BOARD = 'brd_sim_lighthouse';
