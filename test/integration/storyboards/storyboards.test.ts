@@ -243,7 +243,8 @@ describe('storyboards on the platform', () => {
     expect(board.writes).toHaveLength(1);
     expect(board.writes[0]).toMatchObject({ panelId: sent.panelId, result: { sha256: done.sha256 } });
 
-    // the media address the board holds serves exactly the result
+    // the media address the board holds serves exactly the result, after the hourly collection too
+    await rig.backend.housekeeping(Date.now() + 2 * 60 * 60 * 1000);
     const written = board.writes[0]!.result as unknown as { mediaUrl: string; byteSize: number };
     const media = await fetch(written.mediaUrl);
     expect(media.status).toBe(200);

@@ -66,4 +66,37 @@ export class StoryboardLinksRepository {
       panels: panels.map((p) => ({ shotId: p.shot_id, panelId: p.panel_id, position: p.position })),
     };
   }
+
+  /** Records a result written into a board (once per idempotency key; a replay changes nothing). */
+  recordSend(send: {
+    idempotencyKey: string;
+    boardId: string;
+    panelId: string;
+    writeId: string;
+    sha256: string;
+    expiresAt: number;
+  }): void {
+    this.db
+      .prepare(
+        `INSERT INTO storyboard_sends (idempotency_key, board_id, panel_id, write_id, sha256, expires_at, sent_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+      )
+      .run(
+        send.idempotencyKey,
+        send.boardId,
+        send.panelId,
+        send.writeId,
+        send.sha256,
+        send.expiresAt,
+        this.now(),
+      );
+  }
+
+  /** The content a board still points at through a readUrl not yet expired (kept from collection). */
+  sentSha256(nowMs: number): string[] {
+    const rows = this.db
+      .prepare('SELECT DISTINCT sha256 FROM storyboard_sends WHERE expires_at > ?')
+      .all(nowMs) as { sha256: string }[];
+    return rows.map((r) => r.sha256);
+  }
 }

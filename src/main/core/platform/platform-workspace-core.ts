@@ -150,7 +150,7 @@ export function createPlatformWorkspaceCore(
     staged: studio.staged,
     storage,
     usage,
-    exportingSha256: () => exports.exportingSha256(),
+    exportingSha256: () => [...exports.exportingSha256(), ...journal.storyboardLinks.sentSha256(Date.now())],
   });
   // staged files no draft names are swept when the workspace opens, then on the backend's timer
   housekeeping.pass().catch((error: unknown) => logger.warn('housekeeping failed', { error }));

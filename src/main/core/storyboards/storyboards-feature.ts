@@ -116,6 +116,11 @@ export class StoryboardsFeature {
       { boardId: link.boardId, panelId, result },
       actionKey,
     );
+    // the board points at this object until its readUrl expires: it is not collected before
+    this.d.journal.storyboardLinks.recordSend({
+      ...{ idempotencyKey: actionKey, boardId: link.boardId, panelId, writeId: written.writeId },
+      ...{ sha256: stored.sha256, expiresAt: expiresAt.getTime() },
+    });
     return { boardId: link.boardId, panelId, writeId: written.writeId, replayed: written.replayed };
   }
 

@@ -39,8 +39,9 @@ describe('migration 017-storyboard-links', () => {
       tables(db)
         .filter((t) => !before.includes(t))
         .sort(),
-    ).toEqual(['storyboard_imports', 'storyboard_shot_panels']);
+    ).toEqual(['storyboard_imports', 'storyboard_sends', 'storyboard_shot_panels']);
     const all = [
+      ...Object.keys(columns(db, 'storyboard_sends')),
       ...Object.keys(columns(db, 'storyboard_imports')),
       ...Object.keys(columns(db, 'storyboard_shot_panels')),
     ];
@@ -68,5 +69,23 @@ describe('migration 017-storyboard-links', () => {
     db.prepare("DELETE FROM sequences WHERE id = 's1'").run();
     expect(repo.sequenceOfBoard('brd_1')).toBeUndefined();
     expect(repo.sequencesByBoard().size).toBe(0);
+  });
+
+  it('keeps each sent content until its readUrl expires, once per key', () => {
+    const db = migratedTo(17);
+    const repo = new StoryboardLinksRepository(db, () => 1);
+    const send = {
+      idempotencyKey: 'k',
+      boardId: 'brd_1',
+      panelId: 'p',
+      writeId: 'w',
+      sha256: 'c'.repeat(64),
+      expiresAt: 1000,
+    };
+    repo.recordSend(send);
+    repo.recordSend({ ...send, writeId: 'w2' });
+    expect(repo.sentSha256(999)).toEqual(['c'.repeat(64)]);
+    expect(repo.sentSha256(1000)).toEqual([]);
+    expect(() => repo.recordSend({ ...send, idempotencyKey: 'k2', sha256: 'short' })).toThrow(/CHECK/);
   });
 });

@@ -4,8 +4,10 @@ import type { Migration } from './migration.js';
  * Storyboards in, films out (issue 29): a sequence imported from a board of the Storyboard Helper
  * application keeps that link — `storyboard_imports` (one sequence per board while it exists: the
  * same board again answers it) and `storyboard_shot_panels` (which panel each shot came from, so a
- * shot's result goes back to its own panel). Both go with their sequence or shot. No grant, session
- * or signed address is kept: only the callee's ids and the board's title.
+ * shot's result goes back to its own panel). Both go with their sequence or shot.
+ * `storyboard_sends` keeps each result written into a board (its content address and until when
+ * its readUrl is valid), so the person's stored object is not collected while the board points at
+ * it. No grant, session or signed address is kept: only the callee's ids, titles and sha256.
  */
 export const migration017StoryboardLinks: Migration = {
   version: 17,
@@ -25,6 +27,16 @@ export const migration017StoryboardLinks: Migration = {
         position     INTEGER NOT NULL CHECK (position >= 0)
       ) STRICT;
       CREATE INDEX storyboard_shot_panels_by_sequence ON storyboard_shot_panels (sequence_id, position);
+      CREATE TABLE storyboard_sends (
+        idempotency_key  TEXT PRIMARY KEY NOT NULL CHECK (length(idempotency_key) BETWEEN 1 AND 255),
+        board_id         TEXT NOT NULL CHECK (length(board_id) BETWEEN 1 AND 200),
+        panel_id         TEXT NOT NULL CHECK (length(panel_id) BETWEEN 1 AND 200),
+        write_id         TEXT NOT NULL CHECK (length(write_id) BETWEEN 1 AND 200),
+        sha256           TEXT NOT NULL CHECK (length(sha256) = 64),
+        expires_at       INTEGER NOT NULL,
+        sent_at          INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX storyboard_sends_by_expiry ON storyboard_sends (expires_at);
     `);
   },
 };
