@@ -263,4 +263,32 @@ describe('storyboards on the platform', () => {
     expect(logs).not.toMatch(/agr_[A-Za-z0-9_-]{20,}/);
     expect(answers).not.toMatch(/agr_[A-Za-z0-9_-]{20,}/);
   });
+
+  it("sends the assembled film to the board's first panel", async () => {
+    const rig = await openPlatformWorld({ storyboardHelper: true });
+    const member = await rig.open('member');
+    const imported = await member.call<Imported>('storyboards.import', { boardId: BOARD });
+    const sequenceId = imported.sequence.sequenceId;
+    await member.call('sequences.generate', { sequenceId });
+    await until(async () => {
+      const view = await member.call<SequenceView>('sequences.get', { sequenceId });
+      if (view.shots.some((s) => s.state === 'failed')) throw new Error('a shot failed');
+      return view.shots.every((s) => s.sha256) ? view : undefined;
+    });
+    await member.call('sequences.assemble', { sequenceId });
+    const assembly = await until(async () => {
+      const view = await member.call<SequenceView>('sequences.get', { sequenceId });
+      const a = view.assembly;
+      if (a?.state === 'failed') throw new Error('the assembly failed');
+      return a?.state === 'ready' ? a : undefined;
+    });
+    const sent = await member.call<SentToBoard>('storyboards.send', { sequenceId });
+    expect(sent).toMatchObject({ boardId: BOARD, panelId: 'pnl_sim_lighthouse_1', replayed: false });
+    const board = await inspect(rig, BOARD);
+    expect(board.writes).toHaveLength(1);
+    expect(board.writes[0]).toMatchObject({
+      panelId: 'pnl_sim_lighthouse_1',
+      result: { sha256: assembly.sha256, mimeType: 'video/mp4' },
+    });
+  });
 });
