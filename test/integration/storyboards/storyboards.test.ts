@@ -190,6 +190,32 @@ describe('storyboards on the platform', () => {
     expect(refused.status).toBe(404);
     expect(JSON.parse(refused.body.toString('utf8'))).toMatchObject({ code: 'APP_GRANT_NOT_FOUND' });
     expect((await inspect(rig, BOARD)).writes).toHaveLength(1);
+
+    // the callee resolves the same grant for exactly that digest (resolveGrant, as lane I2 uses it)
+    const helper = rig.sim.platform.apps.find((a) => a.appKey === 'storyboard-helper')!;
+    const asCallee = new SessionServiceClient({
+      sessionBaseUrl: rig.settings.sessionBaseUrl,
+      appKey: helper.appKey,
+      appCredential: async () => helper.appCredential,
+    });
+    const resolved = await asCallee.resolveGrant({
+      grant: issued.at(-1)!.grant,
+      scope: 'storyboard.write',
+      requestDigest: requestDigest(body),
+    });
+    expect(resolved).toMatchObject({
+      callerAppKey: rig.settings.appKey,
+      calleeAppKey: 'storyboard-helper',
+      idempotencyKey: 'fw-test-digest-1',
+    });
+    expect(JSON.stringify(resolved)).not.toContain(issued.at(-1)!.grant);
+    await expect(
+      asCallee.resolveGrant({
+        grant: issued.at(-1)!.grant,
+        scope: 'storyboard.write',
+        requestDigest: requestDigest(tampered),
+      }),
+    ).rejects.toMatchObject({ apiCode: 'APP_GRANT_NOT_FOUND', status: 404 });
   });
 
   it('replays an issue whose answer was lost with the same key and body, and the same fact answers', async () => {
