@@ -78,6 +78,10 @@ export interface PlatformWorldOptions {
   limits?: Partial<PlatformLimits>;
   /** The backend's clock for the idle close. */
   now?: () => number;
+  /** Configure Storyboard Helper (`FRAMEWRIGHT_STORYBOARD_HELPER_URL`: the simulator's businessBaseUrl). */
+  storyboardHelper?: boolean;
+  /** Put this in front of the session service instead (its base address from the simulator's). */
+  sessionProxy?: (sessionBaseUrl: string) => Promise<{ base: string }>;
 }
 
 export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
@@ -92,9 +96,12 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
   const sessionProxy = rigOptions.recordSessions
     ? await recordingProxy(sim.platform.sessionBaseUrl, sessionCalls)
     : undefined;
+  const customSessionProxy = await rigOptions.sessionProxy?.(sim.platform.sessionBaseUrl);
+  const storyboardHelperUrl = sim.platform.apps.find((a) => a.businessBaseUrl)?.businessBaseUrl;
   const settings: PlatformSettings = {
     runtimeBaseUrl: proxy?.base ?? sim.platform.runtimeBaseUrl,
-    sessionBaseUrl: sessionProxy?.base ?? sim.platform.sessionBaseUrl,
+    sessionBaseUrl: customSessionProxy?.base ?? sessionProxy?.base ?? sim.platform.sessionBaseUrl,
+    ...(rigOptions.storyboardHelper && storyboardHelperUrl ? { storyboardHelperUrl } : {}),
     appKey: APP_KEY,
     appCredential: app.appCredential,
     publicOrigin: origin,

@@ -140,6 +140,9 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     runtime,
     runtimeBaseUrl: settings.runtimeBaseUrl,
     directory: sessionService,
+    ...(settings.storyboardHelperUrl
+      ? { storyboardHelper: { businessBaseUrl: settings.storyboardHelperUrl, sessionService } }
+      : {}),
     sessions,
     recoveryRefs,
     signingKey,

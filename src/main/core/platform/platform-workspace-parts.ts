@@ -14,6 +14,7 @@ import type { RecoveryRefs } from '../secrets/recovery-refs.js';
 import type { MediaResolver } from '../library/media-resolver.js';
 import type { StagedFiles } from '../storage/staged-files.js';
 import type { WorkspaceCore } from './platform-workspaces.js';
+import type { StoryboardHelperPart } from './person-storyboards.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
 export interface PlatformBackendParts {
@@ -36,6 +37,8 @@ export interface PlatformBackendParts {
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
   /** Events consumer timing (tests). */
   events?: JobEventsTiming;
+  /** Storyboard Helper, when `FRAMEWRIGHT_STORYBOARD_HELPER_URL` is set (capability `storyboards`). */
+  storyboardHelper?: StoryboardHelperPart;
 }
 
 export interface PlatformWorkspaceCore extends WorkspaceCore {
