@@ -15,7 +15,7 @@ import {
   type PlatformSettings,
 } from '../../../src/main/core/platform/platform-settings.js';
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
-import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
+import { startPlatformStudio, type PlatformStudioInterApp } from '../../../src/main/host/platform-studio.js';
 import type { ActiveSession } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
@@ -78,6 +78,8 @@ export interface PlatformWorldOptions {
   limits?: Partial<PlatformLimits>;
   /** The backend's clock for the idle close. */
   now?: () => number;
+  /** Other applications' calls (`/inter-app/…`); absent: that prefix is 404. */
+  interApp?: PlatformStudioInterApp;
 }
 
 export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
@@ -114,6 +116,7 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      ...(rigOptions.interApp ? { interApp: rigOptions.interApp } : {}),
     });
     await backend.resumeAll();
     return { backend, host };

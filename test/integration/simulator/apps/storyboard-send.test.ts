@@ -146,7 +146,7 @@ describe('storyboard-helper sends a board to Framewright (sequence.create)', () 
     expect(resolved.data.idempotencyKey).toMatch(/^board-to-framewright:brd_sim_lighthouse:r1:/);
     // one byte changed, another scope: the same uniform 404
     const tampered = Buffer.from(r.body);
-    tampered[tampered.length - 2] ^= 1;
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 2) ^ 1, tampered.length - 2);
     expectPlatformError(await resolveAsStudio({ ...r, body: tampered }), 404, 'APP_GRANT_NOT_FOUND');
     expectPlatformError(await resolveAsStudio(r, 'storyboard.read'), 404, 'APP_GRANT_NOT_FOUND');
     // storyboard-helper cannot resolve a grant made for the studio
