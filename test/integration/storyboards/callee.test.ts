@@ -228,7 +228,20 @@ describe('Framewright as the callee of sequence.create', () => {
     expect(imported).toHaveLength(1);
   });
 
-  it('keeps every grant out of the logs and the data folder', async () => {
+  it("never takes a person from a cookie: the member's signed-in browser without a grant is refused", async () => {
+    const page = await world.open('member');
+    const before = imported.length;
+    const res = await fetch(world.origin + PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: page.cookie, Origin: world.origin },
+      body: BOARD_BYTES,
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('APP_GRANT_MISSING');
+    expect(imported).toHaveLength(before);
+  });
+
+  it("keeps every grant out of the logs, the backend's and the simulator's data folders", async () => {
     expect(seenGrants.size).toBeGreaterThan(4);
     const lines = world.logLines.join('\n');
     expect(lines).toContain(`POST ${PATH} 201`);
@@ -241,7 +254,9 @@ describe('Framewright as the callee of sequence.create', () => {
         else files.push(full);
       }
     };
-    walk(world.dataDir);
+    // the world's folder: the backend's data and the simulator's (its platform state included)
+    walk(path.dirname(world.dataDir));
+    expect(files.some((f) => f.endsWith('platform-state.jsonl'))).toBe(true);
     expect(files.some((f) => f.endsWith('sequence-creates.jsonl'))).toBe(true);
     for (const grant of seenGrants) {
       expect(lines).not.toContain(grant);
