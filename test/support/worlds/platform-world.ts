@@ -15,7 +15,7 @@ import {
   type PlatformSettings,
 } from '../../../src/main/core/platform/platform-settings.js';
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
-import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
+import { startPlatformStudio, type PlatformStudioInterApp } from '../../../src/main/host/platform-studio.js';
 import type { ActiveSession } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
@@ -82,6 +82,8 @@ export interface PlatformWorldOptions {
   storyboardHelper?: boolean;
   /** Put this in front of the session service instead (its base address from the simulator's). */
   sessionProxy?: (sessionBaseUrl: string) => Promise<{ base: string }>;
+  /** Other applications' calls (`/inter-app/…`); absent: that prefix is 404. */
+  interApp?: PlatformStudioInterApp;
 }
 
 export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
@@ -121,6 +123,7 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      ...(rigOptions.interApp ? { interApp: rigOptions.interApp } : {}),
     });
     await backend.resumeAll();
     return { backend, host };
