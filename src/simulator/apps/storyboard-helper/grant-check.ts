@@ -146,7 +146,8 @@ export async function resolveDebugGrant(
   state: SimulatorState,
   use: GrantUse,
 ): Promise<ResolvedCallGrant | undefined> {
-  return resolvePeerGrantAsReceiver(state, use);
+  const resolved = resolvePeerGrantAsReceiver(state, use);
+  return resolved ? { ...resolved, subject: { ...resolved.subject } } : undefined;
 }
 
 /**
