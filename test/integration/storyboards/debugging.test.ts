@@ -121,6 +121,8 @@ async function pairedProfile(cli: CliSession) {
     baseUrl: viaProxy(cli.runtimeBaseUrl),
     hasSecret: true,
     debugTokenExpiresAt: Date.parse(cli.expiresAt),
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
   };
   const binding: DebugBinding = {
     appId: cli.appId,
