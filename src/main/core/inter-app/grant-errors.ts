@@ -29,6 +29,15 @@ const GROUP_OF_CODE: Readonly<Record<string, InterAppErrorGroup>> = {
   board_not_found: 'not_found',
   panel_not_found: 'not_found',
   image_not_found: 'not_found',
+  // online debugging (section D): debug grants, peer grants, the relay
+  DEVELOPER_APP_GRANT_REJECTED: 'not_declared',
+  DEBUG_PEER_NOT_FOUND: 'refused',
+  DEBUG_PEER_IDEMPOTENCY_CONFLICT: 'conflict',
+  DEBUG_PEER_UNAVAILABLE: 'unavailable',
+  DEBUG_RELAY_UNAVAILABLE: 'unavailable',
+  DEBUG_RELAY_UPSTREAM_FAILED: 'unavailable',
+  DEBUG_RELAY_UPSTREAM_TIMEOUT: 'unavailable',
+  UNAUTHENTICATED: 'session',
 };
 
 /** The plain sentence the person reads for a refusal by `code` (the spec's names and the callee's own). */
@@ -59,6 +68,20 @@ export function grantErrorSentence(code: string, appLabel: string, retryAfterSec
       return `${appLabel} has no such panel on this board (it may have been removed).`;
     case 'image_not_found':
       return `${appLabel} no longer serves this image (its address expired). Try again.`;
+    case 'DEVELOPER_APP_GRANT_REJECTED':
+      return `The version you are debugging cannot call ${appLabel} in online debugging (it does not declare that dependency, or ${appLabel} does not open it to debugging).`;
+    case 'DEBUG_PEER_NOT_FOUND':
+      return `The local ${appLabel} you are debugging against does not accept this pairing (its receiver expired, was revoked, or is for another person or capability). Open a new receiver, then retry.`;
+    case 'DEBUG_PEER_IDEMPOTENCY_CONFLICT':
+      return `${appLabel} already received this action with different content in this debugging session. Nothing was changed; start the action again.`;
+    case 'DEBUG_PEER_UNAVAILABLE':
+    case 'DEBUG_RELAY_UNAVAILABLE':
+      return `Online debugging cannot reach ${appLabel} right now${retryWhen(retryAfterSeconds)}. Nothing was changed; try again.`;
+    case 'DEBUG_RELAY_UPSTREAM_FAILED':
+    case 'DEBUG_RELAY_UPSTREAM_TIMEOUT':
+      return `The debugging relay could not get an answer from ${appLabel}. The outcome is unknown; check the board before trying again.`;
+    case 'UNAUTHENTICATED':
+      return `Your debugging pairing is over (a pairing lasts one hour). Pair for debugging again, then retry.`;
     default:
       return `${appLabel} refused the request (code ${code}).`;
   }
