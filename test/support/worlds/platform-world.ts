@@ -123,7 +123,12 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
       rendererDir,
       port,
       log: (line) => logLines.push(line),
-      ...(rigOptions.interApp ? { interApp: rigOptions.interApp } : {}),
+      // a test's own callee, else the backend's (offered when Storyboard Helper is configured)
+      ...(rigOptions.interApp
+        ? { interApp: rigOptions.interApp }
+        : backend.interApp
+          ? { interApp: backend.interApp }
+          : {}),
     });
     await backend.resumeAll();
     return { backend, host };

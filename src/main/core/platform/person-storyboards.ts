@@ -47,6 +47,7 @@ export function personStoryboards(d: {
     storage: d.storage,
     readUrlFor: d.readUrlFor,
     subjectKey: d.subjectKey,
+    panelImageOrigin: new URL(d.part.businessBaseUrl).origin,
     workDir: path.join(d.dir, 'storyboards-work'),
   });
 }

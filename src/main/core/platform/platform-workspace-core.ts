@@ -111,6 +111,12 @@ export function createPlatformWorkspaceCore(
     listServices: () => studio.backend.services(undefined, 'video_generation'),
     onChange: (state) => events.emit('connection.changed', state),
   });
+  const storyboards =
+    parts.storyboardHelper &&
+    personStoryboards({
+      ...{ part: parts.storyboardHelper, session: () => sessions.require(), studio, journal, storage },
+      ...{ readUrlFor, subjectKey, dir },
+    });
   const handlers = createHandlerTable({
     studio,
     events,
@@ -122,12 +128,7 @@ export function createPlatformWorkspaceCore(
     profilesList: platformProfilesList,
     team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
     exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
-    storyboards:
-      parts.storyboardHelper &&
-      personStoryboards({
-        ...{ part: parts.storyboardHelper, session: () => sessions.require(), studio, journal, storage },
-        ...{ readUrlFor, subjectKey, dir },
-      }),
+    storyboards,
   });
   const answering = createBridgeDispatcher(sessions.guard(handlers), {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
@@ -165,6 +166,7 @@ export function createPlatformWorkspaceCore(
     staged: studio.staged,
     media: studio.media,
     storage,
+    storyboards,
     get eventsState() {
       return jobEvents.state;
     },

@@ -18,7 +18,7 @@ import type { StagedFiles } from '../storage/staged-files.js';
 import { importedShotForm, importService } from './imported-shot-form.js';
 import { downloadPanelImage, stageImage } from './panel-image.js';
 import type { StoryboardHelperClient } from './storyboard-helper-client.js';
-import type { Panel } from './storyboard-schemas.js';
+import type { Board, Panel } from './storyboard-schemas.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,6 +44,8 @@ export interface StoryboardsFeatureDeps {
   readUrlFor(sha256: string, expiresAt: Date): string;
   /** The person (their workspace's subject key): part of every write's idempotency key. */
   subjectKey: string;
+  /** Storyboard Helper's origin: the only place a sent board's panel images are read from. */
+  panelImageOrigin: string;
   /** Where panel images are written before they are staged. */
   workDir: string;
   now?: () => number;
@@ -76,6 +78,24 @@ export class StoryboardsFeature {
 
   import(boardId: string): Promise<{ sequence: SequenceView; link: SequenceBoardLink; reused: boolean }> {
     const run = this.importing.then(() => this.importOnce(boardId));
+    this.importing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * A board another application sent (Framewright as the callee of `sequence.create`): the same
+   * sequence an import makes, from the board as sent. Its panel images are read only from
+   * Storyboard Helper's own address (the origin of `panelImageOrigin`): a body never makes this
+   * backend fetch anywhere else.
+   */
+  importSent(board: Board): Promise<{ sequence: SequenceView; link: SequenceBoardLink; reused: boolean }> {
+    for (const panel of board.panels)
+      if (new URL(panel.image.url).origin !== this.d.panelImageOrigin)
+        throw new AppError(
+          'inter_app.not_found',
+          "A panel image of the board is not at Storyboard Helper's address: nothing was created.",
+        );
+    const run = this.importing.then(() => this.importOnce(board.boardId, board));
     this.importing = run.catch(() => undefined);
     return run;
   }
@@ -126,6 +146,7 @@ export class StoryboardsFeature {
 
   private async importOnce(
     boardId: string,
+    sent?: Board,
   ): Promise<{ sequence: SequenceView; link: SequenceBoardLink; reused: boolean }> {
     const links = this.d.journal.storyboardLinks;
     const existing = links.sequenceOfBoard(boardId);
@@ -133,7 +154,7 @@ export class StoryboardsFeature {
       const link = links.linkOf(existing)!;
       return { sequence: await this.d.sequences.get(existing), link: viewOf(link), reused: true };
     }
-    const board = await this.d.client.getBoard(boardId);
+    const board = sent ?? (await this.d.client.getBoard(boardId));
     const panels = [...board.panels].sort((a, b) => a.position - b.position);
     const service = importService(await this.d.videoServices());
     // every image is downloaded, verified and staged before anything is made
