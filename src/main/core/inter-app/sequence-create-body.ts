@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { H3_PROMPT_CODE_POINTS } from '../../../shared/api/spec-limits.js';
 
 /**
  * Framewright's own interface as a callee (API version 2026-01, scope `sequence.create`): the
@@ -38,8 +39,8 @@ export const SentPanel = z
   .object({
     panelId: z.string().min(1).max(200),
     position: z.number().int().positive(),
-    /** The panel's prompt (the public prompt bound: at most 7,000 characters). */
-    prompt: z.string().max(7000),
+    /** The panel's prompt (at most the H3 prompt bound; the shot's own rules check it again). */
+    prompt: z.string().max(H3_PROMPT_CODE_POINTS.max),
     image: SentPanelImage,
   })
   .strict();
