@@ -144,7 +144,7 @@ describe('sending to the board', () => {
     let answer: (v: unknown) => void = () => undefined;
     fake.answers.set('storyboards.send', () => new Promise((resolve) => (answer = resolve)));
     const first = state().sendToBoard();
-    expect(state().boardSends['seq-9:film']).toEqual({ state: 'sending' });
+    await vi.waitFor(() => expect(state().boardSends['seq-9:film']).toEqual({ state: 'sending' }));
     expect(await state().sendToBoard()).toBe(false);
     answer({ ...sent, replayed: true });
     await first;

@@ -1,9 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { SentToBoard, SequenceBoardLink, StoryboardSummary } from '../../../shared/bridge/contract';
-import { bridge } from '../bridge';
+import type { storyboardsActions } from './storyboards-actions';
 import type { StudioState } from './index';
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** How one send to the board went: running, its answer (`replayed`: nothing new written), or why not. */
 export type BoardSend =
@@ -15,7 +13,8 @@ export const sendKey = (sequenceId: string, shotId?: string) => `${sequenceId}:$
 /**
  * Storyboards in, films out (offered where `capabilities.storyboards`): the person's boards in
  * Storyboard Helper, a board imported as a sequence (which then opens), the open sequence's board
- * link, and sending the film (or one shot) back. Errors are the core's plain sentences, kept.
+ * link, and sending the film (or one shot) back. Errors are the core's plain sentences, kept. The
+ * actions' work is in storyboards-actions.ts, loaded on first use (the first chunk is at its budget).
  */
 export interface StoryboardsSlice {
   /** The person's boards (null before the first answer). */
@@ -39,8 +38,9 @@ export interface StoryboardsSlice {
 }
 
 export const createStoryboardsSlice: StateCreator<StudioState, [], [], StoryboardsSlice> = (set, get) => {
-  const setSend = (key: string, send: BoardSend) => set({ boardSends: { ...get().boardSends, [key]: send } });
-
+  let loaded: ReturnType<typeof storyboardsActions> | undefined;
+  const actions = async () =>
+    (loaded ??= (await import('./storyboards-actions')).storyboardsActions(set, get));
   return {
     boards: null,
     boardsLoading: false,
@@ -48,68 +48,9 @@ export const createStoryboardsSlice: StateCreator<StudioState, [], [], Storyboar
     importingBoardId: null,
     boardLink: null,
     boardSends: {},
-
-    async loadBoards() {
-      set({ boardsLoading: true, boardsError: null });
-      try {
-        const { boards } = await bridge.invoke('storyboards.list', {});
-        set({ boards });
-      } catch (error) {
-        set({ boardsError: message(error) });
-      } finally {
-        set({ boardsLoading: false });
-      }
-    },
-
-    async importBoard(boardId) {
-      if (get().importingBoardId) return false;
-      set({ importingBoardId: boardId, boardsError: null });
-      try {
-        const { sequence, link } = await bridge.invoke('storyboards.import', { boardId });
-        set({
-          openSequenceId: sequence.sequenceId,
-          sequence,
-          sequenceError: null,
-          generateOutcome: null,
-          boardLink: { sequenceId: sequence.sequenceId, link },
-          boards: (get().boards ?? []).map((b) =>
-            b.boardId === boardId ? { ...b, importedSequenceId: sequence.sequenceId } : b,
-          ),
-        });
-        void get().loadSequences();
-        return true;
-      } catch (error) {
-        set({ boardsError: message(error) });
-        return false;
-      } finally {
-        set({ importingBoardId: null });
-      }
-    },
-
-    async loadBoardLink(sequenceId) {
-      if (get().boardLink?.sequenceId !== sequenceId) set({ boardLink: null });
-      try {
-        const { link } = await bridge.invoke('storyboards.linkOf', { sequenceId });
-        if (get().openSequenceId === sequenceId) set({ boardLink: { sequenceId, link } });
-      } catch (error) {
-        if (get().openSequenceId === sequenceId) set({ sequenceError: message(error) });
-      }
-    },
-
-    async sendToBoard(shotId) {
-      const sequenceId = get().openSequenceId;
-      if (!sequenceId) return false;
-      const key = sendKey(sequenceId, shotId);
-      if (get().boardSends[key]?.state === 'sending') return false;
-      setSend(key, { state: 'sending' });
-      try {
-        const result = await bridge.invoke('storyboards.send', { sequenceId, ...(shotId ? { shotId } : {}) });
-        setSend(key, { state: 'sent', result });
-        return true;
-      } catch (error) {
-        setSend(key, { state: 'failed', error: message(error) });
-        return false;
-      }
-    },
+    loadBoards: async () => (await actions()).loadBoards(),
+    importBoard: async (boardId) => (await actions()).importBoard(boardId),
+    loadBoardLink: async (sequenceId) => (await actions()).loadBoardLink(sequenceId),
+    sendToBoard: async (shotId) => (await actions()).sendToBoard(shotId),
   };
 };
