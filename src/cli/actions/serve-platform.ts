@@ -79,6 +79,8 @@ export async function runServePlatform(
       host: options.host,
       port,
       log: (line) => process.stderr.write(`${line}\n`),
+      // other applications send boards to a person's Sequences (Framewright as a callee)
+      ...(backend.interApp ? { interApp: backend.interApp } : {}),
     });
   } catch (error) {
     await backend.close();

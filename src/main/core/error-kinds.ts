@@ -162,6 +162,15 @@ export const ERROR_CODE_KINDS = {
   'release.version_unusable': 'invalid_input',
   'release.image_import_failed': 'service',
   'release.upload_gave_up': 'service',
+  'inter_app.not_declared': 'service',
+  'inter_app.session': 'identity',
+  'inter_app.conflict': 'service',
+  'inter_app.unavailable': 'service',
+  'inter_app.refused': 'service',
+  'inter_app.not_found': 'invalid_input',
+  'inter_app.failed': 'service',
+  'storyboards.not_imported': 'invalid_input',
+  'storyboards.nothing_to_send': 'invalid_input',
 } as const satisfies Record<string, ErrorKind>;
 
 /**

@@ -67,7 +67,9 @@ import {
  *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
  *    browser's session of the same person;
  *  - one session holds at most `sessionCaps` uploads, bridge calls and event sockets at once
- *    (429 with `Retry-After` past a cap; released when the request or socket ends, however).
+ *    (429 with `Retry-After` past a cap; released when the request or socket ends, however);
+ *  - `/inter-app/` is the one cookie-less surface: other applications' servers call it with a
+ *    grant (no Origin), so it is routed before the Origin check and never reads a cookie.
  */
 export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   /** The origin users reach (FRAMEWRIGHT_PUBLIC_URL). */
@@ -104,6 +106,11 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
     /** A person signed in: their job events consumer starts. */
     signedIn?(workspace: PlatformWorkspace<C>): void;
   };
+  /**
+   * `/inter-app/…`: calls of other applications of the platform (no cookie, no Origin: each
+   * carries a grant the handler resolves; core/inter-app/sequence-create-callee.ts). Absent: 404.
+   */
+  interApp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   rendererDir: string;
   /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
   signInLimits?: SignInLimits;
@@ -133,6 +140,8 @@ const EXPORT_TYPES: Record<string, string> = {
 };
 
 const SESSION_BODY_MAX_BYTES = 4 * 1024;
+/** Where other applications call Framewright (`/inter-app/{apiVersion}/…`). */
+const INTER_APP_PREFIX = '/inter-app/';
 /** What is still read (and dropped) of a refused upload before its connection is closed. */
 const REFUSED_UPLOAD_DRAIN_BYTES = 64 * 1024 * 1024;
 const REOPEN_MESSAGE = 'Reopen Framewright from your application center.';
@@ -401,6 +410,11 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return options.studio.serveObject(req, res);
     if (!hostIsOurs(req))
       throw new Refusal(421, 'host.bad_host', 'Requests must address this host by its public name.');
+    // another application's backend: a grant per call (resolved by the handler), never a cookie
+    if (early.pathname.startsWith(INTER_APP_PREFIX)) {
+      if (!options.interApp) throw new Refusal(404, 'host.not_found', 'Not found.');
+      return options.interApp(req, res);
+    }
     const safe = req.method === 'GET' || req.method === 'HEAD';
     if (!originIsOurs(req, !safe))
       throw new Refusal(403, 'host.bad_origin', 'Cross-origin requests are refused.');

@@ -1,7 +1,7 @@
 /**
- * The fixed fake world of the local platform: two applications (the first, Framewright as
- * deployed on the platform, depends on the second), three people and one organization with a
- * group tree. Everything here is stable across runs (stable fake data); the credentials are
+ * The fixed fake world of the local platform: two applications that depend on each other
+ * (Framewright as deployed on the platform calls the second's boards; the second sends boards to
+ * Framewright as sequences), three people and one organization with a group tree. Everything here is stable across runs (stable fake data); the credentials are
  * local-simulation values like the fixed local test token, never real secrets.
  */
 
@@ -59,7 +59,9 @@ export const FIXTURE_APPS: readonly FixtureApp[] = [
         scopes: ['storyboard.read', 'storyboard.write'],
       },
     ],
-    capabilities: [],
+    // what other applications call in Framewright (SEQUENCE_CAPABILITY of Framewright's own
+    // submission, src/main/core/platform-release/framewright-submission.ts): creating a sequence
+    capabilities: [{ apiVersion: '2026-01', scopes: ['sequence.create'], onlineDebug: true }],
     roles: {
       usr_sim_manager: ['studio_admin'],
       usr_sim_member: ['studio_editor'],
@@ -73,7 +75,10 @@ export const FIXTURE_APPS: readonly FixtureApp[] = [
     appCredential: 'fw-sim-app-credential-storyboard-helper',
     appVersionId: 'appver_sim_storyboard_helper_1',
     resourceTypes: ['storyboard.board'],
-    dependencies: [],
+    // it sends a board to the person's Framewright (its simulator-only send route)
+    dependencies: [
+      { calleeAppKey: 'framewright-studio', apiVersion: '2026-01', scopes: ['sequence.create'] },
+    ],
     capabilities: [
       { apiVersion: '2026-01', scopes: ['storyboard.read', 'storyboard.write'], onlineDebug: true },
     ],

@@ -28,6 +28,8 @@ export interface PlatformInfo {
     appVersionId: string;
     resourceTypes: string[];
     dependencies: { calleeAppKey: string; apiVersion: string; scopes: string[] }[];
+    /** What the application opens to callers (grants to it must match one). */
+    capabilities: { apiVersion: string; scopes: string[]; onlineDebug: boolean }[];
     /** Where the simulator serves the application's own business interface (storyboard-helper only). */
     businessBaseUrl?: string;
   }[];
@@ -57,6 +59,11 @@ export function platformInfo(baseUrl: string): PlatformInfo {
       appVersionId: app.appVersionId,
       resourceTypes: [...app.resourceTypes],
       dependencies: app.dependencies.map((d) => ({ ...d, scopes: [...d.scopes] })),
+      capabilities: app.capabilities.map((c) => ({
+        apiVersion: c.apiVersion,
+        scopes: [...c.scopes],
+        onlineDebug: c.onlineDebug === true,
+      })),
       ...(app.businessBasePath ? { businessBaseUrl: origin + app.businessBasePath } : {}),
     })),
     users: [...FIXTURE_USERS],

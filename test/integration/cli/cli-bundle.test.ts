@@ -118,7 +118,7 @@ describe('the framewright CLI as a built bundle', () => {
       forJobs.inputs.filter(
         (input) =>
           /^src\/(main|simulator|shared\/api)\//.test(input) &&
-          !/^src\/main\/core\/(journal\/|studio\/(job-views|media-urls)\.ts|jobs\/(verification|expected-duration)\.ts|errors\.ts|app\/data-dir\.ts)/.test(
+          !/^src\/main\/core\/(journal\/|library\/(job-views|media-urls)\.ts|jobs\/(verification|expected-duration)\.ts|errors\.ts|app\/data-dir\.ts)/.test(
             input,
           ) &&
           input !== 'src/shared/api/job-statuses.ts',

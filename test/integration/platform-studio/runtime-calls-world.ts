@@ -79,7 +79,7 @@ export class RuntimeCallsWorld {
   /** How many optimizations the simulator created (its state log: one `opt` line each). */
   async optimizationsCreated(): Promise<number> {
     const { readFileSync, existsSync } = await import('node:fs');
-    const log = path.join(this.world.dir, 'sim', 'state.jsonl');
+    const log = path.join(this.world.platform.root, 'sim', 'state.jsonl');
     if (!existsSync(log)) return 0;
     return readFileSync(log, 'utf8')
       .split('\n')

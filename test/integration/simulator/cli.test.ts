@@ -45,7 +45,7 @@ describe('framewright simulator (CLI)', () => {
         launchUrl: expect.stringMatching(new RegExp(`^${origin}/`)),
         users: ['manager', 'member', 'personal'],
       });
-      expect(info.platform.apps.map((app) => app.dependencies.length)).toEqual([1, 0]);
+      expect(info.platform.apps.map((app) => app.dependencies.length)).toEqual([1, 1]);
       const opened = await fetch(info.platform.launchUrl, {
         method: 'POST',
         headers: { Authorization: `Bearer ${info.token}`, 'Content-Type': 'application/json' },

@@ -15,7 +15,7 @@ import {
   type PlatformSettings,
 } from '../../../src/main/core/platform/platform-settings.js';
 import type { RunningPlatformHost } from '../../../src/main/host/platform-host.js';
-import { startPlatformStudio } from '../../../src/main/host/platform-studio.js';
+import { startPlatformStudio, type PlatformStudioInterApp } from '../../../src/main/host/platform-studio.js';
 import type { ActiveSession } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
@@ -78,6 +78,12 @@ export interface PlatformWorldOptions {
   limits?: Partial<PlatformLimits>;
   /** The backend's clock for the idle close. */
   now?: () => number;
+  /** Configure Storyboard Helper (`FRAMEWRIGHT_STORYBOARD_HELPER_URL`: the simulator's businessBaseUrl). */
+  storyboardHelper?: boolean;
+  /** Put this in front of the session service instead (its base address from the simulator's). */
+  sessionProxy?: (sessionBaseUrl: string) => Promise<{ base: string }>;
+  /** Other applications' calls (`/inter-app/…`); absent: that prefix is 404. */
+  interApp?: PlatformStudioInterApp;
 }
 
 export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): Promise<PlatformWorld> {
@@ -92,9 +98,12 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
   const sessionProxy = rigOptions.recordSessions
     ? await recordingProxy(sim.platform.sessionBaseUrl, sessionCalls)
     : undefined;
+  const customSessionProxy = await rigOptions.sessionProxy?.(sim.platform.sessionBaseUrl);
+  const storyboardHelperUrl = sim.platform.apps.find((a) => a.businessBaseUrl)?.businessBaseUrl;
   const settings: PlatformSettings = {
     runtimeBaseUrl: proxy?.base ?? sim.platform.runtimeBaseUrl,
-    sessionBaseUrl: sessionProxy?.base ?? sim.platform.sessionBaseUrl,
+    sessionBaseUrl: customSessionProxy?.base ?? sessionProxy?.base ?? sim.platform.sessionBaseUrl,
+    ...(rigOptions.storyboardHelper && storyboardHelperUrl ? { storyboardHelperUrl } : {}),
     appKey: APP_KEY,
     appCredential: app.appCredential,
     publicOrigin: origin,
@@ -114,6 +123,12 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      // a test's own callee, else the backend's (offered when Storyboard Helper is configured)
+      ...(rigOptions.interApp
+        ? { interApp: rigOptions.interApp }
+        : backend.interApp
+          ? { interApp: backend.interApp }
+          : {}),
     });
     await backend.resumeAll();
     return { backend, host };

@@ -85,6 +85,22 @@ describe('platform settings', () => {
     ]);
   });
 
+  it("reads Storyboard Helper's business address when set (capability storyboards), and only an http(s) one", () => {
+    expect(readPlatformSettings(complete, noFile).storyboardHelperUrl).toBeUndefined();
+    expect(
+      readPlatformSettings(
+        {
+          ...complete,
+          FRAMEWRIGHT_STORYBOARD_HELPER_URL: 'https://helper.example.com/apps/storyboard-helper/',
+        },
+        noFile,
+      ).storyboardHelperUrl,
+    ).toBe('https://helper.example.com/apps/storyboard-helper');
+    expect(
+      problemsOf({ ...complete, FRAMEWRIGHT_STORYBOARD_HELPER_URL: 'ftp://helper.example.com' }),
+    ).toEqual(['FRAMEWRIGHT_STORYBOARD_HELPER_URL must be an http or https URL.']);
+  });
+
   it('reads the credential from PLATFORM_APP_CREDENTIAL_FILE, trimmed', () => {
     const env = {
       ...complete,

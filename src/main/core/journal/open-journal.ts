@@ -15,6 +15,7 @@ import { ProfilesRepository } from './profiles-repository.js';
 import { PlatformImageImportsRepository } from './platform-image-imports-repository.js';
 import { ProjectsRepository } from './projects-repository.js';
 import { SequencesRepository } from './sequences-repository.js';
+import { StoryboardLinksRepository } from './storyboard-links-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
 import {
   JournalCorruptError,
@@ -64,6 +65,8 @@ export interface Journal {
   readonly variations: VariationsRepository;
   /** The image imports of `framewright platform release` and their recorded parts (migration 015). */
   readonly platformImageImports: PlatformImageImportsRepository;
+  /** Sequences imported from a Storyboard Helper board, and each shot's panel (migration 017). */
+  readonly storyboardLinks: StoryboardLinksRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -137,6 +140,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       sequences: new SequencesRepository(db, now),
       variations: new VariationsRepository(db),
       platformImageImports: new PlatformImageImportsRepository(db, now),
+      storyboardLinks: new StoryboardLinksRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

@@ -4,6 +4,8 @@ import { loadSigningKey } from '../storage/signed-read-url.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { RuntimeApiClient } from '../api-clients/runtime/runtime-api-client.js';
+import { AppError } from '../errors.js';
+import type { StoryboardsFeature } from '../storyboards/storyboards-feature.js';
 import { SessionServiceClient } from '../api-clients/runtime/session-service-client.js';
 import { importLegacySecrets, readLegacySecretFile } from '../secrets/legacy-secret-file.js';
 import { RecoveryRefs } from '../secrets/recovery-refs.js';
@@ -42,6 +44,21 @@ export interface PlatformBackend {
   readonly signingKey: Buffer;
   /** The limits in force (settings over the defaults). */
   readonly limits: PlatformLimits;
+  /**
+   * Framewright as the callee of another application's `sequence.create` (a board sent to a
+   * person's Sequences), offered when Storyboard Helper is configured; the host routes
+   * `/inter-app/` to it.
+   */
+  readonly interApp:
+    | {
+        appKey: string;
+        resolveGrant: SessionServiceClient['resolveGrant'];
+        importBoard(
+          workspace: { core: PlatformWorkspaceCore },
+          board: Parameters<StoryboardsFeature['importSent']>[0],
+        ): Promise<{ sequenceId: string }>;
+      }
+    | undefined;
   /**
    * Resumes every known person's unfinished work: each workspace with unfinished jobs has them read
    * with batch-get while its person has a session, else one by one with their recovery references,
@@ -140,6 +157,9 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     runtime,
     runtimeBaseUrl: settings.runtimeBaseUrl,
     directory: sessionService,
+    ...(settings.storyboardHelperUrl
+      ? { storyboardHelper: { businessBaseUrl: settings.storyboardHelperUrl, sessionService } }
+      : {}),
     sessions,
     recoveryRefs,
     signingKey,
@@ -195,6 +215,20 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     logger,
     signingKey,
     limits,
+    interApp: settings.storyboardHelperUrl
+      ? {
+          appKey: settings.appKey,
+          resolveGrant: (use) => sessionService.resolveGrant(use),
+          importBoard: async ({ core }, board) => {
+            if (!core.storyboards)
+              throw new AppError(
+                'inter_app.not_found',
+                'Storyboards are not offered here: nothing was created.',
+              );
+            return { sequenceId: (await core.storyboards.importSent(board)).sequence.sequenceId };
+          },
+        }
+      : undefined,
     storageFor(subjectKey) {
       return workspaces.workspaceByKey(subjectKey)?.core.storage;
     },

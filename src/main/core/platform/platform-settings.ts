@@ -24,6 +24,11 @@ export interface PlatformSettings {
   readonly secureCookies: boolean;
   /** Limits per person and per session (absent: {@link DEFAULT_PLATFORM_LIMITS}). */
   readonly limits?: PlatformLimits;
+  /**
+   * Storyboard Helper's business address (`FRAMEWRIGHT_STORYBOARD_HELPER_URL`), where its business
+   * requests go with a grant (issue 29). Absent: the capability `storyboards` is off.
+   */
+  readonly storyboardHelperUrl?: string;
 }
 
 /** What one person, and one browser session of theirs, may hold on the backend. */
@@ -200,6 +205,9 @@ export function readPlatformSettings(
   const previousAppCredential = credential(env, problems, readFile, PREVIOUS_APP_CREDENTIAL, false);
   const origin = publicOrigin(env, problems);
   const limits = limitsOf(env, problems);
+  const storyboardHelperUrl = env.FRAMEWRIGHT_STORYBOARD_HELPER_URL?.trim()
+    ? baseUrl(env, 'FRAMEWRIGHT_STORYBOARD_HELPER_URL', problems)
+    : '';
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
     runtimeBaseUrl,
@@ -210,5 +218,6 @@ export function readPlatformSettings(
     publicOrigin: origin,
     secureCookies: origin.startsWith('https:'),
     limits,
+    ...(storyboardHelperUrl ? { storyboardHelperUrl } : {}),
   };
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
 import { personEngine } from './person-engine.js';
 import { PersonJobEvents } from './person-job-events.js';
 import { PersonSessions } from './person-sessions.js';
@@ -25,6 +24,8 @@ import { BROWSER_HOST } from '../library/studio-host.js';
 import type { WorkspaceBase } from './platform-workspaces.js';
 import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
 import { forgetFinishedRecoveryRefs } from './recovery-ref-cleanup.js';
+import { platformAppInfo, platformProfilesList } from './platform-app-info.js';
+import { personStoryboards } from './person-storyboards.js';
 
 /**
  * One person's studio on the platform: the composition root of a workspace. It chooses its parts
@@ -83,6 +84,7 @@ export function createPlatformWorkspaceCore(
       readUrls,
       projects: { draftProject: (draftId) => studio.projects.draftProject(draftId) },
       engine,
+      storyboards: parts.storyboardHelper !== undefined,
     }),
     staged: new StagedFiles(dir, journal, undefined, usage),
     events,
@@ -90,15 +92,15 @@ export function createPlatformWorkspaceCore(
     host: BROWSER_HOST,
   });
   forward = studio.forwardEngineChange;
+  const readUrlFor = (sha256: string, expiresAt: Date) =>
+    signReadUrl(parts.signingKey, { ...readUrls, sha256, expiresAt });
 
   const exports = new ResultExports({
     jobs: journal.jobs,
     marked: new MarkedExports({
       calls: runtimeExportCalls(runtime, async () => (await sessions.require()).sessionId),
       // signed to the expiry the export picks: the same press signs the same URL (the same body)
-      urls: {
-        readUrlFor: (sha256, expiresAt) => signReadUrl(parts.signingKey, { ...readUrls, sha256, expiresAt }),
-      },
+      urls: { readUrlFor },
     }),
     storage,
     usage,
@@ -109,31 +111,24 @@ export function createPlatformWorkspaceCore(
     listServices: () => studio.backend.services(undefined, 'video_generation'),
     onChange: (state) => events.emit('connection.changed', state),
   });
+  const storyboards =
+    parts.storyboardHelper &&
+    personStoryboards({
+      ...{ part: parts.storyboardHelper, session: () => sessions.require(), studio, journal, storage },
+      ...{ readUrlFor, subjectKey, dir },
+    });
   const handlers = createHandlerTable({
     studio,
     events,
     logger,
     host: BROWSER_HOST,
-    info: async () => ({
-      name: APP_NAME,
-      version: APP_VERSION,
-      host: 'platform' as const,
-      os: process.platform,
-      nodeVersion: process.versions.node,
-      dataDir: '',
-      capabilities: studio.capabilities,
-      signedIn: await team.signedIn(),
-    }),
+    info: () => platformAppInfo(studio.capabilities, () => team.signedIn()),
     settings: createFileSettingsStore(dir),
     connection,
-    profilesList: () => ({
-      activeProfileId: RUNTIME_PROFILE_ID,
-      profiles: [
-        { id: RUNTIME_PROFILE_ID, name: 'Platform', kind: 'personal', baseUrl: null, hasSecret: true },
-      ],
-    }),
+    profilesList: platformProfilesList,
     team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
     exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
+    storyboards,
   });
   const answering = createBridgeDispatcher(sessions.guard(handlers), {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
@@ -156,7 +151,7 @@ export function createPlatformWorkspaceCore(
     staged: studio.staged,
     storage,
     usage,
-    exportingSha256: () => exports.exportingSha256(),
+    exportingSha256: () => [...exports.exportingSha256(), ...journal.storyboardLinks.sentSha256(Date.now())],
   });
   // staged files no draft names are swept when the workspace opens, then on the backend's timer
   housekeeping.pass().catch((error: unknown) => logger.warn('housekeeping failed', { error }));
@@ -171,6 +166,7 @@ export function createPlatformWorkspaceCore(
     staged: studio.staged,
     media: studio.media,
     storage,
+    storyboards,
     get eventsState() {
       return jobEvents.state;
     },

@@ -14,6 +14,8 @@ import type { RecoveryRefs } from '../secrets/recovery-refs.js';
 import type { MediaResolver } from '../library/media-resolver.js';
 import type { StagedFiles } from '../storage/staged-files.js';
 import type { WorkspaceCore } from './platform-workspaces.js';
+import type { StoryboardsFeature } from '../storyboards/storyboards-feature.js';
+import type { StoryboardHelperPart } from './person-storyboards.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
 export interface PlatformBackendParts {
@@ -36,6 +38,8 @@ export interface PlatformBackendParts {
   engine?: Partial<Omit<JobEngineOptions, 'journal' | 'transportFor' | 'libraryDir' | 'onChange'>>;
   /** Events consumer timing (tests). */
   events?: JobEventsTiming;
+  /** Storyboard Helper, when `FRAMEWRIGHT_STORYBOARD_HELPER_URL` is set (capability `storyboards`). */
+  storyboardHelper?: StoryboardHelperPart;
 }
 
 export interface PlatformWorkspaceCore extends WorkspaceCore {
@@ -43,6 +47,8 @@ export interface PlatformWorkspaceCore extends WorkspaceCore {
   readonly staged: StagedFiles;
   readonly media: MediaResolver;
   readonly storage: ObjectStorage;
+  /** The person's storyboards (when Storyboard Helper is configured): boards other applications send land here too. */
+  readonly storyboards: StoryboardsFeature | undefined;
   /** A marked copy this person exported, by its file name (undefined: none such). */
   exportedFile(name: string): string | undefined;
   /** Resumes the workspace's unfinished work (batch-get first, recovery references without a session). */

@@ -4,6 +4,7 @@ import type { SimulatorState } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { canonicalJson } from '../../http.js';
 import { findApp } from '../../platform/fixtures.js';
+import { resolvePeerGrantAsReceiver } from '../../platform/debug/peer-resolve.js';
 import { SESSION_PATH } from '../../platform/router.js';
 import { STORYBOARD_API_VERSION, STORYBOARD_APP_KEY } from './fixtures.js';
 
@@ -132,18 +133,21 @@ function unavailable(retryAfter: string): ApiError {
 }
 
 /**
- * THE SEAM FOR DEBUG GRANTS (section D). A grant issued in online debugging
- * (`sourceChannel: developer_debug`) arrives through the platform relay with only the grant
- * header; it is unknown to the production resolve (which answers 404). Section D's code resolves
- * it here — it answers the resolved grant (with `sourceChannel`) when the grant is a valid debug
- * grant for storyboard-helper with this scope and digest, or undefined. Until that code is wired,
- * only grants the production resolve answers are accepted.
+ * Debug grants (section D). A relay-mode grant (`developer_debug`) arrives through the platform
+ * relay with only the grant header and resolves in production (the session service answers it to
+ * its callee like any grant). A peer grant (`developer_local`) is sent straight to the locally
+ * running provider, which resolves it with its own CLI binding at
+ * `POST …/debug-peer-grants:resolve`; the production resolve answers 404 for it. The simulator's
+ * storyboard-helper stands in for that local provider: it resolves the peer grant as the binding
+ * that opened the grant's receiver would (same checks, in process: it holds no CLI token).
+ * Answers the resolved grant (with `sourceChannel`) or undefined.
  */
 export async function resolveDebugGrant(
-  _state: SimulatorState,
-  _use: GrantUse,
+  state: SimulatorState,
+  use: GrantUse,
 ): Promise<ResolvedCallGrant | undefined> {
-  return undefined;
+  const resolved = resolvePeerGrantAsReceiver(state, use);
+  return resolved ? { ...resolved, subject: { ...resolved.subject } } : undefined;
 }
 
 /**

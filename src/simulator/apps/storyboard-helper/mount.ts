@@ -6,6 +6,7 @@ import { ImageSigner } from './images.js';
 import { buildStoryboardOpenApi } from './openapi.js';
 import { createAppHandler, STORYBOARD_BASE_PATH, type AppRoute } from './router.js';
 import { storyboardRoutes } from './routes.js';
+import { FramewrightSender, sendToFramewrightRoute } from './send-to-framewright.js';
 import { PanelWriteStore, STORYBOARD_STATE_FILE } from './store.js';
 
 export { STORYBOARD_BASE_PATH } from './router.js';
@@ -25,13 +26,15 @@ export function mountStoryboardHelper(state: SimulatorState): AppMount {
   const store = PanelWriteStore.open(
     state.platform.log ? path.join(state.dirs.root, STORYBOARD_STATE_FILE) : undefined,
   );
+  // its own routes, and the simulator-only send of a board to the person's Framewright
+  const routes: AppRoute[] = [...storyboardRoutes, sendToFramewrightRoute(new FramewrightSender())];
   let document: Record<string, unknown> | undefined;
   const openApiRoute: AppRoute = {
     method: 'GET',
     path: '/openapi.json',
     handler: async (ctx) => {
       ctx.req.resume();
-      document ??= buildStoryboardOpenApi(storyboardRoutes, ctx.baseUrl);
+      document ??= buildStoryboardOpenApi(routes, ctx.baseUrl);
       sendJson(ctx.res, 200, document);
     },
     doc: {
@@ -42,12 +45,7 @@ export function mountStoryboardHelper(state: SimulatorState): AppMount {
       responses: { 200: { description: 'OpenAPI 3.1', contentType: 'application/json' } },
     },
   };
-  const handle = createAppHandler(
-    state,
-    [openApiRoute, ...storyboardRoutes],
-    store,
-    new ImageSigner(state.clock),
-  );
+  const handle = createAppHandler(state, [openApiRoute, ...routes], store, new ImageSigner(state.clock));
   return {
     owns: (pathname) => pathname === STORYBOARD_BASE_PATH || pathname.startsWith(STORYBOARD_BASE_PATH + '/'),
     handle,

@@ -36,7 +36,8 @@ export const ECHO_RESPONSE_MAX_BYTES = 32 * 1024 * 1024;
 const boardNotFound = () =>
   new ApiError(404, 'board_not_found', 'No board with this id belongs to the person of the grant.');
 
-function boardState(ctx: AppContext, board: FixtureBoard) {
+/** A board as its owner reads it now: panels with signed image addresses, the latest results, the revision. */
+export function boardState(ctx: AppContext, board: FixtureBoard) {
   const writes = ctx.store.ofBoard(board.boardId);
   const last = writes.at(-1);
   const panels = board.panels.map((panel, index) => {
@@ -268,13 +269,18 @@ async function echo(ctx: AppContext): Promise<void> {
   );
 }
 
-/** Simulator-only inspection, guarded by the simulator's token (not a grant). */
-function requireSimulatorToken(ctx: AppContext): void {
-  ctx.req.resume();
+/** Simulator-only routes are guarded by the simulator's token (not a grant); the body is left unread. */
+export function checkSimulatorToken(ctx: AppContext): void {
   if (!ctx.state.identities.resolve(ctx.req.headers.authorization))
     throw new ApiError(401, 'unauthorized', "The simulator's token is required (Authorization: Bearer).", {
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
+}
+
+/** Simulator-only inspection (a read: whatever body was sent is dropped). */
+function requireSimulatorToken(ctx: AppContext): void {
+  ctx.req.resume();
+  checkSimulatorToken(ctx);
 }
 
 async function inspectBoards(ctx: AppContext): Promise<void> {

@@ -41,6 +41,7 @@ import {
   type DebugSourceChannel,
 } from './debug-store.js';
 import { DEBUG_BINDING_PATH } from './paths.js';
+import { usablePeerGrantFor } from './peer-resolve.js';
 import { resolvedGrantView } from '../grant-store.js';
 
 /** Reads a JSON body; a malformed one (invalid JSON, unknown field, wrong type) is 400 with `code`. */
@@ -324,21 +325,12 @@ async function usablePeerGrant(
 ): Promise<{ grant: DebugGrantRecord; cli: CliSessionRecord }> {
   const { cli } = debugBinding(pc);
   const body = await readDebugBody(pc, GrantUseRequest);
-  const debug = pc.state.platform.debug;
-  const g = debug.grantByPlaintext(body.grant);
-  if (
-    !g ||
-    g.sourceChannel !== 'developer_local' ||
-    g.calleeAppKey !== cli.appKey ||
-    g.calleeAppVersionId !== cli.appVersionId ||
-    g.expiresAtMs <= debug.now() ||
-    g.scope !== body.scope ||
-    g.requestDigest !== body.requestDigest ||
-    !debug.liveReceiver(g.receiverRef) ||
-    !sameIdentity(g, identityOf(cli)) ||
-    !openedForDebug(pc.state, g.calleeAppKey, g.apiVersion, [g.scope])
-  )
-    throw peerNotFound();
+  const g = usablePeerGrantFor(
+    pc.state,
+    { appKey: cli.appKey, appVersionId: cli.appVersionId, ...identityOf(cli) },
+    body,
+  );
+  if (!g) throw peerNotFound();
   return { grant: g, cli };
 }
 

@@ -207,7 +207,7 @@ describe('section D: relay-mode debug app grants', () => {
       404,
       'DEVELOPER_APP_GRANT_REJECTED',
     );
-    // the helper declares no dependency on the studio (and the studio opens nothing)
+    // the helper's dependency on the studio is sequence.create only (not this scope)
     const helper = await pair(HELPER);
     expectPlatformError(
       await debugCall(client, helper, 'POST', '/app-grants', {
@@ -416,7 +416,7 @@ describe('section D: debug receivers, peer grants and debug sessions', () => {
       403,
       'APP_CAPABILITY_NOT_DECLARED',
     );
-    // the studio opens nothing to debugging
+    // the studio opens sequence.create only, not the helper's read scope
     const studio = await pair(STUDIO);
     expectPlatformError(
       await debugCall(client, studio, 'POST', '/debug-receivers', {

@@ -38,6 +38,7 @@ describe('the platform object and document', () => {
           'appId',
           'appKey',
           'appVersionId',
+          'capabilities',
           'dependencies',
           'resourceTypes',
           // only the application whose business interface the simulator serves
@@ -53,7 +54,13 @@ describe('the platform object and document', () => {
       apiVersion: expect.any(String),
     });
     expect(studio.dependencies[0]!.scopes.length).toBeGreaterThan(0);
-    expect(helper.dependencies).toEqual([]);
+    // the two depend on each other: the helper sends boards to the studio as sequences
+    expect(helper.dependencies).toEqual([
+      { calleeAppKey: studio.appKey, apiVersion: '2026-01', scopes: ['sequence.create'] },
+    ]);
+    expect(studio.capabilities).toEqual([
+      { apiVersion: '2026-01', scopes: ['sequence.create'], onlineDebug: true },
+    ]);
     expect(studio.appCredential).not.toBe(helper.appCredential);
   });
 

@@ -275,3 +275,28 @@ export const RuntimeOptimizationAnswer = z
   })
   .loose();
 export type RuntimeOptimizationAnswer = z.infer<typeof RuntimeOptimizationAnswer>;
+
+/**
+ * An issued grant (section C): `grant` is the one-time plaintext (a secret: never logged, never
+ * stored); a replay of the same issue (same key, same canonical request) answers the same fact,
+ * which may come without the plaintext.
+ */
+export const IssuedGrant = z.object({ grant: z.string().min(1).optional(), expiresAt: z.string() }).loose();
+export type IssuedGrant = z.infer<typeof IssuedGrant>;
+
+/** A grant resolved by its callee (never its plaintext). */
+export const ResolvedGrant = z
+  .object({
+    grantId: z.string(),
+    callerAppKey: z.string(),
+    calleeAppKey: z.string(),
+    apiVersion: z.string(),
+    subject: z.object({ userId: z.string() }).loose(),
+    callerAppRoles: z.array(z.string()).optional(),
+    scope: z.string(),
+    idempotencyKey: z.string(),
+    requestDigest: z.string(),
+    expiresAt: z.string(),
+  })
+  .loose();
+export type ResolvedGrant = z.infer<typeof ResolvedGrant>;

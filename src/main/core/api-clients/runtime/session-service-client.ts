@@ -2,13 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { parseAnswer, runtimeErrorFrom, scrubError } from './runtime-errors.js';
 import { readText, sendHttp } from './runtime-http.js';
-import { DirectoryGroups, DirectoryMembers, RuntimeSession } from './runtime-schemas.js';
+import {
+  DirectoryGroups,
+  DirectoryMembers,
+  IssuedGrant,
+  ResolvedGrant,
+  RuntimeSession,
+} from './runtime-schemas.js';
 
 /** The session service (`PLATFORM_APP_SESSION_BASE_URL`) as this application. */
 export interface SessionEndpoint {
   sessionBaseUrl: string;
   appKey: string;
   appCredential(): Promise<string>;
+}
+
+/** What a grant is issued for (section C, `POST /apps/{callerAppKey}/app-grants`). */
+export interface GrantIssue {
+  runtimeSessionId: string;
+  calleeAppKey: string;
+  apiVersion?: string;
+  scope: string;
+  idempotencyKey: string;
+  requestDigest: string;
 }
 
 export interface MembersQuery {
@@ -127,6 +143,28 @@ export class SessionServiceClient {
       DirectoryMembers,
       { ...query, page: query.page ?? 1, pageSize },
       [sessionId],
+    );
+  }
+
+  /**
+   * Issues a grant as the caller (this application) for the person's session. Sent once: the
+   * caller replays an unknown outcome with the same key and body (the same fact answers).
+   */
+  issueGrant(issue: GrantIssue): Promise<IssuedGrant> {
+    return this.call('Issue app grant', 'POST', `${this.appPath()}/app-grants`, IssuedGrant, issue, [
+      issue.runtimeSessionId,
+    ]);
+  }
+
+  /** Resolves a grant as its callee (this application): 404 for any grant not usable for this request. */
+  resolveGrant(input: { grant: string; scope: string; requestDigest: string }): Promise<ResolvedGrant> {
+    return this.call(
+      'Resolve app grant',
+      'POST',
+      `${this.appPath()}/app-grants:resolve`,
+      ResolvedGrant,
+      input,
+      [input.grant],
     );
   }
 }

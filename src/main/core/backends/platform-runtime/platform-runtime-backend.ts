@@ -23,6 +23,8 @@ export interface PlatformRuntimeBackendDeps {
   readUrls: RuntimeInputsDeps;
   projects: Pick<ProjectsFeature, 'draftProject'>;
   engine: Pick<JobEngine, 'createOrContinue' | 'continueIntent'>;
+  /** Storyboard Helper is configured for this deployment: capability `storyboards` is on. */
+  storyboards?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export function platformRuntimeBackend(d: PlatformRuntimeBackendDeps) {
       profileId: RUNTIME_PROFILE_ID,
     });
     return {
-      capabilities: PLATFORM_CAPABILITIES,
+      capabilities: { ...PLATFORM_CAPABILITIES, storyboards: d.storyboards === true },
       activeProfileId: () => RUNTIME_PROFILE_ID,
       draftProfileId: () => RUNTIME_PROFILE_ID,
       services: (_profileId, serviceKind) => create.services(serviceKind),

@@ -6,6 +6,7 @@ import type { SettingsStore } from '../../settings/ui-settings.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbeddedSimulator } from '../../profiles/embedded-simulator.js';
 import type { StudioFeatures } from '../../studio/studio-features.js';
+import type { StoryboardsFeature } from '../../storyboards/storyboards-feature.js';
 import type { StudioHost } from '../../library/studio-host.js';
 import type { EventHub } from '../../events/event-hub.js';
 import type { TeamHandlerFeatures } from './team-handlers.js';
@@ -41,6 +42,8 @@ export interface HandlerContext {
   readonly simulator?: Pick<EmbeddedSimulator, 'get'>;
   /** Projects and the Team screen (Team needs a RuntimeSession: the platform's, or a paired debug one). */
   readonly team: TeamHandlerFeatures;
+  /** Storyboard Helper's boards in, films out (capability `storyboards`: the platform, when configured). */
+  readonly storyboards?: StoryboardsFeature;
   /** The platform-marked copy of a result (capability `markedExport`). */
   readonly exportResult?: (
     jobRowId: number,

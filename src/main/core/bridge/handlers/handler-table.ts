@@ -7,6 +7,7 @@ import { createDebugPairingHandlers } from './debug-pairing-handlers.js';
 import type { HandlerContext } from './handler-context.js';
 import { createPlaygroundHandlers } from './playground-handlers.js';
 import { createSequencesHandlers } from './sequences-handlers.js';
+import { createStoryboardsHandlers } from './storyboards-handlers.js';
 import { createStudioHandlers } from './studio-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 
@@ -22,6 +23,7 @@ export function createHandlerTable(ctx: HandlerContext): BridgeHandlers {
     ...createPlaygroundHandlers(ctx),
     ...createSequencesHandlers(ctx.studio.sequences),
     ...createTeamHandlers(ctx.team),
+    ...(ctx.storyboards ? createStoryboardsHandlers(ctx.storyboards) : {}),
     ...(ctx.debugPairing && ctx.profiles
       ? createDebugPairingHandlers({ debugPairing: ctx.debugPairing, profiles: ctx.profiles })
       : {}),

@@ -14,6 +14,7 @@ import { migration013JobStageHistory } from './013-job-stage-history.js';
 import { migration014JobVariations } from './014-job-variations.js';
 import { migration015PlatformImageImports } from './015-platform-image-imports.js';
 import { migration016JobIntentResends } from './016-job-intent-resends.js';
+import { migration017StoryboardLinks } from './017-storyboard-links.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   migration014JobVariations,
   migration015PlatformImageImports,
   migration016JobIntentResends,
+  migration017StoryboardLinks,
 ];

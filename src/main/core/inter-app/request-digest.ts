@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import { canonicalJsonBytes } from './canonical-json.js';
+
+/** `sha256:` and 64 lowercase hex digits: the form of every request digest. */
+export const REQUEST_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The request digest of a body: `sha256:` + the lowercase hex SHA-256 of EXACTLY the bytes sent.
+ * Compute it over the very Buffer handed to the transport, never over a re-serialisation.
+ */
+export function requestDigest(bytes: Buffer | Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/**
+ * The request digest of a body-less read: the digest of the canonical JSON of `{method, path}`,
+ * where `path` is the path relative to the callee's business address as sent (percent-encoding
+ * kept) plus its query string if any — so a read grant is bound to one path.
+ */
+export function readRequestDigest(path: string, method: 'GET' = 'GET'): string {
+  return requestDigest(canonicalJsonBytes({ method, path }));
+}
