@@ -14,6 +14,8 @@ import { launchCodeOf, type SimulatorPlatform } from '../support/platform-simula
  * center does (a launch code); `close()` stops both commands and removes the folder.
  */
 export const APP_KEY = 'framewright-studio';
+/** The second application of the simulator, whose boards Framewright imports (issue 29). */
+export const STORYBOARD_HELPER_KEY = 'storyboard-helper';
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/framewright.js');
 
@@ -26,7 +28,11 @@ export interface PlatformWorld {
   /** The backend's origin, e.g. `http://127.0.0.1:PORT`. */
   origin: string;
   /** The simulator as the platform's helpers take it (its token and its platform's addresses). */
-  simulator: SimulatorPlatform & { platform: { sessionBaseUrl: string } };
+  simulator: SimulatorPlatform & {
+    platform: { sessionBaseUrl: string; apps: { appKey: string; businessBaseUrl?: string }[] };
+  };
+  /** storyboard-helper's business address (the backend's FRAMEWRIGHT_STORYBOARD_HELPER_URL). */
+  storyboardHelperUrl: string;
   /**
    * The backend's request log so far (`METHOD /path STATUS`, the path only, never a query): e.g.
    * `GET /objects/<subject>/<sha256> 200` when the runtime read a signed readUrl of a person's object.
@@ -83,6 +89,8 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const app = simulator.platform.apps.find((a) => a.appKey === APP_KEY)!;
+    const apps: { appKey: string; businessBaseUrl?: string }[] = simulator.platform.apps;
+    const storyboardHelperUrl = apps.find((a) => a.appKey === STORYBOARD_HELPER_KEY)!.businessBaseUrl!;
     const requests: string[] = [];
     const served = await start(
       [
@@ -103,6 +111,7 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
         PLATFORM_APP_KEY: APP_KEY,
         PLATFORM_APP_CREDENTIAL: app.appCredential,
         FRAMEWRIGHT_PUBLIC_URL: origin,
+        FRAMEWRIGHT_STORYBOARD_HELPER_URL: storyboardHelperUrl,
       },
       (line) => requests.push(line),
     );
@@ -112,6 +121,7 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
       dir,
       origin,
       simulator,
+      storyboardHelperUrl,
       backendRequests: () => [...requests],
       async openAs(browser, user) {
         const launchCode = await launchCodeOf(simulator, APP_KEY, user);

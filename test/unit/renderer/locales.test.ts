@@ -13,6 +13,8 @@ import {
 import { en } from '../../../src/renderer/src/i18n/locales/en.js';
 import { studioEn } from '../../../src/renderer/src/i18n/locales/studio-en.js';
 import { studioZhCN } from '../../../src/renderer/src/i18n/locales/studio-zh-CN.js';
+import { storyboardsEn } from '../../../src/renderer/src/i18n/locales/storyboards-en.js';
+import { storyboardsZhCN } from '../../../src/renderer/src/i18n/locales/storyboards-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -30,9 +32,14 @@ function flatten(tree: object, prefix = ''): Record<string, string> {
 const placeholders = (text: string): string[] =>
   [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] as string).sort();
 
-// the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts)
-const english = { ...flatten({ ...en, ...studioEn }), ...flatten(teamEn) };
-const chinese = { ...flatten({ ...zhCN, ...studioZhCN }), ...flatten(teamZhCN) };
+// the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
+// Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts)
+const english = { ...flatten({ ...en, ...studioEn }), ...flatten(teamEn), ...flatten(storyboardsEn) };
+const chinese = {
+  ...flatten({ ...zhCN, ...studioZhCN }),
+  ...flatten(teamZhCN),
+  ...flatten(storyboardsZhCN),
+};
 
 describe('English and Simplified Chinese catalogues', () => {
   test('every English string has a Chinese translation with the same placeholders', () => {

@@ -10,6 +10,7 @@ import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createQueueSlice, type QueueSlice } from './queue-slice';
 import { createSequencesSlice, type SequencesSlice } from './sequences-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createStoryboardsSlice, type StoryboardsSlice } from './storyboards-slice';
 import { createTeamSlice, type TeamSlice } from './team-slice';
 
 /**
@@ -27,7 +28,8 @@ export type StudioState = AppSlice &
   PlaygroundSlice &
   ProjectsSlice &
   TeamSlice &
-  SequencesSlice;
+  SequencesSlice &
+  StoryboardsSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
   ...createAppSlice(...args),
@@ -42,6 +44,7 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createProjectsSlice(...args),
   ...createTeamSlice(...args),
   ...createSequencesSlice(...args),
+  ...createStoryboardsSlice(...args),
 }));
 
 export { SECTIONS, visibleSections, type Section } from './navigation-slice';

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStudio } from '../../store';
 import { AddShotForm } from './AddShotForm';
 import { AssemblyPanel } from './AssemblyPanel';
+import { BoardLinkBar } from './BoardLink';
 import { formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
@@ -169,6 +170,7 @@ export function SequenceEditor() {
   return (
     <div className="sequence-editor" data-testid="sequence-editor" data-sequence-id={sequence.sequenceId}>
       <SequenceHeader />
+      <BoardLinkBar />
       <SequenceError />
       <div className="row sequence-toolbar">
         <span data-testid="sequence-total" data-seconds={sequence.totalSeconds}>

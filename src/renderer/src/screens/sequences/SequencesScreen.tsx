@@ -4,6 +4,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import './sequences.css';
+import { BoardImportDialog } from './BoardImportDialog';
 import { formatSeconds } from './sequence-model';
 import { SequenceEditor } from './SequenceEditor';
 
@@ -22,7 +23,9 @@ function SequenceList() {
   const sequences = useStudio((s) => s.sequences);
   const createSequence = useStudio((s) => s.createSequence);
   const openSequence = useStudio((s) => s.openSequence);
+  const storyboards = useStudio((s) => s.info?.capabilities.storyboards === true);
   const [name, setName] = useState('');
+  const [importing, setImporting] = useState(false);
   const create = () => {
     if (!name.trim()) return;
     void createSequence(name.trim()).then((done) => done && setName(''));
@@ -56,7 +59,18 @@ function SequenceList() {
         >
           {t('studio.sequences.create')}
         </button>
+        {storyboards ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="board-import-open"
+            onClick={() => setImporting(true)}
+          >
+            {t('storyboards.importAction')}
+          </button>
+        ) : null}
       </form>
+      {importing ? <BoardImportDialog onClose={() => setImporting(false)} /> : null}
       <SequenceError />
       {sequences && sequences.length === 0 ? (
         <EmptyState title={t('studio.sequences.emptyTitle')} body={t('studio.sequences.emptyBody')} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DraftMedia, SequenceShotView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
+import { ShotBoardSend } from './BoardLink';
 import {
   formatSeconds,
   hasVerifiedResult,
@@ -374,6 +375,7 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
           {t('studio.sequences.remove')}
         </button>
       </div>
+      <ShotBoardSend shot={shot} index={index} />
       {panel === 'continue' && ready ? (
         <ContinueMenu shot={shot} index={index} onDone={() => setPanel(null)} />
       ) : null}

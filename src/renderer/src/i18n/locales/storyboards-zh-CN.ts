@@ -1,0 +1,31 @@
+/** Simplified Chinese strings of Storyboard Helper in Sequences (mirrors storyboards-en.ts). */
+export const storyboardsZhCN = {
+  storyboards: {
+    importAction: '从 Storyboard Helper 导入',
+    dialogTitle: '从 Storyboard Helper 导入分镜板',
+    dialogBody:
+      '每个分镜格成为一个镜头：使用其提示词，并以其图像作为首帧。在你点击“生成”之前不会生成任何内容。',
+    loading: '正在加载你的分镜板…',
+    none: '你在 Storyboard Helper 中还没有分镜板。',
+    board: '分镜板',
+    panels: '分镜格',
+    updated: '更新时间',
+    actions: '操作',
+    panelCount: '{{count}} 个分镜格',
+    imported: '已导入',
+    import: '导入',
+    importing: '正在导入…',
+    openImported: '打开该序列',
+    close: '关闭',
+    fromBoard: '来自分镜板 {{title}}',
+    sendFilm: '发送到分镜板',
+    sendFilmHint: '将拼接好的影片作为分镜格结果写回分镜板。',
+    needsAssembly: '请先拼接该序列。',
+    notCurrent: '此次拼接之后镜头有改动：分镜板将收到当前已拼接的影片。',
+    sendShot: '将镜头发送到其分镜格',
+    sending: '正在发送…',
+    sent: '已发送到分镜板（分镜格 {{panel}}）。',
+    replayed: '分镜板上已有此结果（分镜格 {{panel}}）：未写入新内容。',
+    sendFailed: '未发送：{{message}}',
+  },
+};
