@@ -1,4 +1,4 @@
-import { checkedBusinessPath, sendWithGrant } from './debug-business-send.js';
+import { checkedBusinessPath, sendWithGrant } from './business-send.js';
 import { DebugGrantIssuer, type DebugGrantIssuerDeps } from './debug-grant-issuer.js';
 import type { GrantChannel } from './grant-channel.js';
 

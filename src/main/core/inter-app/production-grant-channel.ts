@@ -2,16 +2,15 @@ import { OutcomeUnknownError } from '../api-clients/api-errors.js';
 import { sleep } from '../api-clients/retry/backoff.js';
 import type { RuntimeApiError } from '../api-clients/runtime/runtime-errors.js';
 import type { GrantIssue, SessionServiceClient } from '../api-clients/runtime/session-service-client.js';
-import { APP_GRANT_HEADER, type GrantChannel } from './grant-channel.js';
+import type { GrantChannel } from './grant-channel.js';
 import { InterAppError } from './grant-errors.js';
+import { sendWithGrant } from './business-send.js';
 
 /** Replays of an issue whose answer was lost, and waits on a 503 with `Retry-After`. */
 const MAX_ISSUE_ATTEMPTS = 4;
 /** The longest `Retry-After` honoured before the person is told to try again (seconds). */
 const MAX_RETRY_AFTER_SECONDS = 10;
 /** A business answer larger than this is refused (JSON answers are small). */
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-const SEND_TIMEOUT_MS = 30_000;
 
 /**
  * The issue of a replay answered the same fact without its one-time plaintext (the simulator's
@@ -81,37 +80,8 @@ export class ProductionGrantChannel implements GrantChannel {
     }
   }
 
-  async send(
-    input: Parameters<GrantChannel['send']>[0],
-  ): Promise<{ status: number; headers: Headers; body: Buffer }> {
-    const headers: Record<string, string> = { [APP_GRANT_HEADER]: input.grant, accept: 'application/json' };
-    if (input.body) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`${this.base}${input.path}`, {
-        method: input.method,
-        headers,
-        ...(input.body ? { body: new Uint8Array(input.body) } : {}),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      });
-    } catch {
-      throw new OutcomeUnknownError(`${this.d.appLabel} ${input.method}`, 'the connection failed');
-    }
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    if (declared > MAX_ANSWER_BYTES) {
-      await response.body?.cancel();
-      throw new OutcomeUnknownError(`${this.d.appLabel} ${input.method}`, 'the answer is too large');
-    }
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(await response.arrayBuffer());
-    } catch {
-      throw new OutcomeUnknownError(`${this.d.appLabel} ${input.method}`, 'the answer was cut');
-    }
-    if (bytes.length > MAX_ANSWER_BYTES)
-      throw new OutcomeUnknownError(`${this.d.appLabel} ${input.method}`, 'the answer is too large');
-    return { status: response.status, headers: response.headers, body: bytes };
+  send(input: Parameters<GrantChannel['send']>[0]): ReturnType<GrantChannel['send']> {
+    return sendWithGrant(`${this.base}${input.path}`, input, { appLabel: this.d.appLabel });
   }
 }
 

@@ -7,9 +7,9 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 const SEND_TIMEOUT_MS = 30_000;
 
 /**
- * One business request of a debug channel, sent once (no retry, no redirect followed): the grant
- * in `X-Platform-App-Grant`, the exact body bytes, and only the extra headers the channel names
- * (the relay's CLI Bearer; nothing for a local peer). A lost or oversized answer is an outcome
+ * One business request of any channel, sent once (no retry, no redirect followed): the grant in
+ * `X-Platform-App-Grant`, the exact body bytes, and only the extra headers the channel names (the
+ * relay's CLI Bearer; nothing in production or for a local peer). A lost or oversized answer is an outcome
  * unknown: the caller decides whether the action may be asked again.
  */
 export async function sendWithGrant(
