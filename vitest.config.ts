@@ -26,6 +26,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // two files at once: they mostly wait on their own simulators, servers and ffmpeg, so a
+          // second fork uses the time one file waits (vitest's default is one fork on two cores)
+          maxWorkers: 2,
         },
       },
     ],
