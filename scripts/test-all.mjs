@@ -16,6 +16,8 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit e2e` runs just tho
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** Each failed test by file and name (printed last). */
+const failedNames = [];
 
 /** Each step's wall time, printed as it ends and again in a table at the end. */
 const timings = [];
@@ -109,7 +111,41 @@ function countVitest(file) {
   const brokenFiles = (report.testResults ?? []).filter(
     (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
   ).length;
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0)
+      failedNames.push(`${where}: did not load — ${firstLine(file.message)}`);
+    for (const a of file.assertionResults ?? [])
+      if (a.status === 'failed')
+        failedNames.push(`${where} › ${a.fullName} — ${firstLine((a.failureMessages ?? []).join('\n'))}`);
+  }
   return { passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles };
+}
+
+/** The first line of a failure's message, shortened: enough to find it in the log above. */
+function firstLine(message) {
+  const line =
+    String(message ?? '')
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 300);
+}
+
+/** Every Playwright test whose outcome was unexpected or flaky, with its file and title. */
+function failedPlaywrightTests(suites, titles = []) {
+  for (const suite of suites ?? []) {
+    const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
+          failedNames.push(
+            `${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')} (${test.status}) — ${firstLine(error)}`,
+          );
+        }
+    failedPlaywrightTests(suite.suites, inner);
+  }
 }
 
 for (const project of ['unit', 'integration']) {
@@ -140,7 +176,9 @@ if (wants('e2e')) {
   });
   recordTime('end-to-end tests');
   if (existsSync(outputFile)) {
-    const stats = JSON.parse(readFileSync(outputFile, 'utf8')).stats ?? {};
+    const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+    const stats = report.stats ?? {};
+    failedPlaywrightTests(report.suites);
     passed += stats.expected ?? 0;
     failed += (stats.unexpected ?? 0) + (stats.flaky ?? 0);
     if ((stats.unexpected ?? 0) > 0) failures.push(`${stats.unexpected} end-to-end test(s)`);
@@ -152,5 +190,7 @@ console.log('\nTime per step (seconds):');
 for (const [name, ms] of timings) console.log(`  ${seconds(ms).padStart(7)}  ${name}`);
 console.log(`  ${seconds(Date.now() - suiteStart).padStart(7)}  in all`);
 if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
+// named again at the very end: a CI log that keeps only its tail still says which test failed
+for (const name of failedNames) console.log(`  ✗ ${name}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

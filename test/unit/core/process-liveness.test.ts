@@ -1,31 +1,49 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/main/core/process/process-liveness.js';
 
-const state = (pid: number) => {
+/** A process's `/proc` stat fields after its name: [state, parent pid, …]. */
+const statOf = (pid: number | string) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+};
+const state = (pid: number) => statOf(pid)[0];
+const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+const childrenOf = (parent: number) =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return Number(statOf(pid)[1]) === parent;
+      } catch {
+        return false; // it ended while we looked
+      }
+    })
+    .map(Number);
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 500 && !done(); i += 1) await new Promise((r) => setTimeout(r, 10));
 };
 
 describe.runIf(process.platform === 'linux')('isProcessAlive', () => {
   it('a running process is alive; once killed it is dead, even while its parent has not reaped it (a zombie)', async () => {
-    // the shell starts `sleep`, prints its pid, then becomes a `sleep` that never reaps it
-    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // the shell starts `sleep 60`, then becomes a `sleep 61` that never reaps it; the child is
+    // killed only once the shell is gone (before that, the shell itself might reap it)
+    const parent = spawn('sh', ['-c', 'sleep 60 & exec sleep 61'], { stdio: 'ignore' });
     try {
-      const pid = Number(
-        await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(String(d)))),
-      );
-      expect(isProcessAlive(pid)).toBe(true);
-      process.kill(pid, 'SIGKILL');
-      for (let i = 0; i < 200 && state(pid) !== 'Z'; i += 1) await new Promise((r) => setTimeout(r, 10));
-      expect(state(pid)).toBe('Z');
+      const parentPid = parent.pid!;
+      await until(() => cmdline(parentPid) === 'sleep 61' && childrenOf(parentPid).length === 1);
+      expect(cmdline(parentPid)).toBe('sleep 61');
+      const [pid] = childrenOf(parentPid);
+      expect(pid).toBeGreaterThan(0);
+      expect(isProcessAlive(pid!)).toBe(true);
+      process.kill(pid!, 'SIGKILL');
+      await until(() => state(pid!) === 'Z');
+      expect(state(pid!)).toBe('Z');
       // signal 0 still answers for a zombie …
-      expect(() => process.kill(pid, 0)).not.toThrow();
+      expect(() => process.kill(pid!, 0)).not.toThrow();
       // … but it runs no more
-      expect(isProcessAlive(pid)).toBe(false);
+      expect(isProcessAlive(pid!)).toBe(false);
     } finally {
       parent.kill('SIGKILL');
     }
