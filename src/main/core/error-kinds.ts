@@ -171,6 +171,8 @@ export const ERROR_CODE_KINDS = {
   'inter_app.failed': 'service',
   'storyboards.not_imported': 'invalid_input',
   'storyboards.nothing_to_send': 'invalid_input',
+  'storyboards.film_unreachable': 'invalid_input',
+  'storyboards.share_origin_invalid': 'invalid_input',
 } as const satisfies Record<string, ErrorKind>;
 
 /**

@@ -9,27 +9,16 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
+import {
+  approveDebugPairing,
+  DEBUG_APP,
+  DEBUG_DRAFT,
+  pairDebugProfile,
+} from '../../support/worlds/debug-pairing.js';
 
-const APP = 'app_sim_framewright_studio';
-const DRAFT = 'appver_sim_framewright_studio_2';
-
-async function approve(sim: RunningSimulator, portalUrl: string): Promise<string> {
-  const params = new URL(portalUrl).searchParams;
-  const form = new URLSearchParams();
-  for (const f of ['appId', 'codeChallenge', 'redirectUri', 'versionId', 'testAccountId', 'state']) {
-    const v = params.get(f);
-    if (v) form.set(f, v);
-  }
-  form.set('developerToken', sim.platform.developerToken);
-  const res = await fetch(new URL('/platform/developer-portal/cli-authorizations', portalUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  expect(res.status).toBe(303);
-  return res.headers.get('location')!;
-}
+const APP = DEBUG_APP;
+const DRAFT = DEBUG_DRAFT;
+const approve = approveDebugPairing;
 
 describe('Pair for debugging (bridge)', () => {
   let sim: RunningSimulator;
@@ -94,21 +83,7 @@ describe('Pair for debugging (bridge)', () => {
   });
 
   it('gives the Team screen in debugging to an organization manager test account, and not to a personal one', async () => {
-    const pair = async (name: string, testAccount: string) => {
-      const started = await studio.call<{ pairingId: string; portalUrl: string }>('debugPairing.start', {
-        name,
-        developerBaseUrl: sim.platform.developerBaseUrl,
-        appId: APP,
-        versionId: DRAFT,
-        testAccount,
-        developerToken: sim.platform.developerToken,
-      });
-      const waiting = studio.call<{ profile: { id: string } }>('debugPairing.wait', {
-        pairingId: started.pairingId,
-      });
-      await fetch(await approve(sim, started.portalUrl));
-      return (await waiting).profile.id;
-    };
+    const pair = (name: string, testAccount: string) => pairDebugProfile(studio, sim, name, testAccount);
     expect(await studio.call('team.access', {})).toEqual({ manager: false });
     const manager = await pair('Manager debug', 'Morgan Reyes');
     await studio.call('profiles.setActive', { profileId: manager });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-version.js';
+import { capabilitiesNow, DEBUG_SESSION_CAPABILITIES } from '../backends/capabilities.js';
 import { publicApiBackend } from '../backends/public-api/public-api-backend.js';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher.js';
 import { EventHub } from '../events/event-hub.js';
@@ -17,6 +18,7 @@ import type { StudioHost } from '../library/studio-host.js';
 import { composeFeatures } from './compose-core.js';
 import { openCoreParts, type CoreParts, type CorePartsOptions } from './core-parts.js';
 import { DebugTeam } from './debug-team.js';
+import { desktopStoryboards } from './desktop-storyboards.js';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -100,19 +102,29 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   forwardEngineChange = studio.forwardEngineChange;
   // Team needs a RuntimeSession: off the platform, a paired debug profile's session gives it (section D)
   const debugTeam = new DebugTeam(features.debugPairing, studio.projects, () => services.profiles.activeId());
+  // … and Storyboard Helper through debug grants (issue 29), with films served by the local share
+  const desktop = desktopStoryboards({
+    dataDir,
+    pairing: features.debugPairing,
+    tokenFor: async (id) => (await services.profiles.identityFor(id)).secret(),
+    activeProfileId: () => services.profiles.activeId(),
+    studio,
+    journal: services.journal,
+    secrets: services.secrets,
+  });
   const handlers = createHandlerTable({
     studio,
     events,
     logger,
     host: options.host,
-    info: () => ({
+    info: async () => ({
       name: APP_NAME,
       version: APP_VERSION,
       host: options.host.kind,
       os: process.platform,
       nodeVersion: process.versions.node,
       dataDir,
-      capabilities: studio.capabilities,
+      capabilities: capabilitiesNow(studio.capabilities, await desktop.storyboards.available()),
     }),
     settings: createFileSettingsStore(dataDir),
     connection: { current: () => connection.current, check: () => connection.check() },
@@ -121,6 +133,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     debugPairing: features.debugPairing,
     simulator: services.simulator,
     team: { projects: studio.projects, team: undefined, teamFor: () => debugTeam.forActiveProfile() },
+    storyboards: () => desktop.storyboards.forActiveProfile(),
+    sessionCapabilities: DEBUG_SESSION_CAPABILITIES,
   });
   const dispatcher = createBridgeDispatcher(handlers, {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
@@ -150,7 +164,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     close: () => {
       // a pairing in progress listens on a loopback port: it ends with the core
       features.debugPairing.cancelAll();
-      return services.close();
+      return desktop.share.close().finally(() => services.close());
     },
   };
 }

@@ -2,6 +2,7 @@ import type { DebugPairingFeature } from '../debug-pairing/debug-pairing-feature
 import { debugPeerFromEnvironment, grantChannelForProfile } from '../inter-app/debug-grant-channels.js';
 import type { FetchLike } from '../inter-app/debug-grant-issuer.js';
 import type { GrantChannel } from '../inter-app/grant-channel.js';
+import { isLoopbackAddress } from '../storage/local-object-share.js';
 
 /** The callee storyboards reach: storyboard-helper at the API version Framewright declares. */
 export const STORYBOARD_CALLEE = {
@@ -15,8 +16,12 @@ export interface DebugStoryboardsDeps<F> {
   /** The profile's CLI token for a request, its expiry checked first. */
   tokenFor(profileId: string): Promise<string>;
   activeProfileId(): string;
-  /** The storyboards feature over a channel (lane I1's StoryboardsFeature). */
-  build(channel: GrantChannel): F;
+  /**
+   * The storyboards feature over a channel, for the profile it acts as. `calleeOnThisComputer`:
+   * the callee is reached on this computer (a local peer, or a simulated platform on loopback), so
+   * a loopback address of a sent film is readable by it.
+   */
+  build(channel: GrantChannel, profile: { profileId: string; calleeOnThisComputer: boolean }): F;
   readonly env?: NodeJS.ProcessEnv;
   readonly fetch?: FetchLike;
 }
@@ -36,13 +41,19 @@ export class DebugStoryboards<F> {
 
   /** The channel of the active profile; undefined unless it is a live paired debug session. */
   async channelForActiveProfile(): Promise<GrantChannel | undefined> {
+    return (await this.channelAndPlace())?.channel;
+  }
+
+  private async channelAndPlace(): Promise<
+    { channel: GrantChannel; profileId: string; calleeOnThisComputer: boolean } | undefined
+  > {
     const profileId = this.d.activeProfileId();
     const session = await this.d.pairing.session(profileId);
     if (!session || session.expired) return undefined;
     const binding = await this.d.pairing.binding(profileId);
     if (!binding) return undefined;
     const peer = debugPeerFromEnvironment(this.d.env ?? process.env);
-    return grantChannelForProfile({
+    const channel = grantChannelForProfile({
       binding,
       token: () => this.d.tokenFor(profileId),
       calleeAppKey: STORYBOARD_CALLEE.appKey,
@@ -51,6 +62,10 @@ export class DebugStoryboards<F> {
       ...(peer ? { peer } : {}),
       ...(this.d.fetch ? { fetch: this.d.fetch } : {}),
     });
+    const calleeOnThisComputer = isLoopbackAddress(
+      peer ? peer.baseUrl : (binding.relayBaseUrl ?? binding.runtimeBaseUrl),
+    );
+    return { channel, profileId, calleeOnThisComputer };
   }
 
   /** Whether the `storyboards` capability is on: the active profile is a live paired debug session. */
@@ -66,9 +81,10 @@ export class DebugStoryboards<F> {
     if (!session || session.expired) return undefined;
     const key = `${profileId}:${session.expiresAt}`;
     if (this.cached?.key === key) return this.cached.feature;
-    const channel = await this.channelForActiveProfile();
-    if (!channel) return undefined;
-    this.cached = { key, feature: this.d.build(channel) };
+    const found = await this.channelAndPlace();
+    if (!found) return undefined;
+    const { channel, ...place } = found;
+    this.cached = { key, feature: this.d.build(channel, place) };
     return this.cached.feature;
   }
 }

@@ -42,6 +42,19 @@ export const PLATFORM_CAPABILITIES: Capabilities = {
   playgroundPanels: [...PLAYGROUND_PANELS],
 };
 
+/**
+ * What a live paired debug profile (section D) adds to the public API backend on this machine:
+ * Storyboard Helper through debug grants, relayed or to a local peer. Served by the root that has
+ * the pairing; while the active profile is no live debug session, the same methods are refused
+ * with the same words ({@link refuseMissing}) and `app.info` reports the capability off.
+ */
+export const DEBUG_SESSION_CAPABILITIES = { storyboards: true } as const satisfies Partial<Capabilities>;
+
+/** The capabilities as they stand now: the backend's, plus a live debug session's when there is one. */
+export function capabilitiesNow(base: Capabilities, liveDebugSession: boolean): Capabilities {
+  return liveDebugSession ? { ...base, ...DEBUG_SESSION_CAPABILITIES } : base;
+}
+
 /** The bridge methods each capability carries: off, they are refused by {@link refusalsOf}. */
 const METHODS_OF: Record<
   Exclude<keyof Capabilities, 'admissionGatesGenerate' | 'chatInlineImages' | 'playgroundPanels'>,

@@ -128,7 +128,7 @@ export function createPlatformWorkspaceCore(
     profilesList: platformProfilesList,
     team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
     exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
-    storyboards,
+    storyboards: storyboards && (async () => storyboards),
   });
   const answering = createBridgeDispatcher(sessions.guard(handlers), {
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),

@@ -39,13 +39,19 @@ export interface StoryboardsFeatureDeps {
   /** The video services of the person's backend (the default i2v model is the first that takes it). */
   videoServices(): Promise<ServiceEntry[]>;
   profileId: string;
-  /** The person's object storage and the signer of its readUrls. */
+  /**
+   * Where a sent film is stored and the signer of its readUrls: the person's object storage on the
+   * platform; on this machine, the local share (`storage/local-object-share.ts`).
+   */
   storage: Pick<ObjectStorage, 'putFile'>;
-  readUrlFor(sha256: string, expiresAt: Date): string;
+  readUrlFor(sha256: string, expiresAt: Date): string | Promise<string>;
   /** The person (their workspace's subject key): part of every write's idempotency key. */
   subjectKey: string;
-  /** Storyboard Helper's origin: the only place a sent board's panel images are read from. */
-  panelImageOrigin: string;
+  /**
+   * Storyboard Helper's origin: the only place a sent board's panel images are read from. Absent
+   * where Framewright is no callee (this machine): a sent board is refused.
+   */
+  panelImageOrigin?: string;
   /** Where panel images are written before they are staged. */
   workDir: string;
   now?: () => number;
@@ -90,7 +96,7 @@ export class StoryboardsFeature {
    */
   importSent(board: Board): Promise<{ sequence: SequenceView; link: SequenceBoardLink; reused: boolean }> {
     for (const panel of board.panels)
-      if (new URL(panel.image.url).origin !== this.d.panelImageOrigin)
+      if (!this.d.panelImageOrigin || new URL(panel.image.url).origin !== this.d.panelImageOrigin)
         throw new AppError(
           'inter_app.not_found',
           "A panel image of the board is not at Storyboard Helper's address: nothing was created.",
@@ -123,7 +129,7 @@ export class StoryboardsFeature {
     const mimeType = file.mimeType ?? stored.mimeType;
     const result = {
       title,
-      mediaUrl: this.d.readUrlFor(stored.sha256, expiresAt),
+      mediaUrl: await this.d.readUrlFor(stored.sha256, expiresAt),
       mimeType,
       sha256: stored.sha256,
       byteSize: stored.byteSize,

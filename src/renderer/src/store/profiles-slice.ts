@@ -60,8 +60,9 @@ export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlic
     await bridge.invoke('profiles.setActive', { profileId });
     await get().loadServices();
     await get().loadProfiles();
-    // a paired debug session of an organization manager opens Team in debugging
-    await get().loadTeamAccess();
+    // a paired debug session of an organization manager opens Team in debugging, and any live
+    // debug session Storyboard Helper: the capabilities are asked again
+    await Promise.all([get().loadTeamAccess(), get().loadApp()]);
   },
   async removeProfile(profileId) {
     await bridge.invoke('profiles.remove', { profileId });
@@ -82,7 +83,7 @@ export const createProfilesSlice: StateCreator<StudioState, [], [], ProfilesSlic
   async waitDebugPairing(pairingId) {
     const result = await bridge.invoke('debugPairing.wait', { pairingId });
     set((s) => ({ debugSessions: { ...s.debugSessions, [result.profile.id]: result.session } }));
-    await get().loadProfiles();
+    await Promise.all([get().loadProfiles(), get().loadApp()]);
     return result;
   },
   async cancelDebugPairing(pairingId) {

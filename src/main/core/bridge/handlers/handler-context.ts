@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { AppInfo, appMethods, ConnectionState } from '../../../../shared/bridge/domains/app.js';
+import type {
+  AppInfo,
+  appMethods,
+  Capabilities,
+  ConnectionState,
+} from '../../../../shared/bridge/domains/app.js';
 import type { DebugPairingFeature } from '../../debug-pairing/debug-pairing-feature.js';
 import type { ProfilesFeature } from '../../profiles/profiles-feature.js';
 import type { SettingsStore } from '../../settings/ui-settings.js';
@@ -42,8 +47,17 @@ export interface HandlerContext {
   readonly simulator?: Pick<EmbeddedSimulator, 'get'>;
   /** Projects and the Team screen (Team needs a RuntimeSession: the platform's, or a paired debug one). */
   readonly team: TeamHandlerFeatures;
-  /** Storyboard Helper's boards in, films out (capability `storyboards`: the platform, when configured). */
-  readonly storyboards?: StoryboardsFeature;
+  /**
+   * Storyboard Helper's boards in, films out (capability `storyboards`): the platform's, when
+   * configured; on this machine, the active profile's while it is a live paired debug session
+   * (undefined otherwise: refused per call by `backends/capabilities.ts`).
+   */
+  readonly storyboards?: () => Promise<StoryboardsFeature | undefined>;
+  /**
+   * Capabilities the root may gain for a session (`DEBUG_SESSION_CAPABILITIES`): their methods are
+   * served, not refused up front, and refused per call while the session is absent.
+   */
+  readonly sessionCapabilities?: Partial<Capabilities>;
   /** The platform-marked copy of a result (capability `markedExport`). */
   readonly exportResult?: (
     jobRowId: number,

@@ -28,7 +28,7 @@ export function createHandlerTable(ctx: HandlerContext): BridgeHandlers {
       ? createDebugPairingHandlers({ debugPairing: ctx.debugPairing, profiles: ctx.profiles })
       : {}),
   };
-  return withRefusals(served, ctx.studio.capabilities);
+  return withRefusals(served, { ...ctx.studio.capabilities, ...ctx.sessionCapabilities });
 }
 
 /**
