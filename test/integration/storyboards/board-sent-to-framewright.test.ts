@@ -27,8 +27,28 @@ async function send(boardId: string) {
     headers: { Authorization: `Bearer ${world.sim.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ targetBaseUrl: world.origin }),
   });
-  return { status: res.status, body: (await res.json()) as { sequenceId: string; replayed: boolean } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { sequenceId: string; replayed: boolean; code?: string; message?: string },
+  };
 }
+
+it('a board sent to a person who has not opened Framewright is refused with what to do, creating nothing; once they open it, the same send works', async () => {
+  const refused = await send('brd_sim_launch_teaser');
+  expect(refused.status).toBe(409);
+  expect(refused.body.code).toBe('subject_not_signed_in');
+  expect(refused.body.message).toMatch(/open Framewright, then send the same board again/);
+
+  const manager = await world.open('manager');
+  expect(await manager.call<SequenceSummary[]>('sequences.list')).toEqual([]);
+  const accepted = await send('brd_sim_launch_teaser');
+  expect(accepted.status).toBe(201);
+  const sequence = await manager.call<SequenceView>('sequences.get', {
+    sequenceId: accepted.body.sequenceId,
+  });
+  expect(sequence.shots).toHaveLength(2);
+  await manager.call('sequences.delete', { sequenceId: accepted.body.sequenceId });
+});
 
 it('a board sent by Storyboard Helper becomes the member’s sequence (one shot per panel), once', async () => {
   // the member uses Framewright (their session lists the video services a shot is made for)
@@ -51,7 +71,7 @@ it('a board sent by Storyboard Helper becomes the member’s sequence (one shot 
   expect(again.body.sequenceId).toBe(first.body.sequenceId);
   expect(await member.call<SequenceSummary[]>('sequences.list')).toHaveLength(1);
 
-  // another person's Sequences are untouched
-  const manager = await world.open('manager');
-  expect(await manager.call<SequenceSummary[]>('sequences.list')).toEqual([]);
+  // another person's Sequences are untouched (the personal user never had one)
+  const personal = await world.open('personal');
+  expect(await personal.call<SequenceSummary[]>('sequences.list')).toEqual([]);
 });

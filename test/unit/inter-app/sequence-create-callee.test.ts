@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
+import { AppError } from '../../../src/main/core/errors.js';
 import { requestDigest } from '../../../src/main/core/inter-app/request-digest.js';
 import type { SentBoard } from '../../../src/main/core/inter-app/sequence-create-body.js';
 import {
@@ -66,6 +67,9 @@ const resolvedFor = (digest: string, overrides: Partial<ResolvedCalleeGrant> = {
   ...overrides,
 });
 
+/** What the workspace's import throws (nothing created), when set. */
+let importFailure: Error | undefined;
+
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'fw-callee-'));
   const handler = createSequenceCreateCallee({
@@ -79,6 +83,7 @@ beforeAll(async () => {
       return { dir: path.join(root, subject.userId) };
     },
     importBoard: async (_workspace, board) => {
+      if (importFailure) throw importFailure;
       imports.push(board);
       await new Promise((resolve) => setTimeout(resolve, importDelayMs));
       return { sequenceId: `seq_${imports.length}` };
@@ -94,6 +99,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(() => {
+  importFailure = undefined;
   resolveCalls.length = 0;
   opened.length = 0;
   imports.length = 0;
@@ -222,6 +228,28 @@ describe('sequence.create callee', () => {
       resolvedFor(use.requestDigest, { idempotencyKey: 'key-once', subject: { ...SUBJECT, userId: 'u2' } });
     expect((await post(BYTES)).status).toBe(201);
     expect(imports).toHaveLength(2);
+  });
+
+  it('answers an import the workspace refused by what the caller can do, and the same call works later', async () => {
+    resolveAnswer = async (use) => resolvedFor(use.requestDigest, { idempotencyKey: 'key-later' });
+    importFailure = new AppError('runtime.no_session', 'no session');
+    const absent = await post(BYTES);
+    expect(absent.status).toBe(409);
+    expect(absent.body.code).toBe('subject_not_signed_in');
+    importFailure = new AppError('inter_app.not_found', 'A panel image is elsewhere: nothing was created.');
+    const refused = await post(BYTES);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'board_refused',
+      message: 'A panel image is elsewhere: nothing was created.',
+    });
+    importFailure = new Error('disk full');
+    expect((await post(BYTES)).status).toBe(500);
+    expect(imports).toEqual([]);
+    // nothing was recorded under the key: once the person can take it, the same call creates
+    importFailure = undefined;
+    expect((await post(BYTES)).status).toBe(201);
+    expect(imports).toHaveLength(1);
   });
 
   it('refuses another body under a key that already created (409), creating nothing more', async () => {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorKindOf } from '../error-kinds.js';
+import { AppError } from '../errors.js';
 import { APP_GRANT_HEADER } from './grant-channel.js';
 import { requestDigest } from './request-digest.js';
 import {
@@ -82,6 +84,29 @@ class CalleeRefusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A board the person's workspace could not take, answered by what the caller can do about it
+ * (nothing was created in any case): the person has no live session (they open Framewright, then
+ * the same send works); the board itself is refused (another send would be refused too); anything
+ * else may pass on a retry of the same call.
+ */
+function importRefusal(error: unknown): CalleeRefusal {
+  // no session, or one the runtime no longer takes (`runtime.no_session`, `platform.session_over`, …)
+  if (error instanceof AppError && errorKindOf(error) === 'identity')
+    return new CalleeRefusal(
+      409,
+      'subject_not_signed_in',
+      "The person has no live session with Framewright, so the board's shots cannot be made for their models: nothing was created. Ask them to open Framewright, then send the same board again.",
+    );
+  if (error instanceof AppError && errorKindOf(error) === 'invalid_input')
+    return new CalleeRefusal(422, 'board_refused', `${error.message}`);
+  return new CalleeRefusal(
+    500,
+    'sequence_create_failed',
+    'The sequence could not be created; retry the same call.',
+  );
 }
 
 const grantNotFound = () =>
@@ -275,15 +300,8 @@ export function createSequenceCreateCallee<W extends { dir: string }>(
       };
       send(res, created ? 201 : 200, answer);
     } catch (error) {
-      const refusal =
-        error instanceof CalleeRefusal
-          ? error
-          : new CalleeRefusal(
-              500,
-              'sequence_create_failed',
-              'The sequence could not be created; retry the same call.',
-            );
-      if (!(error instanceof CalleeRefusal))
+      const refusal = error instanceof CalleeRefusal ? error : importRefusal(error);
+      if (refusal.status >= 500)
         options.warn?.('inter-app sequence create failed', {
           error: error instanceof Error ? error.name : typeof error,
         });
