@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssemblyView, SequenceView, ServicesList } from '../../../src/shared/bridge/contract.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { openStudioCore, t2vForm, type StudioCore } from '../../support/studio-core.js';
+import { until } from '../../support/until.js';
 
 /**
  * A sequence end to end over a real core and its embedded simulator: shots added, generated,
@@ -14,25 +15,18 @@ import { openStudioCore, t2vForm, type StudioCore } from '../../support/studio-c
 let studio: StudioCore;
 let model: string;
 
-async function until<T>(read: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const get = (sequenceId: string) => studio.call<SequenceView>('sequences.get', { sequenceId });
 
 /** Waits until every shot of the sequence has its verified result. */
 const generated = (sequenceId: string) =>
-  until(async () => {
-    const view = await get(sequenceId);
-    if (view.shots.some((s) => s.state === 'failed')) throw new Error('a shot failed');
-    return view.shots.every((s) => s.mediaUrl !== null) ? view : undefined;
-  });
+  until(
+    async () => {
+      const view = await get(sequenceId);
+      if (view.shots.some((s) => s.state === 'failed')) throw new Error('a shot failed');
+      return view.shots.every((s) => s.mediaUrl !== null) ? view : undefined;
+    },
+    { ms: 120_000, what: 'every shot’s result' },
+  );
 
 function probe(file: string) {
   const out = execFileSync(locateMediaTools().ffprobe, [

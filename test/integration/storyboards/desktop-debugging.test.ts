@@ -15,6 +15,7 @@ import { openStudioCore, type StudioCore } from '../../support/studio-core.js';
 import { pairDebugProfile } from '../../support/worlds/debug-pairing.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { until } from '../../support/until.js';
 
 const BOARD = 'brd_sim_launch_teaser'; // the manager's fixture board: two panels
 
@@ -28,16 +29,6 @@ interface Shot {
 
 let sim: RunningSimulator;
 let studio: StudioCore;
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const capabilities = async () =>
   (await studio.call<{ capabilities: { storyboards: boolean } }>('app.info', {})).capabilities;

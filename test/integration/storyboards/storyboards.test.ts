@@ -21,6 +21,7 @@ import type { StudioDraft } from '../../../src/shared/bridge/domains/studio.js';
 import { FIXED_LOCAL_TEST_TOKEN } from '../../../src/simulator/identities.js';
 import { openPlatformWorld, type PlatformWorld } from '../../support/worlds/platform-world.js';
 import { grantIssueProxy } from './grant-proxy.js';
+import { until } from '../../support/until.js';
 
 const BOARD = 'brd_sim_lighthouse';
 
@@ -45,16 +46,6 @@ async function inspect(rig: PlatformWorld, boardId: string): Promise<InspectedBo
   });
   expect(answer.status).toBe(200);
   return (await answer.json()) as InspectedBoard;
-}
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Every file under a folder, as text (for secret scans). */
@@ -249,12 +240,15 @@ describe('storyboards on the platform', () => {
     if (!film.ok) expect(film.error.message).toMatch(/assemble/);
 
     await member.call('sequences.generate', { sequenceId, shotId: shot.shotId });
-    const done = await until(async () => {
-      const view = await member.call<SequenceView>('sequences.get', { sequenceId });
-      const s = view.shots.find((x) => x.shotId === shot.shotId)!;
-      if (s.state === 'failed') throw new Error(`the shot failed: ${s.errorMessage}`);
-      return s.sha256 ? s : undefined;
-    });
+    const done = await until(
+      async () => {
+        const view = await member.call<SequenceView>('sequences.get', { sequenceId });
+        const s = view.shots.find((x) => x.shotId === shot.shotId)!;
+        if (s.state === 'failed') throw new Error(`the shot failed: ${s.errorMessage}`);
+        return s.sha256 ? s : undefined;
+      },
+      { ms: 90_000, everyMs: 100 },
+    );
 
     const sent = await member.call<SentToBoard>('storyboards.send', { sequenceId, shotId: shot.shotId });
     expect(sent).toMatchObject({
@@ -296,18 +290,24 @@ describe('storyboards on the platform', () => {
     const imported = await member.call<Imported>('storyboards.import', { boardId: BOARD });
     const sequenceId = imported.sequence.sequenceId;
     await member.call('sequences.generate', { sequenceId });
-    await until(async () => {
-      const view = await member.call<SequenceView>('sequences.get', { sequenceId });
-      if (view.shots.some((s) => s.state === 'failed')) throw new Error('a shot failed');
-      return view.shots.every((s) => s.sha256) ? view : undefined;
-    });
+    await until(
+      async () => {
+        const view = await member.call<SequenceView>('sequences.get', { sequenceId });
+        if (view.shots.some((s) => s.state === 'failed')) throw new Error('a shot failed');
+        return view.shots.every((s) => s.sha256) ? view : undefined;
+      },
+      { ms: 90_000, everyMs: 100 },
+    );
     await member.call('sequences.assemble', { sequenceId });
-    const assembly = await until(async () => {
-      const view = await member.call<SequenceView>('sequences.get', { sequenceId });
-      const a = view.assembly;
-      if (a?.state === 'failed') throw new Error('the assembly failed');
-      return a?.state === 'ready' ? a : undefined;
-    });
+    const assembly = await until(
+      async () => {
+        const view = await member.call<SequenceView>('sequences.get', { sequenceId });
+        const a = view.assembly;
+        if (a?.state === 'failed') throw new Error('the assembly failed');
+        return a?.state === 'ready' ? a : undefined;
+      },
+      { ms: 90_000, everyMs: 100 },
+    );
     const sent = await member.call<SentToBoard>('storyboards.send', { sequenceId });
     expect(sent).toMatchObject({ boardId: BOARD, panelId: 'pnl_sim_lighthouse_1', replayed: false });
     const board = await inspect(rig, BOARD);
