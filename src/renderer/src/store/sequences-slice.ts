@@ -47,8 +47,6 @@ export interface SequencesSlice {
   addShot(form: DraftForm, position?: number): Promise<boolean>;
   moveShot(shotId: string, toPosition: number): Promise<boolean>;
   removeShot(shotId: string): Promise<boolean>;
-  /** Sets a shot's in/out points (seconds, snapped to its frames by the core), or clears them (null). */
-  trimShot(shotId: string, range: { inSeconds: number; outSeconds: number } | null): Promise<boolean>;
   continueShot(
     fromShotId: string,
     generationMode: 'i2v' | 'first_last_frame_video',
@@ -194,12 +192,6 @@ export const createSequencesSlice: StateCreator<StudioState, [], [], SequencesSl
     removeShot(shotId) {
       return act(`remove:${shotId}`, (sequenceId) =>
         bridge.invoke('sequences.removeShot', { sequenceId, shotId }),
-      );
-    },
-
-    trimShot(shotId, range) {
-      return act(`trim:${shotId}`, (sequenceId) =>
-        bridge.invoke('sequences.trimShot', { sequenceId, shotId, range }),
       );
     },
 

@@ -211,7 +211,7 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
       data-state={shot.state}
       data-origin={shot.origin}
       tabIndex={0}
-      draggable
+      draggable={panel !== 'trim'}
       aria-label={t('studio.sequences.cardLabel', { label: shot.label, state: stateText })}
       aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight"
       onKeyDown={(e) => {

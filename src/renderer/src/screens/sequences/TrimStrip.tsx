@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { useTranslation } from 'react-i18next';
 import type { SequenceShotView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
+import { saveTrim } from '../../store/trim-shot-action';
 import {
   boundaryAt,
   initialRange,
@@ -128,7 +129,6 @@ export function TrimStrip({
   onDone(): void;
 }) {
   const { t } = useTranslation();
-  const trimShot = useStudio((s) => s.trimShot);
   const busy = useStudio((s) => s.sequenceBusy.includes(`trim:${shot.shotId}`));
   const fps = shot.frameRate ?? 24;
   const frameCount = Math.max(1, shot.frameCount ?? 1);
@@ -172,6 +172,9 @@ export function TrimStrip({
           preload="auto"
           playsInline
           aria-label={t('trim.preview')}
+          onLoadedMetadata={(e) => {
+            e.currentTarget.currentTime = (playhead + 0.5) / fps;
+          }}
           data-testid={`sequence-trim-preview-${index}`}
         />
       ) : null}
@@ -203,7 +206,12 @@ export function TrimStrip({
           fps={fps}
           index={index}
           stripRef={strip}
-          onMove={(frame) => setRange((r) => withIn(r, frame))}
+          onMove={(frame) => {
+            // the preview follows the handle: the first frame kept
+            const next = withIn(range, frame);
+            setRange(next);
+            setPlayhead(next.inFrame);
+          }}
         />
         <Handle
           which="out"
@@ -212,7 +220,12 @@ export function TrimStrip({
           fps={fps}
           index={index}
           stripRef={strip}
-          onMove={(frame) => setRange((r) => withOut(r, frame, frameCount))}
+          onMove={(frame) => {
+            // the preview follows the handle: the last frame kept
+            const next = withOut(range, frame, frameCount);
+            setRange(next);
+            setPlayhead(next.outFrame - 1);
+          }}
         />
       </div>
       <label className="field-label small" htmlFor={`trim-playhead-${shot.shotId}`}>
@@ -255,7 +268,7 @@ export function TrimStrip({
           data-testid={`sequence-trim-save-${index}`}
           disabled={busy}
           onClick={() =>
-            void trimShot(shot.shotId, rangeSeconds(range, fps)).then((done) => done && onDone())
+            void saveTrim(shot.shotId, rangeSeconds(range, fps)).then((done) => done && onDone())
           }
         >
           {t('trim.save')}
@@ -266,7 +279,7 @@ export function TrimStrip({
             className="button button-small button-secondary"
             data-testid={`sequence-trim-clear-${index}`}
             disabled={busy}
-            onClick={() => void trimShot(shot.shotId, null).then((done) => done && onDone())}
+            onClick={() => void saveTrim(shot.shotId, null).then((done) => done && onDone())}
           >
             {t('trim.clear')}
           </button>
