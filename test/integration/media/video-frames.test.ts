@@ -2,7 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractFirstFrame, extractFrameAt, extractLastFrame } from '../../../src/main/core/media-tools/video-frames.js';
+import {
+  extractFirstFrame,
+  extractFrameAt,
+  extractLastFrame,
+} from '../../../src/main/core/media-tools/video-frames.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
@@ -103,7 +107,7 @@ describe('video frames', () => {
     expect(frames(first)[0]!.equals(all[0]!)).toBe(true);
   });
 
-  it('writes frame N exactly (a trimmed shot\'s out or in point), whatever the keyframes', async () => {
+  it("writes frame N exactly (a trimmed shot's out or in point), whatever the keyframes", async () => {
     const video = path.join(dir, 'shot.mp4');
     const all = frames(video);
     for (const n of [0, 47, 50, 119]) {

@@ -143,8 +143,8 @@ export class SequencesFeature {
 
   /**
    * Continue from a shot: the exact last frame of its verified result (its out-point frame when it
-   * is trimmed) becomes the first frame of
-   * a new shot right after it (image-to-video, or first/last frame with the creator's last frame).
+   * is trimmed) becomes the first frame of a new shot right after it (image-to-video, or first/last
+   * frame with the creator's last frame).
    */
   async continueShot(input: {
     sequenceId: string;
@@ -376,7 +376,8 @@ export class SequencesFeature {
     const file = path.join(dir, `${label(shot.position).replace(' ', '-').toLowerCase()}-${which}-frame.png`);
     const trim = trimFor(this.d.journal.sequences.trimsOf(shot.sequenceId).get(shot.id), video.sha256);
     try {
-      if (trim) await extractFrameAt(video.localPath, which === 'last' ? trim.outFrame - 1 : trim.inFrame, file);
+      if (trim)
+        await extractFrameAt(video.localPath, which === 'last' ? trim.outFrame - 1 : trim.inFrame, file);
       else await (which === 'last' ? extractLastFrame : extractFirstFrame)(video.localPath, file);
       return await this.d.staged.stageCopy(file);
     } finally {
