@@ -238,9 +238,12 @@ describe('shot trims', () => {
     expect(inFrame.equals(frameBytes(pathB, 24))).toBe(true);
     expect(inFrame.equals(frameBytes(pathB, 0))).toBe(false);
 
-    // clearing the trim uses the whole result again; the result's file never changed
+    // clearing the trim (or trimming to the whole result) uses the whole result again; the
+    // result's file never changed
     view = await trim(a!.shotId, null);
     expect(view.shots[0]!.trim).toBeNull();
+    await trim(b!.shotId, { inSeconds: 0, outSeconds: 5 });
+    expect(studio.core.services.journal.sequences.trimsOf(id).size).toBe(0);
     expect(readFileSync(pathA).equals(bytesA)).toBe(true);
   }, 120_000);
 });

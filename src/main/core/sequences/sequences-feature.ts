@@ -110,7 +110,8 @@ export class SequencesFeature {
 
   /**
    * Trim a shot (issue 31): in and out points snapped to its result's frames and checked against
-   * what ffprobe measured of it; `null` clears them. The result's file is never changed.
+   * what ffprobe measured of it; `null` (or the whole result) clears them. The result's file is
+   * never changed.
    */
   async trimShot(
     sequenceId: string,
@@ -130,6 +131,11 @@ export class SequencesFeature {
       );
     const frames = resultFramesOf(await this.d.facts.of(video), label(shot.position));
     const { inFrame, outFrame } = snapTrim(range, frames, label(shot.position));
+    if (inFrame === 0 && outFrame === frames.frameCount) {
+      // the whole result: no trim (the assembly made without one stays current)
+      this.d.journal.sequences.clearTrim(sequenceId, shotId);
+      return this.changedView(sequenceId);
+    }
     this.d.journal.sequences.setTrim(sequenceId, {
       shotId,
       sourceSha256: video.sha256 ?? (await sha256OfFile(video.localPath)),
