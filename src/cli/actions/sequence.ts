@@ -37,6 +37,18 @@ function shotOf(view: SequenceView, ref: string): SequenceShotView {
 
 const seconds = (n: number | null) => (n === null ? '—' : `${n.toFixed(2)} s`);
 
+/** A shot's kept range as the listing shows it ("" when it is not trimmed). */
+const trimText = (s: SequenceShotView) =>
+  s.trim ? `  [${s.trim.inSeconds.toFixed(3)}–${s.trim.outSeconds.toFixed(3)} s]` : '';
+
+/** A number of seconds given on the command line. */
+function secondsOption(value: string, name: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n))
+    throw new AppError('usage', `${name} is a number of seconds (got "${value}").`);
+  return n;
+}
+
 function printShots(view: SequenceView): void {
   process.stdout.write(
     `${view.name}  (${view.sequenceId})  ${view.shots.length} shots, ${seconds(view.totalSeconds)}\n`,
@@ -44,7 +56,7 @@ function printShots(view: SequenceView): void {
   for (const s of view.shots)
     process.stdout.write(
       `  ${String(s.position + 1).padStart(2)}  ${s.state.padEnd(9)} ${s.origin.padEnd(8)} ${s.generationMode.padEnd(22)} ` +
-        `${seconds(s.durationSeconds ?? s.seconds).padStart(8)}  ${s.jobId ?? '—'}  ${s.prompt.slice(0, 60)}\n`,
+        `${seconds(s.trim?.seconds ?? s.durationSeconds ?? s.seconds).padStart(8)}  ${s.jobId ?? '—'}  ${s.prompt.slice(0, 60)}${trimText(s)}\n`,
     );
   if (view.assembly)
     process.stdout.write(
@@ -246,6 +258,47 @@ export const runSequenceBridge = async (
       prompt: opts.prompt,
     });
     return finishShot(cli, view, view.shots[from.position + 1]!, opts);
+  });
+
+interface TrimOptions {
+  in: string;
+  out?: string;
+  clear?: boolean;
+}
+
+export const runSequenceTrim = async (ref: string, shotRef: string, opts: TrimOptions, command: Command) =>
+  withCliCore(command, async (cli) => {
+    const sequences = cli.studio().sequences;
+    const sequenceId = sequences.find(ref);
+    const shot = shotOf(await sequences.get(sequenceId), shotRef);
+    if (opts.clear && (opts.out !== undefined || opts.in !== '0'))
+      throw new AppError('usage', '--clear takes no --in or --out.');
+    let range: { inSeconds: number; outSeconds: number } | null = null;
+    if (!opts.clear) {
+      if (opts.out === undefined && shot.frameRate === null)
+        throw new AppError(
+          'sequence.no_result',
+          `${shot.label} has no verified result yet: generate it first.`,
+        );
+      const end = shot.frameCount !== null && shot.frameRate ? shot.frameCount / shot.frameRate : 0;
+      range = {
+        inSeconds: secondsOption(opts.in, '--in'),
+        outSeconds: opts.out === undefined ? end : secondsOption(opts.out, '--out'),
+      };
+    }
+    const view = await sequences.trimShot(sequenceId, shot.shotId, range);
+    const trimmed = view.shots.find((s) => s.shotId === shot.shotId)!;
+    if (cli.json) printJson({ sequence: view, shot: trimmed });
+    else {
+      process.stdout.write(
+        trimmed.trim
+          ? `${trimmed.label}: ${trimmed.trim.inSeconds.toFixed(3)}–${trimmed.trim.outSeconds.toFixed(3)} s ` +
+              `(frames ${trimmed.trim.inFrame}–${trimmed.trim.outFrame}), ${seconds(trimmed.trim.seconds)} kept\n`
+          : `${trimmed.label}: not trimmed, ${seconds(trimmed.durationSeconds ?? trimmed.seconds)}\n`,
+      );
+      printShots(view);
+    }
+    return ExitCode.ok;
   });
 
 export const runSequenceAssemble = async (ref: string, opts: { crossfade: string }, command: Command) =>

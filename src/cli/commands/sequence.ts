@@ -11,7 +11,7 @@ const load = () => import('../actions/sequence.js');
 export function registerSequenceCommands(program: Command): void {
   const sequence = program
     .command('sequence')
-    .description('shot sequences past the 15-second limit: add, continue, bridge, list and assemble');
+    .description('shot sequences past the 15-second limit: add, continue, bridge, trim, list and assemble');
 
   const generation = (command: Command) =>
     command
@@ -69,6 +69,18 @@ export function registerSequenceCommands(program: Command): void {
       .argument('<to>', 'shot number or id whose first frame ends it')
       .option('--prompt <text>', "the bridge's prompt (default: the first shot's)"),
   ).action(lazyAction(() => load().then((m) => m.runSequenceBridge)));
+
+  sequence
+    .command('trim')
+    .description(
+      "set a shot's in and out points (snapped to its result's frames; the file is not changed), or --clear them",
+    )
+    .argument('<sequence>', 'sequence id or name')
+    .argument('<shot>', 'shot number (1 = first) or id')
+    .option('--in <seconds>', 'the in point: the first moment kept', '0')
+    .option('--out <seconds>', "the out point: where the shot is cut (default: the result's end)")
+    .option('--clear', 'use the whole result again')
+    .action(lazyAction(() => load().then((m) => m.runSequenceTrim)));
 
   sequence
     .command('list')

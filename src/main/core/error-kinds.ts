@@ -151,6 +151,7 @@ export const ERROR_CODE_KINDS = {
   'sequence.needs_last_frame': 'invalid_input',
   'sequence.not_assemblable': 'invalid_input',
   'sequence.invalid_crossfade': 'invalid_input',
+  'sequence.invalid_trim': 'invalid_input',
   'sequence.assembly_failed': 'service',
   'release.token_missing': 'identity',
   'release.insecure_base_url': 'invalid_input',

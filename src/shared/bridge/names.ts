@@ -87,6 +87,7 @@ export const METHOD_NAMES = [
   'sequences.addShot',
   'sequences.moveShot',
   'sequences.removeShot',
+  'sequences.trimShot',
   'sequences.continueShot',
   'sequences.bridgeShots',
   'sequences.generate',

@@ -2,7 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractFirstFrame, extractLastFrame } from '../../../src/main/core/media-tools/video-frames.js';
+import {
+  extractFirstFrame,
+  extractFrameAt,
+  extractLastFrame,
+} from '../../../src/main/core/media-tools/video-frames.js';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
@@ -101,6 +105,20 @@ describe('video frames', () => {
     const all = frames(video);
     expect(frames(last)[0]!.equals(all.at(-1)!)).toBe(true);
     expect(frames(first)[0]!.equals(all[0]!)).toBe(true);
+  });
+
+  it("writes frame N exactly (a trimmed shot's out or in point), whatever the keyframes", async () => {
+    const video = path.join(dir, 'shot.mp4');
+    const all = frames(video);
+    for (const n of [0, 47, 50, 119]) {
+      const png = path.join(dir, `frame-${n}.png`);
+      await extractFrameAt(video, n, png);
+      const [still] = frames(png);
+      expect(still!.equals(all[n]!), `frame ${n}`).toBe(true);
+    }
+    await expect(extractFrameAt(video, 120, path.join(dir, 'past.png'))).rejects.toMatchObject({
+      code: 'media.no_frame',
+    });
   });
 
   it('refuses a file that is not media without running ffmpeg on it', async () => {

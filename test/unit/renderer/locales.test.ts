@@ -15,6 +15,8 @@ import { studioEn } from '../../../src/renderer/src/i18n/locales/studio-en.js';
 import { studioZhCN } from '../../../src/renderer/src/i18n/locales/studio-zh-CN.js';
 import { storyboardsEn } from '../../../src/renderer/src/i18n/locales/storyboards-en.js';
 import { storyboardsZhCN } from '../../../src/renderer/src/i18n/locales/storyboards-zh-CN.js';
+import { trimEn } from '../../../src/renderer/src/i18n/locales/trim-en.js';
+import { trimZhCN } from '../../../src/renderer/src/i18n/locales/trim-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -33,12 +35,19 @@ const placeholders = (text: string): string[] =>
   [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] as string).sort();
 
 // the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
-// Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts)
-const english = { ...flatten({ ...en, ...studioEn }), ...flatten(teamEn), ...flatten(storyboardsEn) };
+// Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts),
+// the trim strip's into `trim` by the same chunk (screens/sequences/trim-i18n.ts)
+const english = {
+  ...flatten({ ...en, ...studioEn }),
+  ...flatten(teamEn),
+  ...flatten(storyboardsEn),
+  ...flatten(trimEn),
+};
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
   ...flatten(teamZhCN),
   ...flatten(storyboardsZhCN),
+  ...flatten(trimZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

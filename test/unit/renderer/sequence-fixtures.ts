@@ -22,6 +22,10 @@ export function shot(patch: Partial<SequenceShotView> = {}): SequenceShotView {
     mediaUrl: null,
     posterUrl: null,
     firstFramePosterUrl: null,
+    frameRate: null,
+    frameCount: null,
+    frameUrls: [],
+    trim: null,
     ...patch,
   };
 }

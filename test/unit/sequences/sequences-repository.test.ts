@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SequencesRepository } from '../../../src/main/core/journal/sequences-repository.js';
+import { migrations } from '../../../src/main/core/journal/migrations/index.js';
 import { migratedTo } from '../journal/migrations/schema-helpers.js';
 
 function repository() {
-  const db = migratedTo(12);
+  const db = migratedTo(migrations.length);
   let now = 1_000;
   const repo = new SequencesRepository(db, () => (now += 1));
   const addDraft = db.prepare(

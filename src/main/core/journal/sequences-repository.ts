@@ -23,6 +23,20 @@ export interface ShotRecord {
   readonly createdAt: number;
 }
 
+/**
+ * A shot's in and out points (migration 018): frame indices of the result `sourceSha256` at its
+ * frame rate `fpsNum/fpsDen`; `inFrame` is the first frame kept, `outFrame` the first one cut.
+ */
+export interface ShotTrimRecord {
+  readonly shotId: string;
+  readonly sourceSha256: string;
+  readonly fpsNum: number;
+  readonly fpsDen: number;
+  readonly inFrame: number;
+  readonly outFrame: number;
+  readonly updatedAt: number;
+}
+
 export interface AssemblyChapterRecord {
   readonly title: string;
   readonly startSeconds: number;
@@ -81,6 +95,26 @@ interface AssemblyRow {
   updated_at: number;
 }
 
+interface TrimRow {
+  shot_id: string;
+  source_sha256: string;
+  fps_num: number;
+  fps_den: number;
+  in_frame: number;
+  out_frame: number;
+  updated_at: number;
+}
+
+const toTrim = (r: TrimRow): ShotTrimRecord => ({
+  shotId: r.shot_id,
+  sourceSha256: r.source_sha256,
+  fpsNum: r.fps_num,
+  fpsDen: r.fps_den,
+  inFrame: r.in_frame,
+  outFrame: r.out_frame,
+  updatedAt: r.updated_at,
+});
+
 const toSequence = (r: SequenceRow): SequenceRecord => ({
   id: r.id,
   name: r.name,
@@ -138,6 +172,9 @@ export class SequencesRepository {
   private readonly byFingerprintStmt: Statement<[string, string], AssemblyRow>;
   private readonly assemblingStmt: Statement<[], AssemblyRow>;
   private readonly assembliesOfStmt: Statement<[string], AssemblyRow>;
+  private readonly trimsOfStmt: Statement<[string], TrimRow>;
+  private readonly setTrimStmt: Statement;
+  private readonly clearTrimStmt: Statement<[string]>;
 
   constructor(
     private readonly db: Database,
@@ -194,6 +231,18 @@ export class SequencesRepository {
     );
     this.assemblingStmt = db.prepare("SELECT * FROM sequence_assemblies WHERE state = 'assembling'");
     this.assembliesOfStmt = db.prepare('SELECT * FROM sequence_assemblies WHERE sequence_id = ?');
+    this.trimsOfStmt = db.prepare(
+      `SELECT t.* FROM sequence_shot_trims t JOIN sequence_shots s ON s.id = t.shot_id
+       WHERE s.sequence_id = ?`,
+    );
+    this.setTrimStmt = db.prepare(
+      `INSERT INTO sequence_shot_trims (shot_id, source_sha256, fps_num, fps_den, in_frame, out_frame, updated_at)
+       VALUES (@shotId, @sourceSha256, @fpsNum, @fpsDen, @inFrame, @outFrame, @now)
+       ON CONFLICT (shot_id) DO UPDATE SET source_sha256 = excluded.source_sha256, fps_num = excluded.fps_num,
+         fps_den = excluded.fps_den, in_frame = excluded.in_frame, out_frame = excluded.out_frame,
+         updated_at = excluded.updated_at`,
+    );
+    this.clearTrimStmt = db.prepare('DELETE FROM sequence_shot_trims WHERE shot_id = ?');
   }
 
   create(id: string, name: string): SequenceRecord {
@@ -339,5 +388,28 @@ export class SequencesRepository {
   /** Assemblies left 'assembling' (a process that stopped mid-render). */
   unfinishedAssemblies(): AssemblyRecord[] {
     return this.assemblingStmt.all().map(toAssembly);
+  }
+
+  /** The trims of a sequence's shots, by shot id (migration 018). */
+  trimsOf(sequenceId: string): Map<string, ShotTrimRecord> {
+    return new Map(this.trimsOfStmt.all(sequenceId).map((r) => [r.shot_id, toTrim(r)]));
+  }
+
+  /** Sets (or replaces) a shot's in and out points; the sequence counts as changed. */
+  setTrim(sequenceId: string, trim: Omit<ShotTrimRecord, 'updatedAt'>): void {
+    this.db.transaction(() => {
+      const now = this.now();
+      this.setTrimStmt.run({ ...trim, now });
+      this.touchStmt.run({ id: sequenceId, now });
+    })();
+  }
+
+  /** Clears a shot's trim (the whole result is used again); false when it had none. */
+  clearTrim(sequenceId: string, shotId: string): boolean {
+    return this.db.transaction(() => {
+      const cleared = this.clearTrimStmt.run(shotId).changes > 0;
+      if (cleared) this.touchStmt.run({ id: sequenceId, now: this.now() });
+      return cleared;
+    })();
   }
 }

@@ -9,7 +9,9 @@ import { MEDIA_TOOL_PROTOCOLS, sniffedMediaType } from './probe-media.js';
  * Renders shots into one MP4 with ffmpeg (issue 15, "Assemble"): every shot scaled and padded to
  * the canvas at one frame rate, its sound (or silence) resampled to 48 kHz stereo, then joined by
  * straight cuts or cross-fades of picture (`xfade`) and sound (`acrossfade`), with one chapter per
- * shot. Offline: only local files the core sniffed as video are opened.
+ * shot. A trimmed shot keeps only `[inSeconds, outSeconds)` of its file (`trim`/`atrim` on the
+ * decoded stream, so the cut falls on the exact frame; the file itself is not changed). Offline:
+ * only local files the core sniffed as video are opened.
  */
 
 export interface AssemblyShot {
@@ -17,6 +19,12 @@ export interface AssemblyShot {
   path: string;
   /** The shot's video duration as measured (seconds). */
   durationSeconds: number;
+  /**
+   * The kept range of the file (issue 31, trim): from `inSeconds` (default 0) up to, not including,
+   * `outSeconds` (default the end). Both lie on frame boundaries of the file.
+   */
+  inSeconds?: number;
+  outSeconds?: number;
   hasAudioTrack: boolean;
   /** The chapter's name. */
   title: string;
@@ -46,6 +54,30 @@ export function framesOf(durationSeconds: number, fps: number): number {
   return Math.max(1, Math.round(durationSeconds * fps));
 }
 
+/** How long a shot lasts in the assembly: its kept range when trimmed, else its whole file. */
+export function keptSecondsOf(shot: AssemblyShot): number {
+  return (shot.outSeconds ?? shot.durationSeconds) - (shot.inSeconds ?? 0);
+}
+
+/**
+ * Half a millisecond: a trimmed shot's frame times may be rounded by its container's time base, so
+ * `trim` cuts this much before each boundary (far less than a frame: the same frames are kept).
+ */
+const BOUNDARY_SLACK_SECONDS = 0.0005;
+
+/** The `trim`/`atrim` prefix of a trimmed shot (empty for a whole one). */
+function cutOf(shot: AssemblyShot): { video: string; audio: string } {
+  if (shot.inSeconds === undefined && shot.outSeconds === undefined) return { video: '', audio: '' };
+  const start = shot.inSeconds ?? 0;
+  const range = (slack: number) =>
+    `start=${Math.max(0, start - slack).toFixed(6)}` +
+    (shot.outSeconds === undefined ? '' : `:end=${(shot.outSeconds - slack).toFixed(6)}`);
+  return {
+    video: `setpts=PTS-STARTPTS,trim=${range(BOUNDARY_SLACK_SECONDS)},setpts=PTS-STARTPTS,`,
+    audio: `asetpts=PTS-STARTPTS,atrim=${range(0)},asetpts=PTS-STARTPTS,`,
+  };
+}
+
 /**
  * The chapters and total duration of a plan: each cross-fade overlaps two shots, so the total is
  * the sum of the shots minus one cross-fade per join; a chapter starts where its shot begins to
@@ -53,7 +85,7 @@ export function framesOf(durationSeconds: number, fps: number): number {
  */
 export function assemblyTimeline(plan: AssemblyPlan): { chapters: ChapterMark[]; totalSeconds: number } {
   const { fps } = plan.canvas;
-  const lengths = plan.shots.map((s) => framesOf(s.durationSeconds, fps) / fps);
+  const lengths = plan.shots.map((s) => framesOf(keptSecondsOf(s), fps) / fps);
   const total = lengths.reduce((a, b) => a + b, 0) - plan.crossfadeSeconds * (plan.shots.length - 1);
   let start = 0;
   const chapters = plan.shots.map((shot, i) => {
@@ -71,7 +103,7 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 export function checkCrossfade(plan: AssemblyPlan): void {
   if (plan.shots.length < 2 || plan.crossfadeSeconds === 0) return;
   const shortest = Math.min(
-    ...plan.shots.map((s) => framesOf(s.durationSeconds, plan.canvas.fps) / plan.canvas.fps),
+    ...plan.shots.map((s) => framesOf(keptSecondsOf(s), plan.canvas.fps) / plan.canvas.fps),
   );
   if (plan.crossfadeSeconds > shortest / 2)
     throw new AppError(
@@ -86,15 +118,16 @@ export function assemblyFilterGraph(plan: AssemblyPlan): string {
   const fade = plan.crossfadeSeconds;
   const parts: string[] = [];
   plan.shots.forEach((shot, i) => {
-    const seconds = (framesOf(shot.durationSeconds, fps) / fps).toFixed(6);
+    const seconds = (framesOf(keptSecondsOf(shot), fps) / fps).toFixed(6);
+    const cut = cutOf(shot);
     parts.push(
-      `[${i}:v:0]scale=${width}:${height}:force_original_aspect_ratio=decrease,` +
+      `[${i}:v:0]${cut.video}scale=${width}:${height}:force_original_aspect_ratio=decrease,` +
         `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,fps=${fps},format=yuv420p,` +
         `trim=duration=${seconds},setpts=PTS-STARTPTS,tpad=stop_mode=clone:stop_duration=${seconds},` +
         `trim=duration=${seconds},setpts=PTS-STARTPTS[v${i}]`,
     );
     const sound = shot.hasAudioTrack
-      ? `[${i}:a:0]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,`
+      ? `[${i}:a:0]${cut.audio}aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,`
       : `anullsrc=r=48000:cl=stereo,aformat=sample_fmts=fltp:channel_layouts=stereo,`;
     parts.push(`${sound}atrim=duration=${seconds},asetpts=N/SR/TB[a${i}]`);
   });
@@ -108,7 +141,7 @@ export function assemblyFilterGraph(plan: AssemblyPlan): string {
     let video = 'v0';
     let audio = 'a0';
     for (let i = 1; i < plan.shots.length; i += 1) {
-      offset += framesOf(plan.shots[i - 1]!.durationSeconds, fps) / fps - fade;
+      offset += framesOf(keptSecondsOf(plan.shots[i - 1]!), fps) / fps - fade;
       const last = i === plan.shots.length - 1;
       const vOut = last ? 'v' : `xv${i}`;
       const aOut = last ? 'a' : `xa${i}`;

@@ -18,6 +18,10 @@ export interface MediaFacts {
   durationSeconds?: number;
   hasAudioTrack: boolean;
   hasVideoTrack: boolean;
+  /** The picture's frame rate as the rational ffprobe reports (24/1, 30000/1001…). */
+  frameRate?: { num: number; den: number };
+  /** How many frames the picture has (the container's count, else its duration × frame rate). */
+  frameCount?: number;
 }
 
 interface FfprobeOutput {
@@ -26,6 +30,9 @@ interface FfprobeOutput {
     width?: number;
     height?: number;
     duration?: string;
+    avg_frame_rate?: string;
+    r_frame_rate?: string;
+    nb_frames?: string;
     disposition?: { attached_pic?: number };
   }[];
   format?: { duration?: string };
@@ -87,13 +94,32 @@ export async function readMediaFacts(file: string): Promise<MediaFacts> {
   const duration = Number(
     data.format?.duration ?? video?.duration ?? streams.find((s) => s.duration)?.duration,
   );
+  const frameRate = rationalOf(video?.avg_frame_rate) ?? rationalOf(video?.r_frame_rate);
+  const counted = Number(video?.nb_frames);
+  const videoDuration = Number(video?.duration ?? duration);
+  const frameCount =
+    Number.isInteger(counted) && counted > 0
+      ? counted
+      : frameRate && Number.isFinite(videoDuration)
+        ? Math.round((videoDuration * frameRate.num) / frameRate.den)
+        : undefined;
   return {
     width: anyVideo?.width,
     height: anyVideo?.height,
     durationSeconds: Number.isFinite(duration) ? duration : undefined,
     hasAudioTrack: streams.some((s) => s.codec_type === 'audio'),
     hasVideoTrack: Boolean(video),
+    ...(frameRate ? { frameRate } : {}),
+    ...(frameCount ? { frameCount } : {}),
   };
+}
+
+/** ffprobe's "24/1" or "30000/1001"; undefined for "0/0" or anything else. */
+function rationalOf(text: string | undefined): { num: number; den: number } | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(text ?? '');
+  const num = Number(match?.[1]);
+  const den = Number(match?.[2]);
+  return num > 0 && den > 0 ? { num, den } : undefined;
 }
 
 export async function sha256OfFile(file: string): Promise<string> {

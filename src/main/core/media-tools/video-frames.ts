@@ -69,3 +69,35 @@ export async function extractFirstFrame(video: string, pngPath: string): Promise
   if (!(await nonEmpty(pngPath)))
     throw new AppError('media.no_frame', 'No video frame could be decoded from this result.');
 }
+
+/**
+ * Writes frame `index` (0-based, in presentation order) of `video` to `pngPath`: a trimmed shot's
+ * out-point frame (continue) or in-point frame (bridge). Decodes from the start and keeps the one
+ * frame `select` lets through, so the index is exact whatever the keyframes; shots are short.
+ */
+export async function extractFrameAt(video: string, index: number, pngPath: string): Promise<void> {
+  if (!Number.isInteger(index) || index < 0) throw new Error(`extractFrameAt: bad frame index ${index}`);
+  await rm(pngPath, { force: true });
+  await runMediaTool(
+    'ffmpeg',
+    video,
+    [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      '{input}',
+      '-vf',
+      `select=eq(n\\,${index})`,
+      ...PNG_OUT,
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      pngPath,
+    ],
+    { timeoutMs: 300_000 },
+  );
+  if (!(await nonEmpty(pngPath)))
+    throw new AppError('media.no_frame', `Frame ${index} could not be decoded from this result.`);
+}

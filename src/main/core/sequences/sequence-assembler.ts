@@ -14,6 +14,7 @@ import type { StudioDrafts } from '../creating/drafts.js';
 import { mediaUrl } from '../library/media-resolver.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { StudioHost } from '../library/studio-host.js';
+import { trimFor, trimSeconds } from './shot-trims.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
 const H3_FPS = 24;
@@ -43,6 +44,8 @@ interface ShotSource {
   durationSeconds: number;
   hasAudioTrack: boolean;
   canvas: { width: number; height: number };
+  /** The kept range when the shot is trimmed (frames of the file and the same in seconds). */
+  trim?: { inFrame: number; outFrame: number; inSeconds: number; outSeconds: number };
 }
 
 export interface SequenceAssemblerDeps {
@@ -61,8 +64,8 @@ export interface SequenceAssemblerDeps {
 /**
  * "Assemble" (issue 15): renders a sequence's verified shots into one MP4 in the library folder,
  * offline, with progress; checks the file (duration, picture and sound, sha256) and writes a
- * sidecar listing every source shot by job id and sha256. The same shots, order, cross-fade and
- * canvas (the fingerprint) answer the earlier file instead of rendering again.
+ * sidecar listing every source shot by job id and sha256 (and its trim). The same shots, order,
+ * trims, cross-fade and canvas (the fingerprint) answer the earlier file instead of rendering again.
  */
 export class SequenceAssembler {
   private readonly running = new Map<
@@ -164,6 +167,7 @@ export class SequenceAssembler {
   private async sources(shots: readonly ShotRecord[]): Promise<ShotSource[]> {
     const missing: string[] = [];
     const sources: ShotSource[] = [];
+    const trims = shots[0] ? this.d.journal.sequences.trimsOf(shots[0].sequenceId) : new Map();
     for (const shot of shots) {
       const draft = this.d.drafts.stored(shot.draftId);
       const job = jobOfDraft(this.d.journal.jobs, draft);
@@ -178,10 +182,12 @@ export class SequenceAssembler {
         typeof spec.width === 'number' && typeof spec.height === 'number'
           ? { width: spec.width, height: spec.height }
           : (H3_CANVAS[draft.form.orientation] ?? H3_CANVAS.landscape!);
+      const sha256 = video.sha256 ?? (await sha256OfFile(video.localPath));
+      const trim = trimFor(trims.get(shot.id), sha256);
       sources.push({
         shot,
         path: video.localPath,
-        sha256: video.sha256 ?? (await sha256OfFile(video.localPath)),
+        sha256,
         jobId: job.jobId,
         jobRowId: job.id,
         model: job.model,
@@ -189,6 +195,16 @@ export class SequenceAssembler {
         durationSeconds: facts.durationSeconds ?? draft.form.seconds,
         hasAudioTrack: facts.hasAudioTrack,
         canvas,
+        ...(trim
+          ? {
+              trim: {
+                inFrame: trim.inFrame,
+                outFrame: trim.outFrame,
+                inSeconds: trimSeconds(trim).inSeconds,
+                outSeconds: trimSeconds(trim).outSeconds,
+              },
+            }
+          : {}),
       });
     }
     if (missing.length > 0)
@@ -208,7 +224,12 @@ export class SequenceAssembler {
       v: 1,
       crossfadeSeconds,
       canvas: this.canvasOf(sources),
-      shots: sources.map((s, i) => ({ sha256: s.sha256, title: `Shot ${i + 1}` })),
+      // a trimmed shot adds its frames (an untrimmed one keeps the fingerprint it had before trims)
+      shots: sources.map((s, i) => ({
+        sha256: s.sha256,
+        title: `Shot ${i + 1}`,
+        ...(s.trim ? { inFrame: s.trim.inFrame, outFrame: s.trim.outFrame } : {}),
+      })),
     };
     return createHash('sha256').update(JSON.stringify(what)).digest('hex');
   }
@@ -235,6 +256,7 @@ export class SequenceAssembler {
       const shots: AssemblyShot[] = sources.map((s, i) => ({
         path: s.path,
         durationSeconds: s.durationSeconds,
+        ...(s.trim ? { inSeconds: s.trim.inSeconds, outSeconds: s.trim.outSeconds } : {}),
         hasAudioTrack: s.hasAudioTrack,
         title: `Shot ${i + 1}`,
       }));
@@ -285,6 +307,7 @@ export class SequenceAssembler {
           prompt: s.prompt,
           sha256: s.sha256,
           durationSeconds: s.durationSeconds,
+          trim: s.trim ?? null,
           file: path.basename(s.path),
         })),
       };

@@ -10,9 +10,10 @@ import type {
 import { DraftForm, type DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
-import type { ShotRecord } from '../journal/sequences-repository.js';
+import type { ShotRecord, ShotTrimRecord } from '../journal/sequences-repository.js';
 import type { Logger } from '../logging/logger.js';
-import { extractFirstFrame, extractLastFrame } from '../media-tools/video-frames.js';
+import { extractFirstFrame, extractFrameAt, extractLastFrame } from '../media-tools/video-frames.js';
+import { sha256OfFile } from '../media-tools/probe-media.js';
 import type { StoredDraft, StudioDrafts } from '../creating/drafts.js';
 import type { JobViews } from '../library/job-views.js';
 import { mediaUrl } from '../library/media-resolver.js';
@@ -21,6 +22,7 @@ import type { StudioSubmit } from '../creating/submit.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { SequenceAssembler } from './sequence-assembler.js';
 import type { StudioHost } from '../library/studio-host.js';
+import { resultFramesOf, snapTrim, trimFor, trimSeconds } from './shot-trims.js';
 
 export interface SequencesFeatureDeps {
   journal: Pick<Journal, 'sequences' | 'jobs'>;
@@ -107,8 +109,48 @@ export class SequencesFeature {
   }
 
   /**
-   * Continue from a shot: the exact last frame of its verified result becomes the first frame of
-   * a new shot right after it (image-to-video, or first/last frame with the creator's last frame).
+   * Trim a shot (issue 31): in and out points snapped to its result's frames and checked against
+   * what ffprobe measured of it; `null` (or the whole result) clears them. The result's file is
+   * never changed.
+   */
+  async trimShot(
+    sequenceId: string,
+    shotId: string,
+    range: { inSeconds: number; outSeconds: number } | null,
+  ): Promise<SequenceView> {
+    const shot = this.requireShot(sequenceId, shotId);
+    if (range === null) {
+      this.d.journal.sequences.clearTrim(sequenceId, shotId);
+      return this.changedView(sequenceId);
+    }
+    const video = verifiedVideoOf(jobOfDraft(this.d.journal.jobs, this.d.drafts.stored(shot.draftId)));
+    if (!video)
+      throw new AppError(
+        'sequence.no_result',
+        `${label(shot.position)} has no verified result yet: generate it before trimming it.`,
+      );
+    const frames = resultFramesOf(await this.d.facts.of(video), label(shot.position));
+    const { inFrame, outFrame } = snapTrim(range, frames, label(shot.position));
+    if (inFrame === 0 && outFrame === frames.frameCount) {
+      // the whole result: no trim (the assembly made without one stays current)
+      this.d.journal.sequences.clearTrim(sequenceId, shotId);
+      return this.changedView(sequenceId);
+    }
+    this.d.journal.sequences.setTrim(sequenceId, {
+      shotId,
+      sourceSha256: video.sha256 ?? (await sha256OfFile(video.localPath)),
+      fpsNum: frames.fpsNum,
+      fpsDen: frames.fpsDen,
+      inFrame,
+      outFrame,
+    });
+    return this.changedView(sequenceId);
+  }
+
+  /**
+   * Continue from a shot: the exact last frame of its verified result (its out-point frame when it
+   * is trimmed) becomes the first frame of a new shot right after it (image-to-video, or first/last
+   * frame with the creator's last frame).
    */
   async continueShot(input: {
     sequenceId: string;
@@ -137,7 +179,10 @@ export class SequencesFeature {
     });
   }
 
-  /** Bridge two shots: first/last frame from A's last frame to B's first frame, placed right after A. */
+  /**
+   * Bridge two shots: first/last frame from A's last frame to B's first frame (the out-point and
+   * in-point frames of trimmed shots), placed right after A.
+   */
   async bridgeShots(input: {
     sequenceId: string;
     fromShotId: string;
@@ -201,7 +246,8 @@ export class SequencesFeature {
     const sequence = this.requireSequence(sequenceId);
     const shots = this.d.journal.sequences.shots(sequenceId);
     const present = new Set(shots.map((s) => s.id));
-    const views = await Promise.all(shots.map((shot) => this.shotView(shot, present)));
+    const trims = this.d.journal.sequences.trimsOf(sequenceId);
+    const views = await Promise.all(shots.map((shot) => this.shotView(shot, present, trims.get(shot.id))));
     const latest = this.d.journal.sequences.latestAssembly(sequenceId);
     const assemblable = views.length > 0 && views.every((v) => v.mediaUrl !== null);
     let current = false;
@@ -211,7 +257,9 @@ export class SequencesFeature {
       sequenceId,
       name: sequence.name,
       shots: views,
-      totalSeconds: round3(views.reduce((sum, v) => sum + (v.durationSeconds ?? v.seconds), 0)),
+      totalSeconds: round3(
+        views.reduce((sum, v) => sum + (v.trim?.seconds ?? v.durationSeconds ?? v.seconds), 0),
+      ),
       assemblable,
       assembly: latest ? this.d.assembler.view(latest) : null,
       assemblyCurrent: current,
@@ -233,14 +281,18 @@ export class SequencesFeature {
     );
   }
 
-  private async shotView(shot: ShotRecord, present: Set<string>): Promise<SequenceShotView> {
+  private async shotView(
+    shot: ShotRecord,
+    present: Set<string>,
+    stored: ShotTrimRecord | undefined,
+  ): Promise<SequenceShotView> {
     const draft = this.d.drafts.stored(shot.draftId);
     const job = jobOfDraft(this.d.journal.jobs, draft);
     const video = verifiedVideoOf(job);
     const output = video && job ? this.d.views.outputView(job.id, video) : undefined;
-    let durationSeconds: number | null = null;
-    if (video)
-      durationSeconds = (await this.d.facts.of(video).catch(() => undefined))?.durationSeconds ?? null;
+    const facts = video ? await this.d.facts.of(video).catch(() => undefined) : undefined;
+    const durationSeconds = facts?.durationSeconds ?? null;
+    const trim = trimFor(stored, video?.sha256);
     const first = draft.form.firstFrame;
     return {
       shotId: shot.id,
@@ -262,6 +314,10 @@ export class SequencesFeature {
       mediaUrl: output?.mediaUrl ?? null,
       posterUrl: output?.posterUrl ?? null,
       firstFramePosterUrl: first ? mediaUrl(this.d.host, `staged/${first.id}/poster`) : null,
+      frameRate: facts?.frameRate ? facts.frameRate.num / facts.frameRate.den : null,
+      frameCount: facts?.frameCount ?? null,
+      frameUrls: output?.frameUrls ?? [],
+      trim: trim ? { ...roundedTrim(trim), inFrame: trim.inFrame, outFrame: trim.outFrame } : null,
     };
   }
 
@@ -304,7 +360,10 @@ export class SequencesFeature {
     return this.changedView(from.sequenceId);
   }
 
-  /** A frame of a shot's verified result, written as a lossless PNG and staged as a composer file. */
+  /**
+   * A frame of a shot's verified result, written as a lossless PNG and staged as a composer file:
+   * its last or first frame, or for a trimmed shot the last or first frame of its kept range.
+   */
   private async frameOf(shot: ShotRecord, which: 'first' | 'last'): Promise<DraftMedia> {
     const draft = this.d.drafts.stored(shot.draftId);
     const video = verifiedVideoOf(jobOfDraft(this.d.journal.jobs, draft));
@@ -321,8 +380,11 @@ export class SequencesFeature {
     await mkdir(this.d.workDir, { recursive: true });
     const dir = await mkdtemp(path.join(this.d.workDir, 'frame-'));
     const file = path.join(dir, `${label(shot.position).replace(' ', '-').toLowerCase()}-${which}-frame.png`);
+    const trim = trimFor(this.d.journal.sequences.trimsOf(shot.sequenceId).get(shot.id), video.sha256);
     try {
-      await (which === 'last' ? extractLastFrame : extractFirstFrame)(video.localPath, file);
+      if (trim)
+        await extractFrameAt(video.localPath, which === 'last' ? trim.outFrame - 1 : trim.inFrame, file);
+      else await (which === 'last' ? extractLastFrame : extractFirstFrame)(video.localPath, file);
       return await this.d.staged.stageCopy(file);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -362,3 +424,9 @@ function cleanName(name: string): string {
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** A trim's seconds as the views show them (to the millisecond; the frames stay exact). */
+function roundedTrim(trim: ShotTrimRecord) {
+  const { inSeconds, outSeconds, seconds } = trimSeconds(trim);
+  return { inSeconds: round3(inSeconds), outSeconds: round3(outSeconds), seconds: round3(seconds) };
+}

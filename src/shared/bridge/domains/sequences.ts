@@ -26,6 +26,19 @@ export const ShotOrigin = z.enum(['new', 'continue', 'bridge']);
 /** Where a shot is: a draft still editable, submitted (waiting for its job), or its job's status. */
 export const ShotState = z.enum(['draft', 'submitted', ...JOB_STATUSES]);
 
+/**
+ * A shot's in and out points (issue 31), snapped to its result's frames: `inFrame` is the first
+ * frame kept, `outFrame` the first one cut; `seconds` is the kept length. The file is not changed.
+ */
+export const ShotTrimView = z.object({
+  inSeconds: z.number(),
+  outSeconds: z.number(),
+  inFrame: z.number().int(),
+  outFrame: z.number().int(),
+  seconds: z.number(),
+});
+export type ShotTrimView = z.infer<typeof ShotTrimView>;
+
 export const SequenceShotView = z.object({
   shotId: z.string(),
   /** 0-based position in the sequence. */
@@ -52,6 +65,13 @@ export const SequenceShotView = z.object({
   posterUrl: z.string().nullable(),
   /** A poster of the shot's first-frame input (a continued or bridged shot), before it is generated. */
   firstFramePosterUrl: z.string().nullable(),
+  /** The result's measured frame rate (frames per second) and number of frames, once there is one. */
+  frameRate: z.number().nullable(),
+  frameCount: z.number().int().nullable(),
+  /** Evenly spaced frames of the result (the trim strip's thumbnails). */
+  frameUrls: z.array(z.string()),
+  /** The in and out points, or null when the whole result is used. */
+  trim: ShotTrimView.nullable(),
 });
 export type SequenceShotView = z.infer<typeof SequenceShotView>;
 
@@ -86,7 +106,7 @@ export const SequenceView = z.object({
   sequenceId: z.string(),
   name: z.string(),
   shots: z.array(SequenceShotView),
-  /** Sum of the shots' durations (measured once generated, else requested). */
+  /** Sum of the shots' durations (trimmed, else measured once generated, else requested). */
   totalSeconds: z.number(),
   /** Every shot has a verified result: the sequence can be assembled. */
   assemblable: z.boolean(),
@@ -134,8 +154,26 @@ export const sequencesMethods = {
   /** Takes the shot out of the sequence (its draft and job stay in the journal). */
   'sequences.removeShot': { params: ShotRef, result: SequenceView },
   /**
-   * Continue from a shot: the exact last frame of its verified result (lossless PNG, full
-   * resolution) becomes the first frame of a new shot placed after it — image-to-video, or
+   * Trim a shot (issue 31): in and out points in seconds, snapped to the result's frames and
+   * checked against its measured length (`sequence.invalid_trim`, `sequence.no_result`); null
+   * clears them. The result's file is never changed; the assembly, continue and bridge use the range.
+   */
+  'sequences.trimShot': {
+    params: z
+      .object({
+        sequenceId: Id,
+        shotId: Id,
+        range: z
+          .object({ inSeconds: z.number().min(0).max(3600), outSeconds: z.number().min(0).max(3600) })
+          .strict()
+          .nullable(),
+      })
+      .strict(),
+    result: SequenceView,
+  },
+  /**
+   * Continue from a shot: the exact last frame of its verified result (of its kept range when it is
+   * trimmed; lossless PNG, full resolution) becomes the first frame of a new shot placed after it — image-to-video, or
    * first/last-frame with the last frame the creator picked (`lastFrameFileId`, a staged image).
    */
   'sequences.continueShot': {
@@ -150,7 +188,10 @@ export const sequencesMethods = {
       .strict(),
     result: SequenceView,
   },
-  /** Bridge two shots: a first/last-frame shot from A's last frame to B's first frame, placed between them. */
+  /**
+   * Bridge two shots: a first/last-frame shot from A's last frame to B's first frame (the out and
+   * in points of trimmed shots), placed between them.
+   */
   'sequences.bridgeShots': {
     params: z
       .object({ sequenceId: Id, fromShotId: Id, toShotId: Id, prompt: z.string().max(200_000).optional() })

@@ -16,6 +16,7 @@ export function createSequencesHandlers(
     'sequences.moveShot': ({ sequenceId, shotId, toPosition }) =>
       sequences.moveShot(sequenceId, shotId, toPosition),
     'sequences.removeShot': ({ sequenceId, shotId }) => sequences.removeShot(sequenceId, shotId),
+    'sequences.trimShot': ({ sequenceId, shotId, range }) => sequences.trimShot(sequenceId, shotId, range),
     'sequences.continueShot': (input) => sequences.continueShot(input),
     'sequences.bridgeShots': (input) => sequences.bridgeShots(input),
     'sequences.generate': ({ sequenceId, shotId }) => sequences.generate(sequenceId, shotId),

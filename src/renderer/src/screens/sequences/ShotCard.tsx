@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DraftMedia, SequenceShotView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
 import { ShotBoardSend } from './BoardLink';
+import { TrimButton, TrimStrip } from './TrimStrip';
 import {
   formatSeconds,
   hasVerifiedResult,
@@ -191,7 +192,7 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
   const removeShot = useStudio((s) => s.removeShot);
   const bridgeShots = useStudio((s) => s.bridgeShots);
   const openShotInCreate = useStudio((s) => s.openShotInCreate);
-  const [panel, setPanel] = useState<'continue' | 'edit' | null>(null);
+  const [panel, setPanel] = useState<'continue' | 'edit' | 'trim' | null>(null);
   const [dropOver, setDropOver] = useState(false);
   const poster = shot.posterUrl ?? shot.firstFramePosterUrl;
   const duration = shotDuration(shot);
@@ -204,13 +205,13 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
 
   return (
     <li
-      className={`shot-card${dragging === shot.shotId ? ' shot-dragging' : ''}${dropOver ? ' shot-drop-over' : ''}`}
+      className={`shot-card${panel === 'trim' ? ' shot-card-trimming' : ''}${dragging === shot.shotId ? ' shot-dragging' : ''}${dropOver ? ' shot-drop-over' : ''}`}
       data-testid={`sequence-shot-${index}`}
       data-shot-id={shot.shotId}
       data-state={shot.state}
       data-origin={shot.origin}
       tabIndex={0}
-      draggable
+      draggable={panel !== 'trim'}
       aria-label={t('studio.sequences.cardLabel', { label: shot.label, state: stateText })}
       aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight"
       onKeyDown={(e) => {
@@ -328,6 +329,13 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
         >
           {t('studio.sequences.continue')}
         </button>
+        <TrimButton
+          shot={shot}
+          index={index}
+          open={panel === 'trim'}
+          ready={ready}
+          onToggle={() => setPanel(panel === 'trim' ? null : 'trim')}
+        />
         {next ? (
           <button
             type="button"
@@ -378,6 +386,9 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
       <ShotBoardSend shot={shot} index={index} />
       {panel === 'continue' && ready ? (
         <ContinueMenu shot={shot} index={index} onDone={() => setPanel(null)} />
+      ) : null}
+      {panel === 'trim' && ready ? (
+        <TrimStrip shot={shot} index={index} onDone={() => setPanel(null)} />
       ) : null}
       {panel === 'edit' && isDraft ? (
         <ShotEditForm shot={shot} index={index} onDone={() => setPanel(null)} />

@@ -22,8 +22,9 @@ export function hasVerifiedResult(shot: SequenceShotView): boolean {
   return shot.state === 'succeeded' && shot.sha256 !== null && shot.mediaUrl !== null;
 }
 
-/** A shot's length: measured once generated, else the seconds asked for. */
+/** A shot's length: its kept range when trimmed, else measured once generated, else the seconds asked for. */
 export function shotDuration(shot: SequenceShotView): { seconds: number; measured: boolean } {
+  if (shot.trim) return { seconds: shot.trim.seconds, measured: true };
   return shot.durationSeconds === null
     ? { seconds: shot.seconds, measured: false }
     : { seconds: shot.durationSeconds, measured: true };

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStudioRig, type Page, type StudioRig } from './rig.js';
+
+/**
+ * Trim (issue 31) on the platform deployment (`serve --platform`): the same sequences feature in the
+ * person's library — a shot trimmed, refused past its end, assembled to its kept length, and
+ * continued from its out point.
+ */
+
+let rig: StudioRig;
+
+beforeAll(async () => {
+  rig = await startStudioRig();
+}, 60_000);
+afterAll(async () => {
+  await rig?.close();
+});
+
+interface Shot {
+  shotId: string;
+  mediaUrl: string | null;
+  frameRate: number | null;
+  frameCount: number | null;
+  trim: { inFrame: number; outFrame: number; seconds: number } | null;
+}
+interface Sequence {
+  sequenceId: string;
+  shots: Shot[];
+  totalSeconds: number;
+  assembly: { state: string; durationSeconds: number | null; errorMessage: string | null } | null;
+}
+
+const T2V = {
+  profileId: 'ignored-by-the-platform',
+  model: 'h3-video',
+  generationMode: 't2v',
+  prompt: 'A lighthouse at dusk, waves rolling in',
+  orientation: 'landscape',
+  seconds: 5,
+  resolutionTier: '768p',
+  seed: null,
+  references: [],
+};
+
+async function until(page: Page, sequenceId: string, done: (s: Sequence) => boolean): Promise<Sequence> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const view = await page.call<Sequence>('sequences.get', { sequenceId });
+    if (done(view)) return view;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('trim on the platform', () => {
+  it('trims a shot in the person’s library, assembles its kept range and continues from its out point', async () => {
+    const member = await rig.open('member');
+    let view = await member.call<Sequence>('sequences.create', { name: 'Lighthouse' });
+    const sequenceId = view.sequenceId;
+    view = await member.call<Sequence>('sequences.addShot', { sequenceId, form: T2V });
+    await member.call('sequences.generate', { sequenceId });
+    view = await until(member, sequenceId, (s) => s.shots.every((shot) => shot.mediaUrl !== null));
+    const shot = view.shots[0]!;
+    expect(shot).toMatchObject({ frameRate: 24, frameCount: 120, trim: null });
+
+    await expect(
+      member.call('sequences.trimShot', {
+        sequenceId,
+        shotId: shot.shotId,
+        range: { inSeconds: 1, outSeconds: 7 },
+      }),
+    ).rejects.toThrow(/sequence\.invalid_trim.*past the end of Shot 1/);
+    view = await member.call<Sequence>('sequences.trimShot', {
+      sequenceId,
+      shotId: shot.shotId,
+      range: { inSeconds: 1, outSeconds: 3.5 },
+    });
+    expect(view.shots[0]!.trim).toMatchObject({ inFrame: 24, outFrame: 84, seconds: 2.5 });
+    expect(view.totalSeconds).toBe(2.5);
+
+    await member.call('sequences.assemble', { sequenceId, crossfadeSeconds: 0 });
+    view = await until(member, sequenceId, (s) => s.assembly !== null && s.assembly.state !== 'assembling');
+    expect(view.assembly, view.assembly?.errorMessage ?? '').toMatchObject({
+      state: 'ready',
+      durationSeconds: 2.5,
+    });
+
+    view = await member.call<Sequence>('sequences.continueShot', {
+      sequenceId,
+      fromShotId: shot.shotId,
+      generationMode: 'i2v',
+    });
+    expect(view.shots).toHaveLength(2);
+  }, 120_000);
+});

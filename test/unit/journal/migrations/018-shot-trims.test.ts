@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { Database } from 'better-sqlite3';
+import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
+import { migration018ShotTrims } from '../../../../src/main/core/journal/migrations/018-shot-trims.js';
+import { SequencesRepository } from '../../../../src/main/core/journal/sequences-repository.js';
+import { columns, migratedTo, tables } from './schema-helpers.js';
+
+function sequenceWithShots(db: Database, sequenceId: string, shotIds: string[]): void {
+  db.prepare("INSERT INTO sequences (id, name, created_at, updated_at) VALUES (?, 'Film', 0, 0)").run(
+    sequenceId,
+  );
+  shotIds.forEach((shotId, position) => {
+    db.prepare("INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (?, '{}', 0, 0)").run(
+      `d-${shotId}`,
+    );
+    db.prepare(
+      "INSERT INTO sequence_shots (id, sequence_id, position, draft_id, origin, created_at) VALUES (?, ?, ?, ?, 'new', 0)",
+    ).run(shotId, sequenceId, position, `d-${shotId}`);
+  });
+}
+
+const trim = {
+  shotId: 'a',
+  sourceSha256: 'a'.repeat(64),
+  fpsNum: 24,
+  fpsDen: 1,
+  inFrame: 12,
+  outFrame: 96,
+};
+
+describe('migration 018-shot-trims', () => {
+  it('is version 18 and adds one table of frame-index in/out points per shot', () => {
+    expect(migration018ShotTrims.version).toBe(18);
+    expect(migrations[17]).toBe(migration018ShotTrims);
+    const before = tables(migratedTo(17));
+    const db = migratedTo(18);
+    expect(tables(db).filter((t) => !before.includes(t))).toEqual(['sequence_shot_trims']);
+    expect(Object.keys(columns(db, 'sequence_shot_trims')).sort()).toEqual(
+      ['fps_den', 'fps_num', 'in_frame', 'out_frame', 'shot_id', 'source_sha256', 'updated_at'].sort(),
+    );
+    expect(columns(db, 'sequence_shot_trims').in_frame!.type).toBe('INTEGER');
+  });
+
+  it('keeps, replaces and clears a trim, and touches the sequence each time', () => {
+    const db = migratedTo(18);
+    let now = 5;
+    const repo = new SequencesRepository(db, () => now);
+    sequenceWithShots(db, 's1', ['a', 'b']);
+    repo.setTrim('s1', trim);
+    expect(repo.trimsOf('s1').get('a')).toEqual({ ...trim, updatedAt: 5 });
+    expect(repo.get('s1')!.updatedAt).toBe(5);
+    now = 6;
+    repo.setTrim('s1', { ...trim, inFrame: 0, outFrame: 48 });
+    expect(repo.trimsOf('s1').get('a')).toMatchObject({ inFrame: 0, outFrame: 48, updatedAt: 6 });
+    expect(repo.trimsOf('s1').size).toBe(1);
+    now = 7;
+    expect(repo.clearTrim('s1', 'a')).toBe(true);
+    expect(repo.clearTrim('s1', 'a')).toBe(false);
+    expect(repo.trimsOf('s1').size).toBe(0);
+    expect(repo.get('s1')!.updatedAt).toBe(7);
+  });
+
+  it('refuses an empty or backwards range and goes with its shot', () => {
+    const db = migratedTo(18);
+    const repo = new SequencesRepository(db, () => 1);
+    sequenceWithShots(db, 's1', ['a']);
+    expect(() => repo.setTrim('s1', { ...trim, outFrame: 12 })).toThrow(/CHECK/);
+    expect(() => repo.setTrim('s1', { ...trim, inFrame: -1 })).toThrow(/CHECK/);
+    expect(() => repo.setTrim('s1', { ...trim, fpsNum: 0 })).toThrow(/CHECK/);
+    expect(() => repo.setTrim('s1', { ...trim, shotId: 'nope' })).toThrow(/FOREIGN KEY/);
+    repo.setTrim('s1', trim);
+    repo.removeShot('s1', 'a');
+    expect(db.prepare('SELECT count(*) AS n FROM sequence_shot_trims').get()).toEqual({ n: 0 });
+  });
+});
