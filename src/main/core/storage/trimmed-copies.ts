@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProbedMedia } from '../../../shared/h3/draft.js';
+import { normalizeMimeType, referenceKind } from '../../../shared/h3/draft.js';
+import { trimFits, type ReferenceTrim } from '../../../shared/h3/reference-trim.js';
+import { cutMediaRange } from '../media-tools/cut-media.js';
+import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
+
+/** A staged file as the core resolved it (its own probe, its path). */
+export type ResolvedMedia = ProbedFile & ProbedMedia;
+
+/**
+ * The kept range of a trimmed reference, cut once and kept under `<dir>/<source sha256>-<start
+ * ms>-<end ms>.<ext>`: every later resolve of the same source and range (a resubmit, a replay
+ * after a restart, the admission check before it) reads the same bytes, so the same asset is
+ * reused and the creation body does not change. The source file is only read.
+ */
+export class TrimmedCopies {
+  /** Cuts under way in this process, by cache name: two resolves of one range share one cut. */
+  private readonly cutting = new Map<string, Promise<string>>();
+
+  constructor(readonly dir: string) {}
+
+  /**
+   * `source` as only its kept range: a video or audio reference whose `trim` fits inside it and
+   * keeps less than the whole file is replaced by its cut (same id and name, the cut's own probed
+   * facts and sha256). Anything else is returned as it is, with its trim, so the rules judge it
+   * (`reference.trim_outside` when the range does not fit).
+   */
+  async keptRangeOf(source: ResolvedMedia, trim: ReferenceTrim | undefined): Promise<ResolvedMedia> {
+    const duration = source.durationSeconds;
+    if (!trim || source.kind === 'image' || typeof duration !== 'number') return source;
+    const startMs = Math.round(trim.startSeconds * 1000);
+    const endMs = Math.round(trim.endSeconds * 1000);
+    const range = { startSeconds: startMs / 1000, endSeconds: endMs / 1000 };
+    if (!trimFits(range, duration)) return { ...source, trim };
+    if (startMs === 0 && endMs >= Math.round(duration * 1000)) return source; // keeps the whole file
+    const as =
+      referenceKind(source) === 'video'
+        ? 'video'
+        : normalizeMimeType(source.mimeType) === 'audio/wav'
+          ? 'audio-wav'
+          : 'audio-flac';
+    const name = `${source.sha256}-${startMs}-${endMs}.${as === 'video' ? 'mp4' : as.slice(6)}`;
+    let cutting = this.cutting.get(name);
+    if (!cutting) {
+      cutting = this.cutOnce(source.path, name, { ...range, as }).finally(() => this.cutting.delete(name));
+      this.cutting.set(name, cutting);
+    }
+    const cut = await probeMedia(await cutting);
+    return {
+      ...cut,
+      id: source.id,
+      fileName: source.fileName,
+      kind: as === 'video' ? 'video' : 'audio',
+    };
+  }
+
+  private async cutOnce(
+    source: string,
+    name: string,
+    range: ReferenceTrim & { as: 'video' | 'audio-wav' | 'audio-flac' },
+  ): Promise<string> {
+    const file = path.join(this.dir, name);
+    if ((await stat(file).catch(() => undefined))?.isFile()) return file;
+    await mkdir(this.dir, { recursive: true });
+    // written beside and linked into place whole: a crash or a failed check leaves no half cut
+    const partial = path.join(this.dir, `.${randomUUID()}.part`);
+    try {
+      await cutMediaRange({ source, output: partial, ...range });
+      await link(partial, file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error; // another process cut it first: theirs is kept
+      });
+    } finally {
+      await rm(partial, { force: true });
+    }
+    return file;
+  }
+}
