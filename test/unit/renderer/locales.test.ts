@@ -83,6 +83,7 @@ function violationsOf(): Violation[] {
     draft({ resolutionTier: '4k' }),
     draft({ generationMode: 'morph' }),
     draft({ generationMode: 'i2v' }),
+    universal([image(), audio({ trim: { startSeconds: 2, endSeconds: 9 } })]),
     draft({ generationMode: 'first_last_frame_video', firstFrame: image({ mimeType: 'image/gif' }) }),
     draft({ generationMode: 'i2v', firstFrame: image({ byteSize: 16 * MiB + 1 }) }),
     universal([]),
