@@ -19,11 +19,12 @@ export function trimFits(trim: ReferenceTrim, durationSeconds: number): boolean 
 /**
  * A reference as the rules see it: a trimmed video or audio lasts its kept range, and its size is
  * the same share of its bytes (an estimate: main checks the cut's real size before sending). An
- * image, an untrimmed file, or a file of unknown duration is itself.
+ * image, an untrimmed file, a file of unknown duration or a range that does not fit is itself.
  */
 export function keptReference<M extends ProbedMedia>(ref: M): M {
-  const { trim, durationSeconds: d } = ref;
-  if (!trim || ref.kind === 'image' || !(typeof d === 'number' && d > 0) || !trimFits(trim, d)) return ref;
+  // no duration (an image, an unreadable file) never fits a range
+  const { trim, durationSeconds: d = 0 } = ref;
+  if (!trim || !trimFits(trim, d)) return ref;
   const kept = trim.endSeconds - trim.startSeconds;
   return { ...ref, durationSeconds: kept, byteSize: Math.ceil((ref.byteSize * kept) / d) };
 }

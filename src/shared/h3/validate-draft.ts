@@ -13,7 +13,7 @@ import { ROLE_BY_KIND, isQuickTime, normalizeMimeType } from './draft.js';
 import type { EffectiveLimits, ModeLimits, NumberLimits, RoleLimits } from './effective-limits.js';
 import { CORE_FIELDS, isForbiddenField } from './effective-limits.js';
 import { numberReferences } from './reference-numbering.js';
-import { keptReference, trimFits } from './reference-trim.js';
+import { keptReference } from './reference-trim.js';
 import type { Violation, ViolationCode, ViolationTarget } from './violations.js';
 import { formatBytes, formatSeconds, listOf, sameTarget, violation } from './violations.js';
 
@@ -371,16 +371,6 @@ function validateReferences(draft: VideoDraft, m: ModeLimits, limits: EffectiveL
   refs.forEach((ref, i) => {
     const n = numbering[i];
     if (!n) return;
-    const { trim, durationSeconds: d } = draft.references[i] ?? ref;
-    if (trim && n.kind !== 'image' && typeof d === 'number' && !trimFits(trim, d))
-      out.push(
-        violation(
-          'reference.trim_outside',
-          { referenceId: ref.id },
-          { referenceId: ref.id, label: n.label, fileName: ref.fileName, durationSeconds: d },
-          `${n.label} "${ref.fileName}": the kept range must lie within its ${formatSeconds(d)} s and keep something.`,
-        ),
-      );
     out.push(...validateReferenceItem(ref, n.label, n.kind, n.role, limits));
     const hash = typeof ref.sha256 === 'string' && ref.sha256 !== '' ? ref.sha256.toLowerCase() : undefined;
     const dupOf = seenIds.get(ref.id) ?? (hash ? seenHashes.get(hash) : undefined);

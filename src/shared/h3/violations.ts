@@ -63,7 +63,6 @@ export const VIOLATION_CODES = [
   'reference.image_too_short',
   'reference.image_too_long',
   'reference.duplicate',
-  'reference.trim_outside',
   'field.forbidden',
   'field.reserved',
   'field.unknown',

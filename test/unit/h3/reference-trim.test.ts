@@ -72,7 +72,7 @@ describe('the H3 rules judge a trimmed reference by its kept range', () => {
     expect(keptReference({ ...big, trim: { startSeconds: 0, endSeconds: 20 } }).byteSize).toBe(40 * MiB);
   });
 
-  test('a range outside the file, or keeping nothing, is reference.trim_outside', () => {
+  test('a range outside the file, or keeping nothing, does not shorten it: the whole file is judged', () => {
     for (const trim of [
       { startSeconds: 5, endSeconds: 21 },
       { startSeconds: 6, endSeconds: 6 },
@@ -82,10 +82,8 @@ describe('the H3 rules judge a trimmed reference by its kept range', () => {
         universal([image(), audio({ fileName: 'a.wav', durationSeconds: 20, trim })]),
         limits,
       );
-      expect(codes(v)).toContain('reference.trim_outside');
-      expect(v.find((x) => x.code === 'reference.trim_outside')?.message).toBe(
-        'Audio 1 "a.wav": the kept range must lie within its 20 s and keep something.',
-      );
+      expect(codes(v)).toContain('reference.audio_too_long');
+      expect(trimFits(trim, 20)).toBe(false);
     }
     expect(trimFits({ startSeconds: 0, endSeconds: 20 }, 20)).toBe(true);
   });

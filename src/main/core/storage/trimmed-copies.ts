@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import { normalizeMimeType, referenceKind } from '../../../shared/h3/draft.js';
 import { trimFits, type ReferenceTrim } from '../../../shared/h3/reference-trim.js';
+import { AppError } from '../errors.js';
 import { cutMediaRange } from '../media-tools/cut-media.js';
 import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
 
@@ -25,8 +26,8 @@ export class TrimmedCopies {
   /**
    * `source` as only its kept range: a video or audio reference whose `trim` fits inside it and
    * keeps less than the whole file is replaced by its cut (same id and name, the cut's own probed
-   * facts and sha256). Anything else is returned as it is, with its trim, so the rules judge it
-   * (`reference.trim_outside` when the range does not fit).
+   * facts and sha256). A range outside the file, or keeping nothing, is refused
+   * (`media.trim_invalid`); an image or a file of unknown length is returned as it is.
    */
   async keptRangeOf(source: ResolvedMedia, trim: ReferenceTrim | undefined): Promise<ResolvedMedia> {
     const duration = source.durationSeconds;
@@ -34,7 +35,11 @@ export class TrimmedCopies {
     const startMs = Math.round(trim.startSeconds * 1000);
     const endMs = Math.round(trim.endSeconds * 1000);
     const range = { startSeconds: startMs / 1000, endSeconds: endMs / 1000 };
-    if (!trimFits(range, duration)) return { ...source, trim };
+    if (!trimFits(range, duration))
+      throw new AppError(
+        'media.trim_invalid',
+        `${source.fileName}: the kept range ${range.startSeconds}–${range.endSeconds} s must lie within its ${duration} s and keep something.`,
+      );
     if (startMs === 0 && endMs >= Math.round(duration * 1000)) return source; // keeps the whole file
     const as =
       referenceKind(source) === 'video'

@@ -438,8 +438,6 @@ export const studioZhCN: typeof studioEn = {
       '{{label}}“{{fileName}}”长 {{durationSeconds}} 秒；每张参考图片至少 {{minSeconds}} 秒。',
     reference__image_too_long:
       '{{label}}“{{fileName}}”长 {{durationSeconds}} 秒；每张参考图片最多 {{maxSeconds}} 秒。',
-    reference__trim_outside:
-      '{{label}}“{{fileName}}”：保留的片段必须位于其 {{durationSeconds}} 秒之内且不能为空。',
     reference__duplicate:
       '{{label}}“{{fileName}}”与 {{duplicateOf}} 是同一个文件；每个参考素材只能用一次。请移除一个。',
     field__forbidden: '“{{field}}”不能发送给此服务（由平台决定）；请移除。',
