@@ -87,7 +87,7 @@ export class StagedFiles {
     private readonly quota?: StorageQuota,
   ) {
     this.dir = path.join(dataDir, 'staging');
-    this.trimmed = new TrimmedCopies(path.join(this.dir, 'trims'));
+    this.trimmed = new TrimmedCopies(path.join(this.dir, 'trims'), quota);
     this.chunkDir = path.join(this.dir, 'chunks', `${process.pid}-${randomUUID()}`);
     this.chunksReady = removeAbandonedChunks(dataDir, path.dirname(this.chunkDir)).catch(() => undefined);
   }
@@ -95,11 +95,23 @@ export class StagedFiles {
   /**
    * Removes staged files no draft names (every draft, submitted ones included, so "Copy to
    * Create" and a job's details keep their references) once they are older than `graceMs`, with
-   * their journal row and poster. Returns how many were removed.
+   * their journal row and poster; the cuts of trimmed references whose source is no longer staged
+   * go with them. Returns how many staged files were removed.
    */
   async removeUnnamed(graceMs = UNNAMED_STAGED_GRACE_MS, now = Date.now()): Promise<number> {
     const entries = await readdir(this.dir).catch(() => [] as string[]);
     const candidates = entries.filter((name) => UUID.test(name));
+    const removed = await this.removeUnnamedStaged(candidates, graceMs, now);
+    const kept = new Set<string>();
+    for (const id of candidates) {
+      const sha256 = this.journal.localFiles.get(this.pathOf(id))?.sha256;
+      if (sha256) kept.add(sha256);
+    }
+    await this.trimmed.removeUnused(kept, graceMs, now);
+    return removed;
+  }
+
+  private async removeUnnamedStaged(candidates: string[], graceMs: number, now: number): Promise<number> {
     if (candidates.length === 0) return 0;
     const named = new Set<string>();
     for (const draft of this.journal.drafts.list(Number.MAX_SAFE_INTEGER))

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, rm, stat } from 'node:fs/promises';
+import { link, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
 import { normalizeMimeType, referenceKind } from '../../../shared/h3/draft.js';
@@ -7,6 +7,10 @@ import { trimFits, type ReferenceTrim } from '../../../shared/h3/reference-trim.
 import { AppError } from '../errors.js';
 import { cutMediaRange } from '../media-tools/cut-media.js';
 import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
+import type { StorageQuota } from './storage-usage.js';
+
+/** `<source sha256>-<start ms>-<end ms>.<ext>`: one cut. */
+const CUT_NAME = /^([0-9a-f]{64})-\d+-\d+\.\w+$/;
 
 /** A staged file as the core resolved it (its own probe, its path). */
 export type ResolvedMedia = ProbedFile & ProbedMedia;
@@ -21,7 +25,11 @@ export class TrimmedCopies {
   /** Cuts under way in this process, by cache name: two resolves of one range share one cut. */
   private readonly cutting = new Map<string, Promise<string>>();
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** The person's storage quota (the platform backend): each cut counted, over it refused. */
+    private readonly quota?: StorageQuota,
+  ) {}
 
   /**
    * `source` as only its kept range: a video or audio reference whose `trim` fits inside it and
@@ -74,12 +82,35 @@ export class TrimmedCopies {
     const partial = path.join(this.dir, `.${randomUUID()}.part`);
     try {
       await cutMediaRange({ source, output: partial, ...range });
+      const { size } = await stat(partial);
+      await this.quota?.ready;
+      this.quota?.admit(size, 1);
       await link(partial, file).catch((error: NodeJS.ErrnoException) => {
+        this.quota?.release(size, 1);
         if (error.code !== 'EEXIST') throw error; // another process cut it first: theirs is kept
       });
     } finally {
       await rm(partial, { force: true });
     }
     return file;
+  }
+
+  /**
+   * Removes the cuts of sources no longer staged (`kept`: the sha256 of every staged file) and
+   * cut leftovers of a crash, once older than `graceMs`.
+   */
+  async removeUnused(kept: ReadonlySet<string>, graceMs: number, now: number): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+      const cut = CUT_NAME.exec(name);
+      if (cut ? kept.has(cut[1]!) : !name.endsWith('.part')) continue;
+      const file = path.join(this.dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile() || now - info.mtimeMs < graceMs || this.cutting.has(name)) continue;
+      await rm(file, { force: true });
+      if (cut) this.quota?.release(info.size, 1);
+      removed += 1;
+    }
+    return removed;
   }
 }
