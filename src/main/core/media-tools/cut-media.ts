@@ -48,6 +48,11 @@ const videoOf = (streams: StreamFacts[]) =>
   streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
 const audioOf = (streams: StreamFacts[]) => streams.find((s) => s.codec_type === 'audio');
 
+/** The longest a cut may run: a long kept range of a large video re-encodes at `veryfast`. */
+const VIDEO_CUT_TIMEOUT_MS = 20 * 60_000;
+/** An audio cut only decodes and writes PCM or FLAC. */
+const AUDIO_CUT_TIMEOUT_MS = 5 * 60_000;
+
 /** Encoder version strings and metadata left out, so the same cut gives the same bytes. */
 const REPRODUCIBLE = ['-map_metadata', '-1', '-fflags', '+bitexact', '-flags', '+bitexact'];
 
@@ -102,7 +107,7 @@ export async function cutMediaRange(cut: CutRange): Promise<{ durationSeconds: n
         '-y',
         cut.output,
       ],
-      { timeoutMs: 30 * 60_000 },
+      { timeoutMs: VIDEO_CUT_TIMEOUT_MS },
     );
     const out = videoOf(await streamsOf(cut.output));
     const measured = Number(out?.duration);
@@ -140,7 +145,7 @@ export async function cutMediaRange(cut: CutRange): Promise<{ durationSeconds: n
       '-y',
       cut.output,
     ],
-    { timeoutMs: 10 * 60_000 },
+    { timeoutMs: AUDIO_CUT_TIMEOUT_MS },
   );
   const out = audioOf(await streamsOf(cut.output));
   const expected = endSample - startSample;
