@@ -91,7 +91,7 @@ describe('TrimmedCopies', () => {
     const copies = new TrimmedCopies(path.join(work, 'trims-audio'));
     expect(movAudio).toMatchObject({ mimeType: 'video/quicktime', hasAudioTrack: true });
     const cut = await copies.keptRangeOf(movAudio, { startSeconds: 2.5, endSeconds: 14.25 });
-    expect(cut).toMatchObject({ kind: 'audio', mimeType: 'audio/flac', fileName: 'voice.mov' });
+    expect(cut).toMatchObject({ kind: 'audio', mimeType: 'audio/flac', fileName: 'voice.flac' });
     const { ffprobe } = locateMediaTools();
     const samples = execFileSync(ffprobe, [
       ...['-v', 'error', '-show_entries', 'stream=duration_ts,codec_type', '-of', 'csv=p=0', cut.path],

@@ -9,6 +9,17 @@ import { cutMediaRange } from '../media-tools/cut-media.js';
 import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
 import type { StorageQuota } from './storage-usage.js';
 
+/**
+ * The name the cut is sent under: the source's, with the extension of what the cut is where that
+ * changed (an `.mp3` cut is FLAC, a `.mov`'s sound is FLAC), so name and content agree.
+ */
+function nameWithExtension(fileName: string, ext: string): string {
+  const current = path.extname(fileName);
+  if (current.toLowerCase() === `.${ext}` || (ext === 'wav' && current.toLowerCase() === '.wave'))
+    return fileName;
+  return `${current ? fileName.slice(0, -current.length) : fileName}.${ext}`;
+}
+
 /** `<source sha256>-<start ms>-<end ms>.<ext>`: one cut. */
 const CUT_NAME = /^([0-9a-f]{64})-\d+-\d+\.\w+$/;
 
@@ -33,9 +44,9 @@ export class TrimmedCopies {
 
   /**
    * `source` as only its kept range: a video or audio reference whose `trim` fits inside it and
-   * keeps less than the whole file is replaced by its cut (same id and name, the cut's own probed
-   * facts and sha256). A range outside the file, or keeping nothing, is refused
-   * (`media.trim_invalid`); an image or a file of unknown length is returned as it is.
+   * keeps less than the whole file is replaced by its cut (same id; its name with the cut's
+   * extension; the cut's own probed facts and sha256). A range outside the file, or keeping
+   * nothing, is refused (`media.trim_invalid`); an image or a file of unknown length is itself.
    */
   async keptRangeOf(source: ResolvedMedia, trim: ReferenceTrim | undefined): Promise<ResolvedMedia> {
     const duration = source.durationSeconds;
@@ -55,7 +66,8 @@ export class TrimmedCopies {
         : normalizeMimeType(source.mimeType) === 'audio/wav'
           ? 'audio-wav'
           : 'audio-flac';
-    const name = `${source.sha256}-${startMs}-${endMs}.${as === 'video' ? 'mp4' : as.slice(6)}`;
+    const ext = as === 'video' ? 'mp4' : as.slice(6);
+    const name = `${source.sha256}-${startMs}-${endMs}.${ext}`;
     let cutting = this.cutting.get(name);
     if (!cutting) {
       cutting = this.cutOnce(source.path, name, { ...range, as }).finally(() => this.cutting.delete(name));
@@ -65,7 +77,7 @@ export class TrimmedCopies {
     return {
       ...cut,
       id: source.id,
-      fileName: source.fileName,
+      fileName: nameWithExtension(source.fileName, ext),
       kind: as === 'video' ? 'video' : 'audio',
     };
   }
