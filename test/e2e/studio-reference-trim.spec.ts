@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
+import { violations } from './accessibility';
 import { expect, test } from './studio-host';
 import { chooseMode, dropFiles, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
 
@@ -64,6 +65,8 @@ test('a 20 s reference audio is trimmed in place to a range the rules accept, an
     path: 'test-results/screenshots/studio-create-reference-trim.png',
     fullPage: true,
   });
+  // the open trim control (preview, labelled sliders, buttons) has no accessibility violation
+  expect(await violations(page)).toEqual([]);
   // the draft keeps the range across a reload
   await page.waitForTimeout(600);
   await page.reload();
