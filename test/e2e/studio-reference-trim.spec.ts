@@ -73,5 +73,14 @@ test('a 20 s reference audio is trimmed in place to a range the rules accept, an
   await expect(
     page.locator('[data-testid="reference-card"][data-file="long-voice.wav"] [data-testid="trim-kept"]'),
   ).toContainText('0.5 s – 14.5 s');
-  await generateAndFinish(page, 'reference-trim');
+  const rowId = await generateAndFinish(page, 'reference-trim');
+  // the Library's detail says which range of the file was sent
+  await page.getByTestId('nav-library').click();
+  await page
+    .locator(`[data-testid="library-card"][data-row-id="${rowId}"] [data-testid="library-open"]`)
+    .click();
+  await expect(page.getByTestId('detail-reference').filter({ hasText: 'long-voice.wav' })).toContainText(
+    'kept 0.5–14.5 s',
+  );
+  await page.keyboard.press('Escape');
 });

@@ -22,6 +22,8 @@ function trimCanFix(v: Violation, ref: DraftMedia): boolean {
 }
 
 const round = (seconds: number, step: number) => Math.round(seconds / step) * step;
+/** To the millisecond the cut is named by: no float noise in the draft. */
+const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
 const shown = (seconds: number) => `${Math.round(seconds * 100) / 100}`;
 
 /**
@@ -103,7 +105,8 @@ function TrimControl({
   };
   const set = (next: Trim) => {
     const whole = next.startSeconds <= 0 && next.endSeconds >= duration;
-    onTrim(whole ? undefined : next);
+    const endSeconds = Math.min(ms(next.endSeconds), Math.floor(duration * 1000) / 1000);
+    onTrim(whole ? undefined : { startSeconds: ms(next.startSeconds), endSeconds });
   };
   const slider = (edge: 'start' | 'end') => (
     <label className="trim-slider">
