@@ -3,6 +3,7 @@
  *
  * Media are described by what a local probe found in the file's content, never by its name.
  */
+import type { ReferenceTrim } from './reference-trim.js';
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
@@ -19,6 +20,8 @@ export interface ProbedMedia {
   durationSeconds?: number;
   hasAudioTrack?: boolean;
   sha256?: string;
+  /** A reference video or audio trimmed in Create: only this range is sent (the rules see its length). */
+  trim?: ReferenceTrim;
 }
 
 /** A reference in the composer; its position in `VideoDraft.references` fixes its number within its kind. */

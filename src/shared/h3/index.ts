@@ -9,4 +9,5 @@ export * from './violations.js';
 export * from './validate-draft.js';
 export * from './reference-numbering.js';
 export * from './mode-switch.js';
+export * from './reference-trim.js';
 export * from './build-request.js';

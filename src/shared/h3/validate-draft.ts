@@ -13,6 +13,7 @@ import { ROLE_BY_KIND, isQuickTime, normalizeMimeType } from './draft.js';
 import type { EffectiveLimits, ModeLimits, NumberLimits, RoleLimits } from './effective-limits.js';
 import { CORE_FIELDS, isForbiddenField } from './effective-limits.js';
 import { numberReferences } from './reference-numbering.js';
+import { keptReference } from './reference-trim.js';
 import type { Violation, ViolationCode, ViolationTarget } from './violations.js';
 import { formatBytes, formatSeconds, listOf, sameTarget, violation } from './violations.js';
 
@@ -284,7 +285,8 @@ function validateReferenceItem(
 function validateReferences(draft: VideoDraft, m: ModeLimits, limits: EffectiveLimits): Violation[] {
   const comp = m.referenceInputs;
   if (!comp) return [];
-  const refs = draft.references ?? [];
+  // a trimmed reference is judged by its kept range: that is all that is sent
+  const refs = (draft.references ?? []).map(keptReference);
   const numbering = numberReferences(refs);
   const out: Violation[] = [];
   const count: Record<MediaKind, number> = { image: 0, video: 0, audio: 0 };

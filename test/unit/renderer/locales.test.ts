@@ -17,6 +17,8 @@ import { storyboardsEn } from '../../../src/renderer/src/i18n/locales/storyboard
 import { storyboardsZhCN } from '../../../src/renderer/src/i18n/locales/storyboards-zh-CN.js';
 import { trimEn } from '../../../src/renderer/src/i18n/locales/trim-en.js';
 import { trimZhCN } from '../../../src/renderer/src/i18n/locales/trim-zh-CN.js';
+import { referenceTrimEn } from '../../../src/renderer/src/i18n/locales/reference-trim-en.js';
+import { referenceTrimZhCN } from '../../../src/renderer/src/i18n/locales/reference-trim-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -36,18 +38,21 @@ const placeholders = (text: string): string[] =>
 
 // the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
 // Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts),
-// the trim strip's into `trim` by the same chunk (screens/sequences/trim-i18n.ts)
+// the trim strip's into `trim` by the same chunk (screens/sequences/trim-i18n.ts),
+// Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts)
 const english = {
   ...flatten({ ...en, ...studioEn }),
   ...flatten(teamEn),
   ...flatten(storyboardsEn),
   ...flatten(trimEn),
+  ...flatten(referenceTrimEn),
 };
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
   ...flatten(teamZhCN),
   ...flatten(storyboardsZhCN),
   ...flatten(trimZhCN),
+  ...flatten(referenceTrimZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

@@ -25,7 +25,8 @@ export async function localDraftOf(
   const [firstFrame, lastFrame, references] = await Promise.all([
     resolve(form.firstFrame),
     resolve(form.lastFrame),
-    Promise.all(form.references.map((r) => staged.resolve(r.id))),
+    // a trimmed reference resolves to the cut of its kept range: both backends send only that
+    Promise.all(form.references.map((r) => staged.resolve(r.id, r.trim))),
   ]);
   return toVideoDraft(form, { firstFrame, lastFrame, references });
 }

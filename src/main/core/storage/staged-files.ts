@@ -9,9 +9,11 @@ import type { StagePurpose } from '../../../shared/bridge/api.js';
 import { PlaygroundFile } from '../../../shared/bridge/domains/playground.js';
 import { DraftMedia } from '../../../shared/bridge/domains/studio.js';
 import type { ProbedMedia } from '../../../shared/h3/draft.js';
+import type { ReferenceTrim } from '../../../shared/h3/reference-trim.js';
 import { isProcessAlive } from '../process/process-liveness.js';
 import { AppError } from '../errors.js';
 import type { StorageQuota } from './storage-usage.js';
+import { TrimmedCopies } from './trimmed-copies.js';
 import { safeSegment } from '../jobs/library-layout.js';
 import type { Journal } from '../journal/open-journal.js';
 import { probeMedia, type ProbedFile } from '../media-tools/probe-media.js';
@@ -68,6 +70,8 @@ interface StagedProbe {
 
 export class StagedFiles {
   readonly dir: string;
+  /** The cuts of trimmed references (`<dir>/trims`). */
+  private readonly trimmed: TrimmedCopies;
   /** This store's chunked files: `<dir>/chunks/<pid>-<instance>`. */
   private readonly chunkDir: string;
   private readonly chunked = new Map<string, ChunkedEntry>();
@@ -83,6 +87,7 @@ export class StagedFiles {
     private readonly quota?: StorageQuota,
   ) {
     this.dir = path.join(dataDir, 'staging');
+    this.trimmed = new TrimmedCopies(path.join(this.dir, 'trims'), quota);
     this.chunkDir = path.join(this.dir, 'chunks', `${process.pid}-${randomUUID()}`);
     this.chunksReady = removeAbandonedChunks(dataDir, path.dirname(this.chunkDir)).catch(() => undefined);
   }
@@ -90,11 +95,23 @@ export class StagedFiles {
   /**
    * Removes staged files no draft names (every draft, submitted ones included, so "Copy to
    * Create" and a job's details keep their references) once they are older than `graceMs`, with
-   * their journal row and poster. Returns how many were removed.
+   * their journal row and poster; the cuts of trimmed references whose source is no longer staged
+   * go with them. Returns how many staged files were removed.
    */
   async removeUnnamed(graceMs = UNNAMED_STAGED_GRACE_MS, now = Date.now()): Promise<number> {
     const entries = await readdir(this.dir).catch(() => [] as string[]);
     const candidates = entries.filter((name) => UUID.test(name));
+    const removed = await this.removeUnnamedStaged(candidates, graceMs, now);
+    const kept = new Set<string>();
+    for (const id of candidates) {
+      const sha256 = this.journal.localFiles.get(this.pathOf(id))?.sha256;
+      if (sha256) kept.add(sha256);
+    }
+    await this.trimmed.removeUnused(kept, graceMs, now);
+    return removed;
+  }
+
+  private async removeUnnamedStaged(candidates: string[], graceMs: number, now: number): Promise<number> {
     if (candidates.length === 0) return 0;
     const named = new Set<string>();
     for (const draft of this.journal.drafts.list(Number.MAX_SAFE_INTEGER))
@@ -339,9 +356,10 @@ export class StagedFiles {
 
   /**
    * The main-side truth about a staged file, for the guard and the upload: the facts the core
-   * probed itself (the renderer's copy of them is never trusted), with the path.
+   * probed itself (the renderer's copy of them is never trusted), with the path. With `trim`, a
+   * video or audio is the cut of its kept range ({@link TrimmedCopies}).
    */
-  async resolve(fileId: string): Promise<ProbedFile & ProbedMedia> {
+  async resolve(fileId: string, trim?: ReferenceTrim): Promise<ProbedFile & ProbedMedia> {
     const file = this.pathOf(fileId);
     const info = await stat(file).catch(() => undefined);
     const record = info
@@ -353,7 +371,8 @@ export class StagedFiles {
     if (!record?.probe)
       throw new AppError('file.not_found', 'A reference file is no longer staged; add it again.');
     const media = this.get(fileId);
-    return { ...media, path: file, sha256: record.sha256 };
+    // a trimmed reference is its kept range, cut once (the staged file itself never changes)
+    return this.trimmed.keptRangeOf({ ...media, path: file, sha256: record.sha256 }, trim);
   }
 
   private chunkFolderOf(id: string): string {

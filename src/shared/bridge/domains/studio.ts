@@ -51,6 +51,8 @@ export const DraftMedia = z.object({
   durationSeconds: z.number().optional(),
   hasAudioTrack: z.boolean().optional(),
   sha256: z.string().optional(),
+  /** A reference video or audio trimmed in Create: only this range of the file is sent. */
+  trim: z.object({ startSeconds: z.number().nonnegative(), endSeconds: z.number().positive() }).optional(),
 });
 export type DraftMedia = z.infer<typeof DraftMedia>;
 

@@ -193,6 +193,7 @@ export const studioEn = {
       requested: 'Requested',
       effective: 'Effective',
       references: 'References used',
+      keptRange: 'kept {{start}}–{{end}} s',
       sha256: 'SHA-256',
       verified: 'Verified',
       notVerifiable: 'Not verifiable',

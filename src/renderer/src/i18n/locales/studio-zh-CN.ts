@@ -195,6 +195,7 @@ export const studioZhCN: typeof studioEn = {
       requested: '请求的',
       effective: '实际的',
       references: '使用的参考素材',
+      keptRange: '保留 {{start}}–{{end}} 秒',
       sha256: 'SHA-256',
       verified: '已校验',
       notVerifiable: '无法校验',

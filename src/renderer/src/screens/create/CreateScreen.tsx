@@ -10,13 +10,14 @@ import { PromptField } from './PromptField';
 import { ReferenceComposer } from './ReferenceComposer';
 import { ProjectPicker } from './ProjectPicker';
 import { ServicePicker } from './ServicePicker';
-import { UnusedInputs } from './UnusedInputs';
 import { useCreateForm } from './use-create-form';
 
 // "Import prompts…" (its dialog included) sits below the form, and the optional prompt optimizer
 // beside it: they load after the first paint (the first chunk's budget, see the renderer README).
 const BatchImport = lazy(() => import('./BatchImport').then((m) => ({ default: m.BatchImport })));
 const OptimizerPanel = lazy(() => import('./OptimizerPanel').then((m) => ({ default: m.OptimizerPanel })));
+// what a mode switch leaves unused, with the rules that find it (room in the first chunk for the reference trim)
+const UnusedInputs = lazy(() => import('./UnusedInputs').then((m) => ({ default: m.UnusedInputs })));
 
 /** Create: a video from the live contract of the chosen service. */
 export function CreateScreen() {
@@ -114,7 +115,9 @@ export function CreateScreen() {
               onChange={editForm}
               onModeChange={(mode) => editForm({ generationMode: mode })}
             />
-            <UnusedInputs form={form} limits={limits} />
+            <Suspense>
+              <UnusedInputs form={form} limits={limits} />
+            </Suspense>
             {/* the prompt optimizer and batch import: where the backend offers them */}
             {!capabilities?.promptOptimization ? null : (
               <Suspense fallback={null}>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DraftForm, DraftMedia } from '../../../../shared/bridge/contract';
 import {
@@ -16,6 +16,9 @@ import {
 import { useStudio } from '../../store';
 import { ViolationList } from './ViolationList';
 import { describeMedia } from './form-model';
+
+// a reference video or audio can be trimmed in place (the control loads with the first reference)
+const ReferenceTrim = lazy(() => import('./ReferenceTrim'));
 
 /** The drag type of a reference card being reordered (files from the desktop carry 'Files'). */
 const REFERENCE_DRAG_TYPE = 'application/x-framewright-reference';
@@ -293,6 +296,9 @@ export function ReferenceComposer({
                 </button>
               </div>
               <ViolationList violations={ownViolations} testId="reference-violations" />
+              <Suspense>
+                <ReferenceTrim id={ref.id} label={label} />
+              </Suspense>
             </li>
           );
         })}

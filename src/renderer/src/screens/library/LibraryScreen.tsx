@@ -164,8 +164,11 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
                     {detail.references.map((r) => (
                       <figure key={`${r.role}-${r.id}`} className="ref-thumb">
                         {r.posterUrl ? <img className="thumb" src={r.posterUrl} alt="" /> : null}
-                        <figcaption className="small">
+                        <figcaption className="small" data-testid="detail-reference">
                           {t(`studio.create.role.${r.role}`, { defaultValue: r.role })}: {r.fileName}
+                          {r.trim
+                            ? ` · ${t('studio.library.keptRange', { start: r.trim.startSeconds, end: r.trim.endSeconds })}`
+                            : null}
                         </figcaption>
                       </figure>
                     ))}
