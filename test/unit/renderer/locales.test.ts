@@ -15,6 +15,8 @@ import { studioEn } from '../../../src/renderer/src/i18n/locales/studio-en.js';
 import { studioZhCN } from '../../../src/renderer/src/i18n/locales/studio-zh-CN.js';
 import { storyboardsEn } from '../../../src/renderer/src/i18n/locales/storyboards-en.js';
 import { storyboardsZhCN } from '../../../src/renderer/src/i18n/locales/storyboards-zh-CN.js';
+import { soundtrackEn } from '../../../src/renderer/src/i18n/locales/soundtrack-en.js';
+import { soundtrackZhCN } from '../../../src/renderer/src/i18n/locales/soundtrack-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -33,12 +35,19 @@ const placeholders = (text: string): string[] =>
   [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] as string).sort();
 
 // the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
-// Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts)
-const english = { ...flatten({ ...en, ...studioEn }), ...flatten(teamEn), ...flatten(storyboardsEn) };
+// Storyboard Helper's into `storyboards` and the sound track's into `soundtrack` by the Sequences chunk
+// (screens/sequences/storyboards-i18n.ts, soundtrack-i18n.ts)
+const english = {
+  ...flatten({ ...en, ...studioEn }),
+  ...flatten(teamEn),
+  ...flatten(storyboardsEn),
+  ...flatten(soundtrackEn),
+};
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
   ...flatten(teamZhCN),
   ...flatten(storyboardsZhCN),
+  ...flatten(soundtrackZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {
