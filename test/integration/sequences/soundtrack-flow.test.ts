@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,10 +74,26 @@ describe('a sequence sound track', () => {
       keysBefore.map((k) => [k.idempotencyKey, k.created]),
     );
 
-    // a spoken line at 2 s
+    // a spoken line at 2 s; the same press sent again (same line id) adds nothing and bills nothing
     const text = 'The boats come home before the fog.';
-    view = await studio.call('sequences.soundtrack.addVoice', { sequenceId, atSeconds: 2, text, gainDb: -2 });
+    const lineId = randomUUID();
+    view = await studio.call('sequences.soundtrack.addVoice', {
+      sequenceId,
+      lineId,
+      atSeconds: 2,
+      text,
+      gainDb: -2,
+    });
+    const spokenKeys = (await studio.serverKeys()).filter((k) => k.operation.includes('audio'));
+    view = await studio.call('sequences.soundtrack.addVoice', {
+      sequenceId,
+      lineId,
+      atSeconds: 2,
+      text,
+      gainDb: -2,
+    });
     expect(view.voices).toHaveLength(1);
+    expect((await studio.serverKeys()).filter((k) => k.operation.includes('audio'))).toEqual(spokenKeys);
     const spoken = view.voices[0]!;
     expect(spoken).toMatchObject({ source: 'generated', text, atSeconds: 2, gainDb: -2, state: 'ready' });
 

@@ -42,6 +42,11 @@ export interface SoundtrackFeatureDeps {
   waitSeconds: () => number;
   /** Tells the renderers a sequence changed. */
   changed(sequenceId: string): void;
+  /**
+   * The sequence's latest finished film beside which caption sidecars are written (a delivery);
+   * when it answers none, the latest ready assembly.
+   */
+  latestFilm?: (sequenceId: string) => string | null | undefined;
 }
 
 type Audio = Output & { localPath: string };
@@ -155,6 +160,8 @@ export class SoundtrackFeature {
   async addVoice(
     sequenceId: string,
     input: {
+      /** The new line's id, chosen by the caller: the same id again answers that line (a retry adds nothing). */
+      lineId?: string;
       atSeconds: number;
       gainDb?: number;
       text?: string;
@@ -172,7 +179,20 @@ export class SoundtrackFeature {
     checkTime(input.atSeconds);
     const gainDb = input.gainDb ?? 0;
     checkGain(gainDb);
-    const id = randomUUID();
+    const id = input.lineId ?? randomUUID();
+    const earlier = this.d.journal.soundtracks.voice(id);
+    if (earlier) {
+      if (earlier.sequenceId !== sequenceId)
+        throw new AppError('sequence.shot_not_found', 'This voice line is in another sequence.');
+      // a retry of the same line: its speech job is continued under its own key, nothing new is made
+      if (earlier.source === 'generated' && !this.fileOf(earlier) && !this.failed(earlier.idempotencyKey!)) {
+        const service = await this.audioService('speech', earlier.model ?? undefined);
+        await this.d.backend.createMediaJob(
+          await this.speechJob(service, earlier.text, earlier.speaker ?? undefined, earlier.idempotencyKey!),
+        );
+      }
+      return this.changedView(sequenceId);
+    }
     if (input.text !== undefined) {
       const text = input.text.trim();
       const service = await this.audioService('speech', input.model);
@@ -316,8 +336,8 @@ export class SoundtrackFeature {
   }
 
   /**
-   * The captions as SRT and WebVTT, written as sidecars beside the latest assembled file (same
-   * name, `.srt` and `.vtt`) when there is one.
+   * The captions as SRT and WebVTT, written as sidecars beside the latest film (a delivery, else
+   * the latest assembled file; same name, `.srt` and `.vtt`) when there is one.
    */
   async exportCaptions(
     sequenceId: string,
@@ -326,10 +346,13 @@ export class SoundtrackFeature {
     const cues = await this.captionsOf(sequenceId);
     const srt = toSrt(cues);
     const vtt = toWebVtt(cues);
-    const latest = this.d.journal.sequences.latestAssembly(sequenceId);
+    const assembly = this.d.journal.sequences.latestAssembly(sequenceId);
+    const film =
+      this.d.latestFilm?.(sequenceId) ??
+      (assembly?.state === 'ready' && assembly.localPath ? assembly.localPath : null);
     let files: { srt: string; vtt: string } | null = null;
-    if (latest?.state === 'ready' && latest.localPath) {
-      const base = latest.localPath.replace(/\.[^./\\]+$/, '');
+    if (film) {
+      const base = film.replace(/\.[^./\\]+$/, '');
       await writeFile(`${base}.srt`, srt, 'utf8');
       await writeFile(`${base}.vtt`, vtt, 'utf8');
       files = { srt: path.basename(`${base}.srt`), vtt: path.basename(`${base}.vtt`) };

@@ -275,6 +275,8 @@ export const sequencesMethods = {
     params: z
       .object({
         sequenceId: Id,
+        /** The new line's id (a UUID the caller chose): sending it again answers that line, adding nothing. */
+        lineId: z.uuid().optional(),
         atSeconds: AtSeconds,
         gainDb: GainDb.optional(),
         text: z.string().trim().min(1).max(600).optional(),

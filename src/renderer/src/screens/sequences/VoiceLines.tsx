@@ -76,6 +76,8 @@ function VoiceLine({ line, index, state }: { line: VoiceLineView; index: number;
 export function VoiceLines({ state }: { state: SoundtrackState }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
+  // the new line's id: a retry of the same press answers that line instead of adding another
+  const [lineId, setLineId] = useState(() => crypto.randomUUID());
   const [at, setAt] = useState('0');
   const [gain, setGain] = useState('0');
   const [file, setFile] = useState<DraftMedia | null>(null);
@@ -157,9 +159,11 @@ export function VoiceLines({ state }: { state: SoundtrackState }) {
           data-testid="soundtrack-line-speak"
           disabled={!text.trim() || !placeable || busy !== null}
           onClick={() =>
-            void actions
-              .addVoice({ atSeconds, gainDb, text: text.trim() })
-              .then((done) => done && setText(''))
+            void actions.addVoice({ lineId, atSeconds, gainDb, text: text.trim() }).then((done) => {
+              if (!done) return;
+              setText('');
+              setLineId(crypto.randomUUID());
+            })
           }
         >
           {busy === 'voice' ? t('soundtrack.working') : t('soundtrack.speak')}
@@ -209,9 +213,11 @@ export function VoiceLines({ state }: { state: SoundtrackState }) {
           disabled={!file || !placeable || busy !== null}
           onClick={() =>
             file &&
-            void actions
-              .addVoice({ atSeconds, gainDb, fileId: file.id })
-              .then((done) => done && setFile(null))
+            void actions.addVoice({ lineId, atSeconds, gainDb, fileId: file.id }).then((done) => {
+              if (!done) return;
+              setFile(null);
+              setLineId(crypto.randomUUID());
+            })
           }
         >
           {t('soundtrack.placeFile')}
