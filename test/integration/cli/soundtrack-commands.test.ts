@@ -96,6 +96,24 @@ describe('framewright sequence music, voice and captions', () => {
     expect(printed.stdout).toBe(readFileSync(srt, 'utf8'));
   }, 180_000);
 
+  it('takes the music bed from the library by its job id', async () => {
+    await json('sequence', 'new', 'Pier');
+    const made = await json<{ jobId: string }>(
+      'speak',
+      '--model',
+      'cadence-music',
+      '--prompt',
+      'Calm piano',
+      '--seconds',
+      '5',
+    );
+    const set = await json<Soundtrack>('sequence', 'music', 'Pier', '--library', made.jobId);
+    expect(set.music).toMatchObject({ source: 'library', state: 'ready', prompt: null });
+    const unknown = await fw('sequence', 'music', 'Pier', '--library', 'job_nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No job "job_nope"');
+  }, 120_000);
+
   it('says what is wrong with bad input, with the invalid-input exit code', async () => {
     await json('sequence', 'new', 'Quiet');
     const neither = await fw('sequence', 'voice', 'Quiet', '--at', '1');

@@ -193,6 +193,40 @@ describe('a sequence sound track', () => {
     expect(readFileSync(film).length).toBeGreaterThan(0);
   });
 
+  it('takes a music bed from the library, and refuses a library item with no sound', async () => {
+    const { sequenceId } = await studio.call<SequenceView>('sequences.create', { name: 'Pier' });
+    const made = await studio.call<{ jobId: string; state: string }>('playground.audio.generate', {
+      model: 'cadence-music',
+      prompt: 'Calm piano',
+      seconds: 5,
+    });
+    expect(made.state).toBe('succeeded');
+    const job = studio.core.studio.views.find(made.jobId!, 'simulator');
+    const view = await studio.call<SoundtrackView>('sequences.soundtrack.setMusic', {
+      sequenceId,
+      jobRowId: job.id,
+    });
+    expect(view.music).toMatchObject({ source: 'library', jobRowId: job.id, state: 'ready', prompt: null });
+    const plan = (await studio.core.studio.soundtrack.mixPlanOf(sequenceId))!;
+    expect(plan.music).toEqual({ path: job.outputs[0]!.localPath, gainDb: -12 });
+    expect(plan.voices).toEqual([]);
+    const image = await studio.call<{ jobId: string }>('playground.image.generate', {
+      model: 'lumen-image',
+      prompt: 'A paper boat',
+      inputFileIds: [],
+    });
+    const imageJob = studio.core.studio.views.find(image.jobId, 'simulator');
+    await expect(
+      studio.call('sequences.soundtrack.setMusic', { sequenceId, jobRowId: imageJob.id }),
+    ).rejects.toMatchObject({ code: 'library.no_file' });
+    const cleared = await studio.call<SoundtrackView>('sequences.soundtrack.setMusic', {
+      sequenceId,
+      jobRowId: null,
+    });
+    expect(cleared.music).toBeNull();
+    expect(await studio.core.studio.soundtrack.mixPlanOf(sequenceId)).toBeNull();
+  });
+
   it('answers no mix plan for a sequence with no music and no voice', async () => {
     const { sequenceId } = await studio.call<SequenceView>('sequences.create', { name: 'Silent' });
     expect(await studio.core.studio.soundtrack.mixPlanOf(sequenceId)).toBeNull();
