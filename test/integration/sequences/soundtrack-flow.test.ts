@@ -188,9 +188,19 @@ describe('a sequence sound track', () => {
     expect(view.captions.every((c) => c.startSeconds < 9)).toBe(true);
     expect(existsSync(final.voices[1]!.path)).toBe(false);
 
+    // deleting the sequence removes the file kept for its dropped line
+    const again = path.join(dir, 'again.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=300:duration=2', again]);
+    const restaged = await studio.core.studio.staged.stageCopy(again);
+    await studio.call('sequences.soundtrack.addVoice', { sequenceId, atSeconds: 12, fileId: restaged.id });
+    const kept = (await studio.core.studio.soundtrack.mixPlanOf(sequenceId))!.voices.at(-1)!.path;
+    expect(existsSync(kept)).toBe(true);
+
     // no local path crosses the bridge
     expect(JSON.stringify(view)).not.toContain(studio.core.services.libraryDir);
     expect(readFileSync(film).length).toBeGreaterThan(0);
+    await studio.call('sequences.delete', { sequenceId });
+    expect(existsSync(kept)).toBe(false);
   });
 
   it('takes a music bed from the library, and refuses a library item with no sound', async () => {

@@ -29,6 +29,8 @@ export interface SequencesFeatureDeps {
   staged: Pick<StagedFiles, 'stageCopy' | 'get'>;
   views: Pick<JobViews, 'outputView'>;
   assembler: Pick<SequenceAssembler, 'assemble' | 'view' | 'fingerprintOf' | 'removeFilesOf'>;
+  /** The sound track's own files (dropped voice lines kept in the library) go with the sequence. */
+  soundtrack?: { removeFilesOf(sequenceId: string): Promise<void> };
   /** Where frames are written before they are staged (inside the data folder). */
   workDir: string;
   host: StudioHost;
@@ -75,6 +77,7 @@ export class SequencesFeature {
   async delete(sequenceId: string): Promise<{ deleted: boolean }> {
     if (!this.d.journal.sequences.get(sequenceId)) return { deleted: false };
     await this.d.assembler.removeFilesOf(sequenceId);
+    await this.d.soundtrack?.removeFilesOf(sequenceId);
     const deleted = this.d.journal.sequences.delete(sequenceId);
     return { deleted };
   }

@@ -273,6 +273,12 @@ export class SoundtrackFeature {
     return this.changedView(sequenceId);
   }
 
+  /** Removes the files kept for the sequence's dropped voice lines (before the sequence is deleted). */
+  async removeFilesOf(sequenceId: string): Promise<void> {
+    for (const line of this.d.journal.soundtracks.voices(sequenceId))
+      if (line.filePath) await rm(line.filePath, { force: true });
+  }
+
   /**
    * What a delivery mixes, or null when the sequence has no music and no voice (the film's own
    * sound is still normalized). A source not ready yet is refused: nothing is left out silently.

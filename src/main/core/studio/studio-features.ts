@@ -134,6 +134,16 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     changed,
     facts,
   });
+  const soundtrack = new SoundtrackFeature({
+    journal,
+    backend,
+    staged,
+    libraryDir: d.libraryDir,
+    host: d.host,
+    logger: d.logger,
+    waitSeconds,
+    changed,
+  });
   return {
     backend,
     capabilities: backend.capabilities,
@@ -150,6 +160,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       staged,
       views,
       assembler,
+      soundtrack,
       workDir: path.join(d.dataDir, 'work', 'frames'),
       host: d.host,
       logger: d.logger,
@@ -164,16 +175,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       onGrouped: (jobRowId) => forwardJobView(d.events, views, d.logger, jobRowId),
     }),
     assembler,
-    soundtrack: new SoundtrackFeature({
-      journal,
-      backend,
-      staged,
-      libraryDir: d.libraryDir,
-      host: d.host,
-      logger: d.logger,
-      waitSeconds,
-      changed,
-    }),
+    soundtrack,
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
     settings,
