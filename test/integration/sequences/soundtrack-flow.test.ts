@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SequenceView, SoundtrackView } from '../../../src/shared/bridge/contract.js';
@@ -97,9 +97,21 @@ describe('a sequence sound track', () => {
     const spoken = view.voices[0]!;
     expect(spoken).toMatchObject({ source: 'generated', text, atSeconds: 2, gainDb: -2, state: 'ready' });
 
-    // a dropped file at 9 s, transcribed once
-    const wav = path.join(dir, 'line.wav');
-    ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=300:duration=6', '-ar', '16000', wav]);
+    // a dropped file at 9 s (AAC in M4A, 48 kHz stereo), transcribed once
+    const wav = path.join(dir, 'line.m4a');
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=300:duration=6',
+      '-ar',
+      '48000',
+      '-ac',
+      '2',
+      '-c:a',
+      'aac',
+      wav,
+    ]);
     const staged = await studio.core.studio.staged.stageCopy(wav);
     view = await studio.call('sequences.soundtrack.addVoice', {
       sequenceId,
@@ -107,7 +119,7 @@ describe('a sequence sound track', () => {
       fileId: staged.id,
     });
     const dropped = view.voices.find((v) => v.source === 'file')!;
-    expect(dropped).toMatchObject({ atSeconds: 9, state: 'ready', transcribed: true, fileName: 'line.wav' });
+    expect(dropped).toMatchObject({ atSeconds: 9, state: 'ready', transcribed: true, fileName: 'line.m4a' });
     expect(dropped.text.length).toBeGreaterThan(0);
     const transcriptions = () =>
       studio.core.studio.calls({ profileId: 'simulator', operation: 'transcription', limit: 50 }).items
@@ -235,6 +247,23 @@ describe('a sequence sound track', () => {
     });
     expect(cleared.music).toBeNull();
     expect(await studio.core.studio.soundtrack.mixPlanOf(sequenceId)).toBeNull();
+  });
+
+  it('transcribes a dropped line longer than the service takes as a file (sent as 16 kHz mono)', async () => {
+    const { sequenceId } = await studio.call<SequenceView>('sequences.create', { name: 'Long take' });
+    // 150 s of 48 kHz stereo PCM: about 28 MiB, over the transcription service's 25 MiB
+    const long = path.join(dir, 'long.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=220:duration=150', '-ar', '48000', '-ac', '2', long]);
+    expect(statSync(long).size).toBeGreaterThan(25 * 1024 * 1024);
+    const staged = await studio.core.studio.staged.stageCopy(long);
+    const view = await studio.call<SoundtrackView>('sequences.soundtrack.addVoice', {
+      sequenceId,
+      atSeconds: 0,
+      fileId: staged.id,
+    });
+    expect(view.voices[0]).toMatchObject({ source: 'file', state: 'ready', transcribed: true });
+    expect(view.captions.length).toBeGreaterThan(0);
+    expect(view.captions.at(-1)!.endSeconds).toBeLessThanOrEqual(150.01);
   });
 
   it('answers no mix plan for a sequence with no music and no voice', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { SoundtrackView, VoiceLineView } from '../../../shared/bridge/domains/sequences.js';
 import type { ServiceEntry } from '../../../shared/api/discovery.js';
@@ -13,7 +14,7 @@ import { mediaUrl } from '../library/media-resolver.js';
 import type { StudioHost } from '../library/studio-host.js';
 import type { Logger } from '../logging/logger.js';
 import { cuesForLine, toSrt, toWebVtt, type CaptionCue } from '../media-tools/captions.js';
-import { readMediaFacts } from '../media-tools/probe-media.js';
+import { readMediaFacts, runMediaTool } from '../media-tools/probe-media.js';
 import { audioJob, audioProfile, type AudioProfile } from '../operations/audio-generation.js';
 import { SERVICE_KINDS } from '../operations/service-common.js';
 import type { StagedFiles } from '../storage/staged-files.js';
@@ -370,10 +371,17 @@ export class SoundtrackFeature {
   private async transcribe(lineId: string): Promise<void> {
     const line = this.d.journal.soundtracks.voice(lineId);
     if (!line?.filePath || line.transcript) return;
+    // sent as 16 kHz mono WAV: every transcription service takes it, and a long line stays small
+    const work = await mkdtemp(path.join(os.tmpdir(), 'fw-voice-'));
     try {
+      const wav = path.join(work, `${path.parse(line.fileName ?? 'voice').name || 'voice'}.wav`);
+      await runMediaTool('ffmpeg', line.filePath, [
+        ...['-v', 'error', '-y', '-i', '{input}', '-vn', '-ac', '1', '-ar', '16000'],
+        ...['-c:a', 'pcm_s16le', wav],
+      ]);
       const service = await this.d.backend.service(SERVICE_KINDS.transcription);
       const calls = await this.d.backend.playgroundCalls();
-      const { response } = await calls.transcribe(service, line.filePath, {});
+      const { response } = await calls.transcribe(service, wav, {});
       const segments = response.segments.length
         ? response.segments.map((s) => ({ start: s.start, end: s.end, text: s.text.trim() }))
         : [{ start: 0, end: response.duration ?? 0, text: response.text.trim() }];
@@ -387,6 +395,8 @@ export class SoundtrackFeature {
         lineId,
         error: error instanceof Error ? error.message : String(error),
       });
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
   }
 
