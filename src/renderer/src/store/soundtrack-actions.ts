@@ -39,13 +39,16 @@ export interface SoundtrackState {
 
 /**
  * The open sequence's sound track as the core answers it (`sequences.soundtrack.get`), asked again
- * whenever the core says the sequence changed (a generation finished, a line moved), and its
- * actions. Only the lazy Sequences screen imports this, so it costs the first chunk nothing.
+ * whenever the core says the sequence changed (a line moved) or, while a sound is generating, an
+ * audio job changed (a generation that outlived its call finished), and its actions. Only the lazy Sequences screen imports this, so it costs the first chunk nothing.
  */
 export function useSoundtrack(sequenceId: string): SoundtrackState {
   const [view, setView] = useState<SoundtrackView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const generating = Boolean(
+    view && (view.music?.state === 'generating' || view.voices.some((v) => v.state === 'generating')),
+  );
 
   useEffect(() => {
     let live = true;
@@ -63,6 +66,23 @@ export function useSoundtrack(sequenceId: string): SoundtrackState {
       off();
     };
   }, [sequenceId]);
+
+  // a generation that outlived its call finishes later: an audio job's change asks again
+  useEffect(() => {
+    if (!generating) return undefined;
+    let live = true;
+    const off = bridge.on('jobs.changed', (job) => {
+      if (job.serviceKind !== 'audio_generation') return;
+      void bridge.invoke('sequences.soundtrack.get', { sequenceId }).then(
+        (answer) => live && setView(answer),
+        () => undefined,
+      );
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [generating, sequenceId]);
 
   const run = useCallback(async (label: string, action: () => Promise<SoundtrackView>) => {
     setBusy(label);
