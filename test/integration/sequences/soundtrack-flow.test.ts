@@ -249,6 +249,34 @@ describe('a sequence sound track', () => {
     expect(await studio.core.studio.soundtrack.mixPlanOf(sequenceId)).toBeNull();
   });
 
+  it('speaks a reworded line again (a new job), keeping its time and gain', async () => {
+    const { sequenceId } = await studio.call<SequenceView>('sequences.create', { name: 'Reworded' });
+    let view = await studio.call<SoundtrackView>('sequences.soundtrack.addVoice', {
+      sequenceId,
+      atSeconds: 4,
+      gainDb: -6,
+      text: 'First words.',
+    });
+    const line = view.voices[0]!;
+    const first = (await studio.core.studio.soundtrack.mixPlanOf(sequenceId))!.voices[0]!.path;
+    view = await studio.call('sequences.soundtrack.updateVoice', {
+      sequenceId,
+      lineId: line.lineId,
+      text: 'Second, longer words for the same moment.',
+    });
+    expect(view.voices[0]).toMatchObject({
+      lineId: line.lineId,
+      text: 'Second, longer words for the same moment.',
+      atSeconds: 4,
+      gainDb: -6,
+      state: 'ready',
+    });
+    const second = (await studio.core.studio.soundtrack.mixPlanOf(sequenceId))!.voices[0]!.path;
+    expect(second).not.toBe(first);
+    expect(view.captions.map((c) => c.text).join(' ')).toBe('Second, longer words for the same moment.');
+    expect(view.captions[0]!.startSeconds).toBe(4);
+  });
+
   it('transcribes a dropped line longer than the service takes as a file (sent as 16 kHz mono)', async () => {
     const { sequenceId } = await studio.call<SequenceView>('sequences.create', { name: 'Long take' });
     // 150 s of 48 kHz stereo PCM: about 28 MiB, over the transcription service's 25 MiB
