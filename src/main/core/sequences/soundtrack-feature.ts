@@ -297,7 +297,13 @@ export class SoundtrackFeature {
           ? this.d.journal.jobs.getJob(record.music.jobRowId)
           : this.jobOfKey(record.music.idempotencyKey);
       const audio = audioOf(job);
-      if (!audio) throw new AppError('sequence.not_assemblable', 'The music bed is not ready yet.');
+      if (!audio)
+        throw new AppError(
+          'sequence.not_assemblable',
+          record.music.source === 'library'
+            ? 'The music bed is no longer in the library: choose another one.'
+            : 'The music bed is not ready yet.',
+        );
       music = { path: audio.localPath, gainDb: record.musicGainDb };
       key.push({ music: audio.sha256 ?? audio.localPath, gainDb: record.musicGainDb });
     }
