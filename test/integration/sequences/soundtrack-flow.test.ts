@@ -241,6 +241,17 @@ describe('a sequence sound track', () => {
     await expect(
       studio.call('sequences.soundtrack.setMusic', { sequenceId, jobRowId: imageJob.id }),
     ).rejects.toMatchObject({ code: 'library.no_file' });
+    // the library item deleted: the sound track says so, and a delivery is told which source is gone
+    await studio.call('library.delete', { jobRowId: job.id });
+    expect(
+      (await studio.call<SoundtrackView>('sequences.soundtrack.get', { sequenceId })).music,
+    ).toMatchObject({
+      source: 'library',
+      state: 'failed',
+    });
+    await expect(studio.core.studio.soundtrack.mixPlanOf(sequenceId)).rejects.toThrow(
+      /no longer in the library/,
+    );
     const cleared = await studio.call<SoundtrackView>('sequences.soundtrack.setMusic', {
       sequenceId,
       jobRowId: null,
