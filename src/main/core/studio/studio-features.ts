@@ -160,12 +160,13 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       staged,
       views,
       assembler,
-      soundtrack,
       workDir: path.join(d.dataDir, 'work', 'frames'),
       host: d.host,
       logger: d.logger,
       changed,
       facts,
+      // the files kept for the sound track's dropped voice lines go with the sequence
+      removeFilesOf: (sequenceId) => soundtrack.removeFilesOf(sequenceId),
     }),
     variations: new StudioVariations({
       submit,
