@@ -19,6 +19,8 @@ import { trimEn } from '../../../src/renderer/src/i18n/locales/trim-en.js';
 import { trimZhCN } from '../../../src/renderer/src/i18n/locales/trim-zh-CN.js';
 import { referenceTrimEn } from '../../../src/renderer/src/i18n/locales/reference-trim-en.js';
 import { referenceTrimZhCN } from '../../../src/renderer/src/i18n/locales/reference-trim-zh-CN.js';
+import { soundtrackEn } from '../../../src/renderer/src/i18n/locales/soundtrack-en.js';
+import { soundtrackZhCN } from '../../../src/renderer/src/i18n/locales/soundtrack-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -38,7 +40,8 @@ const placeholders = (text: string): string[] =>
 
 // the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
 // Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts),
-// the trim strip's into `trim` by the same chunk (screens/sequences/trim-i18n.ts),
+// the trim strip's into `trim` and the sound track's into `soundtrack` by the same chunk
+// (screens/sequences/trim-i18n.ts, soundtrack-i18n.ts),
 // Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts)
 const english = {
   ...flatten({ ...en, ...studioEn }),
@@ -46,6 +49,7 @@ const english = {
   ...flatten(storyboardsEn),
   ...flatten(trimEn),
   ...flatten(referenceTrimEn),
+  ...flatten(soundtrackEn),
 };
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
@@ -53,6 +57,7 @@ const chinese = {
   ...flatten(storyboardsZhCN),
   ...flatten(trimZhCN),
   ...flatten(referenceTrimZhCN),
+  ...flatten(soundtrackZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

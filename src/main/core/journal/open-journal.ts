@@ -26,6 +26,7 @@ import {
 } from './journal-safety.js';
 import { ServiceCallsRepository } from './service-calls-repository.js';
 import { SettingsRepository } from './settings-repository.js';
+import { SoundtracksRepository } from './soundtracks-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
 import { VariationsRepository } from './variations-repository.js';
 
@@ -67,6 +68,8 @@ export interface Journal {
   readonly platformImageImports: PlatformImageImportsRepository;
   /** Sequences imported from a Storyboard Helper board, and each shot's panel (migration 017). */
   readonly storyboardLinks: StoryboardLinksRepository;
+  /** A sequence's sound track: music bed, voice-over lines, gains and duck amount (migration 019). */
+  readonly soundtracks: SoundtracksRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
    * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
@@ -141,6 +144,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       variations: new VariationsRepository(db),
       platformImageImports: new PlatformImageImportsRepository(db, now),
       storyboardLinks: new StoryboardLinksRepository(db, now),
+      soundtracks: new SoundtracksRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
       close: () => {
         if (!db.open) return;

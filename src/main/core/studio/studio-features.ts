@@ -22,6 +22,7 @@ import { StudioVariations } from '../creating/variations.js';
 import { SequenceAssembler } from '../sequences/sequence-assembler.js';
 import { SequencesFeature } from '../sequences/sequences-feature.js';
 import { ResultFacts } from '../sequences/shot-results.js';
+import { SoundtrackFeature } from '../sequences/soundtrack-feature.js';
 import type { StudioHost } from '../library/studio-host.js';
 
 export interface StudioFeaturesDeps {
@@ -70,6 +71,8 @@ export interface StudioFeatures {
   readonly media: MediaResolver;
   /** Shot sequences: continue, bridge, generate and assemble (issue 15). */
   readonly sequences: SequencesFeature;
+  /** A sequence's sound track (music bed, voice-over lines, ducking) and captions (issue 31). */
+  readonly soundtrack: SoundtrackFeature;
   /** Renders sequences into one file of the library (the CLI waits on it). */
   readonly assembler: SequenceAssembler;
   /** Sends the engine's changes to the renderer as bridge events. */
@@ -131,6 +134,16 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     changed,
     facts,
   });
+  const soundtrack = new SoundtrackFeature({
+    journal,
+    backend,
+    staged,
+    libraryDir: d.libraryDir,
+    host: d.host,
+    logger: d.logger,
+    waitSeconds,
+    changed,
+  });
   return {
     backend,
     capabilities: backend.capabilities,
@@ -152,6 +165,8 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       logger: d.logger,
       changed,
       facts,
+      // the files kept for the sound track's dropped voice lines go with the sequence
+      removeFilesOf: (sequenceId) => soundtrack.removeFilesOf(sequenceId),
     }),
     variations: new StudioVariations({
       submit,
@@ -161,6 +176,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       onGrouped: (jobRowId) => forwardJobView(d.events, views, d.logger, jobRowId),
     }),
     assembler,
+    soundtrack,
     views,
     library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
     settings,

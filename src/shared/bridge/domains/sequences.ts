@@ -127,6 +127,66 @@ export const SequenceSummary = z.object({
 });
 export type SequenceSummary = z.infer<typeof SequenceSummary>;
 
+/** A sound file's gain in the mix, in dB. */
+export const GainDb = z.number().min(-60).max(12);
+/** How much lower the music is while a voice plays, in dB. */
+export const DuckDb = z.number().min(0).max(60);
+/** Where a voice line starts in the film, in seconds. */
+export const AtSeconds = z
+  .number()
+  .min(0)
+  .max(24 * 3600);
+
+/** A generated sound (music, speech) or a kept file: ready, still generating, or failed. */
+export const SoundState = z.enum(['ready', 'generating', 'failed']);
+
+export const CaptionCueView = z.object({
+  startSeconds: z.number(),
+  endSeconds: z.number(),
+  text: z.string(),
+});
+export type CaptionCueView = z.infer<typeof CaptionCueView>;
+
+export const SoundtrackMusicView = z.object({
+  /** `library`: an audio result of the library; `generated`: made by the music model for this film. */
+  source: z.enum(['library', 'generated']),
+  jobRowId: z.number().nullable(),
+  prompt: z.string().nullable(),
+  state: SoundState,
+  mediaUrl: z.string().nullable(),
+  fileName: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+});
+
+export const VoiceLineView = z.object({
+  lineId: z.string(),
+  /** `generated`: speech of `text`; `file`: a dropped audio file (its text from the transcription service). */
+  source: z.enum(['generated', 'file']),
+  text: z.string(),
+  atSeconds: z.number(),
+  gainDb: z.number(),
+  state: SoundState,
+  mediaUrl: z.string().nullable(),
+  fileName: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  /** A file line's text has been transcribed (a generated line's text is its own). */
+  transcribed: z.boolean(),
+});
+export type VoiceLineView = z.infer<typeof VoiceLineView>;
+
+export const SoundtrackView = z.object({
+  sequenceId: z.string(),
+  music: SoundtrackMusicView.nullable(),
+  musicGainDb: z.number(),
+  duckDb: z.number(),
+  voices: z.array(VoiceLineView),
+  /** The caption track the voice lines give (generated text, transcripts of files). */
+  captions: z.array(CaptionCueView),
+});
+export type SoundtrackView = z.infer<typeof SoundtrackView>;
+
 const SequenceRef = z.object({ sequenceId: Id }).strict();
 const ShotRef = z.object({ sequenceId: Id, shotId: Id }).strict();
 
@@ -223,6 +283,81 @@ export const sequencesMethods = {
   'sequences.assemble': {
     params: z.object({ sequenceId: Id, crossfadeSeconds: CrossfadeSeconds.optional() }).strict(),
     result: AssemblyView,
+  },
+  /** The sequence's sound track: music bed, voice-over lines, gains, duck amount and captions. */
+  'sequences.soundtrack.get': { params: SequenceRef, result: SoundtrackView },
+  /** The music bed: an audio result of the library (its job), or none (`jobRowId` null). */
+  'sequences.soundtrack.setMusic': {
+    params: z.object({ sequenceId: Id, jobRowId: z.number().int().positive().nullable() }).strict(),
+    result: SoundtrackView,
+  },
+  /**
+   * A music bed made by the audio service's music model from a prompt (a billed job under its own
+   * idempotency key, recorded first: pressing again for the same prompt continues that job).
+   */
+  'sequences.soundtrack.generateMusic': {
+    params: z
+      .object({
+        sequenceId: Id,
+        prompt: z.string().trim().min(1).max(1000),
+        model: z.string().min(1).max(200).optional(),
+        seconds: z.number().int().min(1).max(600).optional(),
+      })
+      .strict(),
+    result: SoundtrackView,
+  },
+  /** The music's gain and how far it ducks under a voice. */
+  'sequences.soundtrack.setLevels': {
+    params: z.object({ sequenceId: Id, musicGainDb: GainDb.optional(), duckDb: DuckDb.optional() }).strict(),
+    result: SoundtrackView,
+  },
+  /** A voice-over line at a time: speech generated from `text`, or a dropped audio file (`fileId`). */
+  'sequences.soundtrack.addVoice': {
+    params: z
+      .object({
+        sequenceId: Id,
+        /** The new line's id (a UUID the caller chose): sending it again answers that line, adding nothing. */
+        lineId: z.uuid().optional(),
+        atSeconds: AtSeconds,
+        gainDb: GainDb.optional(),
+        text: z.string().trim().min(1).max(600).optional(),
+        model: z.string().min(1).max(200).optional(),
+        speaker: z.string().min(1).max(200).optional(),
+        fileId: StagedFileId.optional(),
+      })
+      .strict(),
+    result: SoundtrackView,
+  },
+  /** Moves or re-levels a line; a new text is spoken again; `transcribe` retries a file's transcript. */
+  'sequences.soundtrack.updateVoice': {
+    params: z
+      .object({
+        sequenceId: Id,
+        lineId: Id,
+        atSeconds: AtSeconds.optional(),
+        gainDb: GainDb.optional(),
+        text: z.string().trim().min(1).max(600).optional(),
+        transcribe: z.boolean().optional(),
+      })
+      .strict(),
+    result: SoundtrackView,
+  },
+  'sequences.soundtrack.removeVoice': {
+    params: z.object({ sequenceId: Id, lineId: Id }).strict(),
+    result: SoundtrackView,
+  },
+  /**
+   * The caption track as SRT and WebVTT text, also written as sidecars beside the latest assembled
+   * file (`files`: their names; null when nothing is assembled yet).
+   */
+  'sequences.captions.export': {
+    params: SequenceRef,
+    result: z.object({
+      srt: z.string(),
+      vtt: z.string(),
+      cueCount: z.number().int(),
+      files: z.object({ srt: z.string(), vtt: z.string() }).nullable(),
+    }),
   },
 } as const;
 

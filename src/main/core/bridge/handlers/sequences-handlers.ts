@@ -1,10 +1,12 @@
 import type { sequencesMethods } from '../../../../shared/bridge/domains/sequences.js';
 import type { SequencesFeature } from '../../sequences/sequences-feature.js';
+import type { SoundtrackFeature } from '../../sequences/soundtrack-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
-/** Sequences (issue 15): each method mapped onto the sequences feature. */
+/** Sequences (issues 15, 31): each method mapped onto the sequences and sound track features. */
 export function createSequencesHandlers(
   sequences: SequencesFeature,
+  soundtrack: SoundtrackFeature,
 ): DomainHandlers<typeof sequencesMethods> {
   return {
     'sequences.list': () => sequences.list(),
@@ -22,5 +24,16 @@ export function createSequencesHandlers(
     'sequences.generate': ({ sequenceId, shotId }) => sequences.generate(sequenceId, shotId),
     'sequences.assemble': ({ sequenceId, crossfadeSeconds }) =>
       sequences.assemble(sequenceId, crossfadeSeconds),
+    'sequences.soundtrack.get': ({ sequenceId }) => soundtrack.get(sequenceId),
+    'sequences.soundtrack.setMusic': ({ sequenceId, jobRowId }) => soundtrack.setMusic(sequenceId, jobRowId),
+    'sequences.soundtrack.generateMusic': ({ sequenceId, ...input }) =>
+      soundtrack.generateMusic(sequenceId, input),
+    'sequences.soundtrack.setLevels': ({ sequenceId, ...levels }) => soundtrack.setLevels(sequenceId, levels),
+    'sequences.soundtrack.addVoice': ({ sequenceId, ...input }) => soundtrack.addVoice(sequenceId, input),
+    'sequences.soundtrack.updateVoice': ({ sequenceId, lineId, ...change }) =>
+      soundtrack.updateVoice(sequenceId, lineId, change),
+    'sequences.soundtrack.removeVoice': ({ sequenceId, lineId }) =>
+      soundtrack.removeVoice(sequenceId, lineId),
+    'sequences.captions.export': ({ sequenceId }) => soundtrack.exportCaptions(sequenceId),
   };
 }

@@ -16,6 +16,7 @@ import { migration015PlatformImageImports } from './015-platform-image-imports.j
 import { migration016JobIntentResends } from './016-job-intent-resends.js';
 import { migration017StoryboardLinks } from './017-storyboard-links.js';
 import { migration018ShotTrims } from './018-shot-trims.js';
+import { migration019SequenceSoundtracks } from './019-sequence-soundtracks.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   migration016JobIntentResends,
   migration017StoryboardLinks,
   migration018ShotTrims,
+  migration019SequenceSoundtracks,
 ];

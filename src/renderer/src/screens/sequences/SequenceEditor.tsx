@@ -7,6 +7,7 @@ import { BoardLinkBar } from './BoardLink';
 import { formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
+import { SoundtrackPanel } from './SoundtrackPanel';
 
 function SequenceHeader() {
   const { t } = useTranslation();
@@ -214,6 +215,7 @@ export function SequenceEditor() {
       {sequence.shots.length === 0 ? <p className="muted">{t('studio.sequences.noShots')}</p> : null}
       <AddShotForm />
       <AssemblyPanel />
+      <SoundtrackPanel sequenceId={sequence.sequenceId} />
     </div>
   );
 }
