@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { extractLastFrame } from '../../src/main/core/media-tools/video-frames';
-import { startPlatformWorld, type PlatformWorld } from './platform-world';
+import { usePlatformWorld, type PlatformWorld } from './platform-world';
 import { chooseMode, freshDraft, generateAndFinish, openInLibrary, type MediaElement } from './studio-media';
 
 /**
@@ -14,16 +14,9 @@ import { chooseMode, freshDraft, generateAndFinish, openInLibrary, type MediaEle
 let world: PlatformWorld;
 let member: Page;
 
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-create-parity');
+usePlatformWorld('platform-create-parity', async (opened, browser) => {
+  world = opened;
   member = await world.openAs(browser, 'member');
-});
-
-test.afterAll(async () => {
-  await member?.context().close();
-  await world?.close();
 });
 
 test('optimize a prompt, accept it, then Generate: a verified result of the optimized prompt in the library', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './accessibility';
-import { startPlatformWorld, type PlatformWorld } from './platform-world';
+import { usePlatformWorld, type PlatformWorld } from './platform-world';
 import type { MediaElement } from './studio-media';
 
 /**
@@ -15,16 +15,9 @@ const BOARD = 'brd_sim_lighthouse';
 let world: PlatformWorld;
 let member: Page;
 
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-storyboards');
+usePlatformWorld('platform-storyboards', async (opened, browser) => {
+  world = opened;
   member = await world.openAs(browser, 'member');
-});
-
-test.afterAll(async () => {
-  await member?.context().close();
-  await world?.close();
 });
 
 interface InspectedPanel {
