@@ -20,21 +20,15 @@ import type { GrantChannel } from '../../../src/main/core/inter-app/grant-channe
 import { readRequestDigest, requestDigest } from '../../../src/main/core/inter-app/request-digest.js';
 import type { Profile } from '../../../src/main/core/journal/profiles-repository.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
+import type { CliSession as SimulatorCliSession } from '../simulator/platform/debug-client.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { forwardingProxy } from '../../support/worlds/forwarding-proxy.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-interface CliSession {
-  accessToken: string;
-  expiresAt: string;
-  appId: string;
-  appKey: string;
-  appVersionId: string;
-  runtimeSessionId: string;
+/** The simulator's CLI session with the scopes and upload address a debug binding also keeps. */
+interface CliSession extends SimulatorCliSession {
   scopes: string[];
-  runtimeBaseUrl: string;
-  relayBaseUrl: string;
   uploadBaseUrl: string;
 }
 
