@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { extractLastFrame } from '../../src/main/core/media-tools/video-frames';
-import { startPlatformWorld, type PlatformWorld } from './platform-world';
-import { chooseMode, freshDraft, generateAndFinish, openInLibrary, type MediaElement } from './studio-media';
+import { usePlatformWorld, type PlatformWorld } from './platform-world';
+import { assembleAndLoad, chooseMode, freshDraft, generateAndFinish, openInLibrary } from './studio-media';
 
 /**
  * Creating on the platform as a member does on the desktop (issue 26): the optimizer then
@@ -14,16 +14,9 @@ import { chooseMode, freshDraft, generateAndFinish, openInLibrary, type MediaEle
 let world: PlatformWorld;
 let member: Page;
 
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-create-parity');
+usePlatformWorld('platform-create-parity', async (opened, browser) => {
+  world = opened;
   member = await world.openAs(browser, 'member');
-});
-
-test.afterAll(async () => {
-  await member?.context().close();
-  await world?.close();
 });
 
 test('optimize a prompt, accept it, then Generate: a verified result of the optimized prompt in the library', async () => {
@@ -213,13 +206,7 @@ test('a three-shot sequence: generated, continued twice from exact last frames s
   if (await item.count()) await item.getByTestId('sequence-open').click();
   await expect(member.getByTestId('sequence-name')).toHaveText('Lighthouse at dusk');
   await expect(member.getByTestId('sequence-assemble')).toBeEnabled();
-  await member.getByTestId('sequence-assemble').click();
-  const player = member.getByTestId('sequence-assembly-player');
-  await expect(player).toBeVisible({ timeout: 180_000 });
-  await expect(member.getByTestId('sequence-assembly-error')).toHaveCount(0);
-  await expect
-    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
-    .toBeGreaterThanOrEqual(2);
+  const player = await assembleAndLoad(member);
   await expect(member.getByTestId('sequence-assembly-current')).toHaveAttribute('data-current', 'true');
   await expect(member.getByTestId('sequence-chapter')).toHaveText([/^Shot 1/, /^Shot 2/, /^Shot 3/]);
   // the file the page plays is the assembly it names

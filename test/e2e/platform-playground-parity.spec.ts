@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { playgroundFiles, recordStreamedTexts, streamedTexts } from './playground-fixtures';
-import { startPlatformWorld, type PlatformWorld } from './platform-world';
+import { usePlatformWorld, type PlatformWorld } from './platform-world';
 
 /**
  * The Playground on the platform (`serve --platform` over `framewright simulator`), in Chromium, as
@@ -8,20 +8,13 @@ import { startPlatformWorld, type PlatformWorld } from './platform-world';
  * image whose reply streams, embeddings, rerank, OCR, transcription and a parsed document filed in
  * the person's library.
  */
-test.describe.configure({ mode: 'serial' });
-
 let world: PlatformWorld;
 let member: Page;
 
-test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-playground');
+usePlatformWorld('platform-playground', async (opened, browser) => {
+  world = opened;
   member = await world.openAs(browser, 'member');
   await member.getByTestId('nav-playground').click();
-});
-
-test.afterAll(async () => {
-  await member?.context().close();
-  await world?.close();
 });
 
 async function openPanel(tab: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './accessibility';
-import { startPlatformWorld, type PlatformWorld } from './platform-world';
-import type { MediaElement } from './studio-media';
+import { usePlatformWorld, type PlatformWorld } from './platform-world';
+import { assembleAndLoad } from './studio-media';
 
 /**
  * Storyboards in, films out (issue 29), in Chromium against `framewright simulator` and
@@ -15,16 +15,9 @@ const BOARD = 'brd_sim_lighthouse';
 let world: PlatformWorld;
 let member: Page;
 
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async ({ browser }) => {
-  world = await startPlatformWorld('platform-storyboards');
+usePlatformWorld('platform-storyboards', async (opened, browser) => {
+  world = opened;
   member = await world.openAs(browser, 'member');
-});
-
-test.afterAll(async () => {
-  await member?.context().close();
-  await world?.close();
 });
 
 interface InspectedPanel {
@@ -133,13 +126,7 @@ test('the three shots generated from their first frames (signed readUrls of the 
       `the runtime read ${panel.panelId}'s image`,
     ).toBe(true);
 
-  await member.getByTestId('sequence-assemble').click();
-  const player = member.getByTestId('sequence-assembly-player');
-  await expect(player).toBeVisible({ timeout: 180_000 });
-  await expect(member.getByTestId('sequence-assembly-error')).toHaveCount(0);
-  await expect
-    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
-    .toBeGreaterThanOrEqual(2);
+  const player = await assembleAndLoad(member);
   const film = (await member.getByTestId('sequence-assembly-sha256').textContent())!.trim();
   const res = await member.request.get(new URL((await player.getAttribute('src'))!, world.origin).toString());
   expect(

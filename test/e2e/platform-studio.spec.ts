@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { violationsOfEveryScreen } from './accessibility';
-import { startPlatformWorld, type PlatformUser, type PlatformWorld } from './platform-world';
+import { usePlatformWorld, type PlatformUser, type PlatformWorld } from './platform-world';
 import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
 
 /**
@@ -15,18 +15,12 @@ import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './stu
  */
 let world: PlatformWorld;
 
-test.beforeAll(async () => {
-  world = await startPlatformWorld('platform-studio');
-});
-
-test.afterAll(async () => {
-  await world?.close();
+usePlatformWorld('platform-studio', async (opened) => {
+  world = opened;
 });
 
 const PROJECT = 'Harbour film';
 const openAs = (browser: Browser, user: PlatformUser) => world.openAs(browser, user);
-
-test.describe.configure({ mode: 'serial' });
 
 let member: Page;
 const rows: string[] = [];

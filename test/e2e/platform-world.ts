@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { freePort } from '../integration/platform-host/harness';
 import { launchCodeOf, type SimulatorPlatform } from '../support/platform-simulator';
 
@@ -138,4 +138,34 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
     await close();
     throw error;
   }
+}
+
+/**
+ * The platform world `name` for a spec file's tests, which run in order: started before them, then
+ * `opened(world, browser)` (e.g. a person's page kept in the file's own variables); after them every
+ * page the world opened is closed, then the world.
+ */
+export function usePlatformWorld(
+  name: string,
+  opened: (world: PlatformWorld, browser: Browser) => Promise<void> = async () => undefined,
+): void {
+  let world: PlatformWorld | undefined;
+  const pages: Page[] = [];
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async ({ browser }) => {
+    const started = await startPlatformWorld(name);
+    world = {
+      ...started,
+      openAs: async (on, user) => {
+        const page = await started.openAs(on, user);
+        pages.push(page);
+        return page;
+      },
+    };
+    await opened(world, browser);
+  });
+  test.afterAll(async () => {
+    for (const page of pages) await page.context().close();
+    await world?.close();
+  });
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect } from './studio-host';
 import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
@@ -168,6 +168,21 @@ export async function generateT2v(
   await page.getByTestId('seed-input').fill(String(seed));
   await expect(page.getByTestId('billing-summary')).toContainText(`${seconds} s`);
   return generateAndFinish(page, shot);
+}
+
+/**
+ * Assembles the open sequence and waits until its player has loaded the film (no assembly error);
+ * answers the player.
+ */
+export async function assembleAndLoad(page: Page): Promise<Locator> {
+  await page.getByTestId('sequence-assemble').click();
+  const player = page.getByTestId('sequence-assembly-player');
+  await expect(player).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByTestId('sequence-assembly-error')).toHaveCount(0);
+  await expect
+    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
+  return player;
 }
 
 /** Opens a result in the Library and plays it. */

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { forwardingProxy, type ForwardingProxy, type ProxiedRequest } from './worlds/forwarding-proxy.js';
 
 /** The upstream's answer to a create, as the proxy read it. */
 export interface UpstreamAnswer {
@@ -38,8 +37,9 @@ export class RuntimeProxy {
   creates = 0;
   /** Every scripted request, in order. */
   readonly sent: ScriptedRequest[] = [];
-  private server: Server | undefined;
-  private origin = '';
+  private proxy: ForwardingProxy | undefined;
+  /** The step each scripted request in flight follows. */
+  private readonly steps = new WeakMap<ProxiedRequest, RuntimeCreateStep>();
 
   constructor(
     private readonly upstreamOrigin: string,
@@ -49,65 +49,35 @@ export class RuntimeProxy {
       method === 'POST' && /\/media\/jobs$/.test(pathname),
   ) {}
 
-  /** Starts on 127.0.0.1; answers the proxy's origin (paths are the upstream's). */
+  /** Starts on 127.0.0.1; answers the proxy's origin (paths are the upstream's; so are its URLs in answers). */
   async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.origin;
+    this.proxy = await forwardingProxy(this.upstreamOrigin, {
+      ownOrigin: true,
+      onRequest: (request) => {
+        if (!this.scripted(request.method, request.pathname)) return;
+        const key = request.headers['idempotency-key'];
+        this.sent.push({
+          path: request.pathname,
+          idempotencyKey: typeof key === 'string' ? key : undefined,
+          body: request.body.toString('utf8'),
+        });
+        const step = this.script(++this.creates, request.pathname);
+        if (typeof step === 'object') return step;
+        this.steps.set(request, step);
+      },
+      onResponse: async (answer, request) => {
+        const step = this.steps.get(request);
+        if (step === 'drop') return 'drop';
+        if (typeof step === 'function') {
+          const body = JSON.parse((await answer.body()).toString('utf8')) as Record<string, unknown>;
+          return step({ status: answer.status, body });
+        }
+      },
+    });
+    return this.proxy.origin;
   }
 
   async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.proxy?.close();
   }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const pathname = new URL(req.url!, 'http://x').pathname;
-    const isCreate = this.scripted(req.method ?? '', pathname);
-    if (isCreate) {
-      const key = req.headers['idempotency-key'];
-      this.sent.push({
-        path: pathname,
-        idempotencyKey: typeof key === 'string' ? key : undefined,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-    }
-    const step: RuntimeCreateStep = isCreate ? this.script(++this.creates, pathname) : 'pass';
-    if (typeof step === 'object') return sendJson(res, step.status, step.body);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
-        headers[name] = value;
-    const upstream = await fetch(this.upstreamOrigin + req.url, {
-      method: req.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    let bytes = Buffer.from(await upstream.arrayBuffer());
-    // the upstream's URLs (results, exports) are answered on the proxy's origin
-    if (upstream.headers.get('content-type')?.includes('json'))
-      bytes = Buffer.from(bytes.toString().replaceAll(this.upstreamOrigin, this.origin));
-    if (step === 'drop') return void res.destroy();
-    if (typeof step === 'function')
-      return sendJson(res, ...spread(step({ status: upstream.status, body: JSON.parse(bytes.toString()) })));
-    const out: Record<string, string> = {};
-    upstream.headers.forEach((value, name) => {
-      if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection'].includes(name))
-        out[name] = value;
-    });
-    res.writeHead(upstream.status, out);
-    res.end(bytes);
-  }
-}
-
-function spread(answer: { status: number; body: unknown }): [number, unknown] {
-  return [answer.status, answer.body];
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

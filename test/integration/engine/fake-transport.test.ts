@@ -222,42 +222,43 @@ describe('JobEngine over a fake MediaJobTransport (no HTTP)', () => {
 describe('JobEngine.createOrContinue: a key the journal holds is continued, never built again', () => {
   const { idempotencyKey: key, ...rest } = request;
 
-  it('builds and creates a new key once; the same key again continues the committed intent without building', async () => {
+  /** An engine over a fresh journal and fake platform, and a `build` that counts its calls (`builds()`). */
+  function countingBuild(beforeAnswer: () => Promise<unknown> = async () => undefined) {
     const t = setup();
     const platform = new FakePlatform();
     const engine = engineOver(t.journal, platform, t.libraryDir);
     let builds = 0;
     const build = async () => {
       builds += 1;
+      await beforeAnswer();
       return rest;
     };
+    return { platform, engine, build, builds: () => builds };
+  }
+
+  it('builds and creates a new key once; the same key again continues the committed intent without building', async () => {
+    const { platform, engine, build, builds } = countingBuild();
     const first = await engine.createOrContinue(key, build);
     const again = await engine.createOrContinue(key, build);
 
     expectOneVerifiedResult(first);
     expect(again.state).toBe('succeeded');
     expect(again.intent.id).toBe(first.intent.id);
-    expect(builds).toBe(1);
+    expect(builds()).toBe(1);
     expect(platform.jobs.size).toBe(1);
   });
 
   it('two calls for one new key at once build once and share one job', async () => {
-    const t = setup();
-    const platform = new FakePlatform();
-    const engine = engineOver(t.journal, platform, t.libraryDir);
-    let builds = 0;
-    const build = async () => {
-      builds += 1;
-      // an upload's time: the second call arrives while the first is still building
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return rest;
-    };
+    // an upload's time: the second call arrives while the first is still building
+    const { platform, engine, build, builds } = countingBuild(
+      () => new Promise((resolve) => setTimeout(resolve, 20)),
+    );
     const [a, b] = await Promise.all([
       engine.createOrContinue(key, build),
       engine.createOrContinue(key, build),
     ]);
 
-    expect(builds).toBe(1);
+    expect(builds()).toBe(1);
     expect(a.intent.id).toBe(b.intent.id);
     expect(platform.jobs.size).toBe(1);
   });

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +22,7 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
 import { launchCodeOf } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
+import { forwardingProxy } from '../../support/worlds/forwarding-proxy.js';
 import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 
 /**
@@ -59,31 +59,14 @@ let port: number;
 let rendererDir: string;
 
 /** Passes every request on to the simulator with a rotated credential exchanged for its own. */
-async function credentialProxy(upstreamOrigin: string, accepted: readonly string[], real: string) {
-  const upstream = new URL(upstreamOrigin);
-  const server = http.createServer((req, res) => {
-    const headers = { ...req.headers, host: upstream.host };
-    const auth = req.headers.authorization;
-    if (auth && accepted.some((c) => auth === `Bearer ${c}`)) headers.authorization = `Bearer ${real}`;
-    const forwarded = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', () => res.destroy());
-    res.on('close', () => forwarded.destroy());
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+function credentialProxy(upstreamOrigin: string, accepted: readonly string[], real: string) {
+  return forwardingProxy(upstreamOrigin, {
+    onRequest: (request) => {
+      const auth = request.headers.authorization;
+      if (auth && accepted.some((c) => auth === `Bearer ${c}`))
+        request.headers.authorization = `Bearer ${real}`;
     },
-  };
+  });
 }
 
 beforeAll(async () => {

@@ -199,13 +199,13 @@ describe('Framewright as the callee of sequence.create', () => {
 
   it("accepts the board storyboard-helper sends through its inspection route, in the owner's workspace, once", async () => {
     const sendUrl = `${app('storyboard-helper').businessBaseUrl}/_simulator/boards/${MEMBER_BOARD}/send-to-framewright`;
-    const first = await simulator('POST', sendUrl, { targetBaseUrl: world.origin });
-    expect(first.status, first.text).toBe(201);
-    expect(JSON.parse(first.text)).toEqual({
-      sequenceId: 'seq_test_1',
-      boardId: MEMBER_BOARD,
-      replayed: false,
-    });
+    /** storyboard-helper sends the board; it is answered `status` and the one sequence. */
+    const sendAnswered = async (status: number, replayed: boolean) => {
+      const sent = await simulator('POST', sendUrl, { targetBaseUrl: world.origin });
+      expect(sent.status, sent.text).toBe(status);
+      expect(JSON.parse(sent.text)).toEqual({ sequenceId: 'seq_test_1', boardId: MEMBER_BOARD, replayed });
+    };
+    await sendAnswered(201, false);
     expect(imported).toHaveLength(1);
     const call = imported[0]!;
     expect(call.userId).toBe('usr_sim_member');
@@ -218,13 +218,7 @@ describe('Framewright as the callee of sequence.create', () => {
     expect(call.board.panels[0]!.image.mimeType).toBe('image/png');
 
     // the same revision again: the same grant and bytes, the same sequence, nothing imported again
-    const again = await simulator('POST', sendUrl, { targetBaseUrl: world.origin });
-    expect(again.status, again.text).toBe(200);
-    expect(JSON.parse(again.text)).toEqual({
-      sequenceId: 'seq_test_1',
-      boardId: MEMBER_BOARD,
-      replayed: true,
-    });
+    await sendAnswered(200, true);
     expect(imported).toHaveLength(1);
   });
 

@@ -7,8 +7,7 @@
  * sent; the CLI token and the grants are in no file.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DebugStoryboards } from '../../../src/main/core/app/debug-storyboards.js';
@@ -21,21 +20,15 @@ import type { GrantChannel } from '../../../src/main/core/inter-app/grant-channe
 import { readRequestDigest, requestDigest } from '../../../src/main/core/inter-app/request-digest.js';
 import type { Profile } from '../../../src/main/core/journal/profiles-repository.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
+import type { CliSession as SimulatorCliSession } from '../simulator/platform/debug-client.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
-import { closeWhenDone } from '../../support/worlds/cleanup.js';
+import { forwardingProxy } from '../../support/worlds/forwarding-proxy.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
-interface CliSession {
-  accessToken: string;
-  expiresAt: string;
-  appId: string;
-  appKey: string;
-  appVersionId: string;
-  runtimeSessionId: string;
+/** The simulator's CLI session with the scopes and upload address a debug binding also keeps. */
+interface CliSession extends SimulatorCliSession {
   scopes: string[];
-  runtimeBaseUrl: string;
-  relayBaseUrl: string;
   uploadBaseUrl: string;
 }
 
@@ -43,7 +36,7 @@ interface CliSession {
 interface Seen {
   method: string;
   url: string;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -57,44 +50,19 @@ const seen: Seen[] = [];
 /** Every grant plaintext the channels handed out. */
 const grants: string[] = [];
 
+/** Passes every request on to `upstream`, recording it in `seen`. */
 async function recordingProxy(upstream: string): Promise<string> {
-  const target = new URL(upstream);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
+  const proxy = await forwardingProxy(upstream, {
+    onRequest: (request) => {
       seen.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: body.toString('utf8'),
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: request.body.toString('utf8'),
       });
-      const forwarded = http.request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forwarded.on('error', () => res.destroy());
-      forwarded.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closeWhenDone({
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy.origin;
 }
 
 const viaProxy = (url: string) => url.replace(origin, proxied);

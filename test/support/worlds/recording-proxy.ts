@@ -1,6 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { closeWhenDone } from './cleanup.js';
+import { forwardingProxy } from './forwarding-proxy.js';
 
 /** One runtime request as a recording proxy saw it: which session (or recovery) header it carried. */
 export interface RuntimeCall {
@@ -13,40 +11,15 @@ export interface RuntimeCall {
  * A loopback pass-through proxy in front of the simulated runtime that records every request's
  * `X-Platform-Runtime-Session-Id` (streams, bodies and answers pass unchanged); closed when done.
  */
-export async function recordingProxy(upstreamBase: string, calls: RuntimeCall[]) {
-  const upstream = new URL(upstreamBase);
-  const server = http.createServer((req, res) => {
-    const session = req.headers['x-platform-runtime-session-id'];
-    calls.push({
-      method: req.method ?? '',
-      path: (req.url ?? '').split('?')[0]!,
-      sessionId: typeof session === 'string' ? session : undefined,
-    });
-    const forwarded = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', () => res.destroy());
-    res.on('close', () => forwarded.destroy());
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = new URL(upstreamBase);
-  base.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return closeWhenDone({
-    base: base.toString().replace(/\/$/, ''),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+export function recordingProxy(upstreamBase: string, calls: RuntimeCall[]) {
+  return forwardingProxy(upstreamBase, {
+    onRequest: (request) => {
+      const session = request.headers['x-platform-runtime-session-id'];
+      calls.push({
+        method: request.method,
+        path: request.pathname,
+        sessionId: typeof session === 'string' ? session : undefined,
+      });
     },
   });
 }

@@ -41,7 +41,11 @@ function scripted(answers: Array<() => Response>) {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
-function relay(answers: Array<() => Response>, waits: number[] = []) {
+/** The channel a debug profile gets for Storyboard Helper (through `peer` when given), over `answers`. */
+function debugChannel(
+  answers: Array<() => Response>,
+  { waits = [], peer }: { waits?: number[]; peer?: { baseUrl: string; receiverRef: string } } = {},
+) {
   const { calls, fetchImpl } = scripted(answers);
   const channel = grantChannelForProfile({
     binding,
@@ -51,13 +55,14 @@ function relay(answers: Array<() => Response>, waits: number[] = []) {
     appLabel: 'Storyboard Helper',
     fetch: fetchImpl,
     wait: async (ms) => void waits.push(ms),
+    ...(peer ? { peer } : {}),
   });
   return { channel, calls };
 }
 
 describe('debug grant channels', () => {
   it('issues a relay grant with the CLI Bearer and no runtime session id; a lost answer is replayed with the same key and body', async () => {
-    const { channel, calls } = relay([
+    const { channel, calls } = debugChannel([
       () => {
         throw new TypeError('socket hang up');
       },
@@ -86,19 +91,19 @@ describe('debug grant channels', () => {
       sourceChannel: 'developer_debug',
       expiresAt: '2099-01-01T00:00:00Z',
     };
-    const { channel } = relay([() => json(200, { grant: 'g-1', ...fact }), () => json(200, fact)]);
+    const { channel } = debugChannel([() => json(200, { grant: 'g-1', ...fact }), () => json(200, fact)]);
     await channel.issue(request);
     expect((await channel.issue(request)).grant).toBe('g-1');
   });
 
   it('waits out a 503 by its Retry-After, then names a refusal in a plain sentence', async () => {
     const waits: number[] = [];
-    const { channel } = relay(
+    const { channel } = debugChannel(
       [
         () => json(503, { code: 'APP_GRANT_SERVICE_UNAVAILABLE', message: 'down' }, { 'retry-after': '2' }),
         () => json(409, { code: 'DEVELOPER_APP_GRANT_REJECTED', message: 'not declared' }),
       ],
-      waits,
+      { waits },
     );
     const error = await channel.issue(request).catch((e: unknown) => e);
     expect(waits).toEqual([2000]);
@@ -110,7 +115,7 @@ describe('debug grant channels', () => {
   });
 
   it('sends through {debug_base_url}/inter-app/{callee}/{apiVersion} with the CLI Bearer and the grant', async () => {
-    const { channel, calls } = relay([() => json(200, { ok: true })]);
+    const { channel, calls } = debugChannel([() => json(200, { ok: true })]);
     const res = await channel.send({
       method: 'POST',
       path: '/panel-results',
@@ -128,25 +133,19 @@ describe('debug grant channels', () => {
   });
 
   it('a peer channel issues for its receiver and sends with the grant only', async () => {
-    const { calls, fetchImpl } = scripted([
-      () =>
-        json(200, {
-          grant: 'p-1',
-          apiVersion: '2026-01',
-          sourceChannel: 'developer_local',
-          expiresAt: '2099-01-01T00:00:00Z',
-        }),
-      () => json(200, { items: [] }),
-    ]);
-    const channel = grantChannelForProfile({
-      binding,
-      token: async () => 'cli-token',
-      calleeAppKey: 'storyboard-helper',
-      apiVersion: '2026-01',
-      appLabel: 'Storyboard Helper',
-      fetch: fetchImpl,
-      peer: { baseUrl: 'http://127.0.0.1:4000/apps/storyboard-helper', receiverRef: '123456789' },
-    });
+    const { channel, calls } = debugChannel(
+      [
+        () =>
+          json(200, {
+            grant: 'p-1',
+            apiVersion: '2026-01',
+            sourceChannel: 'developer_local',
+            expiresAt: '2099-01-01T00:00:00Z',
+          }),
+        () => json(200, { items: [] }),
+      ],
+      { peer: { baseUrl: 'http://127.0.0.1:4000/apps/storyboard-helper', receiverRef: '123456789' } },
+    );
     expect(channel).toBeInstanceOf(DebugPeerGrantChannel);
     const { grant } = await channel.issue(request);
     await channel.send({ method: 'GET', path: '/boards', grant });

@@ -66,13 +66,18 @@ describe('the job views over the journal alone (the CLI, the calls log)', () => 
 });
 
 describe('one class of job views for the CLI and the studio', () => {
-  it('answers the CLI and the Queue from one instance: the row `find` names is the job `listJobs` and `jobDetail` show', () => {
+  /** The studio's job views (browser host, no drafts or staged files) over the `setup()` journal. */
+  const studioViews = () => {
     setup();
-    const views = new JobViews(t.journal, {
+    return new JobViews(t.journal, {
       drafts: { find: () => undefined } as Pick<StudioDrafts, 'find'>,
       staged: { get: () => ({}) as never },
       host: BROWSER_HOST,
     });
+  };
+
+  it('answers the CLI and the Queue from one instance: the row `find` names is the job `listJobs` and `jobDetail` show', () => {
+    const views = studioViews();
     const job = accept('k-work', 'work', 'job-1');
     expect(views.find('job-1', 'work').id).toBe(job.id);
     expect(views.keyOfJobRow(job.id)).toBe('k-work');
@@ -86,12 +91,7 @@ describe('one class of job views for the CLI and the studio', () => {
   });
 
   it('offers a poster of a picture, a video or a sound, never of a document parse’s JSON result', () => {
-    setup();
-    const views = new JobViews(t.journal, {
-      drafts: { find: () => undefined } as Pick<StudioDrafts, 'find'>,
-      staged: { get: () => ({}) as never },
-      host: BROWSER_HOST,
-    });
+    const views = studioViews();
     const job = accept('k-work', 'work', 'job-1');
     const verified = (mimeType: string | undefined): Output => ({
       id: 7,

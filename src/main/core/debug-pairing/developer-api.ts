@@ -49,7 +49,11 @@ export class DeveloperApiError extends AppError {
   }
 }
 
-export type FetchLike = typeof fetch;
+/**
+ * The fetch the debug calls make (a URL string and its init; the global `fetch` is one): the pairing's
+ * and the debug grant issuer's (`inter-app/debug-grant-issuer.ts`), so a test's stand-in serves both.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 async function call<T>(
   fetchImpl: FetchLike,

@@ -1,6 +1,7 @@
 import { OutcomeUnknownError } from '../api-clients/api-errors.js';
 import { sleep } from '../api-clients/retry/backoff.js';
 import { parseRetryAfter } from '../api-clients/retry/retry-after.js';
+import type { FetchLike } from '../debug-pairing/developer-api.js';
 import type { GrantChannel } from './grant-channel.js';
 import { InterAppError } from './grant-errors.js';
 
@@ -22,7 +23,8 @@ export interface DebugGrantBinding {
   readonly relayBaseUrl: string | null;
 }
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** The one fetch shape of the debug calls (defined once, beside the pairing's developer API). */
+export type { FetchLike };
 
 export interface DebugGrantIssuerDeps {
   readonly binding: DebugGrantBinding;
