@@ -91,6 +91,9 @@ export const METHOD_NAMES = [
   'sequences.bridgeShots',
   'sequences.generate',
   'sequences.assemble',
+  'sequences.deliver',
+  'sequences.deliveries.list',
+  'sequences.deliveries.cancel',
   'storyboards.list',
   'storyboards.import',
   'storyboards.linkOf',
@@ -108,6 +111,7 @@ export const EVENT_NAMES = [
   'playground.chat.delta',
   'sequences.changed',
   'sequences.assembly',
+  'sequences.delivery',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -15,6 +15,7 @@ import { migration014JobVariations } from './014-job-variations.js';
 import { migration015PlatformImageImports } from './015-platform-image-imports.js';
 import { migration016JobIntentResends } from './016-job-intent-resends.js';
 import { migration017StoryboardLinks } from './017-storyboard-links.js';
+import { migration020SequenceDeliveries } from './020-sequence-deliveries.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   migration015PlatformImageImports,
   migration016JobIntentResends,
   migration017StoryboardLinks,
+  migration020SequenceDeliveries,
 ];
