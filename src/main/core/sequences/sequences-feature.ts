@@ -37,6 +37,8 @@ export interface SequencesFeatureDeps {
   changed(sequenceId: string): void;
   /** The shots' measured facts, shared with the assembler (ffprobe once per result). */
   facts: ResultFacts;
+  /** Removes the sequence's other library files (its deliveries) before it is deleted. */
+  removeFilesOf?: (sequenceId: string) => Promise<void>;
 }
 
 const label = (position: number) => `Shot ${position + 1}`;
@@ -75,6 +77,7 @@ export class SequencesFeature {
   async delete(sequenceId: string): Promise<{ deleted: boolean }> {
     if (!this.d.journal.sequences.get(sequenceId)) return { deleted: false };
     await this.d.assembler.removeFilesOf(sequenceId);
+    await this.d.removeFilesOf?.(sequenceId);
     const deleted = this.d.journal.sequences.delete(sequenceId);
     return { deleted };
   }

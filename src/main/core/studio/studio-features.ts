@@ -21,6 +21,10 @@ import { StudioSubmit } from '../creating/submit.js';
 import { StudioVariations } from '../creating/variations.js';
 import { SequenceAssembler } from '../sequences/sequence-assembler.js';
 import { SequencesFeature } from '../sequences/sequences-feature.js';
+import { DeliveriesFeature } from '../sequences/deliveries-feature.js';
+import type { DeliverySoundtrack } from '../sequences/delivery-ports.js';
+import { measureLoudness, mixSoundtrack } from '../media-tools/mix-soundtrack.js';
+import { toSrt } from '../media-tools/captions.js';
 import { ResultFacts } from '../sequences/shot-results.js';
 import type { StudioHost } from '../library/studio-host.js';
 
@@ -72,6 +76,8 @@ export interface StudioFeatures {
   readonly sequences: SequencesFeature;
   /** Renders sequences into one file of the library (the CLI waits on it). */
   readonly assembler: SequenceAssembler;
+  /** A sequence's deliveries in its formats (16:9, 9:16, 1:1), verified files of the library. */
+  readonly deliveries: DeliveriesFeature;
   /** Sends the engine's changes to the renderer as bridge events. */
   readonly forwardEngineChange: (change: EngineChange) => void;
 }
@@ -131,6 +137,41 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     changed,
     facts,
   });
+  // the sequence's mix plan and captions (lane S's soundtrack feature answers them once merged);
+  // without one, a delivery carries the film's own sound, normalized to its target
+  const soundtrack: DeliverySoundtrack = {
+    mixPlanOf: () => Promise.resolve(null),
+    captionsOf: () => Promise.resolve([]),
+  };
+  const sequences: SequencesFeature = new SequencesFeature({
+    journal,
+    drafts,
+    submit,
+    staged,
+    views,
+    assembler,
+    workDir: path.join(d.dataDir, 'work', 'frames'),
+    host: d.host,
+    logger: d.logger,
+    changed,
+    facts,
+    removeFilesOf: (sequenceId): Promise<void> => deliveries.removeFilesOf(sequenceId),
+  });
+  const deliveries = new DeliveriesFeature({
+    journal,
+    sequences,
+    assembler,
+    soundtrack,
+    mixer: { mixSoundtrack, measureLoudness, toSrt },
+    libraryDir: d.libraryDir,
+    host: d.host,
+    logger: d.logger,
+    emit: (view) => d.events.emit('sequences.delivery', view),
+    changed,
+  });
+  deliveries
+    .cleanUpInterrupted()
+    .catch((error: unknown) => d.logger.warn('interrupted deliveries not cleaned', { error }));
   return {
     backend,
     capabilities: backend.capabilities,
@@ -140,19 +181,8 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     playground: new PlaygroundFeature({ journal }),
     calls: (query) => views.calls(query),
     libraryDir: d.libraryDir,
-    sequences: new SequencesFeature({
-      journal,
-      drafts,
-      submit,
-      staged,
-      views,
-      assembler,
-      workDir: path.join(d.dataDir, 'work', 'frames'),
-      host: d.host,
-      logger: d.logger,
-      changed,
-      facts,
-    }),
+    sequences,
+    deliveries,
     variations: new StudioVariations({
       submit,
       drafts,

@@ -1,10 +1,12 @@
 import type { sequencesMethods } from '../../../../shared/bridge/domains/sequences.js';
+import type { DeliveriesFeature } from '../../sequences/deliveries-feature.js';
 import type { SequencesFeature } from '../../sequences/sequences-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
-/** Sequences (issue 15): each method mapped onto the sequences feature. */
+/** Sequences (issues 15, 31): each method mapped onto the sequences and deliveries features. */
 export function createSequencesHandlers(
   sequences: SequencesFeature,
+  deliveries: DeliveriesFeature,
 ): DomainHandlers<typeof sequencesMethods> {
   return {
     'sequences.list': () => sequences.list(),
@@ -21,5 +23,8 @@ export function createSequencesHandlers(
     'sequences.generate': ({ sequenceId, shotId }) => sequences.generate(sequenceId, shotId),
     'sequences.assemble': ({ sequenceId, crossfadeSeconds }) =>
       sequences.assemble(sequenceId, crossfadeSeconds),
+    'sequences.deliver': (request) => deliveries.deliver(request),
+    'sequences.deliveries.list': ({ sequenceId }) => deliveries.list(sequenceId),
+    'sequences.deliveries.cancel': ({ deliveryId }) => deliveries.cancel(deliveryId),
   };
 }
