@@ -11,7 +11,9 @@ const load = () => import('../actions/sequence.js');
 export function registerSequenceCommands(program: Command): void {
   const sequence = program
     .command('sequence')
-    .description('shot sequences past the 15-second limit: add, continue, bridge, list and assemble');
+    .description(
+      'shot sequences past the 15-second limit: add, continue, bridge, list, assemble and deliver',
+    );
 
   const generation = (command: Command) =>
     command
@@ -82,4 +84,16 @@ export function registerSequenceCommands(program: Command): void {
     .argument('<sequence>', 'sequence id or name')
     .option('--crossfade <seconds>', 'cross-fade of picture and sound between shots (0 = straight cuts)', '0')
     .action(lazyAction(() => load().then((m) => m.runSequenceAssemble)));
+
+  sequence
+    .command('deliver')
+    .description(
+      'render the film into a delivery format of the library (H.264/AAC MP4, loudness-normalized), assembling it first if needed; Ctrl-C cancels and leaves no file',
+    )
+    .argument('<sequence>', 'sequence id or name')
+    .requiredOption('--preset <preset>', '16x9 (1920x1080) | 9x16 (1080x1920) | 1x1 (1080x1080)')
+    .option('--fit <fit>', 'pad (bars around the picture) | crop (fill the frame)', 'pad')
+    .option('--loudness <lufs>', 'loudness target in LUFS (-14 web, -23 broadcast)', '-14')
+    .option('--burn-captions', "burn the sequence's captions into the picture")
+    .action(lazyAction(() => load().then((m) => m.runSequenceDeliver)));
 }

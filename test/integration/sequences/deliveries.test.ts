@@ -244,9 +244,15 @@ describe('deliveries', () => {
     });
     const deadPid = 2 ** 22 + 12345;
     const temp = path.join(deliveriesFolderOf(libraryDir), `.${crashed.id}.${deadPid}.part.mp4`);
+    const mixing = path.join(
+      deliveriesFolderOf(libraryDir),
+      `..${crashed.id}.${deadPid}.part.mix.wav.x.part`,
+    );
     writeFileSync(temp, 'half a file');
+    writeFileSync(mixing, 'half a mix');
     await feature().cleanUpInterrupted();
     expect(existsSync(temp)).toBe(false);
+    expect(existsSync(mixing)).toBe(false);
     expect(journal.deliveries.get(crashed.id)).toMatchObject({ state: 'failed' });
     expect(f.list('s1').map((d: DeliveryView) => d.state)).toContain('cancelled');
   }, 90_000);

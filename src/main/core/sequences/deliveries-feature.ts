@@ -16,6 +16,7 @@ import type { Logger } from '../logging/logger.js';
 import { mediaUrl } from '../library/media-resolver.js';
 import type { StudioHost } from '../library/studio-host.js';
 import { sha256OfFile } from '../media-tools/probe-media.js';
+import { isProcessAlive } from '../process/process-liveness.js';
 import { produceDeliveryFile } from './delivery-file.js';
 import type {
   DeliveryCaptionCue,
@@ -23,7 +24,7 @@ import type {
   DeliveryMixPlan,
   DeliverySoundtrack,
 } from './delivery-ports.js';
-import type { SequenceAssembler } from './sequence-assembler.js';
+import { safeFileName, type SequenceAssembler } from './sequence-assembler.js';
 import type { SequencesFeature } from './sequences-feature.js';
 
 export interface DeliveriesFeatureDeps {
@@ -43,8 +44,11 @@ export interface DeliveriesFeatureDeps {
 /** The folder of a library that holds deliveries. */
 export const deliveriesFolderOf = (libraryDir: string) => path.join(libraryDir, 'sequences', 'deliveries');
 
-/** A render's temporary files: `.<deliveryId>.<pid>.part.*` beside the final file. */
-const TEMP_NAME = /^\.([0-9a-f-]{36})\.(\d+)\.part\./;
+/**
+ * A render's temporary files: `.<deliveryId>.<pid>.part.*` beside the final file (the mixer's
+ * own partial file of the sound adds a dot in front).
+ */
+const TEMP_NAME = /^\.+([0-9a-f-]{36})\.(\d+)\.part\./;
 
 /** A delivery left 'rendering' without a file of a live process this long belongs to a process that stopped. */
 const ABANDONED_AFTER_MS = 6 * 3600 * 1000;
@@ -83,7 +87,7 @@ export class DeliveriesFeature {
       const match = TEMP_NAME.exec(name);
       if (!match) continue;
       const pid = Number(match[2]);
-      if (pid !== process.pid && processAlive(pid)) {
+      if (pid !== process.pid && isProcessAlive(pid)) {
         live.add(match[1]!);
         continue;
       }
@@ -387,23 +391,4 @@ async function shotsOf(sidecarPath: string | null): Promise<unknown[]> {
   } catch {
     return [];
   }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A file name from a sequence name: letters, digits, dashes and underscores only. */
-function safeFileName(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^\w-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return cleaned || 'sequence';
 }
