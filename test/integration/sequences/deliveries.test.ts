@@ -189,6 +189,12 @@ describe('deliveries', () => {
     expect(again.started).toMatchObject({ reused: true, deliveryId: first.done.deliveryId, state: 'ready' });
     const other = await deliver(f, { preset: '1x1', loudnessTarget: -16 });
     expect(other.started.reused).toBe(false);
+    // the library's films: every sequence's ready deliveries, with the sequence's name
+    const films = f.list();
+    expect(films.map((d) => d.deliveryId)).toEqual(
+      expect.arrayContaining([first.done.deliveryId, other.done.deliveryId]),
+    );
+    expect(films.every((d) => d.state === 'ready' && d.sequenceName === 'Harbour film')).toBe(true);
     plan = {
       music: { path: music, gainDb: -6 },
       voices: [{ path: voice, atSeconds: 1, gainDb: 0 }],

@@ -15,6 +15,8 @@ import { studioEn } from '../../../src/renderer/src/i18n/locales/studio-en.js';
 import { studioZhCN } from '../../../src/renderer/src/i18n/locales/studio-zh-CN.js';
 import { storyboardsEn } from '../../../src/renderer/src/i18n/locales/storyboards-en.js';
 import { storyboardsZhCN } from '../../../src/renderer/src/i18n/locales/storyboards-zh-CN.js';
+import { deliveriesEn } from '../../../src/renderer/src/i18n/locales/deliveries-en.js';
+import { deliveriesZhCN } from '../../../src/renderer/src/i18n/locales/deliveries-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -34,11 +36,18 @@ const placeholders = (text: string): string[] =>
 
 // the Team screen's own strings are merged into `team` by its lazy chunk (screens/team/team-i18n.ts),
 // Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts)
-const english = { ...flatten({ ...en, ...studioEn }), ...flatten(teamEn), ...flatten(storyboardsEn) };
+// and the deliveries' into `deliveries` by their chunks (screens/sequences/deliveries-i18n.ts)
+const english = {
+  ...flatten({ ...en, ...studioEn }),
+  ...flatten(teamEn),
+  ...flatten(storyboardsEn),
+  ...flatten(deliveriesEn),
+};
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
   ...flatten(teamZhCN),
   ...flatten(storyboardsZhCN),
+  ...flatten(deliveriesZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

@@ -73,6 +73,7 @@ export class DeliveriesRepository {
   private readonly ofSequenceStmt: Statement<[string], DeliveryRow>;
   private readonly byKeyStmt: Statement<[string, string], DeliveryRow>;
   private readonly renderingStmt: Statement<[], DeliveryRow>;
+  private readonly readyStmt: Statement<[], DeliveryRow>;
 
   constructor(
     db: Database,
@@ -102,6 +103,9 @@ export class DeliveriesRepository {
        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     );
     this.renderingStmt = db.prepare("SELECT * FROM sequence_deliveries WHERE state = 'rendering'");
+    this.readyStmt = db.prepare(
+      "SELECT * FROM sequence_deliveries WHERE state = 'ready' ORDER BY created_at DESC, rowid DESC LIMIT 500",
+    );
   }
 
   start(d: {
@@ -151,6 +155,11 @@ export class DeliveriesRepository {
   withReuseKey(sequenceId: string, reuseKey: string): DeliveryRecord | undefined {
     const row = this.byKeyStmt.get(sequenceId, reuseKey);
     return row ? toDelivery(row) : undefined;
+  }
+
+  /** The ready deliveries of every sequence, newest first (at most 500). */
+  ready(): DeliveryRecord[] {
+    return this.readyStmt.all().map(toDelivery);
   }
 
   /** Deliveries left 'rendering' (this process's, or one that stopped mid-render). */

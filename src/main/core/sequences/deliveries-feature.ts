@@ -181,8 +181,9 @@ export class DeliveriesFeature {
     return { cancelled };
   }
 
-  /** A sequence's deliveries, newest first. */
-  list(sequenceId: string): DeliveryView[] {
+  /** A sequence's deliveries, newest first; without one, every sequence's ready deliveries. */
+  list(sequenceId?: string): DeliveryView[] {
+    if (sequenceId === undefined) return this.d.journal.deliveries.ready().map((r) => this.view(r));
     if (!this.d.journal.sequences.get(sequenceId))
       throw new AppError('sequence.not_found', 'This sequence no longer exists.');
     return this.d.journal.deliveries.ofSequence(sequenceId).map((r) => this.view(r));
@@ -219,6 +220,7 @@ export class DeliveriesFeature {
     return {
       deliveryId: record.id,
       sequenceId: record.sequenceId,
+      sequenceName: this.d.journal.sequences.get(record.sequenceId)?.name ?? '',
       preset: record.preset,
       fit: record.fit,
       width: frame.width,
@@ -360,10 +362,17 @@ export class DeliveriesFeature {
     } catch (error) {
       await Promise.all([finalPath, sidecarPath, sidecarTemp].map((f) => rm(f, { force: true })));
       const message = error instanceof Error ? error.message : String(error);
-      const cancelled = error instanceof AppError && error.code === 'sequence.delivery_cancelled';
+      // stopped anywhere (the mix reports its own stop): a cancel, not a failure
+      const cancelled =
+        state.controller.signal.aborted ||
+        (error instanceof AppError && error.code === 'sequence.delivery_cancelled');
       if (!cancelled)
         this.d.logger.warn('sequence delivery failed', { sequenceId: record.sequenceId, error: message });
-      this.d.journal.deliveries.end(record.id, cancelled ? 'cancelled' : 'failed', message);
+      this.d.journal.deliveries.end(
+        record.id,
+        cancelled ? 'cancelled' : 'failed',
+        cancelled ? 'The delivery was cancelled.' : message,
+      );
     }
     const done = this.d.journal.deliveries.get(record.id);
     if (done) {

@@ -129,6 +129,8 @@ export const DeliveryState = z.enum(['rendering', 'ready', 'failed', 'cancelled'
 export const DeliveryView = z.object({
   deliveryId: z.string(),
   sequenceId: z.string(),
+  /** The sequence's name (the library lists films of every sequence). */
+  sequenceName: z.string(),
   preset: DeliveryPreset,
   fit: DeliveryFit,
   width: z.number().int(),
@@ -246,8 +248,14 @@ export const sequencesMethods = {
    * (progress follows as `sequences.delivery` events), or the earlier file when nothing changed.
    */
   'sequences.deliver': { params: DeliveryRequest, result: DeliveryView },
-  /** The sequence's deliveries, newest first (failed and cancelled ones included). */
-  'sequences.deliveries.list': { params: SequenceRef, result: z.array(DeliveryView) },
+  /**
+   * A sequence's deliveries, newest first (failed and cancelled ones included); without a
+   * sequence, the ready deliveries of every sequence (the library's films).
+   */
+  'sequences.deliveries.list': {
+    params: z.object({ sequenceId: Id.optional() }).strict(),
+    result: z.array(DeliveryView),
+  },
   /** Stops a delivery still rendering; no part of its file stays in the library. */
   'sequences.deliveries.cancel': {
     params: z.object({ deliveryId: Id }).strict(),

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../../store';
 import { AddShotForm } from './AddShotForm';
@@ -7,6 +7,9 @@ import { BoardLinkBar } from './BoardLink';
 import { formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
+
+/** Deliveries (issue 31): its own chunk, loaded when a sequence opens. */
+const DeliveriesPanel = lazy(() => import('./DeliveriesPanel').then((m) => ({ default: m.DeliveriesPanel })));
 
 function SequenceHeader() {
   const { t } = useTranslation();
@@ -214,6 +217,9 @@ export function SequenceEditor() {
       {sequence.shots.length === 0 ? <p className="muted">{t('studio.sequences.noShots')}</p> : null}
       <AddShotForm />
       <AssemblyPanel />
+      <Suspense fallback={null}>
+        <DeliveriesPanel />
+      </Suspense>
     </div>
   );
 }
