@@ -5,7 +5,7 @@
  * encoded, the file checked with ffprobe, its loudness measured, its sha256 taken, moved into
  * place), against `ffmpeg` running the same filter graph and encoding directly (one command, the
  * film's own sound encoded as is). Rounds alternate, and the ratio is the median of each round's
- * pair (delivery over the ffmpeg run just before it), so a busy moment of the machine hits both
+ * pair (the delivery over the ffmpeg run beside it, in turns which goes first), so a busy moment of the machine hits both
  * alike; goal ≤ 1.2×. On Linux the detail adds the CPU time of the child processes (ffmpeg and
  * ffprobe), a figure other work on the machine does not change.
  */
@@ -64,37 +64,49 @@ export async function benchDelivery(): Promise<BenchRow[]> {
   const delivered: { ms: number; cpu: number }[] = [];
   try {
     for (let round = 0; round < RUNS; round += 1) {
-      const out = path.join(WORK, `direct-${round}.mp4`);
-      direct.push(
-        await measured(async () =>
-          ffmpeg(
-            deliveryArgs({
-              picturePath: film,
-              soundPath: film,
+      // each pair runs in turn: the ffmpeg run first in even rounds, the delivery first in odd ones
+      const runDirect = async () => {
+        const out = path.join(WORK, `direct-${round}.mp4`);
+        direct.push(
+          await measured(async () =>
+            ffmpeg(
+              deliveryArgs({
+                picturePath: film,
+                soundPath: film,
+                durationSeconds: SECONDS,
+                frame,
+                fit: 'pad',
+                outPath: out,
+              }),
+            ),
+          ),
+        );
+      };
+      const runDelivery = async () => {
+        delivered.push(
+          await measured(() =>
+            produceDeliveryFile({
+              assemblyPath: film,
               durationSeconds: SECONDS,
               frame,
               fit: 'pad',
-              outPath: out,
+              loudnessTarget: -14,
+              mixPlan: null,
+              captions: [],
+              finalPath: path.join(WORK, `delivered-${round}.mp4`),
+              tempBase: path.join(WORK, `.delivery-${round}.${process.pid}.part`),
+              mixer: { mixSoundtrack, measureLoudness, toSrt },
             }),
           ),
-        ),
-      );
-      delivered.push(
-        await measured(() =>
-          produceDeliveryFile({
-            assemblyPath: film,
-            durationSeconds: SECONDS,
-            frame,
-            fit: 'pad',
-            loudnessTarget: -14,
-            mixPlan: null,
-            captions: [],
-            finalPath: path.join(WORK, `delivered-${round}.mp4`),
-            tempBase: path.join(WORK, `.delivery-${round}.${process.pid}.part`),
-            mixer: { mixSoundtrack, measureLoudness, toSrt },
-          }),
-        ),
-      );
+        );
+      };
+      if (round % 2 === 0) {
+        await runDirect();
+        await runDelivery();
+      } else {
+        await runDelivery();
+        await runDirect();
+      }
     }
   } finally {
     rmSync(WORK, { recursive: true, force: true });

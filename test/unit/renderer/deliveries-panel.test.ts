@@ -14,6 +14,10 @@ vi.mock('../../../src/renderer/src/store', () => {
   const useStudio = (selector: (s: Record<string, unknown>) => unknown) => selector(shown.state);
   return { useStudio };
 });
+vi.mock('../../../src/renderer/src/store/deliveries-store', () => {
+  const useDeliveries = (selector: (s: Record<string, unknown>) => unknown) => selector(shown.state);
+  return { useDeliveries };
+});
 
 const { DeliveriesPanel } = await rendererModule<{ DeliveriesPanel: unknown }>(
   'screens/sequences/DeliveriesPanel.js',
@@ -23,8 +27,8 @@ const noop = () => Promise.resolve(true);
 function show(patch: Record<string, unknown>) {
   const state: Record<string, unknown> = {
     deliveries: null,
-    deliveryBusy: false,
-    deliveryError: null,
+    busy: false,
+    error: null,
     ...patch,
   };
   shown.state = new Proxy(state, { get: (target, key: string) => (key in target ? target[key] : noop) });

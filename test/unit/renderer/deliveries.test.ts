@@ -5,19 +5,16 @@
  * chosen format's frame with its safe areas over the assembly (the panel: deliveries-panel.test.ts).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryView, SequenceView } from '../../../src/shared/bridge/contract.js';
+import type { DeliveryView } from '../../../src/shared/bridge/contract.js';
 import { fake } from './fake-bridge.js';
 import { renderMarkup, rendererModule } from './static-render.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 
 interface State {
-  [name: string]: unknown;
-  sequence: SequenceView | null;
-  section: string;
   deliveries: { sequenceId: string; list: DeliveryView[] } | null;
   films: DeliveryView[] | null;
-  deliveryError: string | null;
+  error: string | null;
   focusedFilm: string | null;
   loadDeliveries(sequenceId: string): Promise<void>;
   deliver(requests: Record<string, unknown>[]): Promise<boolean>;
@@ -25,14 +22,17 @@ interface State {
   loadFilms(): Promise<void>;
   playInLibrary(deliveryId: string): void;
 }
-const { useStudio } = await rendererModule<{
-  useStudio: { getState(): State; setState(s: Record<string, unknown>, replace?: boolean): void };
-}>('store/index.js');
+const { useDeliveries } = await rendererModule<{
+  useDeliveries: { getState(): State; setState(s: object, replace?: boolean): void };
+}>('store/deliveries-store.js');
+const { useStudio } = await rendererModule<{ useStudio: { getState(): { section: string } } }>(
+  'store/index.js',
+);
 const { SafeAreaPreview } = await rendererModule<{ SafeAreaPreview: unknown }>(
   'screens/sequences/SafeAreaPreview.js',
 );
-const initial = useStudio.getState();
-const state = () => useStudio.getState();
+const initial = useDeliveries.getState();
+const state = () => useDeliveries.getState();
 const calls = (method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.params);
 
 export function delivery(patch: Partial<DeliveryView> = {}): DeliveryView {
@@ -62,7 +62,7 @@ export function delivery(patch: Partial<DeliveryView> = {}): DeliveryView {
 }
 
 beforeEach(() => {
-  useStudio.setState(initial, true);
+  useDeliveries.setState(initial, true);
   fake.reset();
 });
 
@@ -89,7 +89,7 @@ describe('deliveries', () => {
       throw new Error('Every shot needs its verified result before the film can be delivered.');
     });
     expect(await state().deliver([{ sequenceId: 'seq-1', preset: '1x1' }])).toBe(false);
-    expect(state().deliveryError).toContain('Every shot needs its verified result');
+    expect(state().error).toContain('Every shot needs its verified result');
     fake.answers.set('sequences.deliveries.list', () => [delivery({ state: 'cancelled' })]);
     fake.answers.set('sequences.deliveries.cancel', () => ({ cancelled: true }));
     await state().loadDeliveries('seq-1');
@@ -100,7 +100,8 @@ describe('deliveries', () => {
 
   it('“Play in the library” opens the Library with that film, listed among every sequence’s films', async () => {
     state().playInLibrary('d-7');
-    expect(state()).toMatchObject({ section: 'library', focusedFilm: 'd-7' });
+    expect(state().focusedFilm).toBe('d-7');
+    expect(useStudio.getState().section).toBe('library');
     const film = delivery({ deliveryId: 'd-7', state: 'ready', mediaUrl: '/media/delivery/d-7?s=x' });
     fake.answers.set('sequences.deliveries.list', () => [film]);
     await state().loadFilms();

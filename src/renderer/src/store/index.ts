@@ -2,7 +2,6 @@ import { create } from 'zustand';
 import { createAppSlice, type AppSlice } from './app-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createCreateSlice, type CreateSlice } from './create-slice';
-import { createDeliveriesSlice, type DeliveriesSlice } from './deliveries-slice';
 import { createLibrarySlice, type LibrarySlice } from './library-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice';
@@ -30,8 +29,7 @@ export type StudioState = AppSlice &
   ProjectsSlice &
   TeamSlice &
   SequencesSlice &
-  StoryboardsSlice &
-  DeliveriesSlice;
+  StoryboardsSlice;
 
 export const useStudio = create<StudioState>()((...args) => ({
   ...createAppSlice(...args),
@@ -47,7 +45,6 @@ export const useStudio = create<StudioState>()((...args) => ({
   ...createTeamSlice(...args),
   ...createSequencesSlice(...args),
   ...createStoryboardsSlice(...args),
-  ...createDeliveriesSlice(...args),
 }));
 
 export { SECTIONS, visibleSections, type Section } from './navigation-slice';

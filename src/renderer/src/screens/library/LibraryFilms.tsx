@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DELIVERY_PRESETS } from '../../../../shared/delivery-formats';
 import { useStudio } from '../../store';
+import { useDeliveries } from '../../store/deliveries-store';
 import '../sequences/deliveries-i18n';
 
 /**
@@ -11,9 +12,9 @@ import '../sequences/deliveries-i18n';
 export function LibraryFilms() {
   const { t } = useTranslation();
   const offered = useStudio((s) => s.info?.capabilities.sequences === true);
-  const films = useStudio((s) => s.films);
-  const loadFilms = useStudio((s) => s.loadFilms);
-  const focused = useStudio((s) => s.focusedFilm);
+  const films = useDeliveries((s) => s.films);
+  const loadFilms = useDeliveries((s) => s.loadFilms);
+  const focused = useDeliveries((s) => s.focusedFilm);
   const [picked, setPicked] = useState<string | null>(null);
   const playing = picked ?? focused;
 

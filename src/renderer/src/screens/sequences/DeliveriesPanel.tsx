@@ -10,6 +10,7 @@ import {
   type DeliveryPresetName,
 } from '../../../../shared/delivery-formats';
 import { useStudio } from '../../store';
+import { useDeliveries } from '../../store/deliveries-store';
 import { formatBytes } from '../create/form-model';
 import { formatSeconds } from './sequence-model';
 import { SafeAreaPreview } from './SafeAreaPreview';
@@ -23,13 +24,13 @@ import './deliveries-i18n';
 export function DeliveriesPanel() {
   const { t } = useTranslation();
   const sequence = useStudio((s) => s.sequence);
-  const stored = useStudio((s) => s.deliveries);
-  const busy = useStudio((s) => s.deliveryBusy);
-  const error = useStudio((s) => s.deliveryError);
-  const loadDeliveries = useStudio((s) => s.loadDeliveries);
-  const deliverFormats = useStudio((s) => s.deliver);
-  const cancelDelivery = useStudio((s) => s.cancelDelivery);
-  const playInLibrary = useStudio((s) => s.playInLibrary);
+  const stored = useDeliveries((s) => s.deliveries);
+  const busy = useDeliveries((s) => s.busy);
+  const error = useDeliveries((s) => s.error);
+  const loadDeliveries = useDeliveries((s) => s.loadDeliveries);
+  const deliverFormats = useDeliveries((s) => s.deliver);
+  const cancelDelivery = useDeliveries((s) => s.cancelDelivery);
+  const playInLibrary = useDeliveries((s) => s.playInLibrary);
   const sequenceId = sequence?.sequenceId ?? null;
   const [chosen, setChosen] = useState<Record<DeliveryPresetName, boolean>>({
     '16x9': true,
