@@ -49,7 +49,10 @@ const soundtrack: DeliverySoundtrack = {
   captionsOf: () => Promise.resolve(cues),
 };
 
-function feature(): DeliveriesFeature {
+/** The feature over a fake sequence whose current assembly is `source` (the 3 s film by default). */
+function feature(source = { path: '', seconds: SECONDS, sha256: '' }): DeliveriesFeature {
+  const file = source.path || film;
+  const seconds = source.path ? source.seconds : SECONDS;
   const assembly: AssemblyView = {
     assemblyId: '00000000-0000-4000-8000-000000000001',
     sequenceId: 's1',
@@ -58,10 +61,10 @@ function feature(): DeliveriesFeature {
     crossfadeSeconds: 0,
     mediaUrl: '/media/assembly/x',
     fileName: 'film.mp4',
-    durationSeconds: SECONDS,
+    durationSeconds: seconds,
     byteSize: 1,
-    sha256: filmSha,
-    chapters: [{ title: 'Shot 1', startSeconds: 0, endSeconds: SECONDS }],
+    sha256: source.sha256 || filmSha,
+    chapters: [{ title: 'Shot 1', startSeconds: 0, endSeconds: seconds }],
     errorMessage: null,
     createdAt: 0,
     reused: false,
@@ -74,7 +77,7 @@ function feature(): DeliveriesFeature {
     },
     assembler: {
       finished: () => Promise.reject(new Error('the assembly is current')),
-      filesOf: () => ({ localPath: film, sidecarPath: `${film}.json` }),
+      filesOf: () => ({ localPath: file, sidecarPath: `${film}.json` }),
     },
     soundtrack,
     mixer: { mixSoundtrack, measureLoudness, toSrt },
@@ -222,11 +225,20 @@ describe('deliveries', () => {
   }, 120_000);
 
   it('a cancelled render leaves no file, and a crash-left one is cleaned at start', async () => {
-    const f = feature();
+    // a longer film, cancelled while its picture is being encoded into the temporary file
+    const long = make('long.mp4', [
+      ...['-f', 'lavfi', '-i', 'testsrc2=s=1376x768:r=24:d=20'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=20'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
+    ]);
+    const f = feature({ path: long, seconds: 20, sha256: await sha256OfFile(long) });
     const started = await f.deliver({ sequenceId: 's1', preset: '16x9', loudnessTarget: -18 });
+    let sawPartialFile = false;
     const done = await f.finished(started.deliveryId, (view) => {
-      if (view.state === 'rendering' && view.progress > 0) f.cancel(view.deliveryId);
+      sawPartialFile ||= readdirSync(deliveriesFolderOf(libraryDir)).some((n) => n.endsWith('.part.mp4'));
+      if (view.state === 'rendering' && sawPartialFile) f.cancel(view.deliveryId);
     });
+    expect(sawPartialFile).toBe(true);
     expect(done.state).toBe('cancelled');
     expect(f.filesOf(done.deliveryId).localPath).toBeNull();
     expect(
