@@ -273,5 +273,11 @@ describe('deliveries', () => {
     expect(existsSync(mixing)).toBe(false);
     expect(journal.deliveries.get(crashed.id)).toMatchObject({ state: 'failed' });
     expect(f.list('s1').map((d: DeliveryView) => d.state)).toContain('cancelled');
+
+    // deleting the sequence takes its delivered files (and sidecars) out of the library
+    const files = f.list('s1').flatMap((d) => Object.values(f.filesOf(d.deliveryId)));
+    expect(files.filter((file) => file && existsSync(file)).length).toBeGreaterThan(0);
+    await f.removeFilesOf('s1');
+    expect(files.filter((file) => file && existsSync(file))).toEqual([]);
   }, 90_000);
 });
