@@ -96,7 +96,8 @@ describe('framewright sequence deliver', () => {
     await new Promise<void>((resolve) =>
       child.stderr.on('data', (d: Buffer) => {
         stderr += String(d);
-        if (/rendering \d+%/.test(stderr)) resolve();
+        // past the sound's share: the picture is being encoded into its temporary file
+        if (/rendering [2-9]0%/.test(stderr)) resolve();
       }),
     );
     // a temporary file of the render is in the library folder while it runs
