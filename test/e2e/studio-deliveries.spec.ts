@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { test, type Page } from '@playwright/test';
 import { signInContext, startStudioHost } from '../support/studio-host-process';
+import { violations } from './accessibility';
 import { expect } from './studio-host';
 
 /** The part of a video element the test reads (this file is type-checked without the DOM library). */
@@ -48,6 +49,7 @@ test('a generated sequence is delivered 16:9 padded and 9:16 cropped, and both p
     await expect(page.getByTestId('delivery-facts').first()).toContainText('LUFS measured (target -14)');
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/screenshots/sequence-deliveries.png', fullPage: true });
+    expect(await violations(page)).toEqual([]);
 
     // the 9:16 one plays in the library, then the 16:9 one
     await page.getByRole('button', { name: 'Play the 9:16 delivery in the library' }).click();
@@ -58,6 +60,7 @@ test('a generated sequence is delivered 16:9 padded and 9:16 cropped, and both p
     await expect.poll(() => size(page), { timeout: 20_000 }).toBe('1920x1080');
     await page.getByTestId('library-films').scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/screenshots/library-films.png', fullPage: true });
+    expect(await violations(page)).toEqual([]);
   } finally {
     await started.stop();
   }
