@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchCliStart } from './cli-start.js';
+import { benchDelivery } from './delivery.js';
 import { benchFirstScreen } from './first-screen.js';
 import { benchJournal } from './journal.js';
 import { ROUNDS, type BenchRow, type BenchRows } from './measure.js';
@@ -31,6 +32,7 @@ const BENCHES: [string, BenchRows][] = [
   ['cli-start', benchCliStart],
   ['first-screen', benchFirstScreen],
   ['platform', benchPlatform],
+  ['delivery', benchDelivery],
 ];
 
 const RESULTS = process.env.BENCH_RESULTS ?? path.resolve(import.meta.dirname, '.work', 'results.json');

@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import type { AssemblyView, SequenceShotView, SequenceView } from '../../shared/bridge/domains/sequences.js';
+import {
+  DeliveryFit,
+  DeliveryPreset,
+  LoudnessTarget,
+  type AssemblyView,
+  type DeliveryView,
+  type SequenceShotView,
+  type SequenceView,
+} from '../../shared/bridge/domains/sequences.js';
 import type { DraftForm } from '../../shared/bridge/domains/studio.js';
 import { isTerminalJobStatus } from '../../shared/api/job-statuses.js';
 import { AppError } from '../../main/core/errors.js';
@@ -342,4 +350,65 @@ export const runSequenceAssemble = async (ref: string, opts: { crossfade: string
       return ExitCode.serviceError;
     }
     return ExitCode.ok;
+  });
+
+export const runSequenceDeliver = async (
+  ref: string,
+  opts: { preset: string; fit: string; loudness: string; burnCaptions?: boolean },
+  command: Command,
+) =>
+  withCliCore(command, async (cli) => {
+    const preset = DeliveryPreset.safeParse(opts.preset);
+    if (!preset.success) throw new AppError('usage', `--preset is 16x9, 9x16 or 1x1 (got "${opts.preset}").`);
+    const fit = DeliveryFit.safeParse(opts.fit);
+    if (!fit.success) throw new AppError('usage', `--fit is pad or crop (got "${opts.fit}").`);
+    const loudness = LoudnessTarget.safeParse(
+      /^-?\d+(\.\d+)?$/.test(opts.loudness.trim()) ? Number(opts.loudness) : NaN,
+    );
+    if (!loudness.success)
+      throw new AppError('usage', `--loudness is a target in LUFS from -31 to -9 (got "${opts.loudness}").`);
+    const studio = cli.studio();
+    const sequenceId = studio.sequences.find(ref);
+    // an assembly made first shows its own line
+    const progress = commandProgress(cli, { labelFor: () => undefined });
+    let done: DeliveryView;
+    let started: DeliveryView;
+    let interrupted = false;
+    const onSigint = () => {
+      interrupted = true;
+      if (started) studio.deliveries.cancel(started.deliveryId);
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const line = `delivery ${preset.data}`;
+      progress.track(line);
+      started = await studio.deliveries.deliver({
+        sequenceId,
+        preset: preset.data,
+        fit: fit.data,
+        loudnessTarget: loudness.data,
+        burnCaptions: opts.burnCaptions ?? false,
+      });
+      if (interrupted) studio.deliveries.cancel(started.deliveryId);
+      done = await studio.deliveries.finished(started.deliveryId, (view) =>
+        progress.update(line, { stage: `rendering ${Math.floor(view.progress * 10) * 10}%` }),
+      );
+      progress.done(line, null);
+    } finally {
+      progress.end();
+      process.off('SIGINT', onSigint);
+    }
+    const files = studio.deliveries.filesOf(done.deliveryId);
+    const result = { ...done, reused: started.reused, path: files.localPath, sidecarPath: files.sidecarPath };
+    if (cli.json) printJson(result);
+    else if (done.state === 'ready')
+      process.stdout.write(
+        `${result.reused ? 'unchanged, reused' : 'delivered'}: ${result.path}\n` +
+          `  ${done.width}x${done.height} ${done.fit}, ${seconds(done.durationSeconds)}, ` +
+          `${done.measuredLufs} LUFS (target ${done.loudnessTarget}), sha256 ${done.sha256}\n` +
+          `  sidecar ${result.sidecarPath}\n`,
+      );
+    if (done.state === 'ready') return ExitCode.ok;
+    process.stderr.write(`framewright: ${done.errorMessage ?? `the delivery ${done.state}`}\n`);
+    return ExitCode.serviceError;
   });

@@ -12,7 +12,7 @@ export function registerSequenceCommands(program: Command): void {
   const sequence = program
     .command('sequence')
     .description(
-      'shot sequences past the 15-second limit: add, continue, bridge, trim, list, assemble, music, voice and captions',
+      'shot sequences past the 15-second limit: add, continue, bridge, trim, list, assemble, music, voice, captions and deliver',
     );
 
   const generation = (command: Command) =>
@@ -129,4 +129,16 @@ export function registerSequenceCommands(program: Command): void {
     .option('--srt <file>', 'write SubRip here')
     .option('--vtt <file>', 'write WebVTT here')
     .action(lazyAction(() => soundtrack().then((m) => m.runSequenceCaptions)));
+
+  sequence
+    .command('deliver')
+    .description(
+      'render the film into a delivery format of the library (H.264/AAC MP4, loudness-normalized), assembling it first if needed; Ctrl-C cancels and leaves no file',
+    )
+    .argument('<sequence>', 'sequence id or name')
+    .requiredOption('--preset <preset>', '16x9 (1920x1080) | 9x16 (1080x1920) | 1x1 (1080x1080)')
+    .option('--fit <fit>', 'pad (bars around the picture) | crop (fill the frame)', 'pad')
+    .option('--loudness <lufs>', 'loudness target in LUFS (-14 web, -23 broadcast)', '-14')
+    .option('--burn-captions', "burn the sequence's captions into the picture")
+    .action(lazyAction(() => load().then((m) => m.runSequenceDeliver)));
 }

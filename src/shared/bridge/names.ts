@@ -100,6 +100,9 @@ export const METHOD_NAMES = [
   'sequences.soundtrack.updateVoice',
   'sequences.soundtrack.removeVoice',
   'sequences.captions.export',
+  'sequences.deliver',
+  'sequences.deliveries.list',
+  'sequences.deliveries.cancel',
   'storyboards.list',
   'storyboards.import',
   'storyboards.linkOf',
@@ -117,6 +120,7 @@ export const EVENT_NAMES = [
   'playground.chat.delta',
   'sequences.changed',
   'sequences.assembly',
+  'sequences.delivery',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -21,6 +21,8 @@ import { referenceTrimEn } from '../../../src/renderer/src/i18n/locales/referenc
 import { referenceTrimZhCN } from '../../../src/renderer/src/i18n/locales/reference-trim-zh-CN.js';
 import { soundtrackEn } from '../../../src/renderer/src/i18n/locales/soundtrack-en.js';
 import { soundtrackZhCN } from '../../../src/renderer/src/i18n/locales/soundtrack-zh-CN.js';
+import { deliveriesEn } from '../../../src/renderer/src/i18n/locales/deliveries-en.js';
+import { deliveriesZhCN } from '../../../src/renderer/src/i18n/locales/deliveries-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -42,7 +44,8 @@ const placeholders = (text: string): string[] =>
 // Storyboard Helper's into `storyboards` by the Sequences chunk (screens/sequences/storyboards-i18n.ts),
 // the trim strip's into `trim` and the sound track's into `soundtrack` by the same chunk
 // (screens/sequences/trim-i18n.ts, soundtrack-i18n.ts),
-// Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts)
+// Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts),
+// and the deliveries' into `deliveries` by their chunks (screens/sequences/deliveries-i18n.ts)
 const english = {
   ...flatten({ ...en, ...studioEn }),
   ...flatten(teamEn),
@@ -50,6 +53,7 @@ const english = {
   ...flatten(trimEn),
   ...flatten(referenceTrimEn),
   ...flatten(soundtrackEn),
+  ...flatten(deliveriesEn),
 };
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
@@ -58,6 +62,7 @@ const chinese = {
   ...flatten(trimZhCN),
   ...flatten(referenceTrimZhCN),
   ...flatten(soundtrackZhCN),
+  ...flatten(deliveriesZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

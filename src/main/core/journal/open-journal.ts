@@ -15,6 +15,7 @@ import { ProfilesRepository } from './profiles-repository.js';
 import { PlatformImageImportsRepository } from './platform-image-imports-repository.js';
 import { ProjectsRepository } from './projects-repository.js';
 import { SequencesRepository } from './sequences-repository.js';
+import { DeliveriesRepository } from './deliveries-repository.js';
 import { StoryboardLinksRepository } from './storyboard-links-repository.js';
 import { PromptOptimizationsRepository } from './prompt-optimizations-repository.js';
 import {
@@ -62,6 +63,8 @@ export interface Journal {
   /** Projects a creator files work under (migration 011). */
   readonly projects: ProjectsRepository;
   readonly sequences: SequencesRepository;
+  /** The deliveries of sequences in their formats (migration 020). */
+  readonly deliveries: DeliveriesRepository;
   /** The variation group of job intents, "Generate ×N" (migration 014). */
   readonly variations: VariationsRepository;
   /** The image imports of `framewright platform release` and their recorded parts (migration 015). */
@@ -141,6 +144,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       eventCursors: new EventCursorsRepository(db, now),
       projects: new ProjectsRepository(db, now),
       sequences: new SequencesRepository(db, now),
+      deliveries: new DeliveriesRepository(db, now),
       variations: new VariationsRepository(db),
       platformImageImports: new PlatformImageImportsRepository(db, now),
       storyboardLinks: new StoryboardLinksRepository(db, now),

@@ -38,11 +38,12 @@ export interface MediaResolverOptions {
 
 /**
  * The route part after the scheme/prefix: `library/<jobRowId>/<outputId>[/poster|/frame/<n>]`,
- * `staged/<uuid>[/poster]` or `assembly/<uuid>[/poster]` (a sequence's assembled file). Frames
+ * `staged/<uuid>[/poster]`, `assembly/<uuid>[/poster]` (a sequence's assembled file) or
+ * `delivery/<uuid>[/poster]` (a sequence's delivery in a format). Frames
  * (the Library card's scrub preview) exist for library videos only.
  */
 export const MEDIA_PATH =
-  /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|assembly\/([0-9a-f-]{36}))(\/poster|\/frame\/(\d))?$/;
+  /^\/?(library\/(\d{1,15})\/(\d{1,15})|staged\/([0-9a-f-]{36})|(assembly|delivery)\/([0-9a-f-]{36}))(\/poster|\/frame\/(\d))?$/;
 
 /** The media URLs (`media-urls.ts`), for the resolver's users. */
 export { FRAME_COUNT, frameRoute, mediaSignatureOf, mediaUrl } from './media-urls.js';
@@ -99,8 +100,8 @@ export class MediaResolver {
   async resolve(route: string, signature?: string | null): Promise<ResolvedMedia | undefined> {
     const match = MEDIA_PATH.exec(route);
     if (!match || !signatureMatches(route, signature)) return undefined;
-    const poster = match[6] !== undefined;
-    const frame = match[7] === undefined ? undefined : Number(match[7]);
+    const poster = match[7] !== undefined;
+    const frame = match[8] === undefined ? undefined : Number(match[8]);
     if (frame !== undefined && (match[2] === undefined || frame >= FRAME_COUNT)) return undefined;
     let source: ResolvedMedia | undefined;
     let posterKey: string;
@@ -117,12 +118,15 @@ export class MediaResolver {
       posterKey = `output-${outputId}`;
       posterDir = path.join(found.root, '.posters');
     } else if (match[5] !== undefined) {
-      const assembly = this.options.journal.sequences.assembly(match[5]);
-      if (assembly?.state !== 'ready' || !assembly.localPath) return undefined;
-      const found = await this.insideLibrary(assembly.localPath);
+      const film =
+        match[5] === 'assembly'
+          ? this.options.journal.sequences.assembly(match[6]!)
+          : this.options.journal.deliveries.get(match[6]!);
+      if (film?.state !== 'ready' || !film.localPath) return undefined;
+      const found = await this.insideLibrary(film.localPath);
       if (!found) return undefined;
       source = { path: found.real, ...(await sniff(found.real)) };
-      posterKey = `assembly-${assembly.id}`;
+      posterKey = `${match[5]}-${film.id}`;
       posterDir = path.join(found.root, '.posters');
     } else {
       const id = match[4]!;

@@ -28,8 +28,8 @@ function signatureOf(route: string): string {
   return createHmac('sha256', MEDIA_URL_KEY).update(route).digest('base64url').slice(0, 32);
 }
 
-/** Routes to the library (results and assemblies) are signed; staged ones are random UUIDs. */
-const isSigned = (route: string) => /^(library|assembly)\//.test(route.replace(/^\//, ''));
+/** Routes to the library (results, assemblies, deliveries) are signed; staged ones are random UUIDs. */
+const isSigned = (route: string) => /^(library|assembly|delivery)\//.test(route.replace(/^\//, ''));
 
 /** Whether a request's signature is the route's (always, for a staged route). */
 export function signatureMatches(route: string, signature: string | null | undefined): boolean {

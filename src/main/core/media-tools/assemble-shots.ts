@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
+import { runFfmpegWithProgress } from './ffmpeg-run.js';
 import { MEDIA_TOOL_PROTOCOLS, sniffedMediaType } from './probe-media.js';
 
 /**
@@ -240,53 +239,13 @@ export async function renderAssembly(
     outPath,
   ];
   try {
-    await runWithProgress(args, timeline.totalSeconds, options);
+    await runFfmpegWithProgress(args, timeline.totalSeconds, options, {
+      code: 'sequence.assembly_failed',
+      doing: 'assemble the sequence',
+      stopped: 'The assembly was stopped.',
+    });
   } finally {
     await rm(metadataPath, { force: true });
   }
   return timeline;
-}
-
-function runWithProgress(
-  args: string[],
-  totalSeconds: number,
-  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal },
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(locateMediaTools().ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let errors = '';
-    let pending = '';
-    const onAbort = () => child.kill('SIGKILL');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const match = /^out_time_us=(\d+)/.exec(line);
-        if (match && totalSeconds > 0)
-          options.onProgress?.(Math.min(0.99, Number(match[1]) / 1e6 / totalSeconds));
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      errors = (errors + chunk).slice(-4000);
-    });
-    child.on('error', (error) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (code === 0) resolve();
-      else if (options.signal?.aborted)
-        reject(new AppError('sequence.assembly_failed', 'The assembly was stopped.'));
-      else
-        reject(
-          new AppError(
-            'sequence.assembly_failed',
-            `ffmpeg could not assemble the sequence: ${errors.trim().split('\n').slice(-3).join(' ') || `exit ${code}`}`,
-          ),
-        );
-    });
-  });
 }

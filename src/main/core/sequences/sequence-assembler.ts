@@ -333,7 +333,7 @@ export class SequenceAssembler {
 }
 
 /** A file name from a sequence name: letters, digits, dashes and underscores only. */
-function safeFileName(name: string): string {
+export function safeFileName(name: string): string {
   const cleaned = name
     .normalize('NFKD')
     .replace(/[^\w-]+/g, '-')

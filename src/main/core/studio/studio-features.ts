@@ -21,6 +21,9 @@ import { StudioSubmit } from '../creating/submit.js';
 import { StudioVariations } from '../creating/variations.js';
 import { SequenceAssembler } from '../sequences/sequence-assembler.js';
 import { SequencesFeature } from '../sequences/sequences-feature.js';
+import { DeliveriesFeature } from '../sequences/deliveries-feature.js';
+import { measureLoudness, mixSoundtrack } from '../media-tools/mix-soundtrack.js';
+import { toSrt } from '../media-tools/captions.js';
 import { ResultFacts } from '../sequences/shot-results.js';
 import { SoundtrackFeature } from '../sequences/soundtrack-feature.js';
 import type { StudioHost } from '../library/studio-host.js';
@@ -75,6 +78,8 @@ export interface StudioFeatures {
   readonly soundtrack: SoundtrackFeature;
   /** Renders sequences into one file of the library (the CLI waits on it). */
   readonly assembler: SequenceAssembler;
+  /** A sequence's deliveries in its formats (16:9, 9:16, 1:1), verified files of the library. */
+  readonly deliveries: DeliveriesFeature;
   /** Sends the engine's changes to the renderer as bridge events. */
   readonly forwardEngineChange: (change: EngineChange) => void;
 }
@@ -143,7 +148,43 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     logger: d.logger,
     waitSeconds,
     changed,
+    // caption sidecars go beside the newest delivered film, else the assembly
+    latestFilm: (sequenceId) =>
+      journal.deliveries.ofSequence(sequenceId).find((f) => f.state === 'ready' && f.localPath)?.localPath,
   });
+  const sequences: SequencesFeature = new SequencesFeature({
+    journal,
+    drafts,
+    submit,
+    staged,
+    views,
+    assembler,
+    workDir: path.join(d.dataDir, 'work', 'frames'),
+    host: d.host,
+    logger: d.logger,
+    changed,
+    facts,
+    // the files kept for the sound track's dropped voice lines, and the deliveries, go with the sequence
+    removeFilesOf: async (sequenceId): Promise<void> => {
+      await soundtrack.removeFilesOf(sequenceId);
+      await deliveries.removeFilesOf(sequenceId);
+    },
+  });
+  const deliveries = new DeliveriesFeature({
+    journal,
+    sequences,
+    assembler,
+    soundtrack,
+    mixer: { mixSoundtrack, measureLoudness, toSrt },
+    libraryDir: d.libraryDir,
+    host: d.host,
+    logger: d.logger,
+    emit: (view) => d.events.emit('sequences.delivery', view),
+    changed,
+  });
+  deliveries
+    .cleanUpInterrupted()
+    .catch((error: unknown) => d.logger.warn('interrupted deliveries not cleaned', { error }));
   return {
     backend,
     capabilities: backend.capabilities,
@@ -153,21 +194,8 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     playground: new PlaygroundFeature({ journal }),
     calls: (query) => views.calls(query),
     libraryDir: d.libraryDir,
-    sequences: new SequencesFeature({
-      journal,
-      drafts,
-      submit,
-      staged,
-      views,
-      assembler,
-      workDir: path.join(d.dataDir, 'work', 'frames'),
-      host: d.host,
-      logger: d.logger,
-      changed,
-      facts,
-      // the files kept for the sound track's dropped voice lines go with the sequence
-      removeFilesOf: (sequenceId) => soundtrack.removeFilesOf(sequenceId),
-    }),
+    sequences,
+    deliveries,
     variations: new StudioVariations({
       submit,
       drafts,

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { JOB_STATUSES } from '../../api/job-statuses.js';
 import { NoParams } from './app.js';
 import { DraftForm, StagedFileId } from './studio.js';
+import {
+  DELIVERY_FITS,
+  DELIVERY_PRESET_NAMES,
+  LOUDNESS_MAX_LUFS,
+  LOUDNESS_MIN_LUFS,
+  type DeliveryPresetName,
+} from '../../delivery-formats.js';
 
 /**
  * Sequences (issue 15): an ordered list of shots kept in the journal, each shot a studio draft and,
@@ -186,6 +193,57 @@ export const SoundtrackView = z.object({
   captions: z.array(CaptionCueView),
 });
 export type SoundtrackView = z.infer<typeof SoundtrackView>;
+/**
+ * Delivery formats (issue 31, frames in `../../delivery-formats.ts`): each a frame the assembled film is fitted into, letterboxed (`pad`)
+ * or filled and cut to size (`crop`), encoded H.264 (yuv420p, +faststart) / AAC 48 kHz stereo MP4.
+ */
+export const DeliveryPreset = z.enum(DELIVERY_PRESET_NAMES as [DeliveryPresetName, ...DeliveryPresetName[]]);
+export type DeliveryPreset = z.infer<typeof DeliveryPreset>;
+export const DeliveryFit = z.enum(DELIVERY_FITS);
+export type DeliveryFit = z.infer<typeof DeliveryFit>;
+export const LoudnessTarget = z.number().min(LOUDNESS_MIN_LUFS).max(LOUDNESS_MAX_LUFS);
+
+export const DeliveryState = z.enum(['rendering', 'ready', 'failed', 'cancelled']);
+
+export const DeliveryView = z.object({
+  deliveryId: z.string(),
+  sequenceId: z.string(),
+  /** The sequence's name (the library lists films of every sequence). */
+  sequenceName: z.string(),
+  preset: DeliveryPreset,
+  fit: DeliveryFit,
+  width: z.number().int(),
+  height: z.number().int(),
+  loudnessTarget: z.number(),
+  burnCaptions: z.boolean(),
+  state: DeliveryState,
+  /** 0..1 while rendering. */
+  progress: z.number(),
+  /** Only when ready (and verified): the library-only media route. */
+  mediaUrl: z.string().nullable(),
+  fileName: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  byteSize: z.number().nullable(),
+  sha256: z.string().nullable(),
+  /** The integrated loudness measured on the delivered file (LUFS). */
+  measuredLufs: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  createdAt: z.number(),
+  /** Delivering an unchanged film again answers the earlier file. */
+  reused: z.boolean(),
+});
+export type DeliveryView = z.infer<typeof DeliveryView>;
+
+export const DeliveryRequest = z
+  .object({
+    sequenceId: Id,
+    preset: DeliveryPreset,
+    fit: DeliveryFit.optional(),
+    loudnessTarget: LoudnessTarget.optional(),
+    burnCaptions: z.boolean().optional(),
+  })
+  .strict();
+export type DeliveryRequest = z.infer<typeof DeliveryRequest>;
 
 const SequenceRef = z.object({ sequenceId: Id }).strict();
 const ShotRef = z.object({ sequenceId: Id, shotId: Id }).strict();
@@ -359,10 +417,31 @@ export const sequencesMethods = {
       files: z.object({ srt: z.string(), vtt: z.string() }).nullable(),
     }),
   },
+  /**
+   * Renders the sequence's latest ready assembly (assembling it first when there is none or the
+   * shots changed) with its sound track into a delivery format of the library: answers at once
+   * (progress follows as `sequences.delivery` events), or the earlier file when nothing changed.
+   */
+  'sequences.deliver': { params: DeliveryRequest, result: DeliveryView },
+  /**
+   * A sequence's deliveries, newest first (failed and cancelled ones included); without a
+   * sequence, the ready deliveries of every sequence (the library's films).
+   */
+  'sequences.deliveries.list': {
+    params: z.object({ sequenceId: Id.optional() }).strict(),
+    result: z.array(DeliveryView),
+  },
+  /** Stops a delivery still rendering; no part of its file stays in the library. */
+  'sequences.deliveries.cancel': {
+    params: z.object({ deliveryId: Id }).strict(),
+    result: z.object({ cancelled: z.boolean() }),
+  },
 } as const;
 
 export const sequencesEvents = {
   /** A sequence changed (shots, their jobs, an assembly). */
   'sequences.changed': z.object({ sequenceId: z.string() }),
   'sequences.assembly': AssemblyView,
+  /** A delivery's progress and its end. */
+  'sequences.delivery': DeliveryView,
 } as const;

@@ -21,7 +21,7 @@ export function createHandlerTable(ctx: HandlerContext): BridgeHandlers {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx),
     ...createPlaygroundHandlers(ctx),
-    ...createSequencesHandlers(ctx.studio.sequences, ctx.studio.soundtrack),
+    ...createSequencesHandlers(ctx.studio.sequences, ctx.studio.soundtrack, ctx.studio.deliveries),
     ...createTeamHandlers(ctx.team),
     ...(ctx.storyboards ? createStoryboardsHandlers(ctx.storyboards) : {}),
     ...(ctx.debugPairing && ctx.profiles

@@ -1,12 +1,14 @@
 import type { sequencesMethods } from '../../../../shared/bridge/domains/sequences.js';
+import type { DeliveriesFeature } from '../../sequences/deliveries-feature.js';
 import type { SequencesFeature } from '../../sequences/sequences-feature.js';
 import type { SoundtrackFeature } from '../../sequences/soundtrack-feature.js';
 import type { DomainHandlers } from './handler-context.js';
 
-/** Sequences (issues 15, 31): each method mapped onto the sequences and sound track features. */
+/** Sequences (issues 15, 31): each method mapped onto the sequences, sound track and deliveries features. */
 export function createSequencesHandlers(
   sequences: SequencesFeature,
   soundtrack: SoundtrackFeature,
+  deliveries: DeliveriesFeature,
 ): DomainHandlers<typeof sequencesMethods> {
   return {
     'sequences.list': () => sequences.list(),
@@ -35,5 +37,8 @@ export function createSequencesHandlers(
     'sequences.soundtrack.removeVoice': ({ sequenceId, lineId }) =>
       soundtrack.removeVoice(sequenceId, lineId),
     'sequences.captions.export': ({ sequenceId }) => soundtrack.exportCaptions(sequenceId),
+    'sequences.deliver': (request) => deliveries.deliver(request),
+    'sequences.deliveries.list': ({ sequenceId }) => deliveries.list(sequenceId),
+    'sequences.deliveries.cancel': ({ deliveryId }) => deliveries.cancel(deliveryId),
   };
 }

@@ -17,6 +17,7 @@ import { migration016JobIntentResends } from './016-job-intent-resends.js';
 import { migration017StoryboardLinks } from './017-storyboard-links.js';
 import { migration018ShotTrims } from './018-shot-trims.js';
 import { migration019SequenceSoundtracks } from './019-sequence-soundtracks.js';
+import { migration020SequenceDeliveries } from './020-sequence-deliveries.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   migration017StoryboardLinks,
   migration018ShotTrims,
   migration019SequenceSoundtracks,
+  migration020SequenceDeliveries,
 ];

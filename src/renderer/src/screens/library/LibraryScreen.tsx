@@ -8,6 +8,7 @@ import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { CompareDialog } from './compare/CompareDialog';
 import { LibraryCard } from './LibraryCard';
+import { LibraryFilms } from './LibraryFilms';
 
 interface Filters {
   query: string;
@@ -417,6 +418,7 @@ export function LibraryScreen() {
           />
         ))}
       </ul>
+      <LibraryFilms />
       {pair.length > 0 ? (
         <div className="compare-bar panel" data-testid="compare-bar">
           <span role="status" data-testid="compare-count">

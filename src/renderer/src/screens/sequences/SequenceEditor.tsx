@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStudio } from '../../store';
 import { AddShotForm } from './AddShotForm';
@@ -8,6 +8,9 @@ import { formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
 import { SoundtrackPanel } from './SoundtrackPanel';
+
+/** Deliveries (issue 31): its own chunk, loaded when a sequence opens. */
+const DeliveriesPanel = lazy(() => import('./DeliveriesPanel').then((m) => ({ default: m.DeliveriesPanel })));
 
 function SequenceHeader() {
   const { t } = useTranslation();
@@ -216,6 +219,9 @@ export function SequenceEditor() {
       <AddShotForm />
       <AssemblyPanel />
       <SoundtrackPanel sequenceId={sequence.sequenceId} />
+      <Suspense fallback={null}>
+        <DeliveriesPanel />
+      </Suspense>
     </div>
   );
 }

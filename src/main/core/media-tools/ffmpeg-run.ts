@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
+import { AppError } from '../errors.js';
+import type { AppErrorCode } from '../error-kinds.js';
+
+/** How a failed or stopped run is reported: the error code and what the run was doing. */
+export interface FfmpegFailure {
+  code: AppErrorCode;
+  /** "assemble the sequence", "render the delivery"… */
+  doing: string;
+  /** The message (and code, else `code`) when `signal` stopped the run. */
+  stopped: string;
+  stoppedCode?: AppErrorCode;
+}
+
+/**
+ * Runs ffmpeg with `args` (which must include `-progress pipe:1 -nostats`), reporting progress
+ * (0..0.99) from its `out_time_us` lines against `totalSeconds`. `signal` kills it at once.
+ */
+export function runFfmpegWithProgress(
+  args: string[],
+  totalSeconds: number,
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; cwd?: string },
+  failure: FfmpegFailure,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new AppError(failure.stoppedCode ?? failure.code, failure.stopped));
+      return;
+    }
+    const child = spawn(locateMediaTools().ffmpeg, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+    });
+    let errors = '';
+    let pending = '';
+    const onAbort = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = /^out_time_us=(\d+)/.exec(line);
+        if (match && totalSeconds > 0)
+          options.onProgress?.(Math.min(0.99, Number(match[1]) / 1e6 / totalSeconds));
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      errors = (errors + chunk).slice(-4000);
+    });
+    child.on('error', (error) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (code === 0) resolve();
+      else if (options.signal?.aborted)
+        reject(new AppError(failure.stoppedCode ?? failure.code, failure.stopped));
+      else
+        reject(
+          new AppError(
+            failure.code,
+            `ffmpeg could not ${failure.doing}: ${errors.trim().split('\n').slice(-3).join(' ') || `exit ${code}`}`,
+          ),
+        );
+    });
+  });
+}
