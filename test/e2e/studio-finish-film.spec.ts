@@ -164,12 +164,14 @@ test('two shots trimmed, a music bed and a voice line added, the film delivered 
       'data-start',
       '1',
     );
-    // the music ducks 18 dB under the voice; the captions export as SRT
+    // the music ducks 18 dB under the voice
     await sound.getByLabel('Music ducks under a voice by (dB)').fill('18');
     await page.getByTestId('soundtrack-levels-save').click();
     await expect(page.getByTestId('soundtrack-levels-save')).toBeDisabled();
+    // the captions export as SRT and WebVTT sidecars beside the assembled film
     await page.getByTestId('soundtrack-captions-export').click();
-    await expect(page.getByTestId('soundtrack-captions-text')).toContainText('00:00:01,000 -->');
+    await expect(page.getByTestId('soundtrack-captions-exported')).toContainText('.srt');
+    await expect(page.getByTestId('soundtrack-captions-exported')).toContainText('.vtt');
     await sound.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/screenshots/sequence-soundtrack.png', fullPage: true });
     expect(await violations(page)).toEqual([]);

@@ -42,7 +42,7 @@ export const soundtrackEn = {
     captions: 'Captions',
     cueCount: '{{count}} caption cue(s)',
     exportCaptions: 'Export SRT and WebVTT',
-    exported: 'Written beside the assembled film: {{srt}} and {{vtt}}.',
+    exported: 'Written beside the film (its newest delivery, else the assembly): {{srt}} and {{vtt}}.',
     exportedText: 'Nothing is assembled yet: the caption text is below.',
     working: 'Working…',
   },

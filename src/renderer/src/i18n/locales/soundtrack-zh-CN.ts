@@ -38,7 +38,7 @@ export const soundtrackZhCN = {
     captions: '字幕',
     cueCount: '{{count}} 条字幕',
     exportCaptions: '导出 SRT 和 WebVTT',
-    exported: '已写在合成影片旁：{{srt}} 和 {{vtt}}。',
+    exported: '已写在影片旁（最新交付版本，否则为合成版本）：{{srt}} 和 {{vtt}}。',
     exportedText: '尚未合成影片：字幕文本如下。',
     working: '处理中…',
   },
