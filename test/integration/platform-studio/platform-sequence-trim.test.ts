@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
 
 /**
- * Trim (issue 31) on the platform deployment (`serve --platform`): the same sequences feature in the
- * person's library — a shot trimmed, refused past its end, assembled to its kept length, and
- * continued from its out point.
+ * Trim and delivery (issue 31) on the platform deployment (`serve --platform`): the same features
+ * in the person's library — a shot trimmed, refused past its end, assembled to its kept length,
+ * delivered 9:16 (served to that person only), and continued from its out point.
  */
 
 let rig: StudioRig;
@@ -28,6 +28,18 @@ interface Sequence {
   shots: Shot[];
   totalSeconds: number;
   assembly: { state: string; durationSeconds: number | null; errorMessage: string | null } | null;
+}
+
+interface Delivery {
+  deliveryId: string;
+  state: string;
+  width: number;
+  height: number;
+  loudnessTarget: number;
+  durationSeconds: number | null;
+  byteSize: number | null;
+  mediaUrl: string | null;
+  errorMessage: string | null;
 }
 
 const T2V = {
@@ -85,11 +97,35 @@ describe('trim on the platform', () => {
       durationSeconds: 2.5,
     });
 
+    // delivered 9:16 into the person's library, the trimmed length, served to them only
+    const started = await member.call<{ deliveryId: string }>('sequences.deliver', {
+      sequenceId,
+      preset: '9x16',
+      fit: 'crop',
+    });
+    let delivery: Delivery | undefined;
+    const end = Date.now() + 90_000;
+    while (!delivery) {
+      const list = await member.call<Delivery[]>('sequences.deliveries.list', { sequenceId });
+      const found = list.find((d) => d.deliveryId === started.deliveryId)!;
+      if (found.state === 'failed') throw new Error(found.errorMessage ?? 'delivery failed');
+      if (found.state === 'ready') delivery = found;
+      else if (Date.now() > end) throw new Error('timed out');
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(delivery).toMatchObject({ width: 1080, height: 1920, loudnessTarget: -14 });
+    expect(delivery.durationSeconds).toBeCloseTo(2.5, 1);
+    const film = await member.get(delivery.mediaUrl!);
+    expect(film.status).toBe(200);
+    expect((await film.arrayBuffer()).byteLength).toBe(delivery.byteSize);
+    const other = await rig.open('manager');
+    expect((await other.get(delivery.mediaUrl!)).status).toBe(404);
+
     view = await member.call<Sequence>('sequences.continueShot', {
       sequenceId,
       fromShotId: shot.shotId,
       generationMode: 'i2v',
     });
     expect(view.shots).toHaveLength(2);
-  }, 120_000);
+  }, 180_000);
 });
