@@ -13,16 +13,20 @@ export interface FfmpegFailure {
   stoppedCode?: AppErrorCode;
 }
 
+/** How much of ffmpeg's log (stderr) is kept: its tail, enough for a report printed at the end. */
+const LOG_TAIL_CHARS = 64_000;
+
 /**
  * Runs ffmpeg with `args` (which must include `-progress pipe:1 -nostats`), reporting progress
- * (0..0.99) from its `out_time_us` lines against `totalSeconds`. `signal` kills it at once.
+ * (0..0.99) from its `out_time_us` lines against `totalSeconds`, and answers the tail of its log
+ * (stderr; e.g. loudnorm's report). `signal` kills it at once.
  */
 export function runFfmpegWithProgress(
   args: string[],
   totalSeconds: number,
   options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; cwd?: string },
   failure: FfmpegFailure,
-): Promise<void> {
+): Promise<string> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new AppError(failure.stoppedCode ?? failure.code, failure.stopped));
@@ -32,7 +36,7 @@ export function runFfmpegWithProgress(
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: options.cwd,
     });
-    let errors = '';
+    let log = '';
     let pending = '';
     const onAbort = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -47,7 +51,7 @@ export function runFfmpegWithProgress(
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      errors = (errors + chunk).slice(-4000);
+      log = (log + chunk).slice(-LOG_TAIL_CHARS);
     });
     child.on('error', (error) => {
       options.signal?.removeEventListener('abort', onAbort);
@@ -55,14 +59,14 @@ export function runFfmpegWithProgress(
     });
     child.on('close', (code) => {
       options.signal?.removeEventListener('abort', onAbort);
-      if (code === 0) resolve();
+      if (code === 0) resolve(log);
       else if (options.signal?.aborted)
         reject(new AppError(failure.stoppedCode ?? failure.code, failure.stopped));
       else
         reject(
           new AppError(
             failure.code,
-            `ffmpeg could not ${failure.doing}: ${errors.trim().split('\n').slice(-3).join(' ') || `exit ${code}`}`,
+            `ffmpeg could not ${failure.doing}: ${log.trim().split('\n').slice(-3).join(' ') || `exit ${code}`}`,
           ),
         );
     });

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
+import { runFfmpegWithProgress } from './ffmpeg-run.js';
 import { MEDIA_TOOL_PROTOCOLS, readMediaFacts, runMediaTool, sniffedMediaType } from './probe-media.js';
 
 /**
@@ -276,47 +275,10 @@ function runFfmpeg(
   totalSeconds: number,
   options: { onProgress?: (fraction: number) => void; signal?: AbortSignal },
 ): Promise<string> {
-  if (options.signal?.aborted) return Promise.reject(stopped());
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      locateMediaTools().ffmpeg,
-      ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let log = '';
-    let pending = '';
-    const onAbort = () => child.kill('SIGKILL');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const match = /^out_time_us=(\d+)/.exec(line);
-        if (match && totalSeconds > 0)
-          options.onProgress?.(Math.min(1, Number(match[1]) / 1e6 / totalSeconds));
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      log = (log + chunk).slice(-64_000);
-    });
-    child.on('error', (error) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (code === 0) resolve(log);
-      else if (options.signal?.aborted) reject(stopped());
-      else
-        reject(
-          new AppError(
-            'sequence.assembly_failed',
-            `ffmpeg could not mix the sound track: ${log.trim().split('\n').slice(-3).join(' ') || `exit ${code}`}`,
-          ),
-        );
-    });
-  });
+  return runFfmpegWithProgress(
+    ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args],
+    totalSeconds,
+    options,
+    { code: 'sequence.assembly_failed', doing: 'mix the sound track', stopped: 'The mix was stopped.' },
+  );
 }
-
-const stopped = () => new AppError('sequence.assembly_failed', 'The mix was stopped.');
