@@ -2,6 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors.js';
 import { runFfmpegWithProgress } from './ffmpeg-run.js';
+import { FFMPEG_QUIET, filmMp4Output } from './film-encoding.js';
 import { MEDIA_TOOL_PROTOCOLS, sniffedMediaType } from './probe-media.js';
 
 /**
@@ -188,11 +189,7 @@ export async function renderAssembly(
   const metadataPath = `${outPath}.ffmetadata.txt`;
   await writeFile(metadataPath, ffmetadataOf(timeline.chapters, options.title), 'utf8');
   const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...FFMPEG_QUIET,
     ...MEDIA_TOOL_PROTOCOLS,
     ...plan.shots.flatMap((s) => ['-i', s.path]),
     '-f',
@@ -211,32 +208,7 @@ export async function renderAssembly(
     String(plan.shots.length),
     '-r',
     String(plan.canvas.fps),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '20',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '192k',
-    '-ac',
-    '2',
-    '-ar',
-    '48000',
-    '-t',
-    timeline.totalSeconds.toFixed(3),
-    '-movflags',
-    '+faststart',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    '-f',
-    'mp4',
-    outPath,
+    ...filmMp4Output(timeline.totalSeconds, outPath),
   ];
   try {
     await runFfmpegWithProgress(args, timeline.totalSeconds, options, {

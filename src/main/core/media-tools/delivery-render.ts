@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../errors.js';
 import { subtitlesFilter } from './captions.js';
 import { runFfmpegWithProgress } from './ffmpeg-run.js';
+import { FFMPEG_QUIET, filmMp4Output } from './film-encoding.js';
 import { MEDIA_TOOL_PROTOCOLS, runMediaTool, sniffedMediaType } from './probe-media.js';
 
 /**
@@ -51,11 +52,7 @@ export function deliveryVideoFilter(
 /** ffmpeg's arguments for a delivery (the bench runs the same ones directly as its baseline). */
 export function deliveryArgs(input: DeliveryRenderInput): string[] {
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...FFMPEG_QUIET,
     ...MEDIA_TOOL_PROTOCOLS,
     '-i',
     input.picturePath,
@@ -70,32 +67,7 @@ export function deliveryArgs(input: DeliveryRenderInput): string[] {
     '1:a:0',
     '-map_chapters',
     '0',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '20',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '192k',
-    '-ac',
-    '2',
-    '-ar',
-    '48000',
-    '-t',
-    input.durationSeconds.toFixed(3),
-    '-movflags',
-    '+faststart',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    '-f',
-    'mp4',
-    input.outPath,
+    ...filmMp4Output(input.durationSeconds, input.outPath),
   ];
 }
 
