@@ -2,8 +2,10 @@
  * What a delivery needs of the sound track (issue 31), as narrow ports: the sequence's mix plan
  * and captions (the soundtrack feature answers them; tests give fakes), and the mixer that makes
  * the normalized sound and measures loudness (`media-tools/mix-soundtrack.ts`, SRT from
- * `media-tools/captions.ts`).
+ * `media-tools/captions.ts`). The mix's shapes are the mixer's own (`SoundtrackMixInput`).
  */
+
+import type { SoundtrackMixInput } from '../media-tools/mix-soundtrack.js';
 
 export interface DeliveryCaptionCue {
   startSeconds: number;
@@ -12,10 +14,7 @@ export interface DeliveryCaptionCue {
 }
 
 /** A sequence's mix: music bed, voice lines, duck amount; `planKey` changes with any of them. */
-export interface DeliveryMixPlan {
-  music?: { path: string; gainDb: number };
-  voices: { path: string; atSeconds: number; gainDb: number }[];
-  duckDb: number;
+export interface DeliveryMixPlan extends Pick<SoundtrackMixInput, 'music' | 'voices' | 'duckDb'> {
   planKey: string;
 }
 
@@ -26,20 +25,8 @@ export interface DeliverySoundtrack {
   captionsOf(sequenceId: string): Promise<DeliveryCaptionCue[]>;
 }
 
-export interface DeliveryMixInput {
-  programAudioPath: string;
-  durationSeconds: number;
-  music?: { path: string; gainDb: number };
-  voices: { path: string; atSeconds: number; gainDb: number }[];
-  duckDb: number;
-  targetLufs: number;
-  outPath: string;
-  signal?: AbortSignal;
-  onProgress?: (fraction: number) => void;
-}
-
 export interface DeliveryMixer {
-  mixSoundtrack(input: DeliveryMixInput): Promise<{ path: string; integratedLufs: number }>;
+  mixSoundtrack(input: SoundtrackMixInput): Promise<{ path: string; integratedLufs: number }>;
   measureLoudness(path: string): Promise<{ integratedLufs: number }>;
   toSrt(cues: readonly DeliveryCaptionCue[]): string;
 }
