@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { runMediaTool } from './probe-media.js';
+import { ffprobeJson, runMediaTool } from './probe-media.js';
 
 /** What the cut must keep: `[startSeconds, endSeconds)` of `source`, written to `output`. */
 export interface CutRange {
@@ -27,16 +27,8 @@ interface StreamFacts {
 }
 
 async function streamsOf(file: string): Promise<StreamFacts[]> {
-  const { stdout } = await runMediaTool('ffprobe', file, [
-    '-v',
-    'error',
-    '-print_format',
-    'json',
-    '-show_streams',
-    '-i',
-    '{input}',
-  ]);
-  return (JSON.parse(stdout) as { streams?: StreamFacts[] }).streams ?? [];
+  const data = await ffprobeJson<{ streams?: StreamFacts[] }>(file, { format: false });
+  return data.streams ?? [];
 }
 
 function rate(value: string | undefined): number {

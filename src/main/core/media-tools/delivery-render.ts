@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { subtitlesFilter } from './captions.js';
 import { runFfmpegWithProgress } from './ffmpeg-run.js';
 import { FFMPEG_QUIET, filmMp4Output } from './film-encoding.js';
-import { MEDIA_TOOL_PROTOCOLS, runMediaTool, sniffedMediaType } from './probe-media.js';
+import { ffprobeJson, MEDIA_TOOL_PROTOCOLS, sniffedMediaType } from './probe-media.js';
 
 /**
  * Renders a delivery format (issue 31): the assembled film's picture fitted into the preset's
@@ -117,17 +117,7 @@ interface ProbeStream {
 }
 
 export async function probeDelivery(file: string): Promise<DeliveryFacts> {
-  const { stdout } = await runMediaTool('ffprobe', file, [
-    '-v',
-    'error',
-    '-print_format',
-    'json',
-    '-show_streams',
-    '-show_format',
-    '-i',
-    '{input}',
-  ]);
-  const data = JSON.parse(stdout) as { streams?: ProbeStream[]; format?: { duration?: string } };
+  const data = await ffprobeJson<{ streams?: ProbeStream[]; format?: { duration?: string } }>(file);
   const streams = data.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');

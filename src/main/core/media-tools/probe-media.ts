@@ -75,19 +75,27 @@ export async function runMediaTool(
   return run(binary, full, { timeout: options.timeoutMs, maxBuffer: options.maxBuffer ?? 8 * 1024 * 1024 });
 }
 
-/** Width, height, duration and tracks as ffprobe reads them from the (sniffed) content. */
-export async function readMediaFacts(file: string): Promise<MediaFacts> {
+/**
+ * ffprobe's JSON report of a (sniffed) file's streams, and of its container format unless
+ * `format: false`; `T` is the shape the caller reads of it.
+ */
+export async function ffprobeJson<T>(file: string, options: { format?: boolean } = {}): Promise<T> {
   const { stdout } = await runMediaTool('ffprobe', file, [
     '-v',
     'error',
     '-print_format',
     'json',
     '-show_streams',
-    '-show_format',
+    ...(options.format === false ? [] : ['-show_format']),
     '-i',
     '{input}',
   ]);
-  const data = JSON.parse(stdout) as FfprobeOutput;
+  return JSON.parse(stdout) as T;
+}
+
+/** Width, height, duration and tracks as ffprobe reads them from the (sniffed) content. */
+export async function readMediaFacts(file: string): Promise<MediaFacts> {
+  const data = await ffprobeJson<FfprobeOutput>(file);
   const streams = data.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const anyVideo = video ?? streams.find((s) => s.codec_type === 'video');
