@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView } from '../../../../shared/bridge/contract';
 import type { SoundtrackState } from '../../store/soundtrack-actions';
+import { NumberField } from './NumberField';
 
 /** The music bed: the current one (playable), one from the library, or one generated from a prompt; its gain and duck. */
 export function MusicBed({ state }: { state: SoundtrackState }) {
@@ -118,33 +119,23 @@ export function MusicBed({ state }: { state: SoundtrackState }) {
         </button>
       </div>
       <div className="row">
-        <label className="field-label" htmlFor="soundtrack-music-gain">
-          {t('soundtrack.musicGain')}
-        </label>
-        <input
+        <NumberField
           id="soundtrack-music-gain"
-          className="input input-narrow"
-          type="number"
+          label={t('soundtrack.musicGain')}
           min={-60}
           max={12}
           step={1}
-          data-testid="soundtrack-music-gain"
           value={gainValue}
-          onChange={(e) => setGain(e.target.value)}
+          onChange={setGain}
         />
-        <label className="field-label" htmlFor="soundtrack-duck">
-          {t('soundtrack.duck')}
-        </label>
-        <input
+        <NumberField
           id="soundtrack-duck"
-          className="input input-narrow"
-          type="number"
+          label={t('soundtrack.duck')}
           min={0}
           max={60}
           step={1}
-          data-testid="soundtrack-duck"
           value={duckValue}
-          onChange={(e) => setDuck(e.target.value)}
+          onChange={setDuck}
         />
         <button
           type="button"

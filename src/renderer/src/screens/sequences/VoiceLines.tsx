@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DraftMedia, VoiceLineView } from '../../../../shared/bridge/contract';
 import { formatSeconds } from './sequence-model';
 import type { SoundtrackState } from '../../store/soundtrack-actions';
+import { NumberField } from './NumberField';
 
 /** One line: its start and gain editable in place (saved when the field is left), its state, remove. */
 function VoiceLine({ line, index, state }: { line: VoiceLineView; index: number; state: SoundtrackState }) {
@@ -126,32 +127,22 @@ export function VoiceLines({ state }: { state: SoundtrackState }) {
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
-        <label className="field-label" htmlFor="soundtrack-line-at">
-          {t('soundtrack.lineAt')}
-        </label>
-        <input
+        <NumberField
           id="soundtrack-line-at"
-          className="input input-narrow"
-          type="number"
+          label={t('soundtrack.lineAt')}
           min={0}
           step={0.1}
-          data-testid="soundtrack-line-at"
           value={at}
-          onChange={(e) => setAt(e.target.value)}
+          onChange={setAt}
         />
-        <label className="field-label" htmlFor="soundtrack-line-gain">
-          {t('soundtrack.lineGain')}
-        </label>
-        <input
+        <NumberField
           id="soundtrack-line-gain"
-          className="input input-narrow"
-          type="number"
+          label={t('soundtrack.lineGain')}
           min={-60}
           max={12}
           step={1}
-          data-testid="soundtrack-line-gain"
           value={gain}
-          onChange={(e) => setGain(e.target.value)}
+          onChange={setGain}
         />
         <button
           type="button"
