@@ -4,8 +4,7 @@
  * name.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { DeliveryView } from '../../../src/shared/bridge/contract.js';
-import { sequence } from './sequence-fixtures.js';
+import { delivery, sequence } from './sequence-fixtures.js';
 import { renderMarkup, rendererModule } from './static-render.js';
 
 const shown = vi.hoisted(() => ({ state: {} as Record<string, unknown> }));
@@ -32,32 +31,6 @@ function show(patch: Record<string, unknown>) {
     ...patch,
   };
   shown.state = new Proxy(state, { get: (target, key: string) => (key in target ? target[key] : noop) });
-}
-
-function delivery(patch: Partial<DeliveryView>): DeliveryView {
-  return {
-    deliveryId: 'd-1',
-    sequenceId: 'seq-1',
-    sequenceName: 'Harbour',
-    preset: '16x9',
-    fit: 'pad',
-    width: 1920,
-    height: 1080,
-    loudnessTarget: -14,
-    burnCaptions: false,
-    state: 'rendering',
-    progress: 0,
-    mediaUrl: null,
-    fileName: null,
-    durationSeconds: null,
-    byteSize: null,
-    sha256: null,
-    measuredLufs: null,
-    errorMessage: null,
-    createdAt: 1,
-    reused: false,
-    ...patch,
-  };
 }
 
 describe('the Deliveries panel', () => {

@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryView } from '../../../src/shared/bridge/contract.js';
 import { fake } from './fake-bridge.js';
+import { delivery } from './sequence-fixtures.js';
 import { renderMarkup, rendererModule } from './static-render.js';
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
@@ -34,32 +35,6 @@ const { SafeAreaPreview } = await rendererModule<{ SafeAreaPreview: unknown }>(
 const initial = useDeliveries.getState();
 const state = () => useDeliveries.getState();
 const calls = (method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.params);
-
-export function delivery(patch: Partial<DeliveryView> = {}): DeliveryView {
-  return {
-    deliveryId: 'd-1',
-    sequenceId: 'seq-1',
-    sequenceName: 'Harbour',
-    preset: '16x9',
-    fit: 'pad',
-    width: 1920,
-    height: 1080,
-    loudnessTarget: -14,
-    burnCaptions: false,
-    state: 'rendering',
-    progress: 0,
-    mediaUrl: null,
-    fileName: null,
-    durationSeconds: null,
-    byteSize: null,
-    sha256: null,
-    measuredLufs: null,
-    errorMessage: null,
-    createdAt: 1,
-    reused: false,
-    ...patch,
-  };
-}
 
 beforeEach(() => {
   useDeliveries.setState(initial, true);

@@ -1,5 +1,8 @@
-/** A sequence and its shots as the core answers them (`sequences.get`), for the renderer's tests. */
-import type { SequenceShotView, SequenceView } from '../../../src/shared/bridge/contract.js';
+/**
+ * A sequence and its shots as the core answers them (`sequences.get`), and a delivery of it
+ * (`deliveries.list`), for the renderer's tests.
+ */
+import type { DeliveryView, SequenceShotView, SequenceView } from '../../../src/shared/bridge/contract.js';
 
 export function shot(patch: Partial<SequenceShotView> = {}): SequenceShotView {
   return {
@@ -41,6 +44,33 @@ export function sequence(patch: Partial<SequenceView> = {}): SequenceView {
     assemblyCurrent: false,
     createdAt: 1,
     updatedAt: 1,
+    ...patch,
+  };
+}
+
+/** A 16:9 delivery of the sequence, rendering; `patch` sets what a test needs. */
+export function delivery(patch: Partial<DeliveryView> = {}): DeliveryView {
+  return {
+    deliveryId: 'd-1',
+    sequenceId: 'seq-1',
+    sequenceName: 'Harbour',
+    preset: '16x9',
+    fit: 'pad',
+    width: 1920,
+    height: 1080,
+    loudnessTarget: -14,
+    burnCaptions: false,
+    state: 'rendering',
+    progress: 0,
+    mediaUrl: null,
+    fileName: null,
+    durationSeconds: null,
+    byteSize: null,
+    sha256: null,
+    measuredLufs: null,
+    errorMessage: null,
+    createdAt: 1,
+    reused: false,
     ...patch,
   };
 }
