@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Database } from 'better-sqlite3';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
 import { migration017StoryboardLinks } from '../../../../src/main/core/journal/migrations/017-storyboard-links.js';
 import { StoryboardLinksRepository } from '../../../../src/main/core/journal/storyboard-links-repository.js';
-import { columns, migratedTo, tables } from './schema-helpers.js';
-
-function sequenceWithShots(db: Database, sequenceId: string, shotIds: string[]): void {
-  db.prepare("INSERT INTO sequences (id, name, created_at, updated_at) VALUES (?, 'Board', 0, 0)").run(
-    sequenceId,
-  );
-  shotIds.forEach((shotId, position) => {
-    db.prepare("INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (?, '{}', 0, 0)").run(
-      `d-${shotId}`,
-    );
-    db.prepare(
-      "INSERT INTO sequence_shots (id, sequence_id, position, draft_id, origin, created_at) VALUES (?, ?, ?, ?, 'new', 0)",
-    ).run(shotId, sequenceId, position, `d-${shotId}`);
-  });
-}
+import { columns, migratedTo, sequenceWithShots, tables } from './schema-helpers.js';
 
 const link = {
   sequenceId: 's1',

@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Database } from 'better-sqlite3';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
 import { migration018ShotTrims } from '../../../../src/main/core/journal/migrations/018-shot-trims.js';
 import { SequencesRepository } from '../../../../src/main/core/journal/sequences-repository.js';
-import { columns, migratedTo, tables } from './schema-helpers.js';
-
-function sequenceWithShots(db: Database, sequenceId: string, shotIds: string[]): void {
-  db.prepare("INSERT INTO sequences (id, name, created_at, updated_at) VALUES (?, 'Film', 0, 0)").run(
-    sequenceId,
-  );
-  shotIds.forEach((shotId, position) => {
-    db.prepare("INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (?, '{}', 0, 0)").run(
-      `d-${shotId}`,
-    );
-    db.prepare(
-      "INSERT INTO sequence_shots (id, sequence_id, position, draft_id, origin, created_at) VALUES (?, ?, ?, ?, 'new', 0)",
-    ).run(shotId, sequenceId, position, `d-${shotId}`);
-  });
-}
+import { columns, migratedTo, sequenceWithShots, tables } from './schema-helpers.js';
 
 const trim = {
   shotId: 'a',

@@ -11,6 +11,21 @@ export function migratedTo(version: number): Database {
   return db;
 }
 
+/** A sequence `sequenceId` whose shots are `shotIds` in order, each with its own empty draft `d-<shotId>`. */
+export function sequenceWithShots(db: Database, sequenceId: string, shotIds: string[]): void {
+  db.prepare("INSERT INTO sequences (id, name, created_at, updated_at) VALUES (?, 'Film', 0, 0)").run(
+    sequenceId,
+  );
+  shotIds.forEach((shotId, position) => {
+    db.prepare("INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (?, '{}', 0, 0)").run(
+      `d-${shotId}`,
+    );
+    db.prepare(
+      "INSERT INTO sequence_shots (id, sequence_id, position, draft_id, origin, created_at) VALUES (?, ?, ?, ?, 'new', 0)",
+    ).run(shotId, sequenceId, position, `d-${shotId}`);
+  });
+}
+
 /** One profile `p` and a job intent per id (key `k-<id>`), for the tables that refer to intents. */
 export function withIntents(db: Database, ids: number[]): void {
   db.exec(
