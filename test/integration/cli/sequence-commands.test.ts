@@ -1,20 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
-import { runFramewright } from '../../support/cli-runner.js';
-import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { openCliDataFolder } from '../../support/worlds/cli-data-folder.js';
 
 /** `framewright sequence …` end to end: the real binary on one data folder with the embedded simulator. */
 
-let dataDir: string;
-const fw = (...args: string[]) => runFramewright(['--data-dir', dataDir, ...args]);
-const json = async <T>(...args: string[]): Promise<T> => {
-  const run = await fw('--json', ...args);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as T;
-};
+const cli = openCliDataFolder('fw-cli-seq-');
+const { fw, json } = cli;
 
 interface Shot {
   shotId: string;
@@ -29,10 +23,6 @@ interface Sequence {
   name: string;
   shots: Shot[];
 }
-
-beforeAll(() => {
-  dataDir = tempFolder('fw-cli-seq-');
-});
 
 describe('framewright sequence', () => {
   it('new, add, bridge, continue, list and assemble on the same journal', async () => {
@@ -100,7 +90,7 @@ describe('framewright sequence', () => {
     expect(Math.abs(Number(probed.format.duration) - expected)).toBeLessThan(0.15);
     expect(probed.streams.map((s) => s.codec_type)).toEqual(expect.arrayContaining(['video', 'audio']));
     expect(probed.chapters).toHaveLength(4);
-    expect(assembled.path.startsWith(path.join(dataDir, 'library'))).toBe(true);
+    expect(assembled.path.startsWith(path.join(cli.dataDir, 'library'))).toBe(true);
     const sidecar = JSON.parse(readFileSync(assembled.sidecarPath, 'utf8')) as { shots: { jobId: string }[] };
     expect(sidecar.shots.map((s) => s.jobId)).toEqual(listed.shots.map((s) => s.jobId));
 

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probeDelivery } from '../../../src/main/core/media-tools/delivery-render.js';
 import { measureLoudness } from '../../../src/main/core/media-tools/mix-soundtrack.js';
-import { runFramewright } from '../../support/cli-runner.js';
-import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { openCliDataFolder } from '../../support/worlds/cli-data-folder.js';
 
 /**
  * `framewright sequence deliver` end to end: the real binary on one data folder with the embedded
@@ -14,9 +13,9 @@ import { tempFolder } from '../../support/worlds/temp-folder.js';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-let dataDir: string;
-const fw = (...args: string[]) => runFramewright(['--data-dir', dataDir, ...args]);
-const deliveriesDir = () => path.join(dataDir, 'library', 'sequences', 'deliveries');
+const cli = openCliDataFolder('fw-cli-deliver-');
+const { fw } = cli;
+const deliveriesDir = () => path.join(cli.dataDir, 'library', 'sequences', 'deliveries');
 
 interface Delivered {
   state: string;
@@ -32,7 +31,6 @@ interface Delivered {
 }
 
 beforeAll(async () => {
-  dataDir = tempFolder('fw-cli-deliver-');
   expect((await fw('sequence', 'new', 'Pier')).code).toBe(0);
   const added = await fw('sequence', 'add', 'Pier', '--prompt', 'Waves under a pier', '--seconds', '5');
   expect(added.code, added.stderr).toBe(0);
@@ -87,7 +85,17 @@ describe('framewright sequence deliver', () => {
       process.execPath,
       [
         path.join(ROOT, 'bin/framewright.js'),
-        ...['--data-dir', dataDir, 'sequence', 'deliver', 'Pier', '--preset', '16x9', '--loudness', '-18'],
+        ...[
+          '--data-dir',
+          cli.dataDir,
+          'sequence',
+          'deliver',
+          'Pier',
+          '--preset',
+          '16x9',
+          '--loudness',
+          '-18',
+        ],
       ],
       { cwd: ROOT, env: { ...process.env, FRAMEWRIGHT_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -1,16 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runFramewright } from '../../support/cli-runner.js';
-import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { describe, expect, it } from 'vitest';
+import { openCliDataFolder } from '../../support/worlds/cli-data-folder.js';
 
 /** `framewright sequence trim` end to end: the real binary on one data folder with the embedded simulator. */
 
-let dataDir: string;
-const fw = (...args: string[]) => runFramewright(['--data-dir', dataDir, ...args]);
-const json = async <T>(...args: string[]): Promise<T> => {
-  const run = await fw('--json', ...args);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as T;
-};
+const cli = openCliDataFolder('fw-cli-trim-');
+const { fw, json } = cli;
 
 interface Trim {
   inSeconds: number;
@@ -24,10 +18,6 @@ interface Shot {
   trim: Trim | null;
   durationSeconds: number | null;
 }
-
-beforeAll(() => {
-  dataDir = tempFolder('fw-cli-trim-');
-});
 
 describe('framewright sequence trim', () => {
   it('sets, shows, refuses and clears a shot’s in and out points', async () => {

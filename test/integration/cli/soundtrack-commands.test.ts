@@ -1,20 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { locateMediaTools } from '../../../src/shared/node/ffmpeg-locator.js';
-import { runFramewright } from '../../support/cli-runner.js';
-import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { openCliDataFolder } from '../../support/worlds/cli-data-folder.js';
 
 /** `framewright sequence music|voice|captions` end to end: the real binary with the embedded simulator. */
 
-let dataDir: string;
-const fw = (...args: string[]) => runFramewright(['--data-dir', dataDir, ...args]);
-const json = async <T>(...args: string[]): Promise<T> => {
-  const run = await fw('--json', ...args);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as T;
-};
+const cli = openCliDataFolder('fw-cli-sound-');
+const { fw, json } = cli;
 
 interface Soundtrack {
   music: { source: string; state: string; prompt: string | null } | null;
@@ -23,10 +17,6 @@ interface Soundtrack {
   voices: { source: string; state: string; atSeconds: number; gainDb: number; text: string }[];
   captions: { startSeconds: number; endSeconds: number; text: string }[];
 }
-
-beforeAll(() => {
-  dataDir = tempFolder('fw-cli-sound-');
-});
 
 describe('framewright sequence music, voice and captions', () => {
   it('sets a generated music bed, adds spoken and dropped lines, and writes the caption sidecars', async () => {
@@ -65,7 +55,7 @@ describe('framewright sequence music, voice and captions', () => {
     expect(spoken.stderr).toMatch(/^voice at 1\.5 s · job_\w+ · succeeded/m);
     expect(spoken.stdout).toMatch(/1\.50 s\s+generated\s+ready\s+-3 dB/);
 
-    const wav = path.join(dataDir, 'line.wav');
+    const wav = path.join(cli.dataDir, 'line.wav');
     execFileSync(locateMediaTools().ffmpeg, [
       '-v',
       'error',
@@ -82,8 +72,8 @@ describe('framewright sequence music, voice and captions', () => {
       ['file', 'ready', 6],
     ]);
 
-    const srt = path.join(dataDir, 'dock.srt');
-    const vtt = path.join(dataDir, 'dock.vtt');
+    const srt = path.join(cli.dataDir, 'dock.srt');
+    const vtt = path.join(cli.dataDir, 'dock.vtt');
     const written = await fw('sequence', 'captions', 'Dock', '--srt', srt, '--vtt', vtt);
     expect(written.code, written.stderr).toBe(0);
     expect(readFileSync(srt, 'utf8')).toMatch(
