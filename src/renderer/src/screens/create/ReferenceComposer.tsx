@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { useFileDrop } from '../../components/use-file-drop';
 import { useTranslation } from 'react-i18next';
 import type { DraftForm, DraftMedia } from '../../../../shared/bridge/contract';
 import {
@@ -60,7 +61,7 @@ export function ReferenceComposer({
   const stageFile = useStudio((s) => s.stageFile);
   const [staging, setStaging] = useState<string[]>([]);
   const [errors, setErrors] = useState<string[]>([]);
-  const [over, setOver] = useState(false);
+  const drop = useFileDrop();
   const mode = limits.modes[form.generationMode];
   const slots = new Set(
     Object.values(mode?.frames ?? {})
@@ -156,21 +157,9 @@ export function ReferenceComposer({
     <div className="panel" aria-labelledby="references-title">
       <h2 id="references-title">{t('studio.create.references')}</h2>
       <div
-        className={`dropzone${over ? ' dropzone-over' : ''}`}
+        className={`dropzone${drop.over ? ' dropzone-over' : ''}`}
         data-testid="dropzone"
-        onDragOver={(e) => {
-          if (e.dataTransfer.types.includes('Files')) {
-            e.preventDefault();
-            setOver(true);
-          }
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          setOver(false);
-          if (e.dataTransfer.files.length === 0) return;
-          e.preventDefault();
-          void addFiles([...e.dataTransfer.files]);
-        }}
+        {...drop.handlers((files) => void addFiles(files))}
       >
         {t('studio.create.dropHere')}{' '}
         <label className="link-button">

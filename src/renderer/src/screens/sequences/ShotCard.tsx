@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useFileDrop } from '../../components/use-file-drop';
 import { useTranslation } from 'react-i18next';
 import type { DraftMedia, SequenceShotView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
@@ -25,7 +26,7 @@ function ContinueMenu({ shot, index, onDone }: { shot: SequenceShotView; index: 
   const [lastFrame, setLastFrame] = useState<DraftMedia | null>(null);
   const [staging, setStaging] = useState<string | null>(null);
   const [stageError, setStageError] = useState<string | null>(null);
-  const [over, setOver] = useState(false);
+  const drop = useFileDrop({ stopPropagation: true });
   const stage = (file: File | undefined) => {
     if (!file) return;
     setStaging(file.name);
@@ -60,21 +61,9 @@ function ContinueMenu({ shot, index, onDone }: { shot: SequenceShotView; index: 
         {t('studio.sequences.continueI2v')}
       </button>
       <div
-        className={`dropzone shot-dropzone${over ? ' dropzone-over' : ''}`}
+        className={`dropzone shot-dropzone${drop.over ? ' dropzone-over' : ''}`}
         data-testid={`sequence-continue-last-frame-${index}`}
-        onDragOver={(e) => {
-          if (!e.dataTransfer.types.includes('Files')) return;
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          if (!e.dataTransfer.files.length) return;
-          e.preventDefault();
-          e.stopPropagation();
-          setOver(false);
-          stage(e.dataTransfer.files[0]);
-        }}
+        {...drop.handlers((files) => stage(files[0]))}
       >
         <span className="small">{t('studio.sequences.lastFrameDrop')}</span>{' '}
         <label className="link-button small">

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useFileDrop } from '../../components/use-file-drop';
 import { useTranslation } from 'react-i18next';
 import type { DraftMedia, VoiceLineView } from '../../../../shared/bridge/contract';
 import { formatSeconds } from './sequence-model';
@@ -83,7 +84,7 @@ export function VoiceLines({ state }: { state: SoundtrackState }) {
   const [gain, setGain] = useState('0');
   const [file, setFile] = useState<DraftMedia | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const [over, setOver] = useState(false);
+  const drop = useFileDrop();
   const { view, busy, actions } = state;
   if (!view) return null;
   const atSeconds = Number(at);
@@ -161,20 +162,9 @@ export function VoiceLines({ state }: { state: SoundtrackState }) {
         </button>
       </div>
       <div
-        className={`dropzone${over ? ' dropzone-over' : ''}`}
+        className={`dropzone${drop.over ? ' dropzone-over' : ''}`}
         data-testid="soundtrack-line-drop"
-        onDragOver={(e) => {
-          if (!e.dataTransfer.types.includes('Files')) return;
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          if (!e.dataTransfer.files.length) return;
-          e.preventDefault();
-          setOver(false);
-          stage(e.dataTransfer.files[0]);
-        }}
+        {...drop.handlers((files) => stage(files[0]))}
       >
         <span className="small">{t('soundtrack.dropVoice')}</span>{' '}
         <label className="link-button small">
