@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../errors.js';
+import { isLoopbackHost } from '../journal/profiles-repository.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 import { serveSignedObject } from './serve-signed-object.js';
@@ -109,6 +110,5 @@ export function shareSubjectKey(dataDir: string): string {
 
 /** Whether an address is of this computer (loopback): only a reader on this computer can use it. */
 export function isLoopbackAddress(address: string): boolean {
-  const host = new URL(address).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return isLoopbackHost(new URL(address).hostname);
 }
