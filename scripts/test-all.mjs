@@ -21,6 +21,8 @@ const failedNames = [];
 
 /** Each step's wall time, printed as it ends and again in a table at the end. */
 const timings = [];
+/** Each test file's time, [step, file, ms]: the ten slowest are listed under the step table. */
+const fileTimings = [];
 const suiteStart = Date.now();
 const seconds = (ms) => (ms / 1000).toFixed(1);
 
@@ -113,6 +115,7 @@ function countVitest(file) {
   ).length;
   for (const file of report.testResults ?? []) {
     const where = path.relative(root, file.name);
+    if (file.startTime && file.endTime) fileTimings.push([where, file.endTime - file.startTime]);
     if (file.status === 'failed' && (file.assertionResults ?? []).length === 0)
       failedNames.push(`${where}: did not load — ${firstLine(file.message)}`);
     for (const a of file.assertionResults ?? [])
@@ -130,6 +133,18 @@ function firstLine(message) {
       .split('\n')
       .find((l) => l.trim()) ?? '';
   return line.trim().slice(0, 300);
+}
+
+/** Adds up each Playwright spec file's test durations (every retry and hook included in a result). */
+function playwrightFileTimes(suites, totals = new Map()) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        for (const result of test.results ?? [])
+          totals.set(spec.file, (totals.get(spec.file) ?? 0) + (result.duration ?? 0));
+    playwrightFileTimes(suite.suites, totals);
+  }
+  return totals;
 }
 
 /** Every Playwright test whose outcome was unexpected or flaky, with its file and title. */
@@ -179,6 +194,8 @@ if (wants('e2e')) {
     const report = JSON.parse(readFileSync(outputFile, 'utf8'));
     const stats = report.stats ?? {};
     failedPlaywrightTests(report.suites);
+    for (const [file, ms] of playwrightFileTimes(report.suites))
+      fileTimings.push([path.join('test/e2e', file), ms]);
     passed += stats.expected ?? 0;
     failed += (stats.unexpected ?? 0) + (stats.flaky ?? 0);
     if ((stats.unexpected ?? 0) > 0) failures.push(`${stats.unexpected} end-to-end test(s)`);
@@ -189,6 +206,12 @@ if (wants('e2e')) {
 console.log('\nTime per step (seconds):');
 for (const [name, ms] of timings) console.log(`  ${seconds(ms).padStart(7)}  ${name}`);
 console.log(`  ${seconds(Date.now() - suiteStart).padStart(7)}  in all`);
+if (fileTimings.length) {
+  // integration files run two at a time, so their times add up to more than the step's wall time
+  console.log('\nThe ten slowest test files (seconds):');
+  for (const [file, ms] of [...fileTimings].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`  ${seconds(ms).padStart(7)}  ${file}`);
+}
 if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
 // named again at the very end: a CI log that keeps only its tail still says which test failed
 for (const name of failedNames) console.log(`  ✗ ${name}`);
