@@ -1,4 +1,4 @@
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './studio-host';
 
 /** A control's box on the page (it must be visible). */
@@ -36,3 +36,48 @@ test('Create: the Project label sits above its select, like every other field', 
   const model = await box(page.getByTestId('field-generationMode'));
   expect(model.width).toBeGreaterThan(0);
 });
+
+/** The computed style of a fresh `<button>` with these classes, and the theme's colours. */
+async function buttonStyle(page: Page, className: string) {
+  return page.evaluate((cls) => {
+    const button = document.createElement('button');
+    button.className = cls;
+    // the theme's variables resolved to colours by the same engine that paints the button
+    const probe = document.createElement('span');
+    probe.style.background = 'var(--accent)';
+    probe.style.color = 'var(--accent-text)';
+    document.body.append(button, probe);
+    const got = getComputedStyle(button);
+    const want = getComputedStyle(probe);
+    const style = {
+      background: got.backgroundColor,
+      color: got.color,
+      padding: `${got.paddingTop} ${got.paddingLeft}`,
+      accent: want.backgroundColor,
+      accentText: want.color,
+    };
+    button.remove();
+    probe.remove();
+    return style;
+  }, className);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`Create in the ${theme} theme: primary buttons have the accent colour and small buttons their own padding (studio.css wins over the base styles)`, async ({
+    signedIn: page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByTestId('nav-create').click();
+    await expect(page.locator('.button-primary').first()).toBeVisible();
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    const primary = await buttonStyle(page, 'button button-primary');
+    expect(primary.background).toBe(primary.accent);
+    expect(primary.color).toBe(primary.accentText);
+    const smallPrimary = await buttonStyle(page, 'button button-small button-primary');
+    expect(smallPrimary.background).toBe(smallPrimary.accent);
+    // a small button keeps studio.css's padding, not the base .button's 6px 14px
+    expect(smallPrimary.padding).toBe('2px 8px');
+    expect((await buttonStyle(page, 'button button-small')).padding).toBe('2px 8px');
+    await page.screenshot({ path: `test-results/screenshots/create-primary-button-${theme}.png` });
+  });
+}
