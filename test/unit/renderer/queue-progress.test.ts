@@ -114,6 +114,15 @@ describe('what a Queue row says a job is', () => {
     frameUrls: [],
   };
 
+  it('a running job whose progress is unknown shows the sweeping indeterminate bar, not a bar stuck part-way', () => {
+    const html = render(job({ status: 'running' }));
+    const tag = /<div[^>]*data-testid="job-progress"[^>]*>/.exec(html)?.[0] ?? '';
+    expect(tag).toContain('data-state="indeterminate"');
+    expect(tag).toContain('progress-indeterminate');
+    expect(tag).not.toContain('translateX');
+    expect(barValue(html)).toBeUndefined();
+  });
+
   it('a succeeded, verified job has a full bar drawn at once', () => {
     const html = render(job({ status: 'succeeded', outputs: [verifiedOutput] }));
     expect(barValue(html)).toBe('100');

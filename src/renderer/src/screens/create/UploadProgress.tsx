@@ -1,5 +1,6 @@
 import { Progress } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
+import { progressIndicator } from '../../components/progress-indicator';
 import { useStudio } from '../../store';
 
 /** The draft's reference uploads while it is submitted: each file's state and the share of its bytes sent. */
@@ -29,10 +30,7 @@ export function UploadProgress({ draftId }: { draftId: string }) {
                 data-testid="upload-bar"
                 aria-label={t('studio.create.upload.bar', { name })}
               >
-                <Progress.Indicator
-                  className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}`}
-                  style={{ transform: `translateX(-${100 - (value ?? 40)}%)` }}
-                />
+                <Progress.Indicator {...progressIndicator(value)} />
               </Progress.Root>
             ) : null}
           </li>

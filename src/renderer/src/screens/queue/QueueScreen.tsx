@@ -6,6 +6,7 @@ import type { JobView } from '../../../../shared/bridge/contract';
 import { isTerminalJobStatus } from '../../../../shared/bridge/names';
 import { formatDuration } from '../../../../shared/format-duration';
 import { EmptyState } from '../../components/EmptyState';
+import { progressIndicator } from '../../components/progress-indicator';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { queueEntries, type QueueEntry } from './queue-entries';
@@ -55,6 +56,7 @@ export function JobRow({ job, now }: { job: JobView; now: number }) {
   const terminal = isTerminalJobStatus(job.status);
   const output = job.outputs[0];
   const { value, complete } = jobProgress(job, downloads);
+  const indicator = progressIndicator(value);
   const nextPoll = job.nextPollAt ? Math.max(0, Math.round((job.nextPollAt - now) / 1000)) : null;
   const round = (s: number | null) => (s === null ? null : Math.round(s));
   return (
@@ -111,9 +113,9 @@ export function JobRow({ job, now }: { job: JobView; now: number }) {
       {job.status !== 'failed' && job.status !== 'canceled' ? (
         <Progress.Root className="progress" value={value} aria-label={t('studio.queue.download')}>
           <Progress.Indicator
-            className={`progress-indicator${value === null ? ' progress-indeterminate' : ''}${complete ? ' progress-complete' : ''}`}
+            className={`${indicator.className}${complete ? ' progress-complete' : ''}`}
             data-testid="job-progress"
-            style={{ transform: `translateX(-${100 - (value ?? 40)}%)` }}
+            style={indicator.style}
           />
         </Progress.Root>
       ) : null}
