@@ -133,10 +133,10 @@ test('two shots trimmed, a music bed and a voice line added, the film delivered 
 
     // the assembly (straight cuts) lasts the kept lengths, within one frame
     const total = seconds0 + 2;
+    await page.getByTestId('sequence-crossfade').selectOption('0');
     await expect
       .poll(async () => Number(await page.getByTestId('sequence-total').getAttribute('data-seconds')))
       .toBeCloseTo(total, 2);
-    await page.getByTestId('sequence-crossfade').selectOption('0');
     await page.getByTestId('sequence-assemble').click();
     const player = page.getByTestId('sequence-assembly-player');
     await expect(player).toBeVisible({ timeout: 180_000 });

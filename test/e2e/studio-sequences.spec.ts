@@ -86,7 +86,8 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
     // two text-to-video shots of 5 s, generated together
     await addShot(page, 'A lighthouse at dusk, waves rolling against the rocks', 1);
     await addShot(page, 'Inside the lighthouse, a keeper climbs the spiral stairs', 2);
-    await expect(page.getByTestId('sequence-total')).toContainText('10 s');
+    // the film's length: 2 × 5 s less the default 0.5 s cross-fade at their join
+    await expect(page.getByTestId('sequence-total')).toContainText('9.5 s');
     await expect(page.getByTestId('sequence-shot-continue-0')).toBeDisabled();
     await expect(page.getByTestId('sequence-shot-bridge-0')).toBeDisabled();
     await page.getByTestId('sequence-generate-all').click();
@@ -129,9 +130,10 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
       durations.push(Number(await duration.getAttribute('data-seconds')));
     }
     const sum = durations.reduce((a, b) => a + b, 0);
-    const total = Number(await page.getByTestId('sequence-total').getAttribute('data-seconds'));
-    expect(Math.abs(total - sum)).toBeLessThan(0.001);
     await page.getByTestId('sequence-crossfade').selectOption(String(CROSSFADE));
+    // the strip says what the film will last: one cross-fade less per join
+    const total = Number(await page.getByTestId('sequence-total').getAttribute('data-seconds'));
+    expect(Math.abs(total - (sum - 3 * CROSSFADE))).toBeLessThan(0.001);
     await expect(page.getByTestId('sequence-assemble')).toBeEnabled();
     // the progress bar shows while the core assembles (whatever it last reported)
     await page.evaluate(() => {

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { runFfmpegWithProgress } from './ffmpeg-run.js';
 import { FFMPEG_QUIET, filmMp4Output } from './film-encoding.js';
 import { MEDIA_TOOL_PROTOCOLS, sniffedMediaType } from './probe-media.js';
+import { filmSeconds } from '../../../shared/film-length.js';
 
 /**
  * Renders shots into one MP4 with ffmpeg (issue 15, "Assemble"): every shot scaled and padded to
@@ -86,7 +87,7 @@ function cutOf(shot: AssemblyShot): { video: string; audio: string } {
 export function assemblyTimeline(plan: AssemblyPlan): { chapters: ChapterMark[]; totalSeconds: number } {
   const { fps } = plan.canvas;
   const lengths = plan.shots.map((s) => framesOf(keptSecondsOf(s), fps) / fps);
-  const total = lengths.reduce((a, b) => a + b, 0) - plan.crossfadeSeconds * (plan.shots.length - 1);
+  const total = filmSeconds(lengths, plan.crossfadeSeconds);
   let start = 0;
   const chapters = plan.shots.map((shot, i) => {
     const end = i === plan.shots.length - 1 ? total : start + lengths[i]! - plan.crossfadeSeconds;

@@ -25,7 +25,16 @@ export function StatusBar() {
       <div className="status-bar" role="status" aria-live="polite">
         {signedIn ? (
           <span data-testid="signed-in-user">
-            {t('status.signedInAs')}: <strong>{signedIn.displayName || t('status.you')}</strong>
+            {signedIn.displayName ? (
+              <>
+                {t('status.signedInAs')}: <strong>{signedIn.displayName}</strong>
+              </>
+            ) : (
+              // the directory does not name this person: say what is true, not "Signed in as: you"
+              <span title={t('status.unnamedHint')}>
+                {t(signedIn.organizationId ? 'status.signedInMember' : 'status.signedInPersonal')}
+              </span>
+            )}
             {signedIn.appRoles.map((role) => (
               <span key={role} className="badge">
                 {role}

@@ -36,6 +36,9 @@ export interface SequencesSlice {
   /** Actions running now ('generate:all', 'generate:<shotId>', 'assemble', …): their buttons wait. */
   sequenceBusy: string[];
   generateOutcome: GenerateOutcome | null;
+  /** The cross-fade chosen for the next assembly: the strip's film length counts it. */
+  sequenceCrossfade: number;
+  setSequenceCrossfade(seconds: number): void;
   loadSequences(): Promise<void>;
   createSequence(name: string): Promise<boolean>;
   openSequence(sequenceId: string): Promise<void>;
@@ -66,6 +69,9 @@ export interface SequencesSlice {
   receiveSequenceJob(job: JobView): void;
 }
 
+/** The cross-fade offered first when assembling, in seconds. */
+export const DEFAULT_CROSSFADE_SECONDS = 0.5;
+
 let refreshing: Promise<void> | undefined;
 let refreshAgain = false;
 
@@ -94,6 +100,11 @@ export const createSequencesSlice: StateCreator<StudioState, [], [], SequencesSl
     sequenceError: null,
     sequenceBusy: [],
     generateOutcome: null,
+    sequenceCrossfade: DEFAULT_CROSSFADE_SECONDS,
+
+    setSequenceCrossfade(seconds) {
+      set({ sequenceCrossfade: seconds });
+    },
 
     async loadSequences() {
       try {

@@ -1,5 +1,4 @@
 import { Progress } from 'radix-ui';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../create/form-model';
 import { useStudio } from '../../store';
@@ -11,7 +10,9 @@ export function AssemblyPanel() {
   const sequence = useStudio((s) => s.sequence);
   const assembleSequence = useStudio((s) => s.assembleSequence);
   const busy = useStudio((s) => s.sequenceBusy.includes('assemble'));
-  const [crossfade, setCrossfade] = useState<number>(0.5);
+  // kept in the store: the strip above counts the same cross-fade in the film's length
+  const crossfade = useStudio((s) => s.sequenceCrossfade);
+  const setCrossfade = useStudio((s) => s.setSequenceCrossfade);
   if (!sequence) return null;
   const assembly = sequence.assembly;
   const assembling = assembly?.state === 'assembling';

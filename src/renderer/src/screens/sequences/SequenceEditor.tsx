@@ -4,7 +4,7 @@ import { useStudio } from '../../store';
 import { AddShotForm } from './AddShotForm';
 import { AssemblyPanel } from './AssemblyPanel';
 import { BoardLinkBar } from './BoardLink';
-import { formatSeconds } from './sequence-model';
+import { filmLength, formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
 import { SoundtrackPanel } from './SoundtrackPanel';
@@ -146,6 +146,7 @@ export function SequenceEditor() {
   const busy = useStudio((s) => s.sequenceBusy);
   const generateShots = useStudio((s) => s.generateShots);
   const moveShot = useStudio((s) => s.moveShot);
+  const crossfade = useStudio((s) => s.sequenceCrossfade);
   const [dragging, setDragging] = useState<string | null>(null);
   /** The card to keep focused once the strip comes back in its new order. */
   const [focusShot, setFocusShot] = useState<string | null>(null);
@@ -166,6 +167,8 @@ export function SequenceEditor() {
     );
   }
   const drafts = sequence.shots.filter((s) => s.state === 'draft').length;
+  // what the assembled film will last with the cross-fade chosen below (not the shots' plain sum)
+  const filmTotal = filmLength(sequence.shots, crossfade);
   const move = (shotId: string, toPosition: number) => {
     setFocusShot(shotId);
     void moveShot(shotId, toPosition);
@@ -177,10 +180,10 @@ export function SequenceEditor() {
       <BoardLinkBar />
       <SequenceError />
       <div className="row sequence-toolbar">
-        <span data-testid="sequence-total" data-seconds={sequence.totalSeconds}>
+        <span data-testid="sequence-total" data-seconds={filmTotal}>
           {t('studio.sequences.total', {
             count: sequence.shots.length,
-            total: formatSeconds(sequence.totalSeconds),
+            total: formatSeconds(filmTotal),
           })}
         </span>
         <button

@@ -1,5 +1,6 @@
 import type { DraftForm, SequenceShotView, ServiceEntryView } from '../../../../shared/bridge/contract';
 import { emptyDraftForm } from '../../../../shared/bridge/draft-form';
+import { filmSeconds } from '../../../../shared/film-length';
 import type { EffectiveLimits } from '../../../../shared/h3';
 import { fitForm, limitsOf } from '../create/form-model';
 
@@ -20,6 +21,17 @@ export interface ShotInput {
 /** A shot can be continued (or bridged from) once its job brought a verified result. */
 export function hasVerifiedResult(shot: SequenceShotView): boolean {
   return shot.state === 'succeeded' && shot.sha256 !== null && shot.mediaUrl !== null;
+}
+
+/**
+ * How long the assembled film will last: the shots' lengths (trimmed, measured or asked for) less
+ * one cross-fade per join — the assembly's own rule.
+ */
+export function filmLength(shots: readonly SequenceShotView[], crossfadeSeconds: number): number {
+  return filmSeconds(
+    shots.map((shot) => shotDuration(shot).seconds),
+    crossfadeSeconds,
+  );
 }
 
 /** A shot's length: its kept range when trimmed, else measured once generated, else the seconds asked for. */
