@@ -37,18 +37,31 @@ test('Create: the Project label sits above its select, like every other field', 
   expect(model.width).toBeGreaterThan(0);
 });
 
+/** The few page globals the style probe uses (the e2e specs are typechecked without the DOM's types). */
+interface StyleProbeGlobals {
+  document: {
+    body: { append(...nodes: unknown[]): void };
+    documentElement: { dataset: Record<string, string> };
+    createElement(tag: string): { className: string; style: Record<string, string>; remove(): void };
+  };
+  getComputedStyle(
+    element: unknown,
+  ): Record<'backgroundColor' | 'color' | 'paddingTop' | 'paddingLeft', string>;
+}
+
 /** The computed style of a fresh `<button>` with these classes, and the theme's colours. */
 async function buttonStyle(page: Page, className: string) {
   return page.evaluate((cls) => {
-    const button = document.createElement('button');
+    const g = globalThis as unknown as StyleProbeGlobals;
+    const button = g.document.createElement('button');
     button.className = cls;
     // the theme's variables resolved to colours by the same engine that paints the button
-    const probe = document.createElement('span');
+    const probe = g.document.createElement('span');
     probe.style.background = 'var(--accent)';
     probe.style.color = 'var(--accent-text)';
-    document.body.append(button, probe);
-    const got = getComputedStyle(button);
-    const want = getComputedStyle(probe);
+    g.document.body.append(button, probe);
+    const got = g.getComputedStyle(button);
+    const want = g.getComputedStyle(probe);
     const style = {
       background: got.backgroundColor,
       color: got.color,
@@ -69,7 +82,9 @@ for (const theme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByTestId('nav-create').click();
     await expect(page.locator('.button-primary').first()).toBeVisible();
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    await page.evaluate((t) => {
+      (globalThis as unknown as StyleProbeGlobals).document.documentElement.dataset.theme = t;
+    }, theme);
     const primary = await buttonStyle(page, 'button button-primary');
     expect(primary.background).toBe(primary.accent);
     expect(primary.color).toBe(primary.accentText);

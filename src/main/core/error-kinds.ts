@@ -103,6 +103,7 @@ export const ERROR_CODE_KINDS = {
   'runtime.no_session': 'identity',
   'runtime.no_recovery_ref': 'identity',
   'platform.session_over': 'identity',
+  'platform.backend_refused': 'service',
   'platform.not_here': 'invalid_input',
   'quota.exceeded': 'invalid_input',
   'batch.frames_unsupported': 'service',

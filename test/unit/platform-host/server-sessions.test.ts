@@ -5,6 +5,7 @@ import {
   ResponseShapeError,
 } from '../../../src/main/core/api-clients/api-errors.js';
 import {
+  RENEW_RETRY_DEFAULT_SECONDS,
   ServerSessions,
   subjectKeyOf,
   UNKNOWN_ID_TTL_MS,
@@ -30,8 +31,8 @@ function session(id: string, expiresAt: number): RuntimeSession {
   };
 }
 
-function apiError(status: number, apiCode: string) {
-  return new ApiError({ status, apiCode, message: apiCode, retryable: status >= 500 });
+function apiError(status: number, apiCode: string, retryAfterSeconds?: number) {
+  return new ApiError({ status, apiCode, message: apiCode, retryable: status >= 500, retryAfterSeconds });
 }
 
 function rig(service: Partial<SessionService>) {
@@ -42,8 +43,14 @@ function rig(service: Partial<SessionService>) {
     renew: vi.fn(async () => session('s2', now + 24 * HOUR)),
     ...service,
   };
-  const sessions = new ServerSessions({ service: full, secrets: new MemorySecretStore(), now: () => now });
-  return { sessions, service: full, advance: (ms: number) => (now += ms) };
+  const told: { at: string; status: number; code: string }[] = [];
+  const sessions = new ServerSessions({
+    service: full,
+    secrets: new MemorySecretStore(),
+    now: () => now,
+    onCredentialRefused: (at, refusal) => told.push({ at, ...refusal }),
+  });
+  return { sessions, service: full, advance: (ms: number) => (now += ms), told };
 }
 
 describe('server-side runtime sessions', () => {
@@ -116,6 +123,99 @@ describe('server-side runtime sessions', () => {
     expect((await sessions.current(signed.id)).status).toBe('active');
     advance(4 * HOUR);
     expect((await sessions.current(signed.id)).status).toBe('over');
+  });
+
+  it('after a 503 with Retry-After, no call renews again before it has passed; the session serves meanwhile', async () => {
+    const renew = vi.fn(async () =>
+      Promise.reject(apiError(503, 'RUNTIME_SESSION_RENEWAL_UNAVAILABLE', 120)),
+    );
+    const { sessions, advance } = rig({ renew });
+    const signed = await sessions.signIn('code');
+    if (signed.status !== 'active') throw new Error('not signed in');
+    advance(20 * HOUR);
+    expect((await sessions.current(signed.id)).status).toBe('active');
+    expect(renew).toHaveBeenCalledTimes(1);
+    // every bridge call in the next two minutes uses the current session, and none renews
+    for (let i = 0; i < 10; i += 1) {
+      advance(10_000);
+      expect((await sessions.current(signed.id)).status).toBe('active');
+    }
+    expect(renew).toHaveBeenCalledTimes(1);
+    advance(21_000); // 121 s after the refusal
+    await sessions.current(signed.id);
+    expect(renew).toHaveBeenCalledTimes(2);
+  });
+
+  it('without a Retry-After, a failed renewal is tried again after a bounded default, not on every call', async () => {
+    const renew = vi.fn(async () => Promise.reject(apiError(409, 'RUNTIME_SESSION_RENEWAL_BLOCKED')));
+    const { sessions, advance } = rig({ renew });
+    const signed = await sessions.signIn('code');
+    if (signed.status !== 'active') throw new Error('not signed in');
+    advance(20 * HOUR);
+    for (let i = 0; i < 5; i += 1) await sessions.current(signed.id);
+    expect(renew).toHaveBeenCalledTimes(1);
+    advance(RENEW_RETRY_DEFAULT_SECONDS * 1000);
+    await sessions.current(signed.id);
+    expect(renew).toHaveBeenCalledTimes(2);
+  });
+
+  it('a refused application credential ends no session: the operator is told, the person keeps working', async () => {
+    for (const [status, code] of [
+      [401, 'UNAUTHENTICATED'],
+      [403, 'APP_CREDENTIAL_MISMATCH'],
+    ] as const) {
+      // at renewal
+      const renewing = rig({ renew: vi.fn(async () => Promise.reject(apiError(status, code))) });
+      const first = await renewing.sessions.signIn('code');
+      if (first.status !== 'active') throw new Error('not signed in');
+      renewing.advance(20 * HOUR);
+      expect((await renewing.sessions.current(first.id)).status).toBe('active');
+      expect(renewing.told).toEqual([{ at: 'renew', status, code }]);
+      // at the periodic resolve
+      const resolving = rig({ resolve: vi.fn(async () => Promise.reject(apiError(status, code))) });
+      const second = await resolving.sessions.signIn('code');
+      if (second.status !== 'active') throw new Error('not signed in');
+      resolving.advance(2 * 60_000);
+      expect((await resolving.sessions.current(second.id)).status).toBe('active');
+      expect(resolving.told).toEqual([{ at: 'resolve', status, code }]);
+      // and once the credential is fixed, the same session goes on
+      resolving.advance(2 * 60_000);
+      vi.mocked(resolving.service.resolve).mockResolvedValue(session('s1', T0 + 24 * HOUR));
+      expect((await resolving.sessions.current(second.id)).status).toBe('active');
+    }
+  });
+
+  it('the session service’s own answers still end a session: revoked (403 code), unknown (404), window passed (401 code)', async () => {
+    for (const [status, code, reason] of [
+      [403, 'RUNTIME_SESSION_ACCESS_REVOKED', 'revoked'],
+      [404, 'RUNTIME_SESSION_NOT_FOUND', 'revoked'],
+      [401, 'RUNTIME_SESSION_REAUTHENTICATION_REQUIRED', 'window_passed'],
+    ] as const) {
+      const { sessions, advance, told } = rig({
+        renew: vi.fn(async () => Promise.reject(apiError(status, code))),
+      });
+      const signed = await sessions.signIn('code');
+      if (signed.status !== 'active') throw new Error('not signed in');
+      advance(20 * HOUR);
+      expect(await sessions.current(signed.id)).toEqual({ status: 'over', reason });
+      expect(told).toEqual([]);
+    }
+  });
+
+  it('a runtime 401 ends the session only when the session service confirms it (a 404 of resolve)', async () => {
+    const valid = rig({});
+    const kept = await valid.sessions.signIn('code');
+    if (kept.status !== 'active') throw new Error('not signed in');
+    expect(await valid.sessions.refusedByRuntime(kept.id)).toBe('credential');
+    expect((await valid.sessions.current(kept.id)).status).toBe('active');
+    expect(valid.told.map((t) => t.at)).toEqual(['runtime']);
+
+    const gone = rig({});
+    const ended = await gone.sessions.signIn('code');
+    if (ended.status !== 'active') throw new Error('not signed in');
+    vi.mocked(gone.service.resolve).mockRejectedValue(apiError(404, 'NOT_FOUND'));
+    expect(await gone.sessions.refusedByRuntime(ended.id)).toBe('over');
+    expect((await gone.sessions.current(ended.id)).status).toBe('over');
   });
 
   it('refuses a cookie value that is not one of its ids', async () => {

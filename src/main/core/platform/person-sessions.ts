@@ -14,6 +14,8 @@ export interface SessionTable {
   current(id: string | undefined): Promise<ActiveSession | SessionOver>;
   latestOf(subjectKey: string): Promise<ActiveSession | undefined>;
   endedByService(id: string): Promise<unknown>;
+  /** A runtime 401: whether the session is over or the backend's credential was refused. */
+  refusedByRuntime(id: string): Promise<'over' | 'credential' | 'unknown'>;
 }
 
 /** The error that tells the page to reopen Framewright from the application center. */
@@ -25,11 +27,23 @@ export function sessionOver(): AppError {
 }
 
 /**
+ * The runtime refused the backend, not the person (its application credential, or an answer the
+ * session service could not confirm): the person's session is kept and the call can be tried again.
+ */
+export function backendRefused(): AppError {
+  return new AppError(
+    'platform.backend_refused',
+    'Framewright’s server could not act for you just now: the platform refused the server itself, not your sign-in. Your session is kept; try again shortly (the operator has been told).',
+  );
+}
+
+/**
  * One person's RuntimeSession as their workspace acts with it: while a request is answered, its
  * own cookie's session (another browser's sign-out or another organization's session changes
  * nothing for it); for the backend's own work (resume, events, polling after the answer), the
- * person's latest. After a runtime 401 the session is over: reads go on with recovery
- * references and the page reopens.
+ * person's latest. After a runtime 401 that the session service confirms (the session is unknown
+ * to it) the session is over: reads go on with recovery references and the page reopens; a 401
+ * for the backend's own credential ends no session.
  */
 export class PersonSessions {
   private refusedSessionId: string | undefined;
@@ -61,16 +75,20 @@ export class PersonSessions {
     },
   };
 
-  /** Ends a session the runtime refused (401): never used again here, and the service is told. */
-  async end(session: ActiveSession): Promise<void> {
-    this.refusedSessionId = session.sessionId;
-    await this.table.endedByService(session.id).catch(() => undefined);
+  /**
+   * The runtime answered 401 with this session: the session service decides whether the session is
+   * over (never used again here) or the backend's credential was refused (the session is kept).
+   */
+  async refusedByRuntime(session: ActiveSession): Promise<'over' | 'credential' | 'unknown'> {
+    const verdict = await this.table.refusedByRuntime(session.id).catch(() => 'unknown' as const);
+    if (verdict === 'over') this.refusedSessionId = session.sessionId;
+    return verdict;
   }
 
-  /** Ends the person's latest session (the events stream was refused with 401). */
+  /** The events stream was refused with 401: the person's latest session, checked the same way. */
   async endLatest(): Promise<void> {
     const session = await this.table.latestOf(this.subjectKey);
-    if (session) await this.end(session);
+    if (session) await this.refusedByRuntime(session);
   }
 
   /** Every handler, with a runtime 401 ending the session and telling the page to reopen. */
@@ -84,8 +102,8 @@ export class PersonSessions {
           } catch (error) {
             if (error instanceof ApiError && error.status === 401) {
               const session = await this.latest();
-              if (session) await this.end(session);
-              throw sessionOver();
+              if (!session || (await this.refusedByRuntime(session)) === 'over') throw sessionOver();
+              throw backendRefused();
             }
             throw error;
           }

@@ -137,7 +137,18 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     appKey: settings.appKey,
     appCredential,
   });
-  const sessions = new ServerSessions({ service: sessionService, secrets });
+  const sessions = new ServerSessions({
+    service: sessionService,
+    secrets,
+    // the operator's problem, never the person's: no session ends for it (the credential itself
+    // is never logged; the logger also masks it)
+    onCredentialRefused: (at, refusal) =>
+      logger.error('the platform refused the application credential (check PLATFORM_APP_CREDENTIAL)', {
+        call: at,
+        status: refusal.status,
+        code: refusal.code,
+      }),
+  });
   let signingKey: Buffer;
   try {
     signingKey = await loadSigningKey(secrets);

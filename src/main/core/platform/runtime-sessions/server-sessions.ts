@@ -31,6 +31,10 @@ export const SWEEP_INTERVAL_MS = 10 * 60_000;
  * possible then; the margin covers a clock a little ahead of the platform's).
  */
 export const SWEEP_EXPIRED_GRACE_MS = 5 * 60_000;
+/** Without a `Retry-After`, a renewal that failed is tried again after this many seconds. */
+export const RENEW_RETRY_DEFAULT_SECONDS = 30;
+/** A `Retry-After` longer than this is capped (a renewal is still tried well before expiry). */
+export const RENEW_RETRY_MAX_SECONDS = 600;
 const SECRET_KEY_PREFIX = 'runtime-session:';
 /** `runtime-session-of:<subjectKey>` → the id of the person's latest server-side session. */
 const SUBJECT_INDEX_PREFIX = 'runtime-session-of:';
@@ -69,6 +73,28 @@ export interface SessionOver {
   readonly reason: SessionOverReason;
 }
 
+/**
+ * What a refusal of the session service means (spec C and the named codes of "Errors"): resolve
+ * answers a uniform 404 for every session problem, and renew names the session's own codes
+ * (`RUNTIME_SESSION_NOT_FOUND` 404, `RUNTIME_SESSION_REAUTHENTICATION_REQUIRED` 401,
+ * `RUNTIME_SESSION_ACCESS_REVOKED` 403). Any other 401/403 refuses the backend's application
+ * credential ("the credential must match {appKey}"): the backend's problem, never the person's, so
+ * it ends no session. Anything else (429, 503, 409 renewal blocked, no answer) is undefined:
+ * the session serves while it lasts and the call is tried again later.
+ */
+export function sessionRefusal(error: unknown): SessionOverReason | 'credential' | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.status === 404) return 'revoked';
+  if (error.status === 401 && error.apiCode === 'RUNTIME_SESSION_REAUTHENTICATION_REQUIRED')
+    return 'window_passed';
+  if (error.status === 403 && error.apiCode === 'RUNTIME_SESSION_ACCESS_REVOKED') return 'revoked';
+  if (error.status === 401 || error.status === 403) return 'credential';
+  return undefined;
+}
+
+/** Which call of the backend found its application credential refused (for the operator's log). */
+export type CredentialRefusedAt = 'resolve' | 'renew' | 'runtime';
+
 interface StoredSession extends SignedInUser {
   sessionId: string;
   csrfToken: string;
@@ -81,6 +107,11 @@ export interface ServerSessionsOptions {
   now?: () => number;
   /** A new cookie id (tests); 32 random bytes, base64url, by default. */
   newId?: () => string;
+  /**
+   * The platform refused the backend's application credential: told to the operator (no session
+   * ends for it). Receives the call and the refusal's HTTP status and code, never a credential.
+   */
+  onCredentialRefused?: (at: CredentialRefusedAt, refusal: { status: number; code: string }) => void;
 }
 
 /**
@@ -90,8 +121,10 @@ export interface ServerSessionsOptions {
  *
  * - `signIn` exchanges a launch code once. Any failure, including an unknown outcome, is not
  *   replayed: the page says to reopen the application.
- * - `current` renews when at most 21600 s remain (concurrent callers share one renewal); past the
- *   7-day window, or on 401/403/404 from the service, the session is over.
+ * - `current` renews when at most 21600 s remain (concurrent callers share one renewal), and not
+ *   again before a failed renewal's `Retry-After`; past the 7-day window, or when the service
+ *   names the session refused (`sessionRefusal`), the session is over — a refused application
+ *   credential ends none.
  * - `current` resolves a session again on its first use more than `RESOLVE_INTERVAL_SECONDS` after
  *   its last resolve (sign-in and renewal count as one); a 404 ends it (access revoked).
  * - A cookie id the store does not hold is answered "unknown" from memory for `UNKNOWN_ID_TTL_MS`
@@ -104,6 +137,8 @@ export class ServerSessions {
   /** When each session was last vouched for by the service (memory only: a restart resolves again). */
   private readonly resolvedAt = new Map<string, number>();
   private readonly resolving = new Map<string, Promise<ActiveSession | SessionOver>>();
+  /** After a failed renewal: not before this time (its `Retry-After`, or a bounded default). */
+  private readonly renewRetryAt = new Map<string, number>();
   /** Cookie ids the store did not hold, until when they are answered "unknown" without asking it. */
   private readonly unknownIds = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -149,6 +184,9 @@ export class ServerSessions {
     if (now - stored.firstExchangeAt >= ABSOLUTE_WINDOW_SECONDS * 1000) return this.end(id, 'window_passed');
     const remaining = (Date.parse(stored.expiresAt) - now) / 1000;
     if (remaining > RENEW_WHEN_REMAINING_SECONDS) return this.resolvedIfDue(id, stored);
+    // a renewal that failed is not tried again before its Retry-After: the session serves meanwhile
+    const retryAt = this.renewRetryAt.get(id);
+    if (retryAt !== undefined && now < retryAt && remaining > 0) return this.resolvedIfDue(id, stored);
     let renewal = this.renewals.get(id);
     if (!renewal) {
       renewal = this.renew(id, stored).finally(() => this.renewals.delete(id));
@@ -219,9 +257,41 @@ export class ServerSessions {
     await this.end(id, 'unknown');
   }
 
-  /** The session is over for the service (a 401 of the runtime): forget it, the page reopens. */
+  /** The session is over for the service: forget it, the page reopens. */
   async endedByService(id: string): Promise<SessionOver> {
     return this.end(id, 'revoked');
+  }
+
+  /**
+   * The runtime answered 401 to a call made with this session. The runtime's 401 means "credential
+   * or session invalid" (spec, "Errors"), so the session service decides which: a resolve that
+   * answers 404 (or a session code) ends the session; one that succeeds, or refuses the credential,
+   * keeps it — the backend's credential was refused and the operator is told. `unknown`: the
+   * service did not answer; the session is kept and the call may be tried again.
+   */
+  async refusedByRuntime(id: string): Promise<'over' | 'credential' | 'unknown'> {
+    const stored = await this.load(id);
+    if (!stored) return 'over';
+    try {
+      await this.options.service.resolve(stored.sessionId);
+    } catch (error) {
+      const refusal = sessionRefusal(error);
+      if (refusal === undefined) return 'unknown';
+      if (refusal !== 'credential') {
+        await this.end(id, refusal);
+        return 'over';
+      }
+      this.tellCredentialRefused('resolve', error);
+      return 'credential';
+    }
+    this.resolvedAt.set(id, this.now());
+    this.options.onCredentialRefused?.('runtime', { status: 401, code: 'runtime_refused_valid_session' });
+    return 'credential';
+  }
+
+  private tellCredentialRefused(at: CredentialRefusedAt, error: unknown): void {
+    if (error instanceof ApiError)
+      this.options.onCredentialRefused?.(at, { status: error.status, code: error.apiCode });
   }
 
   /** The session as it is, resolved again first when the last resolve is older than the interval. */
@@ -243,9 +313,15 @@ export class ServerSessions {
       await this.options.service.resolve(stored.sessionId);
     } catch (error) {
       // 404: unknown, expired or revoked alike (the spec's uniform answer) — the session is over
-      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return this.end(id, 'revoked');
-      // unavailable or unknown: the session serves, and is asked again after the interval (the
+      const refusal = sessionRefusal(error);
+      if (refusal !== undefined && refusal !== 'credential') return this.end(id, refusal);
+      // the backend's credential refused, unavailable or unknown: the session serves, and is asked
+      // again after the interval, or after the service's Retry-After when that is longer (the
       // platform's load per session stays bounded while it is down)
+      if (refusal === 'credential') this.tellCredentialRefused('resolve', error);
+      const wait = error instanceof ApiError ? (error.retryAfterSeconds ?? 0) : 0;
+      this.resolvedAt.set(id, startedAt + Math.max(0, wait - RESOLVE_INTERVAL_SECONDS) * 1000);
+      return active(id, stored);
     }
     this.resolvedAt.set(id, startedAt);
     return active(id, stored);
@@ -256,12 +332,19 @@ export class ServerSessions {
     try {
       renewed = await this.options.service.renew(stored.sessionId);
     } catch (error) {
-      if (error instanceof ApiError && [401, 403, 404].includes(error.status))
-        return this.end(id, error.status === 401 ? 'window_passed' : 'revoked');
-      // blocked, unavailable or unknown: the current session serves while it lasts
+      const refusal = sessionRefusal(error);
+      if (refusal !== undefined && refusal !== 'credential') return this.end(id, refusal);
+      if (refusal === 'credential') this.tellCredentialRefused('renew', error);
+      // the credential refused, blocked, unavailable or unknown: the current session serves while
+      // it lasts, and no call renews again before the service's Retry-After (spec, "Errors":
+      // 429/503 "honour Retry-After, bounded back-off")
+      const advised = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+      const wait = Math.min(RENEW_RETRY_MAX_SECONDS, Math.max(1, advised ?? RENEW_RETRY_DEFAULT_SECONDS));
+      this.renewRetryAt.set(id, this.now() + wait * 1000);
       if (Date.parse(stored.expiresAt) > this.now()) return active(id, stored);
       return this.end(id, 'expired');
     }
+    this.renewRetryAt.delete(id);
     const next: StoredSession = {
       ...stored,
       sessionId: renewed.sessionId,
@@ -312,6 +395,7 @@ export class ServerSessions {
     const stored = this.memory.get(id) ?? (await this.load(id));
     this.memory.delete(id);
     this.resolvedAt.delete(id);
+    this.renewRetryAt.delete(id);
     await this.options.secrets.delete(SECRET_KEY_PREFIX + id).catch(() => false);
     this.rememberUnknown(id);
     if (stored) {
