@@ -21,7 +21,10 @@ export interface DebugStoryboardsDeps<F> {
    * the callee is reached on this computer (a local peer, or a simulated platform on loopback), so
    * a loopback address of a sent film is readable by it.
    */
-  build(channel: GrantChannel, profile: { profileId: string; calleeOnThisComputer: boolean }): F;
+  build(
+    channel: GrantChannel,
+    profile: { profileId: string; calleeOnThisComputer: boolean; calleeOrigin: string },
+  ): F;
   readonly env?: NodeJS.ProcessEnv;
   readonly fetch?: FetchLike;
 }
@@ -45,7 +48,8 @@ export class DebugStoryboards<F> {
   }
 
   private async channelAndPlace(): Promise<
-    { channel: GrantChannel; profileId: string; calleeOnThisComputer: boolean } | undefined
+    | { channel: GrantChannel; profileId: string; calleeOnThisComputer: boolean; calleeOrigin: string }
+    | undefined
   > {
     const profileId = this.d.activeProfileId();
     const session = await this.d.pairing.session(profileId);
@@ -62,10 +66,9 @@ export class DebugStoryboards<F> {
       ...(peer ? { peer } : {}),
       ...(this.d.fetch ? { fetch: this.d.fetch } : {}),
     });
-    const calleeOnThisComputer = isLoopbackAddress(
-      peer ? peer.baseUrl : (binding.relayBaseUrl ?? binding.runtimeBaseUrl),
-    );
-    return { channel, profileId, calleeOnThisComputer };
+    const callee = peer ? peer.baseUrl : (binding.relayBaseUrl ?? binding.runtimeBaseUrl);
+    const calleeOnThisComputer = isLoopbackAddress(callee);
+    return { channel, profileId, calleeOnThisComputer, calleeOrigin: new URL(callee).origin };
   }
 
   /** Whether the `storyboards` capability is on: the active profile is a live paired debug session. */

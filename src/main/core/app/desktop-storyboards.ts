@@ -49,7 +49,7 @@ export function desktopStoryboards(d: {
     tokenFor: d.tokenFor,
     activeProfileId: d.activeProfileId,
     ...(d.env ? { env: d.env } : {}),
-    build: (channel, { profileId, calleeOnThisComputer }) =>
+    build: (channel, { profileId, calleeOnThisComputer, calleeOrigin }) =>
       new StoryboardsFeature({
         client: new StoryboardHelperClient(channel),
         journal: d.journal,
@@ -62,6 +62,15 @@ export function desktopStoryboards(d: {
         readUrlFor: filmAddresses(share, calleeOnThisComputer),
         subjectKey: profileId,
         workDir: path.join(d.dataDir, 'storyboards-work'),
+        // the helper as this profile reaches it (a local peer, or the platform it paired with),
+        // and the hosted helper's images at public addresses; never this computer's other ports
+        // or its network
+        panelImages: {
+          helperOrigin: calleeOrigin,
+          imagePathPrefix: '/',
+          otherPublicOrigins: true,
+          acceptsSentBoards: false,
+        },
       }),
   });
   return { storyboards, share };

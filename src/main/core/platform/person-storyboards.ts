@@ -6,6 +6,7 @@ import type { Journal } from '../journal/open-journal.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import { StoryboardHelperClient } from '../storyboards/storyboard-helper-client.js';
 import { STORYBOARD_HELPER } from '../storyboards/storyboard-schemas.js';
+import { panelImagePathPrefix } from '../storyboards/panel-image.js';
 import { StoryboardsFeature } from '../storyboards/storyboards-feature.js';
 import type { StudioFeatures } from '../studio/studio-features.js';
 
@@ -47,7 +48,13 @@ export function personStoryboards(d: {
     storage: d.storage,
     readUrlFor: d.readUrlFor,
     subjectKey: d.subjectKey,
-    panelImageOrigin: new URL(d.part.businessBaseUrl).origin,
+    // the configured helper only: a board never makes the backend fetch another address
+    panelImages: {
+      helperOrigin: new URL(d.part.businessBaseUrl).origin,
+      imagePathPrefix: panelImagePathPrefix(d.part.businessBaseUrl),
+      otherPublicOrigins: false,
+      acceptsSentBoards: true,
+    },
     workDir: path.join(d.dir, 'storyboards-work'),
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DraftMedia } from '../../../shared/bridge/domains/studio.js';
+import { resolvesOnlyToPublicAddresses } from '../api-clients/outbound-address.js';
 import { AppError } from '../errors.js';
 import type { StagedFiles } from '../storage/staged-files.js';
 import type { Panel } from './storyboard-schemas.js';
@@ -15,14 +16,72 @@ const MIME_SIGNATURES: Readonly<Record<string, (bytes: Buffer) => boolean>> = {
 };
 
 /**
- * Downloads a panel's image from its signed address (no grant, no cookie, no redirect followed),
- * capped, and checks it is exactly what the board said: byte size, sha256 and type (by its bytes).
+ * Where Storyboard Helper serves its panel images below its business address
+ * (`GET {base}/images/{panelId}.png`, signed).
  */
-export async function downloadPanelImage(image: Panel['image'], panelLabel: string): Promise<Buffer> {
+export function panelImagePathPrefix(helperBaseUrl: string): string {
+  return `${new URL(helperBaseUrl).pathname.replace(/\/+$/, '')}/images/`;
+}
+
+/**
+ * Where a board's panel images may be read from. A board is someone else's data: its image
+ * addresses must not make this process fetch an address of its own network (server-side request
+ * forgery). Images at Storyboard Helper's own origin, as configured here, are read whatever its
+ * address (the operator chose it: a local helper may be on loopback), and only under
+ * `imagePathPrefix`; any other origin only where `otherPublicOrigins` allows it, and
+ * then only when every address its name resolves to is public.
+ */
+export interface PanelImageSource {
+  helperOrigin: string;
+  /** The path images are under at that origin ({@link panelImagePathPrefix}; `/`: any). */
+  imagePathPrefix: string;
+  /** The platform backend: false (its configured helper only). A desktop reaching the hosted helper through the relay: true. */
+  otherPublicOrigins: boolean;
+}
+
+/** Refuses an image address outside the source's rules, before anything is contacted. */
+export async function checkPanelImageAddress(
+  address: string,
+  source: PanelImageSource,
+  panelLabel: string,
+): Promise<URL> {
+  const refuse = (why: string) =>
+    new AppError(
+      'inter_app.not_found',
+      `The image of ${panelLabel} is not read: ${why}. Nothing was created.`,
+    );
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw refuse('its address is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('its address is not http(s)');
+  if (url.username || url.password) throw refuse('its address carries user information');
+  if (url.origin === source.helperOrigin) {
+    if (!url.pathname.startsWith(source.imagePathPrefix))
+      throw refuse("it is not one of Storyboard Helper's panel images");
+    return url;
+  }
+  if (!source.otherPublicOrigins) throw refuse("it is not at Storyboard Helper's address");
+  if (!(await resolvesOnlyToPublicAddresses(url.hostname)))
+    throw refuse('its address is on this machine or a private network');
+  return url;
+}
+
+/**
+ * Downloads a panel's image from its signed address (no grant, no cookie, no redirect followed),
+ * only where `source` allows it, capped, and checks it is exactly what the board said: byte size,
+ * sha256 and type (by its bytes).
+ */
+export async function downloadPanelImage(
+  image: Panel['image'],
+  panelLabel: string,
+  source: PanelImageSource,
+): Promise<Buffer> {
   const refuse = (why: string) =>
     new AppError('download.verification_failed', `The image of ${panelLabel} could not be used: ${why}.`);
-  const url = new URL(image.url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('its address is not http(s)');
+  const url = await checkPanelImageAddress(image.url, source, panelLabel);
   if (image.byteSize > MAX_PANEL_IMAGE_BYTES) throw refuse('it is larger than 20 MiB');
   const sniff = MIME_SIGNATURES[image.mimeType];
   if (!sniff) throw refuse(`its type ${image.mimeType} is not an image Framewright takes as a frame`);
@@ -32,6 +91,7 @@ export async function downloadPanelImage(image: Panel['image'], panelLabel: stri
   } catch {
     throw new AppError('download.failed', `The image of ${panelLabel} could not be downloaded. Try again.`);
   }
+  // a redirect is never followed (`redirect: 'manual'`): it could lead anywhere
   if (response.status !== 200) {
     await response.body?.cancel();
     throw new AppError(

@@ -16,7 +16,7 @@ import type { SequencesFeature } from '../sequences/sequences-feature.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import type { StagedFiles } from '../storage/staged-files.js';
 import { importedShotForm, importService } from './imported-shot-form.js';
-import { downloadPanelImage, stageImage } from './panel-image.js';
+import { downloadPanelImage, stageImage, type PanelImageSource } from './panel-image.js';
 import type { StoryboardHelperClient } from './storyboard-helper-client.js';
 import type { Board, Panel } from './storyboard-schemas.js';
 
@@ -48,10 +48,11 @@ export interface StoryboardsFeatureDeps {
   /** The person (their workspace's subject key): part of every write's idempotency key. */
   subjectKey: string;
   /**
-   * Storyboard Helper's origin: the only place a sent board's panel images are read from. Absent
-   * where Framewright is no callee (this machine): a sent board is refused.
+   * Where panel images are read from (`PanelImageSource`). Only the platform backend is a callee:
+   * a board sent to it must name images at Storyboard Helper's origin; absent (this machine), a
+   * sent board is refused.
    */
-  panelImageOrigin?: string;
+  panelImages: PanelImageSource & { acceptsSentBoards: boolean };
   /** Where panel images are written before they are staged. */
   workDir: string;
   now?: () => number;
@@ -91,12 +92,15 @@ export class StoryboardsFeature {
   /**
    * A board another application sent (Framewright as the callee of `sequence.create`): the same
    * sequence an import makes, from the board as sent. Its panel images are read only from
-   * Storyboard Helper's own address (the origin of `panelImageOrigin`): a body never makes this
+   * Storyboard Helper's own address (`panelImages.helperOrigin`): a body never makes this
    * backend fetch anywhere else.
    */
   importSent(board: Board): Promise<{ sequence: SequenceView; link: SequenceBoardLink; reused: boolean }> {
     for (const panel of board.panels)
-      if (!this.d.panelImageOrigin || new URL(panel.image.url).origin !== this.d.panelImageOrigin)
+      if (
+        !this.d.panelImages.acceptsSentBoards ||
+        !sameOrigin(panel.image.url, this.d.panelImages.helperOrigin)
+      )
         throw new AppError(
           'inter_app.not_found',
           "A panel image of the board is not at Storyboard Helper's address: nothing was created.",
@@ -167,7 +171,7 @@ export class StoryboardsFeature {
     const frames: { panel: Panel; frame: DraftMedia }[] = [];
     for (const [index, panel] of panels.entries()) {
       const label = `panel ${index + 1}`;
-      const bytes = await downloadPanelImage(panel.image, label);
+      const bytes = await downloadPanelImage(panel.image, label, this.d.panelImages);
       const ext = panel.image.mimeType === 'image/jpeg' ? 'jpg' : 'png';
       frames.push({
         panel,
@@ -250,4 +254,12 @@ function viewOf(link: StoryboardLink): SequenceBoardLink {
 function sequenceName(title: string): string {
   const trimmed = title.trim().slice(0, 120).trim();
   return trimmed || 'Storyboard';
+}
+
+function sameOrigin(address: string, origin: string): boolean {
+  try {
+    return new URL(address).origin === origin;
+  } catch {
+    return false;
+  }
 }
