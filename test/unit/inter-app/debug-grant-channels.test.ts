@@ -5,7 +5,7 @@ import {
 } from '../../../src/main/core/inter-app/debug-grant-channels.js';
 import { DebugPeerGrantChannel } from '../../../src/main/core/inter-app/debug-peer-grant-channel.js';
 import { DebugRelayGrantChannel } from '../../../src/main/core/inter-app/debug-relay-grant-channel.js';
-import { InterAppError } from '../../../src/main/core/inter-app/grant-errors.js';
+import { GrantPlaintextGoneError, InterAppError } from '../../../src/main/core/inter-app/grant-errors.js';
 
 const binding = {
   appId: 'app_1',
@@ -112,6 +112,25 @@ describe('debug grant channels', () => {
     expect((error as InterAppError).message).toMatch(
       /version you are debugging cannot call Storyboard Helper/,
     );
+  });
+
+  it('a replay answered without the plaintext throws the one GrantPlaintextGoneError callers catch (their successor-key path runs in debugging too)', async () => {
+    for (const peer of [undefined, { baseUrl: 'http://127.0.0.1:9/peer', receiverRef: 'rcv_1' }]) {
+      const { channel } = debugChannel(
+        [
+          () =>
+            json(200, {
+              apiVersion: '2026-01',
+              sourceChannel: peer ? 'developer_local' : 'developer_debug',
+              expiresAt: '2099-01-01T00:00:00Z',
+            }),
+        ],
+        peer ? { peer } : {},
+      );
+      const error = await channel.issue(request).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GrantPlaintextGoneError);
+      expect((error as GrantPlaintextGoneError).expiresAt).toBe('2099-01-01T00:00:00Z');
+    }
   });
 
   it('sends through {debug_base_url}/inter-app/{callee}/{apiVersion} with the CLI Bearer and the grant', async () => {

@@ -3,7 +3,7 @@ import { sleep } from '../api-clients/retry/backoff.js';
 import { parseRetryAfter } from '../api-clients/retry/retry-after.js';
 import type { FetchLike } from '../debug-pairing/developer-api.js';
 import type { GrantChannel } from './grant-channel.js';
-import { InterAppError } from './grant-errors.js';
+import { GrantPlaintextGoneError, InterAppError } from './grant-errors.js';
 
 /** Replays of an issue whose answer was lost, and waits on a 503/429 with `Retry-After`. */
 const MAX_ISSUE_ATTEMPTS = 4;
@@ -34,18 +34,6 @@ export interface DebugGrantIssuerDeps {
   readonly appLabel: string;
   readonly fetch?: FetchLike;
   readonly wait?: (ms: number) => Promise<void>;
-}
-
-/**
- * The issue of a replay answered the same fact without its one-time plaintext, and this process
- * no longer holds the first one (section D: the plaintext appears once). The caller decides: the
- * action again under another key.
- */
-export class DebugGrantPlaintextGoneError extends Error {
-  constructor(readonly expiresAt: string) {
-    super('The debug grant was issued before; its plaintext is not answered again.');
-    this.name = 'DebugGrantPlaintextGoneError';
-  }
 }
 
 /**
@@ -113,7 +101,10 @@ export class DebugGrantIssuer {
         }
         const held = this.issued.get(memoKey);
         if (held) return held;
-        throw new DebugGrantPlaintextGoneError(parsed.expiresAt);
+        throw new GrantPlaintextGoneError(
+          parsed.expiresAt,
+          'The debug grant was issued before; its plaintext is not answered again.',
+        );
       }
       const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       const retryable = res.status === 503 || res.status === 429;

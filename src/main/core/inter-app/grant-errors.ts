@@ -1,5 +1,21 @@
 import { AppError } from '../errors.js';
 
+/**
+ * A grant was issued before under this key (an answer lost, a restart) and its plaintext is not
+ * answered again — by the session service (production) or the developer control plane (a debug
+ * grant) alike: the caller issues under a successor key. One class for every GrantChannel, so a
+ * caller's retry path runs in debugging as in production.
+ */
+export class GrantPlaintextGoneError extends Error {
+  constructor(
+    readonly expiresAt: string,
+    message = 'The grant was issued before; its plaintext is not answered again.',
+  ) {
+    super(message);
+    this.name = 'GrantPlaintextGoneError';
+  }
+}
+
 /** What a refusal means for the person, one group per next step. */
 export type InterAppErrorGroup =
   | 'not_declared' // this deployment of Framewright may not call that application: an administrator's fix

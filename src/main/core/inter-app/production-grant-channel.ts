@@ -3,7 +3,7 @@ import { sleep } from '../api-clients/retry/backoff.js';
 import type { RuntimeApiError } from '../api-clients/runtime/runtime-errors.js';
 import type { GrantIssue, SessionServiceClient } from '../api-clients/runtime/session-service-client.js';
 import type { GrantChannel } from './grant-channel.js';
-import { InterAppError } from './grant-errors.js';
+import { GrantPlaintextGoneError, InterAppError } from './grant-errors.js';
 import { sendWithGrant } from './business-send.js';
 
 /** Replays of an issue whose answer was lost, and waits on a 503 with `Retry-After`. */
@@ -17,12 +17,7 @@ const MAX_RETRY_AFTER_SECONDS = 10;
  * reading of section C: the plaintext appears once). The caller decides what to do: reuse the
  * plaintext it still holds, or issue for the action again under another key.
  */
-export class GrantPlaintextGoneError extends Error {
-  constructor(readonly expiresAt: string) {
-    super('The grant was issued before; its plaintext is not answered again.');
-    this.name = 'GrantPlaintextGoneError';
-  }
-}
+export { GrantPlaintextGoneError };
 
 export interface ProductionGrantChannelDeps {
   sessionService: Pick<SessionServiceClient, 'issueGrant'>;

@@ -4,8 +4,7 @@ import { OutcomeUnknownError, ResponseShapeError } from '../api-clients/api-erro
 import { parseRetryAfter } from '../api-clients/retry/retry-after.js';
 import { canonicalJsonBytes } from '../inter-app/canonical-json.js';
 import type { GrantChannel } from '../inter-app/grant-channel.js';
-import { InterAppError } from '../inter-app/grant-errors.js';
-import { GrantPlaintextGoneError } from '../inter-app/production-grant-channel.js';
+import { GrantPlaintextGoneError, InterAppError } from '../inter-app/grant-errors.js';
 import { readRequestDigest, requestDigest } from '../inter-app/request-digest.js';
 import {
   Board,
