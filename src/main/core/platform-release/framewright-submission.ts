@@ -55,11 +55,17 @@ export const STORYBOARD_DEPENDENCY = {
   scopes: ['storyboard.read', 'storyboard.write'],
 } as const;
 
-/** What other applications call in Framewright: creating a shot sequence. */
+/**
+ * What other applications call in Framewright: creating a shot sequence. Not opened for online
+ * debugging: `onlineDebug: true` would let a caller under debugging reach Framewright as a local
+ * debug provider (spec section D: receivers, peer-grant resolve and launch, the debug session
+ * exchange), and Framewright implements none of that — it serves `sequence.create` to deployed
+ * callers only. Declaring what is not served would make those debug calls fail at Framewright.
+ */
 export const SEQUENCE_CAPABILITY = {
   apiVersion: '2026-01',
   scopes: ['sequence.create'],
-  onlineDebug: true,
+  onlineDebug: false,
 } as const;
 
 export interface SubmissionOptions {

@@ -13,7 +13,7 @@ import { SubmissionSchema } from '../../../../src/simulator/platform/developer/d
 describe("Framewright's submission", () => {
   const submission = framewrightSubmission({ displayVersion: '1.2.3', releaseNotes: 'Notes' });
 
-  it('declares the application, its dependency on storyboard-helper and its capability with online debugging', () => {
+  it('declares the application, its dependency on storyboard-helper and its capability, not opened for online debugging (Framewright is no local debug provider)', () => {
     expect(submission).toMatchObject({
       appKey: 'framewright-studio',
       displayVersion: '1.2.3',
@@ -26,7 +26,7 @@ describe("Framewright's submission", () => {
           scopes: ['storyboard.read', 'storyboard.write'],
         },
       ],
-      capabilities: [{ apiVersion: '2026-01', scopes: ['sequence.create'], onlineDebug: true }],
+      capabilities: [{ apiVersion: '2026-01', scopes: ['sequence.create'], onlineDebug: false }],
     });
     expect(FRAMEWRIGHT_APP).toMatchObject({
       appKey: 'framewright-studio',
