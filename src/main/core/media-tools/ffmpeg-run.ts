@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import type { AppErrorCode } from '../error-kinds.js';
+import { mediaToolEnvironment } from './tool-environment.js';
 
 /** How a failed or stopped run is reported: the error code and what the run was doing. */
 export interface FfmpegFailure {
@@ -35,6 +36,7 @@ export function runFfmpegWithProgress(
     const child = spawn(locateMediaTools().ffmpeg, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: options.cwd,
+      env: mediaToolEnvironment(),
     });
     let log = '';
     let pending = '';
