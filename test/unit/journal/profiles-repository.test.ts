@@ -43,7 +43,20 @@ describe('ProfilesRepository', () => {
       profiles.create({ name: 'c', kind: 'personal', baseUrl: 'ftp://api.example.com/v1' }),
     ).toThrow(/http/);
     expect(() => profiles.create({ name: 'd', kind: 'personal' })).toThrow(/base URL/);
+    // plain http only to this machine: a name under localhost may resolve anywhere
+    for (const [i, url] of [
+      'http://api.localhost:8080/v1',
+      'http://evil.localhost/v1',
+      'http://10.0.0.5/v1',
+    ].entries())
+      expect(() => profiles.create({ name: `e${i}`, kind: 'personal', baseUrl: url }), url).toThrow(/https/);
     expect(profiles.list()).toEqual([]);
+    for (const [i, url] of [
+      'http://localhost:8080/v1',
+      'http://127.0.0.1:9/v1',
+      'http://[::1]:9/v1',
+    ].entries())
+      expect(profiles.create({ name: `l${i}`, kind: 'personal', baseUrl: url }).baseUrl).toBe(url);
   });
 
   it('records whether a secret is set and the debug token expiry, never the secret', () => {

@@ -66,10 +66,14 @@ interface ProfileRow {
   updated_at: number;
 }
 
-/** localhost, 127.0.0.0/8 and ::1: the only hosts a key may be sent to over plain http. */
+/**
+ * localhost, 127.0.0.0/8 and ::1: the only hosts a key may be sent to over plain http. A name
+ * *under* localhost (`app.localhost`) is not one: whether it resolves to this machine depends on
+ * the resolver (a DNS server may answer it with any address), so a key could leave in clear.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  if (host === 'localhost' || host === '::1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
