@@ -31,10 +31,32 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
+/** Headers that rewrite what the target does or who it thinks called (method and URL overrides, client addresses). */
+const REWRITING_HEADERS = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-original-method',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'via',
+]);
+
 /**
- * Request headers never forwarded: the developer's credentials and cookies, and every header
- * that could carry an identity the target might trust (internal `X-Platform-*` headers except
- * the grant, forwarding headers, `X-User-*`-style identity headers, the simulator's switches).
+ * Request headers never forwarded (spec, Relay: it "strips the developer `Authorization`, cookies
+ * and internal identity headers"): the developer's credentials in any header (`Authorization`,
+ * `X-Api-Key`, `X-Access-Token`, `X-Debug-Token`, anything named like a token, key, secret,
+ * password, session or credential) and cookies; every header that could carry an identity the
+ * target might trust (internal `X-Platform-*` headers except the grant, forwarding and
+ * client-address headers, `X-User-*`-style identity headers, the simulator's switches); and
+ * method or URL overrides, which would make the target do something other than what was relayed.
+ * Other business headers of the callee's own interface pass.
  */
 export function isStrippedRequestHeader(name: string): boolean {
   const n = name.toLowerCase();
@@ -46,7 +68,10 @@ export function isStrippedRequestHeader(name: string): boolean {
     n === 'cookie' ||
     n === 'cookie2' ||
     n === 'forwarded' ||
-    n === 'x-real-ip' ||
+    REWRITING_HEADERS.has(n) ||
+    /(^|-)(token|api-?key|secret|password|passwd|session|credential|credentials|signature|auth)(-|$)/.test(
+      n,
+    ) ||
     n.startsWith('x-platform-') ||
     n.startsWith('x-forwarded-') ||
     n.startsWith('x-simulator-') ||

@@ -137,6 +137,13 @@ describe('the online debugging relay', () => {
           'X-User-Id': 'usr_sim_manager',
           'X-Simulator-Scenario': '',
           'X-Board-Client': 'studio',
+          'X-Api-Key': 'developer-key',
+          'X-Access-Token': 'developer-token',
+          'X-Debug-Token': 'developer-debug',
+          'X-Http-Method-Override': 'DELETE',
+          'X-Original-URL': '/admin',
+          'X-Real-IP': '10.0.0.2',
+          'X-Session-Id': 'sess-1',
         },
       });
       expect(res.status, res.text).toBe(201);
@@ -150,6 +157,13 @@ describe('the online debugging relay', () => {
         'x-platform-runtime-session-id',
         'x-forwarded-for',
         'x-user-id',
+        'x-api-key',
+        'x-access-token',
+        'x-debug-token',
+        'x-http-method-override',
+        'x-original-url',
+        'x-real-ip',
+        'x-session-id',
       ])
         expect(seen.headers[name], name).toBeUndefined();
       expect(res.text).not.toContain(cli.accessToken);
