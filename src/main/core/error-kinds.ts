@@ -165,6 +165,7 @@ export const ERROR_CODE_KINDS = {
   'release.app_not_found': 'invalid_input',
   'release.submission_invalid': 'invalid_input',
   'release.image_unreadable': 'invalid_input',
+  'release.image_not_archive': 'invalid_input',
   'release.image_mismatch': 'invalid_input',
   'release.roles_invalid': 'invalid_input',
   'release.version_unusable': 'invalid_input',

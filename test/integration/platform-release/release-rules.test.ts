@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/main/core/errors.js';
@@ -9,6 +9,7 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { runFramewright } from '../../support/cli-runner.js';
 import { devGet, writeImageArchive } from './release-support.js';
 import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
+import { forwardingProxy } from '../../support/worlds/forwarding-proxy.js';
 
 const STUDIO = 'app_sim_framewright_studio';
 const HELPER = 'app_sim_storyboard_helper';
@@ -72,6 +73,33 @@ describe('platform release: validation, new versions for changed submissions, ro
       `/apps/${STUDIO}/versions`,
     );
     expect(after.total).toBe(before.total);
+  });
+
+  it('refuses an --image that is not an image archive with exit 2, before any request reaches the platform', async () => {
+    const seen: string[] = [];
+    const proxy = await forwardingProxy(sim.platform.developerBaseUrl, {
+      onRequest: (request) => void seen.push(`${request.method} ${request.pathname}`),
+    });
+    const notTar = path.join(dir, 'notes.tar');
+    writeFileSync(notTar, 'these are release notes, not an image\n'.repeat(100));
+    const tarWithoutManifest = path.join(dir, 'plain.tar');
+    writeImageArchive(tarWithoutManifest, 1000);
+    // the same tar without its manifest.json: cut the first member (header + one padded block)
+    writeFileSync(tarWithoutManifest, readFileSync(tarWithoutManifest).subarray(1024));
+    for (const file of [notTar, tarWithoutManifest]) {
+      const run = await runFramewright(
+        [
+          ...['--data-dir', path.join(dir, 'cli-archive'), 'platform', '--developer-base-url', proxy.base],
+          ...['release', '--image', file, '--display-version', '9.9.9'],
+        ],
+        { FRAMEWRIGHT_DEVELOPER_TOKEN: sim.platform.developerToken },
+      );
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(
+        /--image .*(not a tar archive|must hold manifest\.json).*Nothing was sent|nothing was sent/i,
+      );
+    }
+    expect(seen).toEqual([]);
   });
 
   it('reuses the version for the same submission and makes a new one when it changes', async () => {

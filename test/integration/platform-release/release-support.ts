@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 
-/** A tar archive (one member of `size` bytes; a real ustar header) standing for a container image. */
-export function writeImageArchive(file: string, size: number, seed = randomBytes(16)): void {
+/** A ustar header for a member `name` of `size` bytes. */
+function tarHeader(name: string, size: number): Buffer {
   const header = Buffer.alloc(512);
-  header.write('layer.bin', 0, 'latin1');
+  header.write(name, 0, 'latin1');
   header.write('0000644\0', 100, 'latin1');
   header.write('0000000\0', 108, 'latin1');
   header.write('0000000\0', 116, 'latin1');
@@ -17,10 +17,32 @@ export function writeImageArchive(file: string, size: number, seed = randomBytes
   let sum = 0;
   for (const byte of header) sum += byte;
   header.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 'latin1');
+  return header;
+}
+
+const padded = (bytes: Buffer) => Buffer.concat([bytes, Buffer.alloc((512 - (bytes.length % 512)) % 512)]);
+
+/**
+ * A docker-archive standing for a container image: a real tar (ustar headers) with its
+ * `manifest.json` and one layer member of `size` bytes.
+ */
+export function writeImageArchive(file: string, size: number, seed = randomBytes(16)): void {
+  const manifest = Buffer.from(
+    JSON.stringify([{ Config: 'config.json', RepoTags: [], Layers: ['layer.bin'] }]),
+  );
   const body = Buffer.alloc(Math.ceil(size / 512) * 512);
   for (let i = 0; i < size; i += 16) seed.copy(body, i, 0, Math.min(16, size - i));
   body.writeUInt32BE(Date.now() >>> 0, 0);
-  writeFileSync(file, Buffer.concat([header, body, Buffer.alloc(1024)]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      tarHeader('manifest.json', manifest.length),
+      padded(manifest),
+      tarHeader('layer.bin', size),
+      body,
+      Buffer.alloc(1024),
+    ]),
+  );
 }
 
 /** Posts a reviewer's decision through the simulator's review route. */

@@ -24,6 +24,7 @@ import {
 } from './framewright-submission.js';
 import { PartPlanError, planParts, type PlannedPart } from './part-plan.js';
 import { checkRoleUpdate, declaredRolesUpdate } from './role-rules.js';
+import { checkImageArchive } from './image-archive.js';
 
 /** What the journal keeps of image imports (`journal.platformImageImports`, migration 015). */
 export interface ImageImportRecords {
@@ -586,7 +587,10 @@ interface ImageFacts {
   archiveType: 'docker-archive' | 'oci-archive';
 }
 
-/** The archive's name, size, real sha256 and kind (an `.oci` name is an oci-archive, else docker-archive). */
+/**
+ * The archive's name, size, real sha256 and kind (an `.oci` name is an oci-archive, else
+ * docker-archive), checked to be an image archive of that kind before anything is sent.
+ */
 async function imageFacts(filePath: string): Promise<ImageFacts> {
   let size: number;
   try {
@@ -600,13 +604,9 @@ async function imageFacts(filePath: string): Promise<ImageFacts> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(filePath)) hash.update(chunk as Buffer);
   const fileName = path.basename(filePath);
-  return {
-    path: filePath,
-    fileName,
-    sizeBytes: size,
-    sha256: hash.digest('hex'),
-    archiveType: /\.oci(\.tar(\.gz)?)?$/i.test(fileName) ? 'oci-archive' : 'docker-archive',
-  };
+  const archiveType = /\.oci(\.tar(\.gz)?)?$/i.test(fileName) ? 'oci-archive' : 'docker-archive';
+  await checkImageArchive(filePath, archiveType);
+  return { path: filePath, fileName, sizeBytes: size, sha256: hash.digest('hex'), archiveType };
 }
 
 async function readRange(filePath: string, offset: number, length: number): Promise<Uint8Array> {
