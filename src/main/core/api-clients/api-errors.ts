@@ -45,7 +45,18 @@ const CONFLICT_ADVICE = {
   unrecognised: ADVICE.conflict,
 } as const;
 
-function adviceFor(kind: ApiErrorKind, apiCode: string): string {
+/**
+ * A debug profile's token is a CLI session of one hour on the platform's clock: refused, it has
+ * ended there (or was revoked), whatever this computer's clock says, and no key can be checked.
+ */
+const DEBUG_SESSION_REFUSED_ADVICE =
+  'The debug session was refused: it has ended on the platform (its hour is counted by the platform’s clock) or was revoked. Pair again with framewright login --debug (or Settings → Pair for debugging).';
+
+/** Whose credential the request carried: a profile's API key, or a paired debug session's token. */
+export type CredentialKind = 'key' | 'debug_session';
+
+function adviceFor(kind: ApiErrorKind, apiCode: string, credential: CredentialKind = 'key'): string {
+  if (kind === 'identity' && credential === 'debug_session') return DEBUG_SESSION_REFUSED_ADVICE;
   return kind === 'conflict' ? CONFLICT_ADVICE[conflictMeaning(apiCode)] : ADVICE[kind];
 }
 
@@ -66,11 +77,13 @@ export class ApiError extends AppError {
     retryable: boolean;
     retryAfterSeconds?: number;
     details?: unknown;
+    /** Whose credential was sent (the advice for a refusal differs): a key by default. */
+    credential?: CredentialKind;
   }) {
     const kind = kindForStatus(init.status);
     super(
       `api.${kind}`,
-      `${init.message} (HTTP ${init.status}, code ${init.apiCode}${init.requestId ? `, request ${init.requestId}` : ''}). ${adviceFor(kind, init.apiCode)}`,
+      `${init.message} (HTTP ${init.status}, code ${init.apiCode}${init.requestId ? `, request ${init.requestId}` : ''}). ${adviceFor(kind, init.apiCode, init.credential)}`,
       init.details,
     );
     this.name = 'ApiError';
@@ -150,7 +163,10 @@ export class ForeignOriginError extends AppError {
 }
 
 /** Builds an ApiError from an error response; a body that is not a PublicError still gives a clear error. */
-export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
+export async function apiErrorFromResponse(
+  response: Response,
+  credential: CredentialKind = 'key',
+): Promise<ApiError> {
   const header = parseRetryAfter(response.headers.get('retry-after'));
   // an error body past the bound is not read further: the status still decides what happens
   const text = await readCappedText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
@@ -167,6 +183,7 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
       retryable: parsed.data.retryable,
       retryAfterSeconds,
       details: parsed.data.details,
+      credential,
     });
   }
   return new ApiError({
@@ -175,5 +192,6 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
     message: `The service answered HTTP ${response.status} without a valid error body`,
     retryable: response.status === 429 || response.status >= 500,
     retryAfterSeconds,
+    credential,
   });
 }

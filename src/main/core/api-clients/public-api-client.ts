@@ -24,6 +24,7 @@ import {
   failedBeforeSending,
   ResponseShapeError,
   apiErrorFromResponse,
+  type CredentialKind,
 } from './api-errors.js';
 import { AppError } from '../errors.js';
 import { credentialFingerprint } from '../secrets/credential-fingerprint.js';
@@ -128,6 +129,11 @@ export class PublicApiClient {
 
   get profileId(): string {
     return this.identity.profileId;
+  }
+
+  /** Whose credential this client sends: a debug profile's is a paired session's token. */
+  private get credentialKind(): CredentialKind {
+    return this.identity.kind === 'debug' ? 'debug_session' : 'key';
   }
 
   /**
@@ -280,7 +286,7 @@ export class PublicApiClient {
   ): Promise<{ body: z.output<S>; response: Response }> {
     return this.scrubbed(async () => {
       const response = await this.send(url, init, operation);
-      if (!response.ok) throw await apiErrorFromResponse(response);
+      if (!response.ok) throw await apiErrorFromResponse(response, this.credentialKind);
       return { body: await this.json(response, schema, operation), response };
     });
   }
@@ -322,6 +328,7 @@ export class PublicApiClient {
       }
       throw await apiErrorFromResponse(
         new Response(text, { status: response.status, headers: response.headers }),
+        this.credentialKind,
       );
     });
   }
@@ -392,7 +399,7 @@ export class PublicApiClient {
       { method, timeoutMs: CONTENT_DOWNLOAD_TIMEOUT_MS, allowForeignRedirect: true },
       'Download result',
     );
-    if (!response.ok) throw await this.redact(await apiErrorFromResponse(response));
+    if (!response.ok) throw await this.redact(await apiErrorFromResponse(response, this.credentialKind));
     return response;
   }
 
@@ -421,7 +428,7 @@ export class PublicApiClient {
           continue;
         }
         if (!res.statusCode || res.statusCode >= 400) {
-          throw await apiErrorFromResponse(toWebResponse(res));
+          throw await apiErrorFromResponse(toWebResponse(res), this.credentialKind);
         }
         const header = (name: string) => {
           const value = res.headers[name];
@@ -481,7 +488,7 @@ export class PublicApiClient {
       const headers: Record<string, string> = { ...multipart.headers };
       if (input.clientRequestId) headers['x-client-request-id'] = input.clientRequestId;
       const response = await this.postStream(url, headers, multipart, 'Upload asset');
-      if (!response.ok) throw await apiErrorFromResponse(response);
+      if (!response.ok) throw await apiErrorFromResponse(response, this.credentialKind);
       return this.json(response, UploadResponse, 'Upload asset');
     });
   }
