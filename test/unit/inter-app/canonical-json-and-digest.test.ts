@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonBytes } from '../../../src/main/core/inter-app/canonical-json.js';
 import {
   readRequestDigest,
+  receivedBodyDigest,
   REQUEST_DIGEST_PATTERN,
   requestDigest,
 } from '../../../src/main/core/inter-app/request-digest.js';
+// the simulator's second application, an independent implementation of the same rule
+import { bodyDigest as helperBodyDigest } from '../../../src/simulator/apps/storyboard-helper/grant-check.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and writes no whitespace', () => {
@@ -48,5 +51,30 @@ describe('requestDigest', () => {
     const expected = `sha256:${createHash('sha256').update('{"method":"GET","path":"/boards"}').digest('hex')}`;
     expect(readRequestDigest('/boards')).toBe(expected);
     expect(readRequestDigest('/boards/brd_sim_lighthouse')).not.toBe(expected);
+  });
+});
+
+describe('the digest of a received body: Framewright and Storyboard Helper agree (spec C)', () => {
+  it('the same request gives the same digest on both callees, whatever its spelling', () => {
+    const bodies = [
+      '{"b":1,"a":[1,2,{"d":"é","c":null}]}',
+      '{\n  "a": [1, 2, {"c": null, "d": "\\u00e9"}],\n  "b": 1.0\n}',
+      '[3, 2, 1]',
+      'not json: raw bytes',
+      '',
+    ];
+    for (const text of bodies) {
+      const raw = Buffer.from(text, 'utf8');
+      expect(receivedBodyDigest(raw), text).toBe(helperBodyDigest(raw));
+    }
+    // two spellings of one object: one digest, the canonical JSON's
+    expect(receivedBodyDigest(Buffer.from(bodies[0]!))).toBe(receivedBodyDigest(Buffer.from(bodies[1]!)));
+    expect(receivedBodyDigest(Buffer.from(bodies[1]!))).toBe(
+      requestDigest(canonicalJsonBytes({ a: [1, 2, { c: null, d: 'é' }], b: 1 })),
+    );
+    // a byte body is digested as its raw bytes
+    expect(receivedBodyDigest(Buffer.from('not json: raw bytes'))).toBe(
+      requestDigest(Buffer.from('not json: raw bytes')),
+    );
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/core/api-clients/api-errors.js';
 import { AppError } from '../../../src/main/core/errors.js';
 import { requestDigest } from '../../../src/main/core/inter-app/request-digest.js';
+import { canonicalJsonBytes } from '../../../src/main/core/inter-app/canonical-json.js';
 import type { SentBoard } from '../../../src/main/core/inter-app/sequence-create-body.js';
 import {
   createSequenceCreateCallee,
@@ -137,13 +138,18 @@ describe('sequence.create callee', () => {
     expectNothingDone();
   });
 
-  it('resolves for sequence.create and the digest of exactly the bytes received (any spelling)', async () => {
+  it("resolves for sequence.create and the spec's digest of the body: its canonical JSON, whatever its spelling", async () => {
     resolveAnswer = async (use) => resolvedFor(use.requestDigest, { idempotencyKey: 'key-spelling' });
     const spaced = Buffer.from(JSON.stringify(BOARD, null, 2));
     const res = await post(spaced, 'agr_grant_text');
     expect(res.status).toBe(201);
+    // spec C: "Recommended digest input: UTF-8 JSON with sorted keys and no whitespace for objects"
     expect(resolveCalls).toEqual([
-      { grant: 'agr_grant_text', scope: 'sequence.create', requestDigest: requestDigest(spaced) },
+      {
+        grant: 'agr_grant_text',
+        scope: 'sequence.create',
+        requestDigest: requestDigest(canonicalJsonBytes(BOARD)),
+      },
     ]);
     expect(opened).toEqual([SUBJECT]);
     expect(imports).toEqual([BOARD]);

@@ -13,6 +13,24 @@ export function requestDigest(bytes: Buffer | Uint8Array): string {
 }
 
 /**
+ * The request digest of a body as a callee receives it (spec, section C: "Recommended digest
+ * input: UTF-8 JSON with sorted keys and no whitespace for objects, raw bytes for byte bodies"):
+ * a body that parses as JSON is digested in that canonical form, so the same request spelled with
+ * other whitespace or key order has the same digest wherever it is checked (Storyboard Helper
+ * checks it the same way); any other body as its raw bytes. A caller that sends canonical JSON
+ * (as Framewright's own clients do) gets the same digest from `requestDigest(bytes)`.
+ */
+export function receivedBodyDigest(raw: Buffer): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return requestDigest(raw);
+  }
+  return requestDigest(canonicalJsonBytes(parsed));
+}
+
+/**
  * The request digest of a body-less read: the digest of the canonical JSON of `{method, path}`,
  * where `path` is the path relative to the callee's business address as sent (percent-encoding
  * kept) plus its query string if any — so a read grant is bound to one path.

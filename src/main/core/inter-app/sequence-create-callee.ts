@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorKindOf } from '../error-kinds.js';
 import { AppError } from '../errors.js';
 import { APP_GRANT_HEADER } from './grant-channel.js';
-import { requestDigest } from './request-digest.js';
+import { receivedBodyDigest } from './request-digest.js';
 import {
   SentBoard,
   SEQUENCE_API_VERSION,
@@ -20,7 +20,8 @@ import { SequenceCreateLedger } from './sequence-create-ledger.js';
  * call carries only `X-Platform-App-Grant`; everything below happens before any side effect, in
  * this order:
  *  1. the grant header is present (else 401 `APP_GRANT_MISSING`);
- *  2. the body is read up to a bound (413) and digested over EXACTLY the bytes received;
+ *  2. the body is read up to a bound (413) and digested as the spec recommends (its canonical JSON,
+ *     else the raw bytes received: `receivedBodyDigest`);
  *  3. the grant is resolved with Framewright's own application credential for `sequence.create`
  *     and that digest (the session service's 404 → one 404 `APP_GRANT_NOT_FOUND`; 429/503/504 →
  *     503 `APP_GRANT_SERVICE_UNAVAILABLE` with `Retry-After`; any other refusal fails closed);
@@ -207,7 +208,7 @@ export function createSequenceCreateCallee<W extends { dir: string }>(
       );
     }
     const raw = await readCapped(req, limit);
-    const digest = requestDigest(raw);
+    const digest = receivedBodyDigest(raw);
     let resolved: ResolvedCalleeGrant;
     try {
       resolved = await options.resolveGrant({ grant, scope: SEQUENCE_CREATE_SCOPE, requestDigest: digest });
