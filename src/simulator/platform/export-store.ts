@@ -46,13 +46,20 @@ export class ExportStore {
     return this.byId.get(exportId);
   }
 
-  /** The person's export of the same content version that is ready (and not expired) or still in preparation. */
-  reusable(appKey: string, userId: string, sourceKey: string, nowMs: number): ExportRecord | undefined {
+  /** The person's export of the same content version and declared type that is ready (and not expired) or still in preparation. */
+  reusable(
+    appKey: string,
+    userId: string,
+    sourceKey: string,
+    mimeType: string,
+    nowMs: number,
+  ): ExportRecord | undefined {
     return [...this.byId.values()].find(
       (r) =>
         r.appKey === appKey &&
         r.userId === userId &&
         r.sourceKey === sourceKey &&
+        r.mimeType === mimeType &&
         (r.status === 'preparing' || (r.status === 'ready' && (r.expiresAtMs ?? 0) > nowMs)),
     );
   }

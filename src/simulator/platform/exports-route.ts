@@ -138,8 +138,10 @@ async function createExport(pc: PlatformContext): Promise<void> {
       const byKey = store.byKey(appKey, userId, key);
       if (byKey) {
         if (byKey.bodyHash !== hash) throw conflict();
-        // a copy past its life is not replayed: the same request under its key makes a new copy
-        if (!isExpiredExport(byKey, pc.state.clock.nowMs())) {
+        // a copy past its life, or one whose preparation failed, is not replayed (the spec answers
+        // a creation 202 in preparation or 200 ready, never a failed fact): the same request under
+        // its key makes a new copy
+        if (byKey.status !== 'failed' && !isExpiredExport(byKey, pc.state.clock.nowMs())) {
           answer(byKey);
           return;
         }
@@ -169,13 +171,15 @@ async function createNewExport(
   const { appKey } = pc.app;
   const userId = sessionCaller(pc).subject.userId;
   const sourceKey = body.source.sha256 ? `sha256:${body.source.sha256}` : `ref:${body.source.appAssetRef}`;
-  const existing = store.reusable(appKey, userId, sourceKey, pc.state.clock.nowMs());
+  // the request is checked as any other before a copy of that content is reused: its readUrl's
+  // address and expiry, and a copy is reused only for the same declared type
+  checkReadUrlExpiry(body.source.expiresAt, pc.state.clock.nowMs(), 'source.expiresAt');
+  const url = checkReadUrlAddress(body.source.readUrl, 'source.readUrl');
+  const existing = store.reusable(appKey, userId, sourceKey, body.source.mimeType, pc.state.clock.nowMs());
   if (existing) {
     answer(existing);
     return;
   }
-  checkReadUrlExpiry(body.source.expiresAt, pc.state.clock.nowMs(), 'source.expiresAt');
-  const url = checkReadUrlAddress(body.source.readUrl, 'source.readUrl');
   const content = await fetchReadUrl(url, 'source.readUrl', pc.state.dirs.tmp);
   try {
     checkReadUrlFacts(content, body.source, 'source');

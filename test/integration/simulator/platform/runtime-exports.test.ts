@@ -116,6 +116,28 @@ describe('marked exports', () => {
     expect(again.data.exportId).toBe(created.data.exportId);
     const replay = await call('POST', '/media/exports', { json: body });
     expect(replay.status).toBe(200);
+    // a ready copy is reused only for a request that passes the same checks: its readUrl's address …
+    expectPlatformError(
+      await call('POST', '/media/exports', {
+        json: {
+          ...body,
+          idempotencyKey: 'export-poster-3',
+          source: { ...body.source, readUrl: 'http://10.0.0.7/poster.png' },
+        },
+      }),
+      400,
+      'read_url_address_not_allowed',
+    );
+    // … and its declared type: the PNG copy is never answered for a request declaring image/jpeg
+    const asJpeg = await call('POST', '/media/exports', {
+      json: {
+        ...body,
+        idempotencyKey: 'export-poster-4',
+        source: { ...body.source, mimeType: 'image/jpeg' },
+      },
+    });
+    expect(asJpeg.data.exportId).not.toBe(created.data.exportId);
+    expectPlatformError(asJpeg, 422, 'read_url_media_mismatch');
     expectPlatformError(
       await call('POST', '/media/exports', {
         json: { ...body, source: { ...body.source, filename: 'other.png' } },
@@ -123,6 +145,27 @@ describe('marked exports', () => {
       409,
       'idempotency_conflict',
     );
+  });
+
+  it('a failed preparation is never answered as in preparation: the same request under its key prepares a new copy', async () => {
+    // a PNG whose header is sound and whose pixel data cannot be inflated: accepted as image/png
+    // (its type and size read), then unmarkable
+    const broken = Buffer.from(makePng(64, 64, [1, 2, 3]));
+    const idatLength = broken.readUInt32BE(33); // the chunk after the signature (8) and IHDR (25)
+    broken.fill(0xff, 33 + 8 + 2, 33 + 8 + idatLength);
+    const readUrl = storage.put('broken.png', broken, 'image/png');
+    const body = {
+      source: { readUrl, mimeType: 'image/png', sha256: sha256(broken), byteSize: broken.length },
+      idempotencyKey: 'export-broken-1',
+    };
+    const created = await call('POST', '/media/exports', { json: body });
+    expect(created.status, created.text).toBe(202);
+    const failed = await waitReady(created.data.exportId);
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'export_preparation_failed' });
+    const replay = await call('POST', '/media/exports', { json: body });
+    expect(replay.status, replay.text).toBe(202);
+    expect(replay.data.status).toBe('preparing');
+    expect(replay.data.exportId).not.toBe(created.data.exportId);
   });
 
   it('marks an mp4 and keeps its sound', async () => {
