@@ -77,14 +77,18 @@ export const identityOf = (cli: CliSessionRecord): DebugIdentity => ({
   testAccountId: cli.testAccountId,
 });
 
-/** Same approved user, organization and identity (and the same test-account choice). */
+/**
+ * "Both parties must have chosen the same approved user, organization and identity" (spec,
+ * section D): the same subject. Test-account records are per application (each app approves its
+ * own), so two pairings that chose the same test identity hold different record ids: the ids are
+ * not compared, the identity they stand for is.
+ */
 export function sameIdentity(a: DebugIdentity, b: DebugIdentity): boolean {
   return (
     a.subject.userId === b.subject.userId &&
     a.subject.accountId === b.subject.accountId &&
     a.subject.tenantId === b.subject.tenantId &&
     (a.subject.organizationId ?? null) === (b.subject.organizationId ?? null) &&
-    (a.subject.membershipId ?? null) === (b.subject.membershipId ?? null) &&
-    a.testAccountId === b.testAccountId
+    (a.subject.membershipId ?? null) === (b.subject.membershipId ?? null)
   );
 }

@@ -394,6 +394,36 @@ describe('section D: debug receivers, peer grants and debug sessions', () => {
     );
   });
 
+  it('two pairings that chose the same test identity (each app its own test-account record) are the same identity', async () => {
+    // test-account records are per application: the same person has another record id in each
+    const provider = await issueCliSession(client, HELPER, 'manager', {
+      testAccountId: 'ta_sim_storyboard_helper_manager',
+    });
+    keep(provider.accessToken);
+    const caller = await issueCliSession(client, STUDIO, 'manager', {
+      testAccountId: 'ta_sim_framewright_studio_manager',
+    });
+    keep(caller.accessToken);
+    const rcv = await receiver(provider);
+    const issued = await debugCall(client, caller, 'POST', '/debug-peer-grants', {
+      json: peerBody(rcv.receiverRef, 'same-identity-1'),
+    });
+    expect(issued.status, issued.text).toBe(200);
+    keep(issued.data.grant);
+    // another identity (the personal test account) is still refused
+    const other = await issueCliSession(client, STUDIO, 'personal', {
+      testAccountId: 'ta_sim_framewright_studio_personal',
+    });
+    keep(other.accessToken);
+    expectPlatformError(
+      await debugCall(client, other, 'POST', '/debug-peer-grants', {
+        json: peerBody(rcv.receiverRef, 'same-identity-2'),
+      }),
+      404,
+      'DEBUG_PEER_NOT_FOUND',
+    );
+  });
+
   it('receivers take 1..32 scopes the provider opens to online debugging, for its own binding only', async () => {
     const provider = await pair(HELPER);
     const post = (json: unknown) => debugCall(client, provider, 'POST', '/debug-receivers', { json });
