@@ -80,9 +80,11 @@ async function issue(pc: PlatformContext): Promise<void> {
   const { record, plaintext } = grants.newGrant({
     grantId: newId('grant'),
     callerAppKey: caller.appKey,
-    callerAppVersionId: caller.appVersionId,
+    // the versions now: the caller's session's, and the callee's active production version (a
+    // version published since the fixture's first is the one named, not version 1)
+    callerAppVersionId: session.appVersionId,
     calleeAppKey: callee.appKey,
-    calleeAppVersionId: callee.appVersionId,
+    calleeAppVersionId: pc.state.platform.sessions.activeVersionOf(callee),
     apiVersion: dependency.apiVersion,
     user: session.user,
     subject: { ...session.subject },

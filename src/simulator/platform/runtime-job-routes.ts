@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { CatalogService } from '../catalog.js';
-import { ApiError } from '../errors.js';
+import { ApiError, fromZodError } from '../errors.js';
 import { bodyHash, checkIdempotencyKey } from '../idempotency.js';
 import { parseWith, readJsonObject, sendJson } from '../http.js';
 import { storeNewJob, type NewJobSpec } from '../jobs/create-job.js';
@@ -149,7 +149,7 @@ async function createNewJob(
   const record = store.newRecord({
     platformJobId: job.jobId,
     appKey: pc.app.appKey,
-    appVersionId: pc.app.appVersionId,
+    appVersionId: session.appVersionId,
     userId: session.subject.userId,
     accountId: session.subject.accountId,
     organizationId: session.subject.organizationId,
@@ -203,7 +203,25 @@ function dryRunConflict(
 /** `POST /media/jobs:dry-run`: the same checks as creation, reported as blockers; nothing is created, charged or locked. */
 async function dryRun(pc: PlatformContext): Promise<void> {
   const session = sessionCaller(pc);
-  const body = parseWith(RuntimeJobRequest, await readJsonObject(pc.req));
+  const raw = await readJsonObject(pc.req);
+  const parsed = RuntimeJobRequest.safeParse(raw);
+  if (!parsed.success) {
+    // spec: "`accepted: false` is a valid 200 result; early authentication or JSON errors stay
+    // 4xx" — a body that is JSON but not a job body is a rejection, reported as its blocker
+    const clientTaskId = typeof raw.clientTaskId === 'string' ? raw.clientTaskId : null;
+    const blocker = blockerOf(fromZodError(parsed.error), 'input_validation');
+    sendJson(pc.res, 200, {
+      accepted: false,
+      clientTaskId,
+      appContext: { appKey: pc.app.appKey, appVersionId: session.appVersionId },
+      blockers: [blocker],
+      readUrlChecks: [],
+      admission: { decision: 'reject', reason: blocker.code },
+      traceId: traceIdOf(pc.requestId),
+    });
+    return;
+  }
+  const body = parsed.data;
   const key = idempotencyKeyOf(pc, body.idempotencyKey);
   const blockers: ReturnType<typeof blockerOf>[] = [];
   const simulated = pc.scenario ? dryRunScenarioBlocker(pc.scenario) : undefined;
@@ -229,7 +247,8 @@ async function dryRun(pc: PlatformContext): Promise<void> {
     clientTaskId: body.clientTaskId,
     appContext: {
       appKey: pc.app.appKey,
-      appVersionId: pc.app.appVersionId,
+      // the version the person's session runs (the active one when it was opened), not the fixture's
+      appVersionId: session.appVersionId,
       ...(body.resourceAttribution ? { resourceAttribution: body.resourceAttribution } : {}),
     },
     blockers,

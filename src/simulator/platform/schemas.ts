@@ -243,7 +243,8 @@ export const ReadUrlCheck = z
 export const DryRunResult = z
   .object({
     accepted: z.boolean(),
-    clientTaskId: z.string(),
+    /** null only when the refused body named none (a schema refusal is a 200 too). */
+    clientTaskId: z.string().nullable(),
     appContext: z
       .object({
         appKey: z.string(),

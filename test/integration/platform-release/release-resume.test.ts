@@ -92,7 +92,11 @@ describe('platform release: three parts, a dropped connection and a crash', () =
       if (!requestId) await new Promise((r) => setTimeout(r, 50));
     }
     expect(requestId).toBeDefined();
-    await review(sim.platform.reviewUrl, sim.token, requestId!, 'approve');
+    // approval is a decision; the version goes live only at the later controlled apply (spec)
+    expect((await review(sim.platform.reviewUrl, sim.token, requestId!, 'approve')).request.status).toBe(
+      'approved',
+    );
+    await review(sim.platform.reviewUrl, sim.token, requestId!, 'apply');
     const run = await second;
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {

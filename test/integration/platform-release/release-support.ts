@@ -50,7 +50,7 @@ export async function review(
   reviewUrl: string,
   token: string,
   requestId: string,
-  decision: 'approve' | 'reject',
+  decision: 'approve' | 'reject' | 'apply',
 ) {
   const res = await fetch(reviewUrl, {
     method: 'POST',

@@ -219,7 +219,7 @@ async function issueAppGrant(pc: PlatformContext): Promise<void> {
     cli,
     app,
     callee,
-    calleeAppVersionId: callee.appVersionId,
+    calleeAppVersionId: pc.state.platform.sessions.activeVersionOf(callee),
     apiVersion: body.apiVersion,
     scope: body.scope,
     idempotencyKey: body.idempotencyKey,

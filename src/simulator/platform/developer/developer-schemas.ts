@@ -494,7 +494,12 @@ export const ReviewRequest = z
   .object({
     requestId: Id,
     decision: z.enum(['approve', 'reject', 'apply']),
-    /** With `approve`: apply at once (default true); false leaves it approved for a later `apply`. */
+    /**
+     * With `approve`: the reviewer also applies it right after approving (the controlled apply as a
+     * second step of the same call). Absent or false: it stays approved until a later `apply` —
+     * the spec's order ("approval does not replace the live version until the later controlled
+     * apply").
+     */
     apply: z.boolean().optional(),
   })
   .strict();

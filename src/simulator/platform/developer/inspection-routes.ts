@@ -97,7 +97,7 @@ export function applyRequest(store: DeveloperStore, request: VersionRequest): Ve
   return applied;
 }
 
-/** `POST /platform/_simulator/review`: a reviewer approves (and by default applies), rejects, or applies later. */
+/** `POST /platform/_simulator/review`: a reviewer approves (applied only by a later `apply`, or `apply: true`), rejects, or applies. */
 async function reviewDecision(pc: PlatformContext): Promise<void> {
   requireSimulatorToken(pc);
   const body = await readDeveloperBody(pc, ReviewRequest);
@@ -122,7 +122,7 @@ async function reviewDecision(pc: PlatformContext): Promise<void> {
     store.saveRequest(request);
     if (proposal)
       store.saveProposal({ ...proposal, status: approved ? 'approved' : 'rejected', updatedAt: now });
-    if (approved && body.apply !== false) request = applyRequest(store, request);
+    if (approved && body.apply === true) request = applyRequest(store, request);
   }
   sendJson(pc.res, 200, {
     request,

@@ -11,7 +11,8 @@ import {
   STUDIO_DRAFT_VERSION,
   studioSubmission,
 } from './developer-client.js';
-import { expectPlatformError, type PlatformClient } from './platform-client.js';
+import { expectPlatformError, runtimeCall, type PlatformClient } from './platform-client.js';
+import { digest } from './debug-client.js';
 import { usePlatformWorld } from './platform-fixture.js';
 
 let client: PlatformClient;
@@ -191,7 +192,10 @@ describe('developer control plane: versions, sources, requests, change proposals
       json: { kind: 'delete', reason: 'obsolete' },
     });
     expect(again.status).toBe(200);
-    const decided = await review(client, { requestId: again.data.requestId, decision: 'approve' });
+    const approvedDelete = await review(client, { requestId: again.data.requestId, decision: 'approve' });
+    expect(approvedDelete.data.request.status).toBe('approved');
+    expect(approvedDelete.data.version.status).not.toBe('deleted');
+    const decided = await review(client, { requestId: again.data.requestId, decision: 'apply' });
     expect(decided.status, decided.text).toBe(200);
     expect(decided.data.version.status).toBe('deleted');
     // a deleted version is still readable (delete is not removal of data)
@@ -261,7 +265,12 @@ describe('developer control plane: versions, sources, requests, change proposals
     );
     expect((await dev(client, 'GET', v)).data.currentRequests).toHaveLength(1);
 
-    const decided = await review(client, { requestId: publish.data.requestId, decision: 'approve' });
+    // approval alone changes nothing live (spec: "approval does not replace the live version until
+    // the later controlled apply")
+    const approvedPublish = await review(client, { requestId: publish.data.requestId, decision: 'approve' });
+    expect(approvedPublish.data.request.status).toBe('approved');
+    expect((await dev(client, 'GET', A)).data.activeVersionId).toBe(STUDIO_ACTIVE_VERSION);
+    const decided = await review(client, { requestId: publish.data.requestId, decision: 'apply' });
     expect(decided.status, decided.text).toBe(200);
     expect(decided.data.request.status).toBe('applied');
     expect(decided.data.version).toMatchObject({ status: 'active', active: true });
@@ -275,6 +284,38 @@ describe('developer control plane: versions, sources, requests, change proposals
 
     const session = await client.openSession(client.app(0), 'member');
     expect(session.appVersionId).toBe(created.data.versionId);
+    // what the platform says of the application now names the published version, not version 1:
+    // a dry-run's appContext …
+    const dry = await runtimeCall(client, client.app(0), 'POST', '/media/jobs:dry-run', {
+      sessionId: session.sessionId as string,
+      json: {
+        clientTaskId: 'dry-after-publish',
+        model: 'h3-video',
+        serviceKind: 'video_generation',
+        params: { prompt: 'A kite over a windy beach' },
+        mediaSpec: { generationMode: 't2v', resolutionTier: '768p', orientation: 'landscape', seconds: 5 },
+      },
+    });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.data.appContext.appVersionId).toBe(created.data.versionId);
+    // … and a grant the studio issues, as its callee resolves it
+    const business = { boardId: 'b-1' };
+    const requestDigest = digest(business);
+    const issued = await client.session(client.app(0), 'POST', '/app-grants', {
+      json: {
+        runtimeSessionId: session.sessionId,
+        calleeAppKey: 'storyboard-helper',
+        scope: 'storyboard.read',
+        idempotencyKey: 'after-publish-1',
+        requestDigest,
+      },
+    });
+    expect(issued.status, issued.text).toBe(200);
+    const resolved = await client.session(client.app(1), 'POST', '/app-grants:resolve', {
+      json: { grant: issued.data.grant, scope: 'storyboard.read', requestDigest },
+    });
+    expect(resolved.status, resolved.text).toBe(200);
+    expect(resolved.data.callerAppVersionId).toBe(created.data.versionId);
     const preview = await dev(client, 'POST', `${A}/launch`, { json: { versionId: STUDIO_DRAFT_VERSION } });
     expect(preview.status, preview.text).toBe(200);
     expect(preview.data.runtime.appVersionId).toBe(STUDIO_DRAFT_VERSION);

@@ -122,7 +122,22 @@ describe('a dry-run refusal is a 200 accepted:false with its blockers', () => {
     expect(missing.data.blockers[0].phase).toBe('input_fetch');
   });
 
-  it('a malformed request stays 400: invalid JSON, an unknown field, a missing required field', async () => {
+  it('a body that is JSON but not a job body is a 200 refusal: an unknown field, a missing required field', async () => {
+    // spec: "`accepted: false` is a valid 200 result; early authentication or JSON errors stay 4xx"
+    const unknown = expectRefused(
+      await dryRun({ ...T2V, clientTaskId: 'dry-unknown', surprise: true }),
+      'invalid_request',
+      400,
+    );
+    expect(unknown.phase).toBe('input_validation');
+    const noTask = await dryRun(T2V);
+    expectRefused(noTask, 'invalid_request', 400);
+    expect(noTask.data.clientTaskId).toBeNull();
+    const named = await dryRun({ ...T2V, clientTaskId: 'dry-named', surprise: true });
+    expect(named.data).toMatchObject({ clientTaskId: 'dry-named', appContext: { appKey: studio.appKey } });
+  });
+
+  it('what is not a JSON object stays 4xx: invalid JSON, and a transport refusal', async () => {
     expectPlatformError(
       await runtimeCall(client, studio, 'POST', '/media/jobs:dry-run', {
         sessionId: member.sessionId,
@@ -132,10 +147,6 @@ describe('a dry-run refusal is a 200 accepted:false with its blockers', () => {
       400,
       'invalid_json',
     );
-    const unknown = await dryRun({ ...T2V, clientTaskId: 'dry-unknown', surprise: true });
-    expect(unknown.status).toBe(400);
-    const noTask = await dryRun(T2V);
-    expect(noTask.status).toBe(400);
     // a transport refusal is no business answer either
     expect((await dryRun({ ...T2V, clientTaskId: 'dry-503' }, scenario('unavailable'))).status).toBe(503);
   });
