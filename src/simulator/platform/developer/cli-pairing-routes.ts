@@ -100,7 +100,7 @@ export function approvePairing(
 async function createAuthorization(pc: PlatformContext): Promise<void> {
   let caller: DeveloperCaller;
   try {
-    caller = developerCaller(pc);
+    caller = developerCaller(pc, 'approve a pairing');
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
       throw new PlatformError(
@@ -112,12 +112,6 @@ async function createAuthorization(pc: PlatformContext): Promise<void> {
     throw error;
   }
   ownedApp(pc, caller, pc.params.appId ?? '');
-  if (caller.kind === 'cli')
-    throw new PlatformError(
-      403,
-      'CLI_TOKEN_NOT_PERMITTED',
-      'A CLI token cannot approve a pairing; the developer approves it with their own session.',
-    );
   const raw = (await readBody(pc.req, 64 * 1024)).toString('utf8');
   let fields: unknown;
   try {

@@ -3,27 +3,32 @@ import { readBody } from '../../http.js';
 import { invalidSessionRequest } from '../errors.js';
 import { PlatformError } from '../errors.js';
 import type { PlatformContext } from '../router.js';
-import type { CliSessionRecord } from './cli-session-store.js';
 import { DEVELOPER_PUBLISHERS, DEVELOPER_TOKEN } from './developer-fixtures.js';
 import type { DevApp, DevVersion } from './developer-store.js';
 
 /** `{developer_base_url}` relative to the platform prefix. */
 export const DEVELOPER_PATH = '/api/v1/appstore/developer';
 
-/** Who called the developer control plane: the developer's own session, or a paired CLI. */
-export type DeveloperCaller = { kind: 'developer' } | { kind: 'cli'; session: CliSessionRecord };
+/** Who called the developer control plane: the developer's own session (a CLI token is refused). */
+export type DeveloperCaller = { kind: 'developer' };
 
 /** 403 of what a CLI token may not do (upload images, submit versions, review, publish, production sessions). */
 export const CLI_TOKEN_NOT_PERMITTED = 'CLI_TOKEN_NOT_PERMITTED';
 
 /**
- * The caller of a developer route: the local developer's session token, or a live CLI session
- * (`state.platform.cliSessions`); anything else (absent, unknown, expired) is 401.
+ * The caller of a developer route: the local developer's session token. A live CLI session is
+ * recognised and refused with 403 `CLI_TOKEN_NOT_PERMITTED`: "The CLI token … permits runtime,
+ * jobs, temporary assets and app-to-app calls only" (spec, section E) — it reads no application,
+ * version, role or test account here. Anything else (absent, unknown, expired) is 401.
  */
-export function developerCaller(pc: PlatformContext): DeveloperCaller {
+export function developerCaller(pc: PlatformContext, action?: string): DeveloperCaller {
   if (pc.bearer === DEVELOPER_TOKEN) return { kind: 'developer' };
-  const session = pc.state.platform.cliSessions.byToken(pc.bearer);
-  if (session) return { kind: 'cli', session };
+  if (pc.state.platform.cliSessions.byToken(pc.bearer))
+    throw new PlatformError(
+      403,
+      CLI_TOKEN_NOT_PERMITTED,
+      `A CLI token ${action ? `cannot ${action}: it ` : ''}permits runtime, jobs, temporary assets and app-to-app calls only; use the developer's own session.`,
+    );
   throw new PlatformError(
     401,
     'DEVELOPER_UNAUTHENTICATED',
@@ -32,15 +37,9 @@ export function developerCaller(pc: PlatformContext): DeveloperCaller {
   );
 }
 
-/** The developer's own session; a CLI token is refused (403 `CLI_TOKEN_NOT_PERMITTED`). */
+/** The developer's own session; a CLI token is refused (403 `CLI_TOKEN_NOT_PERMITTED`) naming `action`. */
 export function requireDeveloperSession(pc: PlatformContext, action: string): void {
-  const caller = developerCaller(pc);
-  if (caller.kind === 'cli')
-    throw new PlatformError(
-      403,
-      CLI_TOKEN_NOT_PERMITTED,
-      `A CLI token cannot ${action}; use the developer's own session.`,
-    );
+  developerCaller(pc, action);
 }
 
 export const appNotFound = () =>
@@ -52,13 +51,12 @@ export const versionNotFound = () =>
 export const ownsApp = (app: DevApp) => DEVELOPER_PUBLISHERS.some((p) => p.publisherId === app.publisherId);
 
 /**
- * The application when the caller owns it (a CLI session: only its own application);
+ * The application when the caller owns it;
  * nonexistent and not owned are the same 404. Checked before anything else of the request.
  */
 export function ownedApp(pc: PlatformContext, caller: DeveloperCaller, appId: string): DevApp {
   const app = pc.state.platform.developer.apps.get(appId);
   if (!app || !ownsApp(app)) throw appNotFound();
-  if (caller.kind === 'cli' && caller.session.appId !== app.appId) throw appNotFound();
   return app;
 }
 
@@ -73,15 +71,9 @@ export function ownedTarget(
   pc: PlatformContext,
   options: { developerOnly?: string } = {},
 ): { caller: DeveloperCaller; app: DevApp; version?: DevVersion } {
-  const caller = developerCaller(pc);
+  const caller = developerCaller(pc, options.developerOnly);
   const app = ownedApp(pc, caller, pc.params.appId ?? '');
   const version = pc.params.versionId !== undefined ? ownedVersion(pc, app, pc.params.versionId) : undefined;
-  if (options.developerOnly && caller.kind === 'cli')
-    throw new PlatformError(
-      403,
-      CLI_TOKEN_NOT_PERMITTED,
-      `A CLI token cannot ${options.developerOnly}; use the developer's own session.`,
-    );
   return { caller, app, version };
 }
 

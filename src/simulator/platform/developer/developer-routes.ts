@@ -47,11 +47,10 @@ async function listPublishers(pc: PlatformContext): Promise<void> {
 }
 
 async function listApps(pc: PlatformContext): Promise<void> {
-  const caller = developerCaller(pc);
+  developerCaller(pc);
   const p = paging(pc);
   const apps = [...pc.state.platform.developer.apps.values()]
     .filter(ownsApp)
-    .filter((a) => caller.kind === 'developer' || a.appId === caller.session.appId)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.appId.localeCompare(b.appId));
   sendJson(pc.res, 200, pageOf(apps.map(appProjection), p));
 }
@@ -163,13 +162,15 @@ async function listTestAccounts(pc: PlatformContext): Promise<void> {
 /** Errors every developer route may answer. */
 export const DEVELOPER_COMMON = {
   400: errorDoc('INVALID_REQUEST: invalid JSON, unknown field or wrong type'),
-  401: errorDoc('DEVELOPER_UNAUTHENTICATED: no developer session or live CLI session'),
+  401: errorDoc('DEVELOPER_UNAUTHENTICATED: no developer session'),
+  403: errorDoc(
+    'CLI_TOKEN_NOT_PERMITTED: a CLI token permits runtime, jobs, temporary assets and app-to-app calls only',
+  ),
   404: errorDoc('APP_NOT_FOUND / VERSION_NOT_FOUND: nonexistent or not owned (deliberately merged)'),
   429: errorDoc('Rate limited (Retry-After)'),
   503: errorDoc('DEVELOPER_SERVICE_UNAVAILABLE (Retry-After)'),
   504: errorDoc('Gateway timeout'),
 };
-export const CLI_REFUSED = errorDoc('CLI_TOKEN_NOT_PERMITTED: this action needs the developer session');
 
 const D = DEVELOPER_PATH;
 const route = (
@@ -190,7 +191,7 @@ export const developerAppRoutes: PlatformRoute[] = [
   }),
   route('GET', '/apps', listApps, {
     operationId: 'listDeveloperApps',
-    summary: "The caller's applications (a CLI session: only its own)",
+    summary: "The caller's applications",
     tags: ['developer'],
     query: PageQuery,
     responses: { 200: { description: 'Applications', schema: ApplicationList }, ...DEVELOPER_COMMON },
@@ -202,7 +203,6 @@ export const developerAppRoutes: PlatformRoute[] = [
     requestBody: { schema: CreateAppRequest, required: true },
     responses: {
       200: { description: 'Application projection', schema: ApplicationSchema },
-      403: CLI_REFUSED,
       409: errorDoc('APP_KEY_TAKEN'),
       ...DEVELOPER_COMMON,
       404: errorDoc('PUBLISHER_NOT_FOUND'),
@@ -230,7 +230,6 @@ export const developerAppRoutes: PlatformRoute[] = [
     requestBody: { schema: PutRolesRequest, required: true },
     responses: {
       200: { description: 'Latest definitions', schema: RoleArray },
-      403: CLI_REFUSED,
       409: errorDoc('ROLE_DEFINITION_VERSION_NOT_INCREASED'),
       ...DEVELOPER_COMMON,
       400: errorDoc('INVALID_REQUEST, ROLE_CODE_IMMUTABLE or ROLE_CODE_RESERVED'),

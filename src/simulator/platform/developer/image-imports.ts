@@ -11,7 +11,7 @@ import { PlatformError } from '../errors.js';
 import type { PlatformContext, PlatformRoute } from '../router.js';
 import { errorDoc } from '../schemas.js';
 import { ownedTarget, readDeveloperBody } from './developer-auth.js';
-import { CLI_REFUSED, DEVELOPER_COMMON, developerRoute } from './developer-routes.js';
+import { DEVELOPER_COMMON, developerRoute } from './developer-routes.js';
 import { CompleteImportRequest, ImageImportRequest, ImageImportSession } from './developer-schemas.js';
 import type { BoundImage, DeveloperStore, ImageImport, UploadedPart } from './developer-store.js';
 import { ownedChange } from './version-routes.js';
@@ -422,7 +422,6 @@ export const imageImportRoutes: PlatformRoute[] = [
       responses: {
         201: { description: 'New session', schema: ImageImportSession },
         200: { description: 'The session of this idempotencyKey (same request)', schema: ImageImportSession },
-        403: CLI_REFUSED,
         409: errorDoc(`IMAGE_IMPORT_IDEMPOTENCY_CONFLICT${bindCode ? `, ${bindCode}` : ''}`),
         ...DEVELOPER_COMMON,
       },
@@ -447,7 +446,6 @@ export const imageImportRoutes: PlatformRoute[] = [
             description: 'Result (completed with imageAssetId and digest, or failed with errorCode)',
             schema: ImageImportSession,
           },
-          403: CLI_REFUSED,
           409: errorDoc(`IMAGE_IMPORT_PARTS_MISMATCH${bindCode ? `, ${bindCode}` : ''}`),
           502: errorDoc('IMAGE_IMPORT_FAILED'),
           ...DEVELOPER_COMMON,

@@ -6,7 +6,7 @@ import { PlatformError } from '../errors.js';
 import type { PlatformContext, PlatformRoute } from '../router.js';
 import { errorDoc } from '../schemas.js';
 import { requireDeveloperSession } from './developer-auth.js';
-import { CLI_REFUSED, DEVELOPER_COMMON, developerRoute } from './developer-routes.js';
+import { DEVELOPER_COMMON, developerRoute } from './developer-routes.js';
 import { SdkCredential } from './developer-schemas.js';
 import { sha256Hex } from './developer-store.js';
 
@@ -202,7 +202,6 @@ export const sdkRoutes: PlatformRoute[] = [
     tags: ['developer', 'sdk'],
     responses: {
       200: { description: 'SDK credential (the token appears once)', schema: SdkCredential },
-      403: CLI_REFUSED,
       ...DEVELOPER_COMMON,
       503: errorDoc('SDK_RELEASE_NOT_READY or DEVELOPER_SERVICE_UNAVAILABLE'),
     },

@@ -15,7 +15,7 @@ import {
   parseDeveloperJson,
   readDeveloperBody,
 } from './developer-auth.js';
-import { CLI_REFUSED, DEVELOPER_COMMON, developerRoute as route } from './developer-routes.js';
+import { DEVELOPER_COMMON, developerRoute as route } from './developer-routes.js';
 import {
   AuditResponse,
   ChangeResponse,
@@ -690,7 +690,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: CreateVersionRequest, required: true },
     responses: {
       200: { description: 'The new (or, same key and body, the same) version', schema: VersionSchema },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_IDEMPOTENCY_CONFLICT: same key, other body'),
       ...DEVELOPER_COMMON,
       400: errorDoc('SUBMISSION_INVALID, SOURCE_SUBMISSION_MISMATCH or INVALID_REQUEST'),
@@ -718,7 +717,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: UpdateVersionRequest, required: true },
     responses: {
       200: { description: 'Version', schema: VersionSchema },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
     },
@@ -729,7 +727,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Deletion request and version status', schema: DeleteVersionResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_ACTIVE, VERSION_DELETED'),
       ...DEVELOPER_COMMON,
     },
@@ -741,7 +738,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: SubmissionSchema, required: true },
     responses: {
       200: { description: 'Receipt and version', schema: SourceUploadResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
       400: errorDoc('SUBMISSION_INVALID or INVALID_REQUEST'),
@@ -753,7 +749,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Receipt and version', schema: SourceUploadResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
       400: errorDoc('SUBMISSION_INVALID or INVALID_REQUEST'),
@@ -783,7 +778,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: CreateRequestBody, required: true },
     responses: {
       200: { description: 'Version request', schema: VersionRequestSchema },
-      403: CLI_REFUSED,
       409: CONFLICT(
         'VERSION_REQUEST_IN_FLIGHT, VERSION_ACTIVE, VERSION_ALREADY_ACTIVE, VERSION_NOT_ACTIVE, VERSION_DELETED',
       ),
@@ -802,7 +796,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Canceled request', schema: VersionRequestSchema },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_REQUEST_NOT_CANCELABLE'),
       ...DEVELOPER_COMMON,
     },
@@ -813,7 +806,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Request and proposal', schema: ChangeResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_IS_DRAFT, VERSION_REQUEST_IN_FLIGHT, VERSION_DELETED'),
       ...DEVELOPER_COMMON,
     },
@@ -824,7 +816,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Request and proposal with differences', schema: ChangeResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('CHANGE_PROPOSAL_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
       400: errorDoc('SUBMISSION_INVALID or INVALID_REQUEST'),
@@ -851,7 +842,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: SubmitChangeBody, required: false },
     responses: {
       200: { description: 'Request and proposal', schema: ChangeResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('CHANGE_PROPOSAL_NO_DIFFERENCE, CHANGE_PROPOSAL_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
     },
@@ -874,7 +864,6 @@ export const versionRoutes: PlatformRoute[] = [
     tags,
     responses: {
       200: { description: 'Submitted', schema: VersionSubmitResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('VERSION_NOT_EDITABLE'),
       ...DEVELOPER_COMMON,
     },
@@ -887,7 +876,6 @@ export const versionRoutes: PlatformRoute[] = [
     requestBody: { schema: PreviewLaunchRequest, required: false },
     responses: {
       200: { description: 'Launch information', schema: PreviewLaunchResponse },
-      403: CLI_REFUSED,
       409: CONFLICT('APP_NOT_DEPLOYED'),
       ...DEVELOPER_COMMON,
     },

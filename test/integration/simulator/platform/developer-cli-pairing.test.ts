@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../client.js';
 import {
   dev,
   OTHER_APP_ID,
@@ -73,14 +72,21 @@ describe('CLI pairing with PKCE', () => {
 
     // the CLI token reads its own application on the control plane, nothing else
     const token = session.data.accessToken as string;
-    expect((await dev(client, 'GET', `/apps/${STUDIO_APP_ID}`, { credential: token })).status).toBe(200);
-    const list = await dev(client, 'GET', '/apps', { credential: token });
-    expect(list.data.items.map((a: Json) => a.appId)).toEqual([STUDIO_APP_ID]);
-    expectPlatformError(
-      await dev(client, 'GET', '/apps/app_sim_storyboard_helper', { credential: token }),
-      404,
-      'APP_NOT_FOUND',
-    );
+    // the CLI token permits runtime, jobs, temporary assets and app-to-app calls only (spec, section
+    // E): it reads no application, version, role or test account of the control plane
+    for (const suffix of [
+      `/apps/${STUDIO_APP_ID}`,
+      '/apps',
+      `/apps/${STUDIO_APP_ID}/versions`,
+      `/apps/${STUDIO_APP_ID}/roles`,
+      `/apps/${STUDIO_APP_ID}/test-accounts`,
+      '/apps/app_sim_storyboard_helper',
+    ])
+      expectPlatformError(
+        await dev(client, 'GET', suffix, { credential: token }),
+        403,
+        'CLI_TOKEN_NOT_PERMITTED',
+      );
     // and cannot pair again into another session
     expectPlatformError(
       await authorize(

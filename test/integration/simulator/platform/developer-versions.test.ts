@@ -204,7 +204,7 @@ describe('developer control plane: versions, sources, requests, change proposals
     expect(list.data.total).toBe(2);
   });
 
-  it('refuses the CLI token for submission, publishing and review, and lets it read', async () => {
+  it('refuses the CLI token for submission, publishing, review and reads of the control plane', async () => {
     const cli = await pairCli(client, STUDIO_APP_ID, { versionId: STUDIO_DRAFT_VERSION });
     const token = cli.accessToken as string;
     const v = `${A}/versions/${STUDIO_DRAFT_VERSION}`;
@@ -233,8 +233,13 @@ describe('developer control plane: versions, sources, requests, change proposals
       403,
       'CLI_TOKEN_NOT_PERMITTED',
     );
-    expect((await dev(client, 'GET', v, { credential: token })).status).toBe(200);
-    expect((await dev(client, 'GET', `${v}/source/content`, { credential: token })).status).toBe(200);
+    // nor read: the CLI token is for runtime, jobs, temporary assets and app-to-app calls only
+    expectPlatformError(await dev(client, 'GET', v, { credential: token }), 403, 'CLI_TOKEN_NOT_PERMITTED');
+    expectPlatformError(
+      await dev(client, 'GET', `${v}/source/content`, { credential: token }),
+      403,
+      'CLI_TOKEN_NOT_PERMITTED',
+    );
     // the review route takes the simulator's token, never a developer or CLI token
     const reviewed = await client.request('POST', client.platform.reviewUrl, {
       credential: token,
