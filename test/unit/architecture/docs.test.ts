@@ -74,19 +74,35 @@ export function envSettingsIn(file: string, code: string): string[] {
   return [...names];
 }
 
-/** The rows of every markdown table: file, line and cells (without the outer pipes). */
-function tableRows(docs: Doc[]): { file: string; line: number; cells: string[] }[] {
-  return docs.flatMap((doc) =>
-    doc.text.split('\n').flatMap((text, i) => {
-      if (!/^\s*\|.*\|\s*$/.test(text) || /^\s*\|[\s:|-]+\|\s*$/.test(text)) return [];
+interface TableRow {
+  file: string;
+  line: number;
+  cells: string[];
+  /** The first cell of the table's header row, lower-cased. */
+  header: string;
+  isHeader: boolean;
+}
+
+/** The rows of every markdown table: file, line, cells (without the outer pipes), header. */
+function tableRows(docs: Doc[]): TableRow[] {
+  return docs.flatMap((doc) => {
+    const rows: TableRow[] = [];
+    const lines = doc.text.split('\n');
+    let header: string | undefined;
+    lines.forEach((text, i) => {
+      if (!/^\s*\|.*\|\s*$/.test(text)) return void (header = undefined);
       const cells = text
         .trim()
         .slice(1, -1)
         .split(/(?<!\\)\|/)
         .map((c) => c.trim());
-      return [{ file: doc.file, line: i + 1, cells }];
-    }),
-  );
+      if (/^\s*\|[\s:|-]+\|\s*$/.test(text)) return;
+      const isHeader = header === undefined;
+      if (isHeader) header = cells[0]!.toLowerCase();
+      rows.push({ file: doc.file, line: i + 1, cells, header: header!, isHeader });
+    });
+    return rows;
+  });
 }
 
 /** For each name, where a table row's first cell names it in backticks (its home). */
@@ -105,7 +121,9 @@ export function settingProblems(names: string[], docs: Doc[]): string[] {
       ? []
       : at.length === 0
         ? [`${name}: read by the code but has no row in a settings table (docs/settings.md)`]
-        : [`${name}: documented in ${at.length} table rows (${at.join(', ')}); give it one home and link to it`],
+        : [
+            `${name}: documented in ${at.length} table rows (${at.join(', ')}); give it one home and link to it`,
+          ],
   );
 }
 
@@ -136,15 +154,18 @@ export function commandProblems(commands: string[], docs: Doc[]): string[] {
   const known = new Set(commands);
   const homes = new Map(commands.map((c) => [c, [] as string[]]));
   const problems: string[] = [];
-  for (const row of tableRows(docs)) {
+  // a command's home is a row of a table headed `command` (a benchmark table may time one too)
+  for (const row of tableRows(docs).filter((r) => r.header === 'command' && !r.isHeader)) {
     const command = commandOfCell(row.cells[0]!, known);
     if (command === undefined) continue;
-    if (command === null) problems.push(`${row.file}:${row.line}: ${row.cells[0]} is not a command of the CLI`);
+    if (command === null)
+      problems.push(`${row.file}:${row.line}: ${row.cells[0]} is not a command of the CLI`);
     else homes.get(command)!.push(`${row.file}:${row.line}`);
   }
   for (const [command, at] of homes)
     if (at.length === 0) problems.push(`framewright ${command}: a command with no row in docs/cli.md`);
-    else if (at.length > 1) problems.push(`framewright ${command}: documented in ${at.length} rows (${at.join(', ')})`);
+    else if (at.length > 1)
+      problems.push(`framewright ${command}: documented in ${at.length} rows (${at.join(', ')})`);
   return problems;
 }
 
@@ -169,7 +190,8 @@ export function exitCodeProblems(codes: number[], docs: Doc[]): string[] {
     return at.length === 1 ? [] : [`exit code ${code}: ${at.length} rows (${at.join(', ') || 'none'})`];
   });
   for (const row of rows)
-    if (!codes.includes(row.code)) problems.push(`${row.at}: exit code ${row.code} is not one the CLI returns`);
+    if (!codes.includes(row.code))
+      problems.push(`${row.at}: exit code ${row.code} is not one the CLI returns`);
   return problems;
 }
 
@@ -233,8 +255,11 @@ export function linkProblems(
 }
 
 /** Made by a build, an install or a run: named in the docs, not kept in the repository. */
-const GENERATED = /^(out|dist|node_modules|native\/electron|bench\/\.work|test-results|playwright-report)(\/|$)/;
-const SOURCE_EXTENSION = /\.(ts|tsx|mts|mjs|cjs|js|sh|sql|css|html|md|yml|yaml)$/;
+const GENERATED =
+  /^(out|dist|node_modules|native\/electron|bench\/\.work|test-results|playwright-report)(\/|$)/;
+const SOURCE_EXTENSION = /\.(ts|tsx|mts|mjs|cjs|js|sh|sql|css|html|md|yml|yaml|json|png)$/;
+/** A bare file name is a source file only with these (`chart.js` is a package, `document.md` an output). */
+const SOURCE_FILE = /\.(ts|tsx|mts|mjs|cjs|sh|sql)$/;
 const ROOT_FOLDERS = /^(src|test|scripts|docs|bench|\.ci|resources|build)\/./;
 
 /** Documents outside the repository that the docs name by file name (the shared contract). */
@@ -242,7 +267,7 @@ const EXTERNAL = new Set(['public-model-and-media-api.md', 'application-platform
 
 /**
  * The source paths a document names in backticks: repository paths (`src/…`, `test/…`, …) must
- * exist as written; a shorter name (`journal/db.ts`, `capabilities.ts`, as folder READMEs and the
+ * exist as written (from the root, or from a folder README's folder: the renderer's `src/app/`); a shorter name (`journal/db.ts`, `capabilities.ts`, as folder READMEs and the
  * architecture write them) must be the end of a path that exists. `known` holds every file and
  * folder of the repository, from its root.
  */
@@ -254,12 +279,18 @@ export function pathProblems(docs: Doc[], known: Set<string>): string[] {
   }
   return docs.flatMap((doc) =>
     [...prose(doc.text).matchAll(/`([^`\s]+)`/g)].flatMap((m) => {
-      const token = m[1]!.replace(/[.,;:]$/, '').replace(/:\d+(-\d+)?$/, '').replace(/\/$/, '');
+      const token = m[1]!
+        .replace(/[.,;:]$/, '')
+        .replace(/:\d+(-\d+)?$/, '')
+        .replace(/\/$/, '');
       if (!/^[\w.@/-]+$/.test(token) || token.startsWith('/') || token.startsWith('..')) return [];
       if (GENERATED.test(token) || token.includes('//') || EXTERNAL.has(token)) return [];
+      if (token.split('/').some((part) => /^[A-Z][A-Z_]*$/.test(part))) return []; // DIR/x.png: a placeholder
       const fromRoot = ROOT_FOLDERS.test(token + '/');
-      if (!fromRoot && !(SOURCE_EXTENSION.test(token) && !token.startsWith('.'))) return [];
-      const found = fromRoot ? known.has(token) : tails.has(token);
+      const named = token.includes('/') ? SOURCE_EXTENSION : SOURCE_FILE;
+      if (!fromRoot && !(named.test(token) && !token.startsWith('.'))) return [];
+      const here = path.posix.join(path.posix.dirname(doc.file), token);
+      const found = fromRoot ? known.has(token) || known.has(here) : tails.has(token);
       return found ? [] : [`${doc.file}: \`${m[1]}\` does not exist`];
     }),
   );
@@ -276,7 +307,8 @@ export function importLinesOf(text: string): ImportLines | undefined {
   const importsLine = /^\*\*Imports\*\* \(core folders\): (.*)$/m.exec(text)?.[1];
   const importedByLine = /^\*\*Imported by\*\*: (.*)$/m.exec(text)?.[1];
   if (importsLine === undefined || importedByLine === undefined) return undefined;
-  const names = (s: string): string[] => [...s.replace(/\([^()]*\)(?!`)/g, '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  const names = (s: string): string[] =>
+    [...s.replace(/\([^()]*\)(?!`)/g, '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
   const [coreImports, ...rest] = importsLine.split(';');
   return {
     imports: names(coreImports!),
@@ -285,7 +317,9 @@ export function importLinesOf(text: string): ImportLines | undefined {
       // a file outside the core stands for its folder: src/main/host/x.ts is `src/main/host`
       const parts = name.split('/');
       if (parts[0] !== 'src') return name;
-      return parts[1] === 'main' && parts.length >= 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
+      return parts[1] === 'main' && parts.length >= 3
+        ? parts.slice(0, 3).join('/')
+        : parts.slice(0, 2).join('/');
     }),
   };
 }
@@ -366,7 +400,8 @@ describe('the documentation matches the code', () => {
   it('links only to files and headings that exist', () => {
     const byFile = new Map(docs.map((d) => [d.file, d.text]));
     const textOf = (f: string): string | undefined =>
-      byFile.get(f) ?? (exists(f) && f.endsWith('.md') ? fs.readFileSync(path.join(ROOT, f), 'utf8') : undefined);
+      byFile.get(f) ??
+      (exists(f) && f.endsWith('.md') ? fs.readFileSync(path.join(ROOT, f), 'utf8') : undefined);
     expect(linkProblems(docs, exists, textOf)).toEqual([]);
   });
 
@@ -401,17 +436,25 @@ describe('the docs check fails on a planted error', () => {
   const doc = (file: string, text: string): Doc => ({ file, text });
 
   it('finds a setting read by the code with no row, and one with two', () => {
-    const code = "const a = process.env.FRAMEWRIGHT_NEW_TIMEOUT; const b = env['PLATFORM_X']; const NAME = 'FRAMEWRIGHT_Y';";
+    const code =
+      "const a = process.env.FRAMEWRIGHT_NEW_TIMEOUT; const b = env['PLATFORM_X']; const NAME = 'FRAMEWRIGHT_Y';";
     const names = envSettingsIn('src/x.ts', code);
     expect(names.sort()).toEqual(['FRAMEWRIGHT_NEW_TIMEOUT', 'FRAMEWRIGHT_Y', 'PLATFORM_X']);
     expect(envSettingsIn('scripts/x.sh', 'echo "${FRAMEWRIGHT_Z:-1}" $PATH')).toEqual(['FRAMEWRIGHT_Z']);
     const docs = [
-      doc('docs/settings.md', '| setting | what |\n|---|---|\n| `PLATFORM_X` | x |\n| `FRAMEWRIGHT_Y=1` | y |'),
-      doc('docs/other.md', '| `FRAMEWRIGHT_Y` | y again |\nSee `FRAMEWRIGHT_NEW_TIMEOUT` in prose only.'),
+      doc(
+        'docs/settings.md',
+        '| setting | what |\n|---|---|\n| `PLATFORM_X` | x |\n| `FRAMEWRIGHT_Y=1` | y |',
+      ),
+      doc(
+        'docs/other.md',
+        '| Setting | What |\n|---|---|\n| `FRAMEWRIGHT_Y` | y again |\n\nSee `FRAMEWRIGHT_NEW_TIMEOUT` in prose only.\n\n| `PLATFORM_X` | a one-row table |',
+      ),
     ];
     expect(settingProblems(names, docs)).toEqual([
       expect.stringMatching(/^FRAMEWRIGHT_NEW_TIMEOUT: read by the code but has no row/),
       expect.stringMatching(/^FRAMEWRIGHT_Y: documented in 2 table rows/),
+      expect.stringMatching(/^PLATFORM_X: documented in 2 table rows/),
     ]);
   });
 
@@ -428,6 +471,10 @@ describe('the docs check fails on a planted error', () => {
           '| `framewright sequence new` | again |',
           '| `framewright sequence` | c |',
           '| `framewright teleport` | d |',
+          '',
+          '| benchmark | ratio |',
+          '|---|---|',
+          '| `framewright jobs --json` on 100,000 jobs | 2 |',
         ].join('\n'),
       ),
     ];
@@ -439,7 +486,9 @@ describe('the docs check fails on a planted error', () => {
   });
 
   it('finds an exit code with no row and a row for a code the CLI never returns', () => {
-    const docs = [doc('docs/cli.md', '### CLI exit codes\n\n| code | meaning |\n|---|---|\n| 0 | ok |\n| 9 | ? |\n')];
+    const docs = [
+      doc('docs/cli.md', '### CLI exit codes\n\n| code | meaning |\n|---|---|\n| 0 | ok |\n| 9 | ? |\n'),
+    ];
     expect(exitCodeProblems([0, 1], docs)).toEqual([
       'exit code 1: 0 rows (none)',
       'docs/cli.md:6: exit code 9 is not one the CLI returns',
@@ -464,7 +513,13 @@ describe('the docs check fails on a planted error', () => {
         ].join('\n'),
       ),
     ];
-    expect(linkProblems(docs, (f) => files.has(f) || f === 'docs/planted.md', (f) => files.get(f))).toEqual([
+    expect(
+      linkProblems(
+        docs,
+        (f) => files.has(f) || f === 'docs/planted.md',
+        (f) => files.get(f),
+      ),
+    ).toEqual([
       'docs/planted.md: link operators.md — docs/operators.md does not exist',
       'docs/planted.md: link cli.md#exit-code — docs/cli.md has no heading #exit-code',
       'docs/planted.md: link ../../shared/spec.md leaves the repository',
@@ -473,9 +528,18 @@ describe('the docs check fails on a planted error', () => {
   });
 
   it('finds a source path that no longer exists, from the root or from a folder README', () => {
-    const files = new Set(['src', 'src/cli', 'src/cli/main.ts', 'src/main/core/journal/db.ts', 'src/main/core/jobs/engine.ts']);
+    const files = new Set([
+      'src',
+      'src/cli',
+      'src/cli/main.ts',
+      'src/main/core/journal/db.ts',
+      'src/main/core/jobs/engine.ts',
+    ]);
     const docs = [
-      doc('docs/architecture.md', '`src/cli/main.ts`, `src/cli/`, `src/cli/gone.ts`, `out/cli/`, `image/png`, `/bridge/files`'),
+      doc(
+        'docs/architecture.md',
+        '`src/cli/main.ts`, `src/cli/`, `src/cli/gone.ts`, `out/cli/`, `image/png`, `/bridge/files`',
+      ),
       doc('src/main/core/jobs/README.md', '`engine.ts`, `journal/db.ts`, `poller.ts`'),
     ];
     expect(pathProblems(docs, files)).toEqual([
@@ -492,7 +556,11 @@ describe('the docs check fails on a planted error', () => {
         '**Imported by**: `app`, `bridge`; outside the core: `src/cli`.',
       ].join('\n'),
     )!;
-    expect(said).toEqual({ imports: ['journal', 'debug-pairing'], importsShared: true, importedBy: ['app', 'bridge', 'src/cli'] });
+    expect(said).toEqual({
+      imports: ['journal', 'debug-pairing'],
+      importsShared: true,
+      importedBy: ['app', 'bridge', 'src/cli'],
+    });
     const real = { imports: ['journal', 'secrets'], importsShared: true, importedBy: ['app', 'src/cli'] };
     expect(importLineProblems('jobs', said, real)).toEqual([
       'jobs: "Imports" misses secrets',
