@@ -2,8 +2,9 @@
  * The documentation matches the code (issue 38). Every list is derived from the code, never kept
  * by hand:
  * - each environment setting the code reads (src/ and scripts/: `process.env.NAME`, `env.NAME`,
- *   `env['NAME']`, a `'FRAMEWRIGHT_…'`/`'PLATFORM_…'` name in a constant, `$FRAMEWRIGHT_…` in a
- *   shell script) has exactly one home: a table row whose first cell names it (docs/settings.md);
+ *   `env['NAME']`, `const { NAME } = process.env`, a `'FRAMEWRIGHT_…'`/`'PLATFORM_…'` name in a
+ *   constant, `$FRAMEWRIGHT_…` in a shell script) has exactly one home: a table row whose first
+ *   cell names it (docs/settings.md says which table takes which kind);
  * - each CLI command of the commander program has exactly one home: a table row whose first cell
  *   is `framewright <command> …` (docs/cli.md), and no row names a command that does not exist;
  * - each exit code has exactly one row in the one "exit codes" table;
@@ -71,6 +72,9 @@ export function envSettingsIn(file: string, code: string): string[] {
         /['"`]((?:FRAMEWRIGHT|PLATFORM)_[A-Z0-9_]+)['"`]/g,
       ];
   for (const pattern of patterns) for (const m of code.matchAll(pattern)) names.add(m[1]!);
+  // const { FRAMEWRIGHT_X, PORT = '0' } = process.env
+  for (const m of code.matchAll(/\{([^{}]*)\}\s*=\s*(?:process\.)?env\b/g))
+    for (const name of m[1]!.matchAll(/(?:^|,)\s*([A-Z][A-Z0-9_]*)\b/g)) names.add(name[1]!);
   return [...names];
 }
 
@@ -441,6 +445,10 @@ describe('the docs check fails on a planted error', () => {
     const names = envSettingsIn('src/x.ts', code);
     expect(names.sort()).toEqual(['FRAMEWRIGHT_NEW_TIMEOUT', 'FRAMEWRIGHT_Y', 'PLATFORM_X']);
     expect(envSettingsIn('scripts/x.sh', 'echo "${FRAMEWRIGHT_Z:-1}" $PATH')).toEqual(['FRAMEWRIGHT_Z']);
+    expect(envSettingsIn('src/y.ts', "const { HTTP_TIMEOUT, QUEUE_SIZE = '4' } = process.env;")).toEqual([
+      'HTTP_TIMEOUT',
+      'QUEUE_SIZE',
+    ]);
     const docs = [
       doc(
         'docs/settings.md',
