@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../main/core/error-kinds.js';
 
-/** Exit codes of every `framewright` command (documented in README.md). */
+/** Exit codes of every `framewright` command (documented in docs/cli.md, "CLI exit codes"). */
 export const ExitCode = {
   /** The command (or job) succeeded. */
   ok: 0,
@@ -19,7 +19,7 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** The exit code of each kind of error (see README.md, "CLI exit codes"). */
+/** The exit code of each kind of error (see docs/cli.md, "CLI exit codes"). */
 export const EXIT_CODE_FOR_ERROR_KIND = {
   invalid_input: ExitCode.invalidInput,
   identity: ExitCode.identity,

@@ -3,7 +3,7 @@ import { chooseMode, freshDraft, generateAndFinish } from './studio-media';
 
 /**
  * The screens a creator sees most, with work in them, at 1280 × 800 in the light theme: the
- * screenshots the README's "Screenshots" section shows (docs/screenshots/before/ holds the same
+ * screenshots docs/studio.md's "Screenshots" section shows (docs/screenshots/before/ holds the same
  * screens as they were before issue 32, taken with this spec at a93a06c).
  */
 test('Create, Queue and Library with a finished video in them', async ({ signedIn: page }) => {

@@ -18,7 +18,7 @@ interface ReleaseOptions {
   timeout: string;
 }
 
-/** Exit codes (README, "CLI exit codes"): applied or approved 0, rejected or withdrawn 1, still pending 5. */
+/** Exit codes (docs/cli.md, "CLI exit codes"): applied or approved 0, rejected or withdrawn 1, still pending 5. */
 const EXIT_FOR_DECISION = {
   applied: ExitCode.ok,
   approved: ExitCode.ok,

@@ -14,7 +14,7 @@ export function registerPlatformCommands(program: Command): void {
   const platform = program
     .command('platform')
     .description(
-      "release Framewright to the platform (developer control plane); see README, 'Releasing Framewright'",
+      "release Framewright to the platform (developer control plane); see docs/platform-development.md, 'Releasing Framewright'",
     )
     .option(
       '--developer-base-url <url>',

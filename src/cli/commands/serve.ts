@@ -16,7 +16,7 @@ export function registerServeCommand(program: Command): void {
     .option('--simulator-time-scale <x>', 'pacing of the embedded simulator (1 = demo pacing)', '1')
     .option(
       '--platform',
-      'serve as a platform application (settings from PLATFORM_APP_* and FRAMEWRIGHT_PUBLIC_URL; see the README)',
+      'serve as a platform application (settings from PLATFORM_APP_* and FRAMEWRIGHT_PUBLIC_URL; see docs/operators.md)',
     )
     .action(lazyAction(() => import('../actions/serve.js').then((m) => m.runServeCommand)));
 }

@@ -4,7 +4,7 @@ import { SecretStoreError } from './secrets/secret-store.js';
 
 /**
  * What an error means for whoever has to act on it. The CLI's exit codes (src/cli/exit-codes.ts)
- * and the README's exit-code table have one row per kind.
+ * and the exit-code table of docs/cli.md have one row per kind.
  */
 export type ErrorKind =
   | 'invalid_input' // fix the input: nothing was sent

@@ -8,42 +8,9 @@
  * ESLint (eslint.config.js, test/unit/core/inner-layers.test.ts) refuses some of these one import
  * at a time; this reads the whole graph, so a cycle through several folders is found too.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const SRC = path.join(ROOT, 'src');
-const CORE = path.join(SRC, 'main/core');
-/** Folders of core/ whose subfolders are the capabilities (one backend each). */
-const GROUPS = new Set(['backends']);
-
-const SPECIFIER = /\b(?:from\s*|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full);
-    return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
-/** Every relative import of `file`, as absolute paths (comments are not imports). */
-function importsOf(file: string): string[] {
-  const code = fs
-    .readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
-  return [...code.matchAll(SPECIFIER)].map((m) => path.resolve(path.dirname(file), m[2]!));
-}
-
-/** The capability folder of a file of core/: its top-level folder (or `backends/<name>`). */
-export function capabilityOf(file: string): string {
-  const parts = path.relative(CORE, file).split(path.sep);
-  if (parts.length === 1) return '(core root files)';
-  if (GROUPS.has(parts[0]!) && parts.length > 2) return `${parts[0]}/${parts[1]}`;
-  return parts[0]!;
-}
+import { CORE, SRC, ROOT, capabilityOf, importsOf, sourceFiles } from '../../support/source-imports.js';
 
 /** Edges between capability folders, each with one import that makes it. */
 function folderGraph(): Map<string, Map<string, string>> {

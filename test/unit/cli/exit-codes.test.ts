@@ -15,9 +15,9 @@ function apiError(status: number, apiCode = 'some_code'): ApiError {
 }
 
 describe('exit codes from typed error kinds', () => {
-  it('maps each kind to the code the README documents for it', () => {
-    const readme = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### CLI exit codes'));
+  it('maps each kind to the code docs/cli.md documents for it', () => {
+    const doc = readFileSync(path.join(__dirname, '../../../docs/cli.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## CLI exit codes'));
     const documented = new Map(
       [...section.matchAll(/^\| (\d) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]] as const),
     );

@@ -49,7 +49,7 @@ export interface PlatformLimits {
   readonly sweepIntervalSeconds: number;
 }
 
-/** The limits a team gets unless it sets them (README, "serve --platform"). */
+/** The limits a team gets unless it sets them (docs/operators.md, "Settings"). */
 export const DEFAULT_PLATFORM_LIMITS: PlatformLimits = {
   storageBytes: 20 * 1024 * 1024 * 1024,
   storageFiles: 10_000,
