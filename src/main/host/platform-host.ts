@@ -47,6 +47,7 @@ import {
   serveRendererFile,
   setSecurityHeaders,
 } from './http-serving.js';
+import { clientAddressOf } from '../core/platform/client-address.js';
 
 /**
  * The platform host: Framewright's backend as a platform application. It serves the built
@@ -114,6 +115,8 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   rendererDir: string;
   /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
   signInLimits?: SignInLimits;
+  /** Proxies whose `X-Forwarded-For` names the client (`FRAMEWRIGHT_TRUSTED_PROXIES`). */
+  trustedProxies?: readonly string[];
   /** Uploads, bridge calls and event sockets one session may hold at once (defaults: session-caps.ts). */
   sessionCaps?: SessionCaps;
   /** The limiter's clock (tests). */
@@ -190,6 +193,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
   const log = options.log ?? (() => undefined);
   const signInLimiter = new SignInLimiter(options.signInLimits, options.now);
+  const trustedProxies = new Set(options.trustedProxies ?? []);
   const counters = new SessionCounters(options.sessionCaps);
   const retryAfter = { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) };
 
@@ -265,7 +269,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
     // each sign-in may make the backend call the session service: limited per address (and per
     // address again for failed exchanges), and overall for the codes that reach the service
-    const client = req.socket.remoteAddress ?? '';
+    const client = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
     const tooMany = (retryAfterSeconds: number) => {
       req.resume();
       return sendJson(
@@ -309,7 +313,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         },
       });
     }
-    const exchange = signInLimiter.admitExchange();
+    const exchange = signInLimiter.admitExchange(client);
     if (!exchange.admitted) return tooMany(exchange.retryAfterSeconds);
     const session = await options.sessions.signIn(launchCode);
     if (session.status === 'over') signInLimiter.exchangeFailed(client);

@@ -62,6 +62,7 @@ export function startPlatformStudio(
         }
       : {}),
     sessions: backend.sessions,
+    trustedProxies: backend.trustedProxies,
     workspaces: {
       workspaceOf(subject) {
         const workspace = backend.workspaces.workspaceOf(subject);

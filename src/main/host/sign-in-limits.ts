@@ -1,14 +1,17 @@
 /**
  * Token buckets for the unauthenticated sign-in route: each well-formed launch code posted makes
  * the backend call the session service with the application credential, so sign-ins are limited
- * per client address, per address again for exchanges that failed, and for the whole backend.
- * A refused attempt answers 429 with `Retry-After`; nothing is exchanged, so the page may try
- * again then.
+ * per client, and exchanges for the whole backend. A refused attempt answers 429 with
+ * `Retry-After`; nothing is exchanged, so the page may try again then.
  *
- * Only an attempt that reaches the session service spends the backend-wide allowance (a malformed
- * code is refused before, at the cost of its address's own bucket), and an address whose codes
- * keep failing is slowed to one exchange per `failuresPerClient` refill: a few junk clients cannot
- * use up the allowance people need to sign in (measured by `npm run bench`, platform under load).
+ * Junk must never keep a genuine code out:
+ * - a malformed code is refused before any allowance is spent but its client's own;
+ * - a client whose exchange failed lately (a spent, foreign or made-up code) is a *suspect*: its
+ *   exchanges take a small allowance of their own (`suspect`), never the backend-wide one people
+ *   need (`global`) — junk from many addresses spends at most one clean exchange per address;
+ * - nobody is locked out: a suspect is slowed, not refused for a fixed time, so a person sharing
+ *   an address with junk still gets through (and behind the TLS proxy the operator names it in
+ *   `FRAMEWRIGHT_TRUSTED_PROXIES`, so the client is the real one, not the proxy everyone shares).
  */
 export interface BucketLimit {
   /** The burst: attempts allowed at once. */
@@ -18,20 +21,25 @@ export interface BucketLimit {
 }
 
 export interface SignInLimits {
+  /** Sign-in posts per client (any, read or not). */
   perClient: BucketLimit;
-  /** Failed exchanges per address: when spent, that address may not try an exchange. */
-  failuresPerClient?: BucketLimit;
+  /** Exchanges for clients with no recent failure: what people signing in need. */
   global: BucketLimit;
+  /** Exchanges for suspect clients (an exchange of theirs failed lately), shared among them. */
+  suspect?: BucketLimit;
+  /** How long a failed exchange makes its client a suspect (seconds). */
+  suspectForSeconds?: number;
 }
 
 /**
- * 20 at once then one every 3 s per address; 5 failed exchanges then one every 30 s per address;
- * 100 exchanges at once then 5 a second for everyone.
+ * 20 at once then one every 3 s per client; 100 clean exchanges at once then 5 a second; 10
+ * suspect exchanges at once then one a second; a failure makes its client a suspect for 5 minutes.
  */
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   perClient: { capacity: 20, refillPerSecond: 1 / 3 },
-  failuresPerClient: { capacity: 5, refillPerSecond: 1 / 30 },
   global: { capacity: 100, refillPerSecond: 5 },
+  suspect: { capacity: 10, refillPerSecond: 1 },
+  suspectForSeconds: 300,
 };
 
 /** Buckets kept for at most this many client addresses (full buckets are forgotten first). */
@@ -80,39 +88,58 @@ class TokenBuckets {
 
 export class SignInLimiter {
   private readonly perClient: TokenBuckets;
-  private readonly failures: TokenBuckets | undefined;
   private readonly global: TokenBuckets;
+  private readonly suspect: TokenBuckets;
+  private readonly suspectForMs: number;
+  /** When each client's last exchange failed (bounded like the buckets). */
+  private readonly failedAt = new Map<string, number>();
 
-  constructor(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS, now: () => number = Date.now) {
+  constructor(
+    limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
     this.perClient = new TokenBuckets(limits.perClient, now);
-    this.failures = limits.failuresPerClient ? new TokenBuckets(limits.failuresPerClient, now) : undefined;
     this.global = new TokenBuckets(limits.global, now);
+    this.suspect = new TokenBuckets(limits.suspect ?? DEFAULT_SIGN_IN_LIMITS.suspect!, now);
+    this.suspectForMs = (limits.suspectForSeconds ?? DEFAULT_SIGN_IN_LIMITS.suspectForSeconds!) * 1000;
   }
 
   /**
    * Takes one attempt for `client` (any sign-in post, read or not); answers the seconds to wait
-   * when refused (nothing taken). An address whose failed exchanges are spent is refused here too.
+   * when refused (nothing taken).
    */
   admit(client: string): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
-    const wait = Math.max(this.perClient.wait(client), this.failures?.wait(client) ?? 0);
+    const wait = this.perClient.wait(client);
     if (wait > 0) return { admitted: false, retryAfterSeconds: wait };
     this.perClient.take(client);
     return { admitted: true };
   }
 
   /**
-   * Takes one exchange from the backend-wide allowance, for a well-formed code about to be sent
-   * to the session service; answers the seconds to wait when refused (nothing taken).
+   * Takes one exchange for `client`'s well-formed code, about to be sent to the session service:
+   * from the backend-wide allowance, or the suspects' one when an exchange of this client failed
+   * lately; answers the seconds to wait when refused (nothing taken).
    */
-  admitExchange(): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
-    const wait = this.global.wait('');
+  admitExchange(client: string): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
+    const pool = this.isSuspect(client) ? this.suspect : this.global;
+    const wait = pool.wait('');
     if (wait > 0) return { admitted: false, retryAfterSeconds: wait };
-    this.global.take('');
+    pool.take('');
     return { admitted: true };
   }
 
-  /** An exchange from `client` failed (a spent, foreign or made-up code): counted against that address. */
+  /** An exchange from `client` failed (a spent, foreign or made-up code): it is a suspect for a while. */
   exchangeFailed(client: string): void {
-    this.failures?.take(client);
+    this.failedAt.delete(client);
+    this.failedAt.set(client, this.now());
+    if (this.failedAt.size > MAX_CLIENTS) this.failedAt.delete(this.failedAt.keys().next().value!);
+  }
+
+  private isSuspect(client: string): boolean {
+    const at = this.failedAt.get(client);
+    if (at === undefined) return false;
+    if (this.now() - at < this.suspectForMs) return true;
+    this.failedAt.delete(client);
+    return false;
   }
 }

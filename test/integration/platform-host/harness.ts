@@ -65,6 +65,8 @@ export interface RigOptions {
   loseExchangeAnswers?: boolean;
   /** The host's sign-in limits (its clock is the rig's). */
   signInLimits?: SignInLimits;
+  /** Proxies whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
@@ -116,6 +118,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       port,
       log: (line) => logLines.push(line),
       ...(rigOptions.signInLimits ? { signInLimits: rigOptions.signInLimits } : {}),
+      ...(rigOptions.trustedProxies ? { trustedProxies: rigOptions.trustedProxies } : {}),
       now: () => Date.now() + offsetMs,
     });
   };

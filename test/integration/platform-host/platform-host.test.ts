@@ -176,6 +176,7 @@ function signInFrom(
   rig: PlatformRig,
   localAddress: string,
   launchCode: unknown,
+  forwardedFor?: string,
 ): Promise<{ status: number; retryAfter: string | undefined; code: string | undefined }> {
   const { port } = new URL(rig.origin);
   const body = JSON.stringify({ launchCode });
@@ -192,6 +193,7 @@ function signInFrom(
           Origin: rig.origin,
           'Content-Type': 'application/json',
           Connection: 'close',
+          ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}),
         },
       },
       (res) => {
@@ -243,7 +245,7 @@ describe('platform host: sign-in is not a free call out', () => {
     expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'))).status).toBe(200);
   });
 
-  it('limits exchanges globally: many addresses together are refused past the global bucket', async () => {
+  it('limits exchanges globally: past the backend-wide bucket, exchanges wait their Retry-After', async () => {
     await rig.close();
     rig = await startRig({
       signInLimits: {
@@ -252,13 +254,11 @@ describe('platform host: sign-in is not a free call out', () => {
       },
     });
     const statuses: number[] = [];
-    // well-formed codes the platform never issued: each one is an exchange the service refuses
+    // genuine codes from five addresses: the fifth waits for the bucket
     for (let i = 1; i <= 5; i += 1)
-      statuses.push((await signInFrom(rig, `127.0.0.${i}`, `made-up-code-${i}`)).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+      statuses.push((await signInFrom(rig, `127.0.0.${i}`, await rig.launchCode('member'))).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
     expect(rig.exchangeCalls).toBe(4);
-    const refused = await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'));
-    expect(refused).toMatchObject({ status: 429, retryAfter: '2' });
     await rig.advance(2);
     expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
   });
@@ -278,27 +278,54 @@ describe('platform host: sign-in is not a free call out', () => {
     expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
   });
 
-  it('an address whose exchanges keep failing is slowed alone; a person elsewhere signs in at once', async () => {
+  it('junk from 22 addresses never keeps a genuine code out: failed clients spend only the suspects’ allowance', async () => {
     await rig.close();
     rig = await startRig({
       signInLimits: {
-        perClient: { capacity: 50, refillPerSecond: 1 },
-        failuresPerClient: { capacity: 3, refillPerSecond: 0.05 },
-        global: { capacity: 6, refillPerSecond: 0.01 },
+        perClient: { capacity: 20, refillPerSecond: 1 / 3 },
+        global: { capacity: 30, refillPerSecond: 0.01 },
+        suspect: { capacity: 5, refillPerSecond: 0.01 },
       },
     });
     const statuses: number[] = [];
-    for (let n = 0; n < 6; n += 1) statuses.push((await signInFrom(rig, '127.0.2.1', `made-up-${n}`)).status);
-    // three failed exchanges, then refused before the service is called (20 s per new try)
-    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
-    expect(rig.exchangeCalls).toBe(3);
-    const refused = await signInFrom(rig, '127.0.2.1', await rig.launchCode('member'));
-    expect(refused).toMatchObject({ status: 429, retryAfter: '20' });
-    // the allowance the junk did not spend is there for people
+    // each address's first made-up code is one clean exchange; every later one is a suspect's
+    for (let n = 0; n < 5; n += 1)
+      for (let i = 1; i <= 22; i += 1)
+        statuses.push((await signInFrom(rig, `127.0.3.${i}`, `made-up-${i}-${n}`)).status);
+    expect(statuses.filter((s) => s === 401).length).toBe(22 + 5);
+    expect(statuses.filter((s) => s === 429).length).toBe(22 * 5 - 27);
+    expect(rig.exchangeCalls).toBe(27);
+    // the backend-wide allowance is still there for people, at once
     expect((await signInFrom(rig, '127.0.0.9', await rig.launchCode('member'))).status).toBe(200);
     expect((await signInFrom(rig, '127.0.0.10', await rig.launchCode('manager'))).status).toBe(200);
-    await rig.advance(20);
-    expect((await signInFrom(rig, '127.0.2.1', await rig.launchCode('member'))).status).toBe(200);
+  });
+
+  it('behind a trusted proxy, five junk codes from one person lock out no one else (nor, for good, that person)', async () => {
+    await rig.close();
+    rig = await startRig({
+      trustedProxies: ['127.0.0.1'],
+      signInLimits: {
+        perClient: { capacity: 20, refillPerSecond: 1 / 3 },
+        global: { capacity: 100, refillPerSecond: 5 },
+        suspect: { capacity: 10, refillPerSecond: 1 },
+      },
+    });
+    // everyone reaches the backend from the proxy's address; X-Forwarded-For names them
+    for (let n = 0; n < 5; n += 1)
+      expect((await signInFrom(rig, '127.0.0.1', `made-up-${n}`, '198.51.100.7')).status).toBe(401);
+    expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'), '203.0.113.5')).status).toBe(
+      200,
+    );
+    // the junk's own address is slowed, never locked out: its genuine code gets through too
+    expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('manager'), '198.51.100.7')).status).toBe(
+      200,
+    );
+    // a forwarded header from a peer that is not a trusted proxy is ignored (it could name anyone)
+    for (let n = 0; n < 3; n += 1)
+      expect((await signInFrom(rig, '127.0.0.2', `made-up-x-${n}`, '203.0.113.5')).status).toBe(401);
+    expect((await signInFrom(rig, '127.0.0.1', await rig.launchCode('member'), '203.0.113.5')).status).toBe(
+      200,
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import {
   PlatformSettingsError,
   readPlatformSettings,
 } from '../../../src/main/core/platform/platform-settings.js';
+import { clientAddressOf } from '../../../src/main/core/platform/client-address.js';
 
 const CREDENTIAL = 'app-credential-SECRET-value';
 const complete = {
@@ -188,5 +189,31 @@ describe('platform settings', () => {
     });
     expect(problems).toHaveLength(2);
     expect(problems.join('\n')).not.toContain(CREDENTIAL);
+  });
+});
+
+describe('trusted proxies (FRAMEWRIGHT_TRUSTED_PROXIES)', () => {
+  it('are addresses; anything else is refused with the setting named', () => {
+    const settings = readPlatformSettings(
+      { ...complete, FRAMEWRIGHT_TRUSTED_PROXIES: ' 10.0.0.2, ::ffff:127.0.0.1 ,fd00::1' },
+      noFile,
+    );
+    expect(settings.trustedProxies).toEqual(['10.0.0.2', '127.0.0.1', 'fd00::1']);
+    expect(readPlatformSettings(complete, noFile).trustedProxies).toBeUndefined();
+    expect(problemsOf({ ...complete, FRAMEWRIGHT_TRUSTED_PROXIES: '10.0.0.2, proxy.internal' })).toEqual([
+      'FRAMEWRIGHT_TRUSTED_PROXIES: "proxy.internal" is not an IP address.',
+    ]);
+  });
+
+  it('name the client by X-Forwarded-For only when the peer is one of them', () => {
+    const trusted = new Set(['10.0.0.2', '10.0.0.3']);
+    expect(clientAddressOf('10.0.0.2', '198.51.100.7', trusted)).toBe('198.51.100.7');
+    // the nearest hop that is not a trusted proxy; a client cannot spoof past it
+    expect(clientAddressOf('10.0.0.2', '1.2.3.4, 198.51.100.7, 10.0.0.3', trusted)).toBe('198.51.100.7');
+    expect(clientAddressOf('::ffff:10.0.0.2', '198.51.100.7', trusted)).toBe('198.51.100.7');
+    // anyone else's header is ignored, and a malformed hop falls back to the peer
+    expect(clientAddressOf('203.0.113.9', '198.51.100.7', trusted)).toBe('203.0.113.9');
+    expect(clientAddressOf('10.0.0.2', 'junk', trusted)).toBe('10.0.0.2');
+    expect(clientAddressOf('10.0.0.2', undefined, trusted)).toBe('10.0.0.2');
   });
 });

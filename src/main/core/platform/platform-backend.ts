@@ -44,6 +44,8 @@ export interface PlatformBackend {
   readonly signingKey: Buffer;
   /** The limits in force (settings over the defaults). */
   readonly limits: PlatformLimits;
+  /** The reverse proxies whose `X-Forwarded-For` names the client (`FRAMEWRIGHT_TRUSTED_PROXIES`). */
+  readonly trustedProxies: readonly string[];
   /**
    * Framewright as the callee of another application's `sequence.create` (a board sent to a
    * person's Sequences), offered when Storyboard Helper is configured; the host routes
@@ -226,6 +228,7 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     logger,
     signingKey,
     limits,
+    trustedProxies: settings.trustedProxies ?? [],
     interApp: settings.storyboardHelperUrl
       ? {
           appKey: settings.appKey,

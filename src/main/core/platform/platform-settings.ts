@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseTrustedProxies } from './client-address.js';
 
 /**
  * The settings of `framewright serve --platform`, read from the environment the platform injects
@@ -29,6 +30,12 @@ export interface PlatformSettings {
    * requests go with a grant (issue 29). Absent: the capability `storyboards` is off.
    */
   readonly storyboardHelperUrl?: string;
+  /**
+   * The reverse proxies in front of the backend whose `X-Forwarded-For` names the real client
+   * (`FRAMEWRIGHT_TRUSTED_PROXIES`, comma-separated addresses): sign-in limits then count each
+   * person, not the proxy everyone shares. Empty: the peer address is the client.
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 /** What one person, and one browser session of theirs, may hold on the backend. */
@@ -208,6 +215,12 @@ export function readPlatformSettings(
   const storyboardHelperUrl = env.FRAMEWRIGHT_STORYBOARD_HELPER_URL?.trim()
     ? baseUrl(env, 'FRAMEWRIGHT_STORYBOARD_HELPER_URL', problems)
     : '';
+  let trustedProxies: string[] = [];
+  try {
+    trustedProxies = [...parseTrustedProxies(env.FRAMEWRIGHT_TRUSTED_PROXIES)];
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
     runtimeBaseUrl,
@@ -219,5 +232,6 @@ export function readPlatformSettings(
     secureCookies: origin.startsWith('https:'),
     limits,
     ...(storyboardHelperUrl ? { storyboardHelperUrl } : {}),
+    ...(trustedProxies.length ? { trustedProxies } : {}),
   };
 }
