@@ -27,6 +27,7 @@ import {
   setSecurityHeaders,
   serveMediaFile,
 } from './http-serving.js';
+import { SERVER_OPTIONS, withServerLimits } from '../core/process/server-limits.js';
 
 /**
  * The loopback browser host: serves the built renderer and speaks the bridge contract to the real
@@ -200,10 +201,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     throw new Refusal(404, 'host.not_found', 'Not found.');
   };
 
-  const server = http.createServer((req, res) => {
-    securityHeaders(res);
-    route(req, res).catch((error: unknown) => answerFailure(res, error));
-  });
+  const server = withServerLimits(
+    http.createServer(SERVER_OPTIONS, (req, res) => {
+      securityHeaders(res);
+      route(req, res).catch((error: unknown) => answerFailure(res, error));
+    }),
+  );
   // a socket that errors (reset, half-closed) ends only its own request
   server.on('clientError', answerClientError);
 

@@ -24,7 +24,12 @@ import {
 } from '../core/platform/runtime-sessions/server-sessions.js';
 import type { RuntimeSession } from '../core/platform/runtime-sessions/session-service.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { SignInLimiter, type SignInLimits } from './sign-in-limits.js';
+import {
+  AttemptLimiter,
+  DEFAULT_INTER_APP_LIMITS,
+  DEFAULT_SIGN_IN_LIMITS,
+  type AttemptLimits,
+} from './attempt-limits.js';
 import {
   CAP_REFUSALS,
   CAP_RETRY_AFTER_SECONDS,
@@ -48,6 +53,7 @@ import {
   setSecurityHeaders,
 } from './http-serving.js';
 import { clientAddressOf } from '../core/platform/client-address.js';
+import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/process/server-limits.js';
 
 /**
  * The platform host: Framewright's backend as a platform application. It serves the built
@@ -113,12 +119,18 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
    */
   interApp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   rendererDir: string;
-  /** Sign-in attempts per client address and for the whole backend (defaults: sign-in-limits.ts). */
-  signInLimits?: SignInLimits;
+  /** Sign-in attempts per client and for the whole backend (defaults: attempt-limits.ts). */
+  signInLimits?: AttemptLimits;
+  /** Other applications' calls per client and their grant resolves (defaults: attempt-limits.ts). */
+  interAppLimits?: AttemptLimits;
+  /** Other applications' calls being read or resolved at once; past it 503 with nothing read (default 32). */
+  interAppConcurrent?: number;
   /** Proxies whose `X-Forwarded-For` names the client (`FRAMEWRIGHT_TRUSTED_PROXIES`). */
   trustedProxies?: readonly string[];
   /** Uploads, bridge calls and event sockets one session may hold at once (defaults: session-caps.ts). */
   sessionCaps?: SessionCaps;
+  /** The server's timeouts and connection cap (defaults: core/process/server-limits.ts). */
+  serverLimits?: Partial<ServerLimits>;
   /** The limiter's clock (tests). */
   now?: () => number;
   host?: string;
@@ -192,7 +204,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const setCookie = (id: string) => `${cookieName}=${id}; Max-Age=${7 * 24 * 3600}; ${cookieAttributes}`;
   const clearCookie = `${cookieName}=; Max-Age=0; ${cookieAttributes}`;
   const log = options.log ?? (() => undefined);
-  const signInLimiter = new SignInLimiter(options.signInLimits, options.now);
+  const signInLimiter = new AttemptLimiter(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS, options.now);
+  const interAppLimiter = new AttemptLimiter(options.interAppLimits ?? DEFAULT_INTER_APP_LIMITS, options.now);
+  const interAppConcurrent = options.interAppConcurrent ?? 32;
+  let interAppInFlight = 0;
   const trustedProxies = new Set(options.trustedProxies ?? []);
   const counters = new SessionCounters(options.sessionCaps);
   const retryAfter = { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) };
@@ -313,10 +328,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         },
       });
     }
-    const exchange = signInLimiter.admitExchange(client);
+    const exchange = signInLimiter.admitCall(client);
     if (!exchange.admitted) return tooMany(exchange.retryAfterSeconds);
     const session = await options.sessions.signIn(launchCode);
-    if (session.status === 'over') signInLimiter.exchangeFailed(client);
+    if (session.status === 'over') signInLimiter.failed(client);
     // a new sign-in always ends this browser's previous session (confirmed above when it was live)
     if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
     if (session.status === 'over') return over(res);
@@ -407,6 +422,42 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     return serveMediaFile(req, res, { path: file, mimeType: type, disposition: 'attachment' });
   };
 
+  /**
+   * Another application's call, unauthenticated until its grant is resolved: limited per calling
+   * server and in all (a refused grant makes its caller a suspect with a small allowance of its own),
+   * and at most `interAppConcurrent` read or resolved at once. A refused call reads no body and
+   * closes its connection: a flood cannot hold memory or make the backend call the platform.
+   */
+  const interAppCall = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  ) => {
+    const client = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+    const refuse = (status: 429 | 503, retryAfterSeconds: number) => {
+      sendJson(
+        res,
+        status,
+        { code: status === 429 ? 'too_many_requests' : 'busy', message: 'Try again after Retry-After.' },
+        { 'Retry-After': String(retryAfterSeconds), Connection: 'close' },
+      );
+      res.once('finish', () => req.destroy());
+    };
+    if (interAppInFlight >= interAppConcurrent) return refuse(503, 1);
+    const attempt = interAppLimiter.admit(client);
+    if (!attempt.admitted) return refuse(429, attempt.retryAfterSeconds);
+    const call = interAppLimiter.admitCall(client);
+    if (!call.admitted) return refuse(429, call.retryAfterSeconds);
+    interAppInFlight += 1;
+    try {
+      await handler(req, res);
+    } finally {
+      interAppInFlight -= 1;
+      // a missing, refused or oversized grant or body: this caller is a suspect for a while
+      if ([400, 401, 404, 408, 413].includes(res.statusCode)) interAppLimiter.failed(client);
+    }
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const early = requestUrl(req);
     // the platform reads signed readUrls by the public name; the signature is the only credential
@@ -417,7 +468,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     // another application's backend: a grant per call (resolved by the handler), never a cookie
     if (early.pathname.startsWith(INTER_APP_PREFIX)) {
       if (!options.interApp) throw new Refusal(404, 'host.not_found', 'Not found.');
-      return options.interApp(req, res);
+      return interAppCall(req, res, options.interApp);
     }
     const safe = req.method === 'GET' || req.method === 'HEAD';
     if (!originIsOurs(req, !safe))
@@ -434,15 +485,18 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     return serveRendererFile(rendererDir, url.pathname, res, req.method === 'HEAD');
   };
 
-  const server = http.createServer((req, res) => {
-    setSecurityHeaders(res, contentSecurityPolicy());
-    res.on('finish', () => {
-      // the path only: a query may carry a launch code or a readUrl's signature
-      const pathname = (req.url ?? '').split('?')[0] ?? '';
-      log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
-    });
-    route(req, res).catch((error: unknown) => answerFailure(res, error));
-  });
+  const server = withServerLimits(
+    http.createServer(SERVER_OPTIONS, (req, res) => {
+      setSecurityHeaders(res, contentSecurityPolicy());
+      res.on('finish', () => {
+        // the path only: a query may carry a launch code or a readUrl's signature
+        const pathname = (req.url ?? '').split('?')[0] ?? '';
+        log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
+      });
+      route(req, res).catch((error: unknown) => answerFailure(res, error));
+    }),
+    options.serverLimits,
+  );
   server.on('clientError', answerClientError);
 
   const sockets = serveEventSockets(server, {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PlatformWorkspaces } from '../../../src/main/core/platform/platform-workspaces.js';
 import { ServerSessions } from '../../../src/main/core/platform/runtime-sessions/server-sessions.js';
@@ -5,11 +6,12 @@ import { createSessionService } from '../../../src/main/core/platform/runtime-se
 import { OutcomeUnknownError } from '../../../src/main/core/api-clients/api-errors.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
-import type { SignInLimits } from '../../../src/main/host/sign-in-limits.js';
+import type { AttemptLimits } from '../../../src/main/host/attempt-limits.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { closeWhenDone } from '../../support/worlds/cleanup.js';
 import { APP_KEY, backendPlace, openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
+import type { ServerLimits } from '../../../src/main/core/process/server-limits.js';
 
 export { APP_KEY, freePort } from '../../support/worlds/platform-simulator.js';
 
@@ -64,9 +66,14 @@ export interface RigOptions {
   /** The session service's exchange happens, but its answer is lost (the outcome is unknown). */
   loseExchangeAnswers?: boolean;
   /** The host's sign-in limits (its clock is the rig's). */
-  signInLimits?: SignInLimits;
+  signInLimits?: AttemptLimits;
   /** Proxies whose X-Forwarded-For names the client. */
   trustedProxies?: string[];
+  /** `/inter-app/`'s handler, and the host's limits of it and of its server. */
+  interApp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  interAppLimits?: AttemptLimits;
+  interAppConcurrent?: number;
+  serverLimits?: Partial<ServerLimits>;
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
@@ -119,6 +126,10 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       log: (line) => logLines.push(line),
       ...(rigOptions.signInLimits ? { signInLimits: rigOptions.signInLimits } : {}),
       ...(rigOptions.trustedProxies ? { trustedProxies: rigOptions.trustedProxies } : {}),
+      ...(rigOptions.interApp ? { interApp: rigOptions.interApp } : {}),
+      ...(rigOptions.interAppLimits ? { interAppLimits: rigOptions.interAppLimits } : {}),
+      ...(rigOptions.interAppConcurrent ? { interAppConcurrent: rigOptions.interAppConcurrent } : {}),
+      ...(rigOptions.serverLimits ? { serverLimits: rigOptions.serverLimits } : {}),
       now: () => Date.now() + offsetMs,
     });
   };

@@ -12,6 +12,7 @@ import {
   newPkcePair,
   s256Challenge,
 } from '../../../src/main/core/debug-pairing/pkce.js';
+import { getWithHost } from '../../support/request-with-host.js';
 
 describe('PKCE (RFC 7636)', () => {
   it('derives the S256 challenge of the RFC’s appendix B example', () => {
@@ -46,6 +47,10 @@ describe('the loopback redirect listener', () => {
     expect(uri.pathname).toBe(PAIRING_REDIRECT_PATH);
     expect(Number(uri.port)).toBeGreaterThan(0);
     expect((await fetch(new URL('/other?state=the-state&code=c', uri))).status).toBe(404);
+    // a request addressed to another host (DNS rebinding) is refused before its code is read
+    expect(await getWithHost(`${redirect.redirectUri}?state=the-state&code=stolen`, 'evil.example')).toBe(
+      421,
+    );
     expect((await fetch(`${redirect.redirectUri}?state=wrong&code=c`)).status).toBe(400);
     expect((await fetch(`${redirect.redirectUri}?state=the-state`)).status).toBe(400);
     const ok = await fetch(`${redirect.redirectUri}?state=the-state&code=the-code`);

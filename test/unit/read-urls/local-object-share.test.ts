@@ -9,6 +9,7 @@ import {
   shareSubjectKey,
 } from '../../../src/main/core/storage/local-object-share.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { getWithHost } from '../../support/request-with-host.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
 const shares: LocalObjectShare[] = [];
@@ -46,6 +47,9 @@ describe('the local share of sent films', () => {
     expect((await fetch(forged)).status).toBe(403);
     const expired = new URL(await share.readUrlFor(stored.sha256, new Date(Date.now() - 1000)));
     expect((await fetch(expired)).status).toBe(403);
+    // only a request addressed to the share (a DNS-rebinding page names another host)
+    expect(await getWithHost(url.href, 'films.attacker.example')).toBe(421);
+    expect(await getWithHost(url.href, `localhost:${url.port}`)).toBe(200);
     // nothing but GET and HEAD of a signed object
     expect((await fetch(url, { method: 'POST' })).status).toBe(405);
     expect((await fetch(new URL('/', url))).status).toBe(404);

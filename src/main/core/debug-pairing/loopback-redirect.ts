@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../errors.js';
+import { hostIsOneOf, SERVER_OPTIONS, withServerLimits } from '../process/server-limits.js';
 
 /** The one path the listener answers; every other path is 404. */
 export const PAIRING_REDIRECT_PATH = '/framewright/debug-pairing';
@@ -57,7 +58,13 @@ export async function listenForRedirect(options: LoopbackRedirectOptions): Promi
   code.catch(() => undefined);
   let done = false;
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  let ownHosts: string[] = [];
+  const server = createServer(SERVER_OPTIONS, (req: IncomingMessage, res: ServerResponse) => {
+    // only a request addressed to this listener (a DNS-rebinding page names another host)
+    if (!hostIsOneOf(req.headers.host, ownHosts)) {
+      page(res, 421, 'Not this address', 'This listener answers only requests addressed to it.');
+      return;
+    }
     if (done) {
       page(res, 410, 'Pairing finished', 'This pairing has already received its code.');
       return;
@@ -107,11 +114,14 @@ export async function listenForRedirect(options: LoopbackRedirectOptions): Promi
   );
   timer.unref();
 
+  // one approving browser: a handful of connections, none held idle
+  withServerLimits(server, { maxConnections: 16, keepAliveTimeoutMs: 1_000 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  ownHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   return {
     redirectUri: `http://127.0.0.1:${port}${PAIRING_REDIRECT_PATH}`,
     code,

@@ -74,6 +74,8 @@ export interface SequenceCreateCalleeOptions<W extends { dir: string }> {
   /** Failures worth a look (never the grant, never the body). */
   warn?: (message: string, fields: Record<string, unknown>) => void;
   maxBodyBytes?: number;
+  /** How long the body may take to arrive (default {@link SEQUENCE_CREATE_BODY_TIMEOUT_MS}). */
+  bodyTimeoutMs?: number;
 }
 
 class CalleeRefusal extends Error {
@@ -131,17 +133,40 @@ function send(
 }
 
 /** Reads the body up to `limit` bytes (413 past it, declared or found while reading). */
-async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** A body (at most the bound) must have arrived within this long, else 408 and the connection closes. */
+export const SEQUENCE_CREATE_BODY_TIMEOUT_MS = 15_000;
+
+async function readCapped(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   const tooLarge = () =>
     new CalleeRefusal(413, 'payload_too_large', `The body exceeds ${limit} bytes.`, { Connection: 'close' });
   if (Number(req.headers['content-length'] ?? '0') > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+  let late = false;
+  // a caller trickling its body would hold a call's place (and its buffer) for as long as it likes
+  const timer = setTimeout(() => {
+    late = true;
+    req.destroy();
+  }, timeoutMs);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (late)
+      throw new CalleeRefusal(408, 'request_timeout', 'The body did not arrive in time.', {
+        Connection: 'close',
+      });
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  if (late)
+    throw new CalleeRefusal(408, 'request_timeout', 'The body did not arrive in time.', {
+      Connection: 'close',
+    });
   return Buffer.concat(chunks);
 }
 
@@ -207,7 +232,7 @@ export function createSequenceCreateCallee<W extends { dir: string }>(
         'A grant is required in the X-Platform-App-Grant header.',
       );
     }
-    const raw = await readCapped(req, limit);
+    const raw = await readCapped(req, limit, options.bodyTimeoutMs ?? SEQUENCE_CREATE_BODY_TIMEOUT_MS);
     const digest = receivedBodyDigest(raw);
     let resolved: ResolvedCalleeGrant;
     try {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../errors.js';
+import { hostIsOneOf, SERVER_OPTIONS, withServerLimits } from '../process/server-limits.js';
 import { isLoopbackHost } from '../journal/profiles-repository.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
@@ -69,19 +70,38 @@ export class LocalObjectShare {
   private async listen() {
     const env = this.d.env ?? process.env;
     const key = await loadSigningKey(this.d.secrets as SecretStore);
-    const server = http.createServer((req, res) => {
-      void serveSignedObject(req, res, {
-        signingKey: key,
-        storageFor: (subjectKey) => (subjectKey === this.d.subjectKey ? this.storage : undefined),
-      });
-    });
+    const publicOrigin = shareOrigin(env[SHARE_ORIGIN_ENV]);
+    let ownHosts: string[] = [];
+    const server = withServerLimits(
+      http.createServer(SERVER_OPTIONS, (req, res) => {
+        // only requests addressed to this share: its loopback address, or the public origin that
+        // forwards to it (a DNS-rebinding page addresses another name)
+        if (!hostIsOneOf(req.headers.host, ownHosts)) {
+          req.resume();
+          res
+            .writeHead(421, { 'Content-Type': 'text/plain', Connection: 'close' })
+            .end('Misdirected request');
+          return;
+        }
+        void serveSignedObject(req, res, {
+          signingKey: key,
+          storageFor: (subjectKey) => (subjectKey === this.d.subjectKey ? this.storage : undefined),
+        });
+      }),
+    );
     const port = Number(env[SHARE_PORT_ENV] ?? 0);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(Number.isInteger(port) && port >= 0 ? port : 0, '127.0.0.1', () => resolve());
     });
-    const loopback = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { origin: shareOrigin(env[SHARE_ORIGIN_ENV]) ?? loopback, key, server };
+    const { port: bound } = server.address() as AddressInfo;
+    const loopback = `http://127.0.0.1:${bound}`;
+    ownHosts = [
+      `127.0.0.1:${bound}`,
+      `localhost:${bound}`,
+      ...(publicOrigin ? [new URL(publicOrigin).host] : []),
+    ];
+    return { origin: publicOrigin ?? loopback, key, server };
   }
 }
 

@@ -1,10 +1,11 @@
 /**
- * Token buckets for the unauthenticated sign-in route: each well-formed launch code posted makes
- * the backend call the session service with the application credential, so sign-ins are limited
- * per client, and exchanges for the whole backend. A refused attempt answers 429 with
- * `Retry-After`; nothing is exchanged, so the page may try again then.
+ * Token buckets for the two unauthenticated surfaces whose every well-formed attempt makes the
+ * backend call the platform with its application credential: sign-ins (`POST /platform/session`:
+ * a launch code exchanged) and other applications' calls (`/inter-app/`: a grant resolved). Each
+ * is limited per client, and its calls to the platform for the whole backend. A refused attempt
+ * answers 429 with `Retry-After`; nothing is sent, so the caller may try again then.
  *
- * Junk must never keep a genuine code out:
+ * Junk must never keep a genuine attempt out (a launch code, a grant):
  * - a malformed code is refused before any allowance is spent but its client's own;
  * - a client whose exchange failed lately (a spent, foreign or made-up code) is a *suspect*: its
  *   exchanges take a small allowance of their own (`suspect`), never the backend-wide one people
@@ -20,22 +21,22 @@ export interface BucketLimit {
   refillPerSecond: number;
 }
 
-export interface SignInLimits {
-  /** Sign-in posts per client (any, read or not). */
+export interface AttemptLimits {
+  /** Attempts per client (any, read or not). */
   perClient: BucketLimit;
-  /** Exchanges for clients with no recent failure: what people signing in need. */
+  /** Calls to the platform for clients with no recent failure: what genuine callers need. */
   global: BucketLimit;
-  /** Exchanges for suspect clients (an exchange of theirs failed lately), shared among them. */
+  /** Calls for suspect clients (an attempt of theirs failed lately), shared among them. */
   suspect?: BucketLimit;
-  /** How long a failed exchange makes its client a suspect (seconds). */
+  /** How long a failed attempt makes its client a suspect (seconds). */
   suspectForSeconds?: number;
 }
 
 /**
- * 20 at once then one every 3 s per client; 100 clean exchanges at once then 5 a second; 10
- * suspect exchanges at once then one a second; a failure makes its client a suspect for 5 minutes.
+ * Sign-ins: 20 at once then one every 3 s per client; 100 clean exchanges at once then 5 a second;
+ * 10 suspect exchanges at once then one a second; a failure makes its client a suspect for 5 minutes.
  */
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+export const DEFAULT_SIGN_IN_LIMITS: AttemptLimits = {
   perClient: { capacity: 20, refillPerSecond: 1 / 3 },
   global: { capacity: 100, refillPerSecond: 5 },
   suspect: { capacity: 10, refillPerSecond: 1 },
@@ -86,7 +87,19 @@ class TokenBuckets {
   }
 }
 
-export class SignInLimiter {
+/**
+ * Other applications' calls: 60 at once then 10 a second per calling server; 200 clean grant
+ * resolves at once then 50 a second; 10 suspect resolves at once then 2 a second; a refused grant
+ * makes its client a suspect for 5 minutes.
+ */
+export const DEFAULT_INTER_APP_LIMITS: AttemptLimits = {
+  perClient: { capacity: 60, refillPerSecond: 10 },
+  global: { capacity: 200, refillPerSecond: 50 },
+  suspect: { capacity: 10, refillPerSecond: 2 },
+  suspectForSeconds: 300,
+};
+
+export class AttemptLimiter {
   private readonly perClient: TokenBuckets;
   private readonly global: TokenBuckets;
   private readonly suspect: TokenBuckets;
@@ -95,7 +108,7 @@ export class SignInLimiter {
   private readonly failedAt = new Map<string, number>();
 
   constructor(
-    limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+    limits: AttemptLimits,
     private readonly now: () => number = Date.now,
   ) {
     this.perClient = new TokenBuckets(limits.perClient, now);
@@ -116,11 +129,11 @@ export class SignInLimiter {
   }
 
   /**
-   * Takes one exchange for `client`'s well-formed code, about to be sent to the session service:
-   * from the backend-wide allowance, or the suspects' one when an exchange of this client failed
-   * lately; answers the seconds to wait when refused (nothing taken).
+   * Takes one call to the platform for `client`'s well-formed attempt (a code to exchange, a grant
+   * to resolve): from the backend-wide allowance, or the suspects' one when an attempt of this
+   * client failed lately; answers the seconds to wait when refused (nothing taken).
    */
-  admitExchange(client: string): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
+  admitCall(client: string): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
     const pool = this.isSuspect(client) ? this.suspect : this.global;
     const wait = pool.wait('');
     if (wait > 0) return { admitted: false, retryAfterSeconds: wait };
@@ -128,8 +141,8 @@ export class SignInLimiter {
     return { admitted: true };
   }
 
-  /** An exchange from `client` failed (a spent, foreign or made-up code): it is a suspect for a while. */
-  exchangeFailed(client: string): void {
+  /** An attempt of `client` failed (a spent, foreign or made-up code or grant): it is a suspect for a while. */
+  failed(client: string): void {
     this.failedAt.delete(client);
     this.failedAt.set(client, this.now());
     if (this.failedAt.size > MAX_CLIENTS) this.failedAt.delete(this.failedAt.keys().next().value!);
