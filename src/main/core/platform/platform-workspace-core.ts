@@ -24,6 +24,7 @@ import { BROWSER_HOST } from '../library/studio-host.js';
 import type { WorkspaceBase } from './platform-workspaces.js';
 import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
 import { forgetFinishedRecoveryRefs } from './recovery-ref-cleanup.js';
+import { asMediaOwner } from '../media-tools/media-work-queue.js';
 import { platformAppInfo, platformProfilesList } from './platform-app-info.js';
 import { personStoryboards } from './person-storyboards.js';
 
@@ -134,7 +135,13 @@ export function createPlatformWorkspaceCore(
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
   });
   // calls in flight keep the workspace open
-  const { dispatcher, inUse, inFlight } = countingCalls(answering);
+  const counted = countingCalls(answering);
+  const { inFlight } = counted;
+  // the media work a call starts (a render that goes on after it answered too) queues as this person's
+  const dispatcher: typeof counted.dispatcher = {
+    dispatch: (method, params) => asMediaOwner(subjectKey, () => counted.dispatcher.dispatch(method, params)),
+  };
+  const inUse: typeof counted.inUse = (work) => counted.inUse(() => asMediaOwner(subjectKey, work));
 
   const jobEvents = new PersonJobEvents({
     runtime,

@@ -70,7 +70,13 @@ export interface SequenceAssemblerDeps {
 export class SequenceAssembler {
   private readonly running = new Map<
     string,
-    { progress: number; done: Promise<void>; listeners: Set<(view: AssemblyView) => void> }
+    {
+      progress: number;
+      /** Jobs ahead of the render in the media-work queue; null once it runs. */
+      waitingAhead: number | null;
+      done: Promise<void>;
+      listeners: Set<(view: AssemblyView) => void>;
+    }
   >();
 
   constructor(private readonly d: SequenceAssemblerDeps) {
@@ -111,6 +117,7 @@ export class SequenceAssembler {
     });
     const state = {
       progress: 0,
+      waitingAhead: null as number | null,
       done: Promise.resolve(),
       listeners: new Set<(view: AssemblyView) => void>(),
     };
@@ -155,6 +162,7 @@ export class SequenceAssembler {
       errorMessage: record.errorMessage ?? null,
       createdAt: record.createdAt,
       reused,
+      waitingAhead: ready ? null : (this.running.get(record.id)?.waitingAhead ?? null),
     };
   }
 
@@ -261,16 +269,27 @@ export class SequenceAssembler {
         title: `Shot ${i + 1}`,
       }));
       const plan = { shots, canvas: this.canvasOf(sources), crossfadeSeconds: record.crossfadeSeconds };
+      const tell = () => {
+        const view = this.view(record);
+        this.d.emit(view);
+        for (const listener of this.running.get(record.id)?.listeners ?? []) listener(view);
+      };
       const timeline = await renderAssembly(plan, temp, {
         title: sequence.name,
+        onWaiting: (ahead) => {
+          const state = this.running.get(record.id);
+          if (state) state.waitingAhead = ahead;
+          tell();
+        },
         onProgress: (fraction) => {
           const state = this.running.get(record.id);
-          if (state) state.progress = fraction;
+          if (state) {
+            state.progress = fraction;
+            state.waitingAhead = null;
+          }
           if (Date.now() - lastEmit < 200) return;
           lastEmit = Date.now();
-          const view = this.view(record);
-          this.d.emit(view);
-          for (const listener of state?.listeners ?? []) listener(view);
+          tell();
         },
       });
       const facts = await readMediaFacts(temp);
