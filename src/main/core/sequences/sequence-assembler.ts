@@ -15,6 +15,7 @@ import { mediaUrl } from '../library/media-resolver.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { StudioHost } from '../library/studio-host.js';
 import { trimFor, trimSeconds } from './shot-trims.js';
+import { holdQuota, type QuotaHold, type RecordingQuota } from '../storage/storage-usage.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
 const H3_FPS = 24;
@@ -59,6 +60,8 @@ export interface SequenceAssemblerDeps {
   changed(sequenceId: string): void;
   /** The shots' measured facts, shared with the sequence views (ffprobe once per result). */
   facts: ResultFacts;
+  /** The person's storage quota (the platform): a render is held against it before it starts. */
+  quota?: RecordingQuota;
 }
 
 /**
@@ -108,6 +111,13 @@ export class SequenceAssembler {
     const earlier = this.d.journal.sequences.assemblyWithFingerprint(sequence.id, fingerprint);
     if (earlier?.state === 'ready' && (await this.intact(earlier))) return this.view(earlier, true);
     if (earlier?.state === 'assembling' && this.running.has(earlier.id)) return this.view(earlier, true);
+    // the film (and its sidecar) is about the size of its shots: over the quota, refused before any work
+    const sizes = await Promise.all(sources.map((s) => stat(s.path).then((info) => info.size)));
+    const hold = await holdQuota(
+      this.d.quota,
+      sizes.reduce((sum, size) => sum + size, 0),
+      2,
+    );
 
     const record = this.d.journal.sequences.startAssembly({
       id: randomUUID(),
@@ -122,7 +132,7 @@ export class SequenceAssembler {
       listeners: new Set<(view: AssemblyView) => void>(),
     };
     this.running.set(record.id, state);
-    state.done = this.render(sequence, record, sources).finally(() => this.running.delete(record.id));
+    state.done = this.render(sequence, record, sources, hold).finally(() => this.running.delete(record.id));
     return this.view(record);
   }
 
@@ -169,7 +179,12 @@ export class SequenceAssembler {
   /** Removes the files of a sequence's assemblies (before the sequence is deleted). */
   async removeFilesOf(sequenceId: string): Promise<void> {
     for (const a of this.d.journal.sequences.assembliesOf(sequenceId))
-      for (const file of [a.localPath, a.sidecarPath]) if (file) await rm(file, { force: true });
+      for (const file of [a.localPath, a.sidecarPath]) {
+        if (!file) continue;
+        const info = await stat(file).catch(() => undefined);
+        await rm(file, { force: true });
+        if (info) this.d.quota?.release(info.size, 1);
+      }
   }
 
   private async sources(shots: readonly ShotRecord[]): Promise<ShotSource[]> {
@@ -252,6 +267,7 @@ export class SequenceAssembler {
     sequence: SequenceRecord,
     record: AssemblyRecord,
     sources: ShotSource[],
+    hold: QuotaHold,
   ): Promise<void> {
     const folder = path.join(this.d.libraryDir(), 'sequences');
     const base = `${safeFileName(sequence.name)}-${record.id.slice(0, 8)}`;
@@ -330,7 +346,9 @@ export class SequenceAssembler {
           file: path.basename(s.path),
         })),
       };
-      await writeFile(sidecarPath, `${JSON.stringify(sidecar, null, 2)}\n`);
+      const sidecarText = `${JSON.stringify(sidecar, null, 2)}\n`;
+      await writeFile(sidecarPath, sidecarText);
+      hold.settle(size + Buffer.byteLength(sidecarText), 2);
       this.d.journal.sequences.finishAssembly(record.id, {
         localPath: finalPath,
         sidecarPath,
@@ -340,6 +358,7 @@ export class SequenceAssembler {
         chapters: timeline.chapters,
       });
     } catch (error) {
+      hold.cancel();
       await rm(temp, { force: true });
       const message = error instanceof Error ? error.message : String(error);
       this.d.logger.warn('sequence assembly failed', { sequenceId: sequence.id, error: message });
