@@ -3,6 +3,7 @@ import {
   MediaWorkAborted,
   MediaWorkQueue,
   asMediaOwner,
+  checkMediaRoom,
   mediaWorkLimitsFromEnv,
   mediaWorkQueue,
   runMediaWork,
@@ -137,5 +138,28 @@ describe('media-work queue (issue 37: one person cannot start unbounded ffmpeg r
       mediaWorkLimitsFromEnv({ FRAMEWRIGHT_MEDIA_WORKERS: '3', FRAMEWRIGHT_MEDIA_QUEUE_PER_PERSON: '5' }, 2),
     ).toEqual({ workers: 3, perPersonRunning: 2, perPersonWaiting: 5 });
     expect(mediaWorkLimitsFromEnv({ FRAMEWRIGHT_MEDIA_WORKERS: 'lots' }, 2).workers).toBe(2);
+  });
+});
+
+describe('checkMediaRoom (a render refused as the call’s answer, before it is recorded)', () => {
+  it("refuses at once when the person's waiting bound is reached, and not for another person", async () => {
+    const queue = mediaWorkQueue();
+    const { workers, perPersonWaiting } = queue.limits;
+    const hold = gate();
+    const running: Promise<unknown>[] = [];
+    // fill every worker with work of no person, then person "f" fills their waiting bound
+    for (let i = 0; i < workers; i += 1) running.push(runMediaWork(() => hold.done));
+    asMediaOwner('f', () => {
+      for (let i = 0; i < perPersonWaiting; i += 1)
+        running.push(runMediaWork(() => hold.done).catch((error: unknown) => error));
+    });
+    await settle();
+    expect(() => asMediaOwner('f', () => checkMediaRoom())).toThrow(
+      expect.objectContaining({ code: 'media.queue_full' }),
+    );
+    expect(() => asMediaOwner('g', () => checkMediaRoom())).not.toThrow();
+    hold.open();
+    await Promise.all(running);
+    expect(() => asMediaOwner('f', () => checkMediaRoom())).not.toThrow();
   });
 });

@@ -91,19 +91,25 @@ export class MediaWorkQueue {
     return this.waiting.length;
   }
 
+  /** Throws `media.queue_full` when `owner` already has their bound of jobs waiting. */
+  checkRoom(owner: string | undefined): void {
+    if (owner === undefined) return;
+    const waitingOfOwner = this.waiting.filter((w) => w.owner === owner).length;
+    if (waitingOfOwner >= this.limits.perPersonWaiting)
+      throw new AppError(
+        'media.queue_full',
+        `You already have ${waitingOfOwner} media jobs waiting (renders, deliveries, mixes, frames): ` +
+          `wait for them to finish, then try again.`,
+      );
+  }
+
   run<T>(work: () => Promise<T>, options: MediaWorkOptions = {}): Promise<T> {
     const { owner, signal } = options;
     if (signal?.aborted) return Promise.reject(new MediaWorkAborted());
-    if (owner !== undefined) {
-      const waitingOfOwner = this.waiting.filter((w) => w.owner === owner).length;
-      if (waitingOfOwner >= this.limits.perPersonWaiting)
-        return Promise.reject(
-          new AppError(
-            'media.queue_full',
-            `You already have ${waitingOfOwner} media jobs waiting (renders, deliveries, mixes, frames): ` +
-              `wait for them to finish, then try again.`,
-          ),
-        );
+    try {
+      this.checkRoom(owner);
+    } catch (error) {
+      return Promise.reject(error);
     }
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting = {
@@ -179,6 +185,15 @@ let shared: MediaWorkQueue | undefined;
 export function mediaWorkQueue(): MediaWorkQueue {
   shared ??= new MediaWorkQueue(mediaWorkLimitsFromEnv());
   return shared;
+}
+
+/**
+ * Refuses at once (`media.queue_full`) when the current person already has their bound of media
+ * jobs waiting: for work that answers before it renders (an assembly, a delivery), so the refusal
+ * is the call's answer and nothing is started or recorded.
+ */
+export function checkMediaRoom(): void {
+  mediaWorkQueue().checkRoom(currentOwner.getStore());
 }
 
 /** Runs heavy media work through this process's queue, as the current person's (see {@link asMediaOwner}). */

@@ -26,6 +26,7 @@ import type {
 } from './delivery-ports.js';
 import { safeFileName, type SequenceAssembler } from './sequence-assembler.js';
 import type { SequencesFeature } from './sequences-feature.js';
+import { checkMediaRoom } from '../media-tools/media-work-queue.js';
 import { holdQuota, type QuotaHold, type RecordingQuota } from '../storage/storage-usage.js';
 
 export interface DeliveriesFeatureDeps {
@@ -138,6 +139,7 @@ export class DeliveriesFeature {
     const earlier = this.d.journal.deliveries.withReuseKey(sequence.id, reuseKey);
     if (earlier?.state === 'ready' && (await intact(earlier))) return this.view(earlier, true);
     if (earlier?.state === 'rendering' && this.running.has(earlier.id)) return this.view(earlier, true);
+    checkMediaRoom();
     // a delivery is about the size of its assembly: over the quota, refused before any work
     const hold = await holdQuota(this.d.quota, assembly.byteSize ?? 0, 2);
     const record = this.d.journal.deliveries.start({

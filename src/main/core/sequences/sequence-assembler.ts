@@ -15,6 +15,7 @@ import { mediaUrl } from '../library/media-resolver.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { StudioHost } from '../library/studio-host.js';
 import { trimFor, trimSeconds } from './shot-trims.js';
+import { checkMediaRoom } from '../media-tools/media-work-queue.js';
 import { holdQuota, type QuotaHold, type RecordingQuota } from '../storage/storage-usage.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
@@ -111,6 +112,7 @@ export class SequenceAssembler {
     const earlier = this.d.journal.sequences.assemblyWithFingerprint(sequence.id, fingerprint);
     if (earlier?.state === 'ready' && (await this.intact(earlier))) return this.view(earlier, true);
     if (earlier?.state === 'assembling' && this.running.has(earlier.id)) return this.view(earlier, true);
+    checkMediaRoom();
     // the film (and its sidecar) is about the size of its shots: over the quota, refused before any work
     const sizes = await Promise.all(sources.map((s) => stat(s.path).then((info) => info.size)));
     const hold = await holdQuota(
