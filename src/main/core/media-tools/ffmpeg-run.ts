@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import type { AppErrorCode } from '../error-kinds.js';
-import { MediaWorkAborted, runMediaWork } from './media-work-queue.js';
+import { MediaWorkAborted, lowerPriority, runMediaWork } from './media-work-queue.js';
 
 /** How a failed or stopped run is reported: the error code and what the run was doing. */
 export interface FfmpegFailure {
@@ -59,6 +59,7 @@ function spawnFfmpeg(
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: options.cwd,
     });
+    lowerPriority(child.pid);
     let log = '';
     let pending = '';
     const onAbort = () => child.kill('SIGKILL');
