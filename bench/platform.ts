@@ -20,6 +20,10 @@
  * other than 200, a bridge answer that is not ok, a job that did not succeed, a result missing from
  * the list or library) or any answer to a junk client other than a refusal fails every row, and
  * the first ones are printed. Every figure goes to `bench/.work/platform.json`.
+ *
+ * Last, the flood (issue 37, `platform-flood.ts`; `BENCH_PLATFORM_FLOOD=0` leaves it out): the
+ * first person floods assembly and drafts for `segment` seconds while the others keep their rounds;
+ * the row is the others' bridge call p95 against 50 ms, beside the most ffmpeg runs seen at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,6 +36,7 @@ import { createInterface } from 'node:readline';
 import { PLATFORM_CSRF_HEADER, PLATFORM_SESSION_PATH } from '../src/shared/bridge/platform-host-protocol.js';
 import { percentile, type BenchRow } from './measure.js';
 import { clientAgent, send } from './platform-client.js';
+import { ffmpegSampler, flood, prepareFlood, type FloodAnswers } from './platform-flood.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORK = path.resolve(import.meta.dirname, '.work');
@@ -40,16 +45,17 @@ const APP_KEY = 'framewright-studio';
 const PEOPLE = Math.max(1, Number(process.env.BENCH_PLATFORM_PEOPLE ?? 50));
 const SECONDS = Math.max(2, Number(process.env.BENCH_PLATFORM_SECONDS ?? 20));
 const JUNK = Math.max(0, Number(process.env.BENCH_PLATFORM_JUNK ?? 8));
+const FLOOD = process.env.BENCH_PLATFORM_FLOOD !== '0' && PEOPLE > 1;
 /** How often a page polls its jobs and library while a job is under way. */
 const POLL_MS = 500;
 /** Each phase runs this many times, alternating with the others. */
 const CYCLES = 2;
 /** The goals, as ratios against this run's own baselines (the README's table says why). */
-const GOALS = { crowdP50: 10, junkP95: 2, mibPerPerson: 8 };
+const GOALS = { crowdP50: 10, junkP95: 2, mibPerPerson: 8, floodP95Ms: 50 };
 
 /** The kinds of call a person makes; "a bridge call" is one of the three quick ones. */
 const QUICK = ['list jobs', 'poll a job', 'browse the library'] as const;
-type Kind = (typeof QUICK)[number] | 'create an image job' | 'open a result';
+type Kind = (typeof QUICK)[number] | 'create an image job' | 'open a result' | 'flood';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -490,6 +496,17 @@ export async function benchPlatform(): Promise<BenchRow[]> {
 
     // one unmeasured round each: every workspace has its first job, the code paths are warm
     await warmUp(others);
+    // the flooder's sequence and its generated shot, made before anything is measured
+    const floodCalls = new Recorder();
+    const flooder = people[0]!;
+    const floodCall = <T>(method: string, params: unknown) =>
+      flooder.call<T>('flood', floodCalls, method, params);
+    const floodReady = FLOOD
+      ? await prepareFlood(floodCall).catch((error: Error) => {
+          warm.errors.push(`${flooder.name}, flood set-up: ${error.message}`);
+          return undefined;
+        })
+      : undefined;
     const afterWarmUp = memory.take();
     const cpuWarm = cpu();
     clientDelay();
@@ -564,6 +581,22 @@ export async function benchPlatform(): Promise<BenchRow[]> {
       });
       await stop(junkProcess);
     }
+    // the flood: the first person floods assembly and drafts, the others keep their rounds
+    const floodRecorder = new Recorder();
+    let floodAnswers: FloodAnswers = {};
+    let ffmpegAtOnce = 0;
+    let floodCores = 0;
+    if (floodReady) {
+      const ffmpeg = ffmpegSampler(pid);
+      cpu();
+      const until = performance.now() + segmentMs;
+      [floodAnswers] = await Promise.all([
+        flood(floodCall, floodReady, until),
+        loop(people.slice(1), floodRecorder, until),
+      ]);
+      floodCores = cpu().backend / (floodRecorder.elapsedMs / 1000);
+      ffmpegAtOnce = ffmpeg.stop();
+    }
     await sleep(1000);
     const end = memoryOf(pid);
     memory.stop();
@@ -581,6 +614,7 @@ export async function benchPlatform(): Promise<BenchRow[]> {
       ...recorders.alone.errors,
       ...recorders.crowd.errors,
       ...recorders.junk.errors,
+      ...floodRecorder.errors,
     ];
     const clean = errors.length === 0 && tally.unexpected.length === 0;
     const peakMemory = Math.max(afterSignIn, afterWarmUp, peaks.alone, peaks.crowd, peaks.junk);
@@ -618,6 +652,14 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         highWaterMark: end.peak,
         perPerson,
       },
+      flood: floodReady
+        ? {
+            others: floodRecorder.summary(),
+            flooderAnswers: floodAnswers,
+            ffmpegAtOnce,
+            backendCores: floodCores,
+          }
+        : null,
       errors: errors.slice(0, 50),
       backendStderr: backend.otherStderr,
     };
@@ -648,7 +690,30 @@ export async function benchPlatform(): Promise<BenchRow[]> {
     const statuses = Object.entries(tally.statuses)
       .map(([status, count]) => `${status}×${count}`)
       .join(' ');
+    const floodSummary = floodRecorder.summary();
+    const floodRow: BenchRow[] = FLOOD
+      ? [
+          {
+            name: `platform under load: one person floods assembly and drafts, the other ${PEOPLE - 1} people's bridge call p95`,
+            ratio: floodSummary.bridgeP95 / GOALS.floodP95Ms,
+            goal: `≤ 1.00 of ${GOALS.floodP95Ms} ms, 0 errors of the others`,
+            ok: clean && floodReady !== undefined && floodSummary.bridgeP95 <= GOALS.floodP95Ms,
+            detail:
+              `bridge call p50/p95 ${ms(floodSummary.bridgeP50)}/${ms(floodSummary.bridgeP95)} for the others ` +
+              `(${ms(summaries.crowd.bridgeP50)}/${ms(summaries.crowd.bridgeP95)} without the flood); ` +
+              `${floodSummary.jobsPerSecond.toFixed(1)} jobs/s; the flooder was answered ` +
+              `${
+                Object.entries(floodAnswers)
+                  .map(([what, n]) => `${what}×${n}`)
+                  .join(', ') || 'nothing (no flood set-up)'
+              }; ` +
+              `at most ${ffmpegAtOnce} ffmpeg at once; backend ${floodCores.toFixed(2)} cores; ` +
+              `errors ${floodRecorder.errors.length}${failure}`,
+          },
+        ]
+      : [];
     return [
+      ...floodRow,
       {
         name: `platform under load: ${PEOPLE} people at once, bridge call p50 vs one person alone`,
         ratio: crowdRatio,

@@ -56,9 +56,9 @@ async function workspaceOf(page: Page) {
   return rig.backend.workspaces.workspaceOf(session.subject);
 }
 
-/** What a person stores: staging (thumbnails left out), objects, exports. */
+/** What a person stores: staging (thumbnails left out), objects, exports, their library. */
 function storedFiles(dir: string): string[] {
-  return ['staging', 'objects', 'exports'].flatMap((folder) => filesUnder(path.join(dir, folder)));
+  return ['staging', 'objects', 'exports', 'library'].flatMap((folder) => filesUnder(path.join(dir, folder)));
 }
 
 function filesUnder(dir: string): string[] {

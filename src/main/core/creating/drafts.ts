@@ -3,6 +3,13 @@ import { DraftForm, type StudioDraft } from '../../../shared/bridge/domains/stud
 import { AppError } from '../errors.js';
 import type { DraftsRepository } from '../journal/drafts-repository.js';
 import type { JobsRepository } from '../journal/jobs-repository.js';
+import { toJson } from '../journal/json.js';
+import type { StorageQuota } from '../storage/storage-usage.js';
+
+/** The largest draft form kept (its JSON): room for a 200 000-character prompt in any script. */
+export const MAX_DRAFT_FORM_BYTES = 1024 * 1024;
+/** The most drafts one journal keeps (Create's and the sequences' shots). */
+export const MAX_DRAFTS = 10_000;
 
 /** What a studio draft is in the journal's `drafts` table. */
 export interface StoredDraft {
@@ -20,6 +27,8 @@ export interface StudioDraftsDeps {
   jobs: Pick<JobsRepository, 'getJob' | 'getIntentById'>;
   /** A draft that is a shot of a sequence (issue 15): Create's own list leaves it out. */
   isShot?: (draftId: string) => boolean;
+  /** The person's storage quota (the platform): a draft's bytes in the journal count in it. */
+  quota?: StorageQuota;
 }
 
 /**
@@ -59,18 +68,57 @@ export class StudioDrafts {
     };
   }
 
-  /** Create's drafts, newest first (a sequence's shots are the Sequences screen's). */
+  /** Create's drafts, newest first (a sequence's shots are the Sequences screen's); each read once. */
   listDrafts(): StudioDraft[] {
     return this.d.drafts
       .list<StoredDraft>(50)
       .filter((d) => d.body.kind === 'studio-video' && !this.d.isShot?.(d.id))
-      .map((d) => this.draft(d.id));
+      .map((row) => ({
+        id: row.id,
+        idempotencyKey: row.body.idempotencyKey,
+        form: row.body.form,
+        submittedAt: row.body.submittedAt,
+        jobRowId: row.body.jobRowId,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      }));
+  }
+
+  /**
+   * Stores a draft's body, its growth counted in the person's quota first: a form past
+   * {@link MAX_DRAFT_FORM_BYTES}, or past the quota, is refused and the stored draft stays as it was.
+   */
+  private write(id: string, body: StoredDraft): void {
+    const formBytes = Buffer.byteLength(toJson(body.form));
+    if (formBytes > MAX_DRAFT_FORM_BYTES)
+      throw new AppError(
+        'draft.too_large',
+        `This draft is ${Math.ceil(formBytes / 1024)} KiB; a draft keeps at most ` +
+          `${MAX_DRAFT_FORM_BYTES / 1024} KiB (its prompt, settings and the names of its files). ` +
+          `Shorten the prompt or the extra settings; the files themselves are not kept in the draft.`,
+      );
+    const before = this.d.drafts.bytesOf(id);
+    const after = Buffer.byteLength(toJson(body));
+    if (after > before) this.d.quota?.admit(after - before, 0);
+    try {
+      this.d.drafts.save<StoredDraft>(id, body);
+    } catch (error) {
+      if (after > before) this.d.quota?.release(after - before, 0);
+      throw error;
+    }
+    if (after < before) this.d.quota?.release(before - after, 0);
   }
 
   /** A new draft with its own idempotency key (generated once, kept for every submit of it). */
   createDraft(form: DraftForm): StudioDraft {
+    const { drafts } = this.d.drafts.totals();
+    if (drafts >= MAX_DRAFTS)
+      throw new AppError(
+        'draft.too_many',
+        `You have ${drafts} drafts, the most one studio keeps (${MAX_DRAFTS}); nothing was created.`,
+      );
     const id = randomUUID();
-    this.d.drafts.save<StoredDraft>(id, {
+    this.write(id, {
       kind: 'studio-video',
       idempotencyKey: `draft-${id}-${randomUUID()}`,
       form,
@@ -103,21 +151,20 @@ export class StudioDrafts {
     const stored = this.stored(draftId);
     if (stored.submittedAt !== null)
       throw new AppError('draft.submitted', 'This draft was submitted; use "Copy to Create" to change it.');
-    this.d.drafts.save<StoredDraft>(draftId, { ...stored, form });
+    this.write(draftId, { ...stored, form });
     return this.draft(draftId);
   }
 
   /** The draft's intent was committed: read-only from now on. */
   markSubmitted(draftId: string): void {
     const stored = this.stored(draftId);
-    if (stored.submittedAt === null)
-      this.d.drafts.save<StoredDraft>(draftId, { ...stored, submittedAt: Date.now() });
+    if (stored.submittedAt === null) this.write(draftId, { ...stored, submittedAt: Date.now() });
   }
 
   /** Its variations were committed: read-only from now on, and only ×`count` may be pressed again. */
   markVaried(draftId: string, count: number): void {
     const stored = this.stored(draftId);
-    this.d.drafts.save<StoredDraft>(draftId, {
+    this.write(draftId, {
       ...stored,
       submittedAt: stored.submittedAt ?? Date.now(),
       variations: { count },
@@ -126,13 +173,13 @@ export class StudioDrafts {
 
   setDraftJob(draftId: string, jobRowId: number): void {
     const stored = this.stored(draftId);
-    this.d.drafts.save<StoredDraft>(draftId, { ...stored, jobRowId });
+    this.write(draftId, { ...stored, jobRowId });
   }
 
   /** After a refused creation: editable again; a new key when the old one is spent. */
   reopen(draftId: string, newKey: boolean): void {
     const { variations: _none, ...stored } = this.stored(draftId);
-    this.d.drafts.save<StoredDraft>(draftId, {
+    this.write(draftId, {
       ...stored,
       submittedAt: null,
       idempotencyKey: newKey ? `draft-${draftId}-${randomUUID()}` : stored.idempotencyKey,

@@ -28,6 +28,8 @@ export class DraftsRepository {
   private readonly getStmt: Statement<[string], DraftRow>;
   private readonly listStmt: Statement<[number], DraftRow>;
   private readonly deleteStmt: Statement<[string]>;
+  private readonly bytesStmt: Statement<[string], { bytes: number }>;
+  private readonly totalStmt: Statement<[], { bytes: number | null; drafts: number }>;
 
   constructor(
     db: Database,
@@ -40,6 +42,10 @@ export class DraftsRepository {
     this.getStmt = db.prepare('SELECT * FROM drafts WHERE id = ?');
     this.listStmt = db.prepare('SELECT * FROM drafts ORDER BY updated_at DESC, id LIMIT ?');
     this.deleteStmt = db.prepare('DELETE FROM drafts WHERE id = ?');
+    this.bytesStmt = db.prepare('SELECT length(CAST(body_json AS BLOB)) AS bytes FROM drafts WHERE id = ?');
+    this.totalStmt = db.prepare(
+      'SELECT sum(length(CAST(body_json AS BLOB))) AS bytes, count(*) AS drafts FROM drafts',
+    );
   }
 
   /** Creates or replaces the draft. */
@@ -56,6 +62,17 @@ export class DraftsRepository {
   /** Most recently edited first. */
   list<T = unknown>(limit = 100): Draft<T>[] {
     return this.listStmt.all(limit).map((row) => toDraft<T>(row));
+  }
+
+  /** The bytes of a draft's stored body (0 when there is none), read without parsing it. */
+  bytesOf(id: string): number {
+    return this.bytesStmt.get(id)?.bytes ?? 0;
+  }
+
+  /** How many drafts there are and the bytes of their stored bodies (what a person's quota counts). */
+  totals(): { bytes: number; drafts: number } {
+    const row = this.totalStmt.get();
+    return { bytes: row?.bytes ?? 0, drafts: row?.drafts ?? 0 };
   }
 
   delete(id: string): boolean {

@@ -179,7 +179,12 @@ export function ffmetadataOf(chapters: readonly ChapterMark[], title: string): s
 export async function renderAssembly(
   plan: AssemblyPlan,
   outPath: string,
-  options: { title: string; onProgress?: (fraction: number) => void; signal?: AbortSignal },
+  options: {
+    title: string;
+    onProgress?: (fraction: number) => void;
+    onWaiting?: (ahead: number) => void;
+    signal?: AbortSignal;
+  },
 ): Promise<{ chapters: ChapterMark[]; totalSeconds: number }> {
   if (plan.shots.length === 0) throw new AppError('sequence.not_assemblable', 'The sequence has no shots.');
   checkCrossfade(plan);

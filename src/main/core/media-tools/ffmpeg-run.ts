@@ -3,6 +3,7 @@ import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import type { AppErrorCode } from '../error-kinds.js';
 import { mediaToolEnvironment } from './tool-environment.js';
+import { MediaWorkAborted, lowerPriority, runMediaWork } from './media-work-queue.js';
 
 /** How a failed or stopped run is reported: the error code and what the run was doing. */
 export interface FfmpegFailure {
@@ -20,9 +21,31 @@ const LOG_TAIL_CHARS = 64_000;
 /**
  * Runs ffmpeg with `args` (which must include `-progress pipe:1 -nostats`), reporting progress
  * (0..0.99) from its `out_time_us` lines against `totalSeconds`, and answers the tail of its log
- * (stderr; e.g. loudnorm's report). `signal` kills it at once.
+ * (stderr; e.g. loudnorm's report). `signal` kills it at once. The run waits its turn in the
+ * media-work queue first (`onWaiting` hears how many jobs are ahead of it).
  */
 export function runFfmpegWithProgress(
+  args: string[],
+  totalSeconds: number,
+  options: {
+    onProgress?: (fraction: number) => void;
+    onWaiting?: (ahead: number) => void;
+    signal?: AbortSignal;
+    cwd?: string;
+  },
+  failure: FfmpegFailure,
+): Promise<string> {
+  return runMediaWork(() => spawnFfmpeg(args, totalSeconds, options, failure), {
+    ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).catch((error: unknown) => {
+    throw error instanceof MediaWorkAborted
+      ? new AppError(failure.stoppedCode ?? failure.code, failure.stopped)
+      : error;
+  });
+}
+
+function spawnFfmpeg(
   args: string[],
   totalSeconds: number,
   options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; cwd?: string },
@@ -38,6 +61,7 @@ export function runFfmpegWithProgress(
       cwd: options.cwd,
       env: mediaToolEnvironment(),
     });
+    lowerPriority(child.pid);
     let log = '';
     let pending = '';
     const onAbort = () => child.kill('SIGKILL');

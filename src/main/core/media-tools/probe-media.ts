@@ -10,6 +10,7 @@ import { normalizeMimeType } from '../../../shared/h3/draft.js';
 import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import { mediaToolEnvironment } from './tool-environment.js';
+import { lowerPriority, runMediaWork } from './media-work-queue.js';
 
 const run = promisify(execFile);
 
@@ -73,11 +74,17 @@ export async function runMediaTool(
   const input = args.indexOf('{input}');
   if (input < 1 || args[input - 1] !== '-i') throw new Error('runMediaTool: args need "-i {input}".');
   const full = [...args.slice(0, input - 1), ...MEDIA_TOOL_PROTOCOLS, '-i', file, ...args.slice(input + 1)];
-  return run(binary, full, {
-    timeout: options.timeoutMs,
-    maxBuffer: options.maxBuffer ?? 8 * 1024 * 1024,
-    env: mediaToolEnvironment(),
-  });
+  const execute = () => {
+    const running = run(binary, full, {
+      timeout: options.timeoutMs,
+      maxBuffer: options.maxBuffer ?? 8 * 1024 * 1024,
+      env: mediaToolEnvironment(),
+    });
+    lowerPriority(running.child.pid);
+    return running;
+  };
+  // ffmpeg (frames, cuts) waits its turn in the media-work queue; ffprobe only reads a header
+  return tool === 'ffmpeg' ? runMediaWork(execute) : execute();
 }
 
 /**

@@ -17,6 +17,7 @@ import { signReadUrl } from '../storage/signed-read-url.js';
 import { createFileSettingsStore } from '../settings/ui-settings.js';
 import { PersonTeam } from './person-team.js';
 import type { JobEngineOptions } from '../jobs/job-engine.js';
+import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import { RUNTIME_PROFILE_ID } from '../backends/platform-runtime/runtime-create.js';
 import { StagedFiles } from '../storage/staged-files.js';
 import { createStudioFeatures } from '../studio/studio-features.js';
@@ -24,6 +25,7 @@ import { BROWSER_HOST } from '../library/studio-host.js';
 import type { WorkspaceBase } from './platform-workspaces.js';
 import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
 import { forgetFinishedRecoveryRefs } from './recovery-ref-cleanup.js';
+import { asMediaOwner } from '../media-tools/media-work-queue.js';
 import { platformAppInfo, platformProfilesList } from './platform-app-info.js';
 import { personStoryboards } from './person-storyboards.js';
 
@@ -59,15 +61,35 @@ export function createPlatformWorkspaceCore(
     runtime,
     sessions,
     recoveryRefs: parts.recoveryRefs,
-    onChange: (change) => forward(change),
+    onChange: (change) => {
+      if (change.type === 'job') countResults(change.job);
+      forward(change);
+    },
     logger,
     timing: parts.engine,
   });
 
-  // what the person stores here, counted once from the folders, then by every write and removal
+  // what the person stores here — their folders (the library too: results, assemblies, deliveries)
+  // and their drafts' bytes in the journal — counted once, then by every write and removal
   const exportsDir = path.join(dir, 'exports');
-  const storageDirs = [path.join(dir, 'staging'), path.join(dir, 'objects'), exportsDir];
+  const storageDirs = [path.join(dir, 'staging'), path.join(dir, 'objects'), exportsDir, libraryDir];
   const usage = new StorageUsage(parts.storageLimits ?? DEFAULT_STORAGE_LIMITS, storageDirs);
+  usage.record(journal.drafts.totals().bytes, 0);
+  // a result downloaded into the library counts once verified (those verified before were in the walk)
+  const countedOutputs = new Set<number>(
+    journal.jobs
+      .listUnfinished()
+      .jobsToDownload.flatMap((job) => job.outputs)
+      .filter((output) => output.downloadState === 'verified')
+      .map((output) => output.id),
+  );
+  function countResults(job: JobWithOutputs): void {
+    for (const output of job.outputs)
+      if (output.downloadState === 'verified' && !countedOutputs.has(output.id)) {
+        countedOutputs.add(output.id);
+        usage.record(output.byteSize ?? 0, 1);
+      }
+  }
   const storage = new ObjectStorage(path.join(dir, 'objects'), undefined, usage);
   const readUrls = { storage, signingKey: parts.signingKey, publicOrigin: parts.publicOrigin, subjectKey };
   const studio = createStudioFeatures({
@@ -87,6 +109,7 @@ export function createPlatformWorkspaceCore(
       storyboards: parts.storyboardHelper !== undefined,
     }),
     staged: new StagedFiles(dir, journal, undefined, usage),
+    quota: usage,
     events,
     logger,
     host: BROWSER_HOST,
@@ -134,7 +157,13 @@ export function createPlatformWorkspaceCore(
     onUnexpectedError: (method, error) => logger.error('bridge handler failed', { method, error }),
   });
   // calls in flight keep the workspace open
-  const { dispatcher, inUse, inFlight } = countingCalls(answering);
+  const counted = countingCalls(answering);
+  const { inFlight } = counted;
+  // the media work a call starts (a render that goes on after it answered too) queues as this person's
+  const dispatcher: typeof counted.dispatcher = {
+    dispatch: (method, params) => asMediaOwner(subjectKey, () => counted.dispatcher.dispatch(method, params)),
+  };
+  const inUse: typeof counted.inUse = (work) => counted.inUse(() => asMediaOwner(subjectKey, work));
 
   const jobEvents = new PersonJobEvents({
     runtime,

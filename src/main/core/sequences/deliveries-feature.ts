@@ -26,6 +26,8 @@ import type {
 } from './delivery-ports.js';
 import { safeFileName, type SequenceAssembler } from './sequence-assembler.js';
 import type { SequencesFeature } from './sequences-feature.js';
+import { checkMediaRoom } from '../media-tools/media-work-queue.js';
+import { holdQuota, type QuotaHold, type RecordingQuota } from '../storage/storage-usage.js';
 
 export interface DeliveriesFeatureDeps {
   journal: Pick<Journal, 'sequences' | 'deliveries'>;
@@ -39,6 +41,8 @@ export interface DeliveriesFeatureDeps {
   /** Progress and the end of a delivery, for the renderers. */
   emit(view: DeliveryView): void;
   changed(sequenceId: string): void;
+  /** The person's storage quota (the platform): a delivery is held against it before it renders. */
+  quota?: RecordingQuota;
 }
 
 /** The folder of a library that holds deliveries. */
@@ -135,6 +139,9 @@ export class DeliveriesFeature {
     const earlier = this.d.journal.deliveries.withReuseKey(sequence.id, reuseKey);
     if (earlier?.state === 'ready' && (await intact(earlier))) return this.view(earlier, true);
     if (earlier?.state === 'rendering' && this.running.has(earlier.id)) return this.view(earlier, true);
+    checkMediaRoom();
+    // a delivery is about the size of its assembly: over the quota, refused before any work
+    const hold = await holdQuota(this.d.quota, assembly.byteSize ?? 0, 2);
     const record = this.d.journal.deliveries.start({
       id: randomUUID(),
       sequenceId: sequence.id,
@@ -152,7 +159,7 @@ export class DeliveriesFeature {
     };
     this.running.set(record.id, state);
     const job = this.queue.then(() =>
-      this.render(record, state, {
+      this.render(record, state, hold, {
         sequenceName: sequence.name,
         assembly,
         assemblyPath: localPath,
@@ -209,8 +216,12 @@ export class DeliveriesFeature {
   async removeFilesOf(sequenceId: string): Promise<void> {
     for (const delivery of this.d.journal.deliveries.ofSequence(sequenceId)) {
       this.running.get(delivery.id)?.controller.abort();
-      for (const file of [delivery.localPath, delivery.sidecarPath])
-        if (file) await rm(file, { force: true });
+      for (const file of [delivery.localPath, delivery.sidecarPath]) {
+        if (!file) continue;
+        const info = await stat(file).catch(() => undefined);
+        await rm(file, { force: true });
+        if (info) this.d.quota?.release(info.size, 1);
+      }
     }
   }
 
@@ -259,6 +270,7 @@ export class DeliveriesFeature {
   private async render(
     record: DeliveryRecord,
     state: Running,
+    hold: QuotaHold,
     from: {
       sequenceName: string;
       assembly: AssemblyView;
@@ -347,7 +359,8 @@ export class DeliveriesFeature {
         // the shots as the assembly's sidecar lists them (with their trims when it has them)
         shots: await shotsOf(from.assemblySidecar),
       };
-      await writeFile(sidecarTemp, `${JSON.stringify(sidecar, null, 2)}\n`);
+      const sidecarText = `${JSON.stringify(sidecar, null, 2)}\n`;
+      await writeFile(sidecarTemp, sidecarText);
       await rename(sidecarTemp, sidecarPath);
       const finished = this.d.journal.deliveries.finish(record.id, {
         localPath: finalPath,
@@ -359,7 +372,10 @@ export class DeliveriesFeature {
       });
       // cancelled while its file was moved into place: it goes
       if (!finished) await Promise.all([finalPath, sidecarPath].map((f) => rm(f, { force: true })));
+      if (finished) hold.settle(file.byteSize + Buffer.byteLength(sidecarText), 2);
+      else hold.cancel();
     } catch (error) {
+      hold.cancel();
       await Promise.all([finalPath, sidecarPath, sidecarTemp].map((f) => rm(f, { force: true })));
       const message = error instanceof Error ? error.message : String(error);
       // stopped anywhere (the mix reports its own stop): a cancel, not a failure

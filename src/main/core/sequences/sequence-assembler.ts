@@ -15,6 +15,8 @@ import { mediaUrl } from '../library/media-resolver.js';
 import { jobOfDraft, verifiedVideoOf, type ResultFacts } from './shot-results.js';
 import type { StudioHost } from '../library/studio-host.js';
 import { trimFor, trimSeconds } from './shot-trims.js';
+import { checkMediaRoom } from '../media-tools/media-work-queue.js';
+import { holdQuota, type QuotaHold, type RecordingQuota } from '../storage/storage-usage.js';
 
 /** H3's canvas (spec: landscape 1376x768, portrait 768x1376, 24 fps), used when a job has no effective spec. */
 const H3_FPS = 24;
@@ -59,6 +61,8 @@ export interface SequenceAssemblerDeps {
   changed(sequenceId: string): void;
   /** The shots' measured facts, shared with the sequence views (ffprobe once per result). */
   facts: ResultFacts;
+  /** The person's storage quota (the platform): a render is held against it before it starts. */
+  quota?: RecordingQuota;
 }
 
 /**
@@ -70,7 +74,13 @@ export interface SequenceAssemblerDeps {
 export class SequenceAssembler {
   private readonly running = new Map<
     string,
-    { progress: number; done: Promise<void>; listeners: Set<(view: AssemblyView) => void> }
+    {
+      progress: number;
+      /** Jobs ahead of the render in the media-work queue; null once it runs. */
+      waitingAhead: number | null;
+      done: Promise<void>;
+      listeners: Set<(view: AssemblyView) => void>;
+    }
   >();
 
   constructor(private readonly d: SequenceAssemblerDeps) {
@@ -102,6 +112,14 @@ export class SequenceAssembler {
     const earlier = this.d.journal.sequences.assemblyWithFingerprint(sequence.id, fingerprint);
     if (earlier?.state === 'ready' && (await this.intact(earlier))) return this.view(earlier, true);
     if (earlier?.state === 'assembling' && this.running.has(earlier.id)) return this.view(earlier, true);
+    checkMediaRoom();
+    // the film (and its sidecar) is about the size of its shots: over the quota, refused before any work
+    const sizes = await Promise.all(sources.map((s) => stat(s.path).then((info) => info.size)));
+    const hold = await holdQuota(
+      this.d.quota,
+      sizes.reduce((sum, size) => sum + size, 0),
+      2,
+    );
 
     const record = this.d.journal.sequences.startAssembly({
       id: randomUUID(),
@@ -111,11 +129,12 @@ export class SequenceAssembler {
     });
     const state = {
       progress: 0,
+      waitingAhead: null as number | null,
       done: Promise.resolve(),
       listeners: new Set<(view: AssemblyView) => void>(),
     };
     this.running.set(record.id, state);
-    state.done = this.render(sequence, record, sources).finally(() => this.running.delete(record.id));
+    state.done = this.render(sequence, record, sources, hold).finally(() => this.running.delete(record.id));
     return this.view(record);
   }
 
@@ -155,13 +174,19 @@ export class SequenceAssembler {
       errorMessage: record.errorMessage ?? null,
       createdAt: record.createdAt,
       reused,
+      waitingAhead: ready ? null : (this.running.get(record.id)?.waitingAhead ?? null),
     };
   }
 
   /** Removes the files of a sequence's assemblies (before the sequence is deleted). */
   async removeFilesOf(sequenceId: string): Promise<void> {
     for (const a of this.d.journal.sequences.assembliesOf(sequenceId))
-      for (const file of [a.localPath, a.sidecarPath]) if (file) await rm(file, { force: true });
+      for (const file of [a.localPath, a.sidecarPath]) {
+        if (!file) continue;
+        const info = await stat(file).catch(() => undefined);
+        await rm(file, { force: true });
+        if (info) this.d.quota?.release(info.size, 1);
+      }
   }
 
   private async sources(shots: readonly ShotRecord[]): Promise<ShotSource[]> {
@@ -244,6 +269,7 @@ export class SequenceAssembler {
     sequence: SequenceRecord,
     record: AssemblyRecord,
     sources: ShotSource[],
+    hold: QuotaHold,
   ): Promise<void> {
     const folder = path.join(this.d.libraryDir(), 'sequences');
     const base = `${safeFileName(sequence.name)}-${record.id.slice(0, 8)}`;
@@ -261,16 +287,27 @@ export class SequenceAssembler {
         title: `Shot ${i + 1}`,
       }));
       const plan = { shots, canvas: this.canvasOf(sources), crossfadeSeconds: record.crossfadeSeconds };
+      const tell = () => {
+        const view = this.view(record);
+        this.d.emit(view);
+        for (const listener of this.running.get(record.id)?.listeners ?? []) listener(view);
+      };
       const timeline = await renderAssembly(plan, temp, {
         title: sequence.name,
+        onWaiting: (ahead) => {
+          const state = this.running.get(record.id);
+          if (state) state.waitingAhead = ahead;
+          tell();
+        },
         onProgress: (fraction) => {
           const state = this.running.get(record.id);
-          if (state) state.progress = fraction;
+          if (state) {
+            state.progress = fraction;
+            state.waitingAhead = null;
+          }
           if (Date.now() - lastEmit < 200) return;
           lastEmit = Date.now();
-          const view = this.view(record);
-          this.d.emit(view);
-          for (const listener of state?.listeners ?? []) listener(view);
+          tell();
         },
       });
       const facts = await readMediaFacts(temp);
@@ -311,7 +348,9 @@ export class SequenceAssembler {
           file: path.basename(s.path),
         })),
       };
-      await writeFile(sidecarPath, `${JSON.stringify(sidecar, null, 2)}\n`);
+      const sidecarText = `${JSON.stringify(sidecar, null, 2)}\n`;
+      await writeFile(sidecarPath, sidecarText);
+      hold.settle(size + Buffer.byteLength(sidecarText), 2);
       this.d.journal.sequences.finishAssembly(record.id, {
         localPath: finalPath,
         sidecarPath,
@@ -321,6 +360,7 @@ export class SequenceAssembler {
         chapters: timeline.chapters,
       });
     } catch (error) {
+      hold.cancel();
       await rm(temp, { force: true });
       const message = error instanceof Error ? error.message : String(error);
       this.d.logger.warn('sequence assembly failed', { sequenceId: sequence.id, error: message });

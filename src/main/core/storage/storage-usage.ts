@@ -2,7 +2,11 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors.js';
 
-/** What one person may store on the platform backend (staged and Playground files, objects, exports). */
+/**
+ * What one person may store on the platform backend: staged and Playground files, objects,
+ * exports, their library (results, assemblies, deliveries, sound tracks) and their drafts' bytes
+ * in the journal.
+ */
 export interface StorageLimits {
   /** Bytes in all. */
   maxBytes: number;
@@ -27,6 +31,46 @@ export interface StorageQuota {
   admit(bytes: number, files: number): void;
   /** Counts `bytes` and `files` less (a file removed, a refused write undone). */
   release(bytes: number, files: number): void;
+}
+
+/** A quota that also counts what was written already, without a check (a render, a download). */
+export interface RecordingQuota extends StorageQuota {
+  record(bytes: number, files: number): void;
+}
+
+/** Quota held for work whose output size is known only at its end (see {@link holdQuota}). */
+export interface QuotaHold {
+  /** The work wrote `bytes` in `files`: they count instead of what was held. */
+  settle(bytes: number, files: number): void;
+  /** The work wrote nothing (failed, cancelled): what was held is released. */
+  cancel(): void;
+}
+
+/**
+ * Holds `bytes` and `files` of the person's quota for a render before it starts: refused with
+ * `quota.exceeded` (no work done) when that would pass a limit. Without a quota (the desktop)
+ * nothing is counted.
+ */
+export async function holdQuota(
+  quota: RecordingQuota | undefined,
+  bytes: number,
+  files: number,
+): Promise<QuotaHold> {
+  if (!quota) return { settle: () => undefined, cancel: () => undefined };
+  await quota.ready;
+  quota.admit(bytes, files);
+  let held = true;
+  const release = () => {
+    if (held) quota.release(bytes, files);
+    held = false;
+  };
+  return {
+    settle(written, writtenFiles) {
+      release();
+      quota.record(written, writtenFiles);
+    },
+    cancel: release,
+  };
 }
 
 export interface StorageUsageView {
@@ -68,7 +112,7 @@ export function quotaExceeded(view: StorageUsageView, wanted: { bytes: number; f
  * removal, so no request walks the disk. Concurrent writes are counted as their bytes arrive, so
  * two uploads at once cannot both pass the limit.
  */
-export class StorageUsage implements StorageQuota {
+export class StorageUsage implements RecordingQuota {
   private bytes = 0;
   private files = 0;
   readonly ready: Promise<void>;

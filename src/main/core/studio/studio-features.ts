@@ -15,6 +15,7 @@ import { JobViews } from '../library/job-views.js';
 import { StudioLibrary } from '../library/library.js';
 import { MediaResolver } from '../library/media-resolver.js';
 import { StagedFiles } from '../storage/staged-files.js';
+import type { RecordingQuota } from '../storage/storage-usage.js';
 import { StudioBatch } from '../batch/studio-batch.js';
 import { StudioSettings } from '../settings/studio-settings.js';
 import { StudioSubmit } from '../creating/submit.js';
@@ -42,6 +43,11 @@ export interface StudioFeaturesDeps {
   backend: (parts: StudioBackendParts) => StudioBackend;
   /** The staging store when the root keeps its own (the platform's counts in the person's quota). */
   staged?: StagedFiles;
+  /**
+   * The person's storage quota (the platform): drafts' bytes, assemblies and deliveries count in
+   * it, and one that would pass it is refused before any work. None on the desktop.
+   */
+  quota?: RecordingQuota;
   events: EventHub;
   logger: Logger;
   host: StudioHost;
@@ -100,6 +106,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     drafts: journal.drafts,
     jobs: journal.jobs,
     isShot: (draftId) => journal.sequences.sequencesOfDraft(draftId).length > 0,
+    ...(d.quota ? { quota: d.quota } : {}),
   });
   const emitUpload = (draftId: string, progress: UploadState) => {
     try {
@@ -138,6 +145,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     emit: (view) => d.events.emit('sequences.assembly', view),
     changed,
     facts,
+    ...(d.quota ? { quota: d.quota } : {}),
   });
   const soundtrack = new SoundtrackFeature({
     journal,
@@ -181,6 +189,7 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     logger: d.logger,
     emit: (view) => d.events.emit('sequences.delivery', view),
     changed,
+    ...(d.quota ? { quota: d.quota } : {}),
   });
   deliveries
     .cleanUpInterrupted()

@@ -106,6 +106,8 @@ export const AssemblyView = z.object({
   createdAt: z.number(),
   /** Re-assembling an unchanged sequence answers the earlier result. */
   reused: z.boolean(),
+  /** While the render waits its turn in the media-work queue: how many jobs are ahead of it. */
+  waitingAhead: z.number().int().nonnegative().nullable().optional(),
 });
 export type AssemblyView = z.infer<typeof AssemblyView>;
 

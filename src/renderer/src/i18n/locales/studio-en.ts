@@ -277,6 +277,7 @@ export const studioEn = {
       notAssemblable: 'Every shot needs a verified result first.',
       assembling: 'Assembling',
       assemblingPercent: 'Assembling… {{percent}} %',
+      assemblyWaiting: 'Waiting — {{count}} ahead',
       assemblyFailed: 'The assembly failed: {{message}}',
       upToDate: 'Up to date with the shots.',
       changedSince: 'The shots changed since this was assembled.',

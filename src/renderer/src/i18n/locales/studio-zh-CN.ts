@@ -278,6 +278,7 @@ export const studioZhCN: typeof studioEn = {
       notAssemblable: '每个镜头都需要先有经过校验的结果。',
       assembling: '正在合成',
       assemblingPercent: '正在合成… {{percent}} %',
+      assemblyWaiting: '排队中 — 前面还有 {{count}} 个',
       assemblyFailed: '合成失败：{{message}}',
       upToDate: '与镜头保持一致。',
       changedSince: '合成之后镜头已有改动。',

@@ -65,7 +65,11 @@ export function AssemblyPanel() {
               style={{ transform: `translateX(-${100 - percent}%)` }}
             />
           </Progress.Root>
-          <p className="muted small">{t('studio.sequences.assemblingPercent', { percent })}</p>
+          <p className="muted small" data-testid="sequence-assembly-status">
+            {typeof assembly.waitingAhead === 'number'
+              ? t('studio.sequences.assemblyWaiting', { count: assembly.waitingAhead })
+              : t('studio.sequences.assemblingPercent', { percent })}
+          </p>
         </div>
       ) : null}
       {assembly?.state === 'failed' ? (
