@@ -48,10 +48,10 @@ describe('words on screen', () => {
     expect(doubledWord(text)).toBeNull();
   });
 
-  it('the status bar names a signed-in person by their directory name, else "you" — never the raw user id', () => {
+  it('the status bar names a signed-in person by their directory name, else what is true of them — never the raw user id', () => {
     shown.state = studioState({ userId: 'usr_sim_member', organizationId: 'org_1', appRoles: ['member'] });
     let text = textOf(renderMarkup(StatusBar, {}));
-    expect(text).toContain('Signed in as: you');
+    expect(text).toContain('Signed in as a member of your organization');
     expect(text).not.toContain('usr_sim_member');
     shown.state = studioState({
       userId: 'usr_sim_manager',
