@@ -31,7 +31,9 @@ test('a member creates a t2v video filed under a project: dry-run cost, queue fr
 }) => {
   member = await openAs(browser, 'member');
   // a member may not read the directory: the status bar says "you", never the raw user id
-  await expect(member.getByTestId('signed-in-user')).toContainText('Signed in as a member of your organization');
+  await expect(member.getByTestId('signed-in-user')).toContainText(
+    'Signed in as a member of your organization',
+  );
   await expect(member.getByTestId('signed-in-user')).not.toContainText('usr_sim_member');
   await expect(member.getByTestId('nav-team')).toHaveCount(0);
   await freshDraft(member);
