@@ -7,18 +7,7 @@
  * ones) and how many ffmpeg processes the backend ran at once.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-
-const T2V = {
-  profileId: 'ignored-by-the-platform',
-  model: 'h3-video',
-  generationMode: 't2v',
-  prompt: 'A lighthouse at dusk, waves rolling in',
-  orientation: 'landscape',
-  seconds: 5,
-  resolutionTier: '768p',
-  seed: null,
-  references: [],
-};
+import { PLATFORM_T2V_FORM } from '../test/support/worlds/platform-world.js';
 
 /** What the flooder needs of a signed-in person: one bridge call, its answer or a thrown error. */
 export type FloodCall = <T>(method: string, params: unknown) => Promise<T>;
@@ -31,7 +20,7 @@ interface SequenceView {
 /** A sequence with one generated shot and a draft, ready to flood; throws when the shot never comes. */
 export async function prepareFlood(call: FloodCall): Promise<{ sequenceId: string; draftId: string }> {
   const { sequenceId } = await call<SequenceView>('sequences.create', { name: 'Flood' });
-  await call('sequences.addShot', { sequenceId, form: T2V });
+  await call('sequences.addShot', { sequenceId, form: PLATFORM_T2V_FORM });
   await call('sequences.generate', { sequenceId });
   const end = performance.now() + 120_000;
   for (;;) {
@@ -40,7 +29,7 @@ export async function prepareFlood(call: FloodCall): Promise<{ sequenceId: strin
     if (performance.now() > end) throw new Error('the flood sequence’s shot was not generated in 120 s');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const draft = await call<{ id: string }>('drafts.create', { form: T2V });
+  const draft = await call<{ id: string }>('drafts.create', { form: PLATFORM_T2V_FORM });
   return { sequenceId, draftId: draft.id };
 }
 
@@ -71,7 +60,7 @@ export async function flood(
     );
     await call('drafts.save', {
       draftId: prepared.draftId,
-      form: { ...T2V, prompt: `${i} ${'x'.repeat(190_000)}` },
+      form: { ...PLATFORM_T2V_FORM, prompt: `${i} ${'x'.repeat(190_000)}` },
     }).then(
       () => count('draft ok'),
       (error: unknown) => count(`draft ${codeOf(error)}`),

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
+import { PLATFORM_T2V_FORM } from '../../support/worlds/platform-world.js';
 
 /**
  * What a person causes to be stored counts in their quota (issue 37): the results downloaded into
@@ -18,18 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.close();
 });
-
-const T2V = {
-  profileId: 'ignored-by-the-platform',
-  model: 'h3-video',
-  generationMode: 't2v',
-  prompt: 'A lighthouse at dusk, waves rolling in',
-  orientation: 'landscape',
-  seconds: 5,
-  resolutionTier: '768p',
-  seed: null,
-  references: [],
-};
 
 interface Sequence {
   sequenceId: string;
@@ -67,7 +56,7 @@ describe('the quota counts the library and drafts; a render past it is refused b
     const member = await rig.open('member');
     let view = await member.call<Sequence>('sequences.create', { name: 'Lighthouse' });
     const { sequenceId } = view;
-    await member.call('sequences.addShot', { sequenceId, form: T2V });
+    await member.call('sequences.addShot', { sequenceId, form: PLATFORM_T2V_FORM });
     await member.call('sequences.generate', { sequenceId });
     view = await until(member, sequenceId, (s) => s.shots.every((shot) => shot.mediaUrl !== null));
 
@@ -85,7 +74,7 @@ describe('the quota counts the library and drafts; a render past it is refused b
     const free = () => QUOTA_BYTES - workspace.core.usage().usedBytes;
     while (free() >= shotBytes) {
       const prompt = 'x'.repeat(Math.min(190_000, Math.max(1000, free() - Math.floor(shotBytes / 2) - 2000)));
-      await member.call('drafts.create', { form: { ...T2V, prompt } });
+      await member.call('drafts.create', { form: { ...PLATFORM_T2V_FORM, prompt } });
     }
     expect(workspace.core.usage().usedBytes).toBeGreaterThanOrEqual(shotBytes + draftBytes());
 
@@ -98,10 +87,12 @@ describe('the quota counts the library and drafts; a render past it is refused b
     // drafts past what is left are refused too, with the same error, and the usage stays within the quota
     let refused: unknown;
     for (let i = 0; i < 30 && refused === undefined; i += 1)
-      refused = await member.call('drafts.create', { form: { ...T2V, prompt: 'y'.repeat(190_000) } }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      refused = await member
+        .call('drafts.create', { form: { ...PLATFORM_T2V_FORM, prompt: 'y'.repeat(190_000) } })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
     expect(String(refused)).toMatch(/quota\.exceeded/);
     expect(workspace.core.usage().usedBytes).toBeLessThanOrEqual(QUOTA_BYTES);
   }, 120_000);

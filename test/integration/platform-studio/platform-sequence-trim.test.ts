@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
+import { PLATFORM_T2V_FORM } from '../../support/worlds/platform-world.js';
 
 /**
  * Trim and delivery (issue 31) on the platform deployment (`serve --platform`): the same features
@@ -42,18 +43,6 @@ interface Delivery {
   errorMessage: string | null;
 }
 
-const T2V = {
-  profileId: 'ignored-by-the-platform',
-  model: 'h3-video',
-  generationMode: 't2v',
-  prompt: 'A lighthouse at dusk, waves rolling in',
-  orientation: 'landscape',
-  seconds: 5,
-  resolutionTier: '768p',
-  seed: null,
-  references: [],
-};
-
 async function until(page: Page, sequenceId: string, done: (s: Sequence) => boolean): Promise<Sequence> {
   const end = Date.now() + 60_000;
   for (;;) {
@@ -69,7 +58,7 @@ describe('trim on the platform', () => {
     const member = await rig.open('member');
     let view = await member.call<Sequence>('sequences.create', { name: 'Lighthouse' });
     const sequenceId = view.sequenceId;
-    view = await member.call<Sequence>('sequences.addShot', { sequenceId, form: T2V });
+    view = await member.call<Sequence>('sequences.addShot', { sequenceId, form: PLATFORM_T2V_FORM });
     await member.call('sequences.generate', { sequenceId });
     view = await until(member, sequenceId, (s) => s.shots.every((shot) => shot.mediaUrl !== null));
     const shot = view.shots[0]!;

@@ -9,6 +9,7 @@ import { RecoveryRefs } from '../../../src/main/core/secrets/recovery-refs.js';
 import { PlatformSecrets } from '../../../src/simulator/platform/secrets.js';
 import { mediaFixtures } from '../../support/media-fixtures.js';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
+import { PLATFORM_T2V_FORM } from '../../support/worlds/platform-world.js';
 
 let rig: StudioRig;
 
@@ -29,17 +30,6 @@ interface Job {
   status: string;
   outputs: { state: string; mimeType: string | null; sha256: string | null; mediaUrl: string | null }[];
 }
-
-const T2V = {
-  model: 'h3-video',
-  generationMode: 't2v',
-  prompt: 'A lighthouse at dusk, waves rolling in',
-  orientation: 'landscape',
-  seconds: 5,
-  resolutionTier: '768p',
-  seed: null,
-  references: [],
-};
 
 async function draftOf(page: Page, form: Record<string, unknown>): Promise<Draft> {
   return page.call<Draft>('drafts.create', { form: { profileId: 'ignored-by-the-platform', ...form } });
@@ -112,7 +102,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
 
   it('dry-runs a t2v draft (cost shown) and creates it once under the draft id, filed under a project', async () => {
     const project = await member.call<{ id: string }>('projects.create', { name: 'Spring campaign' });
-    const draft = await draftOf(member, T2V);
+    const draft = await draftOf(member, PLATFORM_T2V_FORM);
     await member.call('projects.fileDraft', { draftId: draft.id, projectId: project.id });
     const admission = await member.call<{
       admitted: boolean;
@@ -139,7 +129,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
     expect(body).toMatchObject({
       clientTaskId: draft.id,
-      params: { prompt: T2V.prompt },
+      params: { prompt: PLATFORM_T2V_FORM.prompt },
       resourceAttribution: { resourceType: 'project', resourceId: project.id },
     });
     expect(body).not.toHaveProperty('prompt');
@@ -160,7 +150,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     expect(staged.ok).toBe(true);
     const firstFrame = (staged as { result: Record<string, unknown> }).result;
     const draft = await draftOf(member, {
-      ...T2V,
+      ...PLATFORM_T2V_FORM,
       generationMode: 'i2v',
       prompt: 'The frame comes alive',
       firstFrame,

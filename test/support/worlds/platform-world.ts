@@ -223,3 +223,19 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
   };
   return closeWhenDone(rig);
 }
+
+/**
+ * A text-to-video draft form as a person's page sends it on the platform (the platform ignores the
+ * profile: a workspace has one backend): for the platform tests and the platform bench.
+ */
+export const PLATFORM_T2V_FORM = {
+  profileId: 'ignored-by-the-platform',
+  model: 'h3-video',
+  generationMode: 't2v',
+  prompt: 'A lighthouse at dusk, waves rolling in',
+  orientation: 'landscape',
+  seconds: 5,
+  resolutionTier: '768p',
+  seed: null,
+  references: [],
+} as const;
