@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DraftForm, type StudioDraft } from '../../../shared/bridge/domains/studio.js';
 import { AppError } from '../errors.js';
-import type { DraftsRepository } from '../journal/drafts-repository.js';
+import type { Draft, DraftsRepository } from '../journal/drafts-repository.js';
 import type { JobsRepository } from '../journal/jobs-repository.js';
 import { toJson } from '../journal/json.js';
 import type { StorageQuota } from '../storage/storage-usage.js';
@@ -57,15 +57,7 @@ export class StudioDrafts {
     const row = this.d.drafts.get<StoredDraft>(draftId);
     if (!row || row.body.kind !== 'studio-video')
       throw new AppError('draft.not_found', 'This draft no longer exists.');
-    return {
-      id: row.id,
-      idempotencyKey: row.body.idempotencyKey,
-      form: row.body.form,
-      submittedAt: row.body.submittedAt,
-      jobRowId: row.body.jobRowId,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    };
+    return draftView(row);
   }
 
   /** Create's drafts, newest first (a sequence's shots are the Sequences screen's); each read once. */
@@ -73,15 +65,7 @@ export class StudioDrafts {
     return this.d.drafts
       .list<StoredDraft>(50)
       .filter((d) => d.body.kind === 'studio-video' && !this.d.isShot?.(d.id))
-      .map((row) => ({
-        id: row.id,
-        idempotencyKey: row.body.idempotencyKey,
-        form: row.body.form,
-        submittedAt: row.body.submittedAt,
-        jobRowId: row.body.jobRowId,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-      }));
+      .map(draftView);
   }
 
   /**
@@ -185,4 +169,17 @@ export class StudioDrafts {
       idempotencyKey: newKey ? `draft-${draftId}-${randomUUID()}` : stored.idempotencyKey,
     });
   }
+}
+
+/** A stored studio draft as the bridge answers it (`drafts.get`, `drafts.list`). */
+function draftView(row: Draft<StoredDraft>): StudioDraft {
+  return {
+    id: row.id,
+    idempotencyKey: row.body.idempotencyKey,
+    form: row.body.form,
+    submittedAt: row.body.submittedAt,
+    jobRowId: row.body.jobRowId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
