@@ -233,7 +233,7 @@ describe('server-side runtime sessions', () => {
     const key = subjectKeyOf(second.subject);
     expect((await sessions.latestOf(key))?.id).toBe(second.id);
     expect(await sessions.latestOf('0'.repeat(32))).toBeUndefined();
-    await sessions.endedByService(second.id);
+    await sessions.signOut(second.id);
     expect(await sessions.latestOf(key)).toBeUndefined();
     // the first session, still usable behind its own cookie, is not taken for the latest
     expect((await sessions.current(first.id)).status).toBe('active');

@@ -13,7 +13,6 @@ export interface SessionTable {
   /** The session behind a cookie id (the request's own). */
   current(id: string | undefined): Promise<ActiveSession | SessionOver>;
   latestOf(subjectKey: string): Promise<ActiveSession | undefined>;
-  endedByService(id: string): Promise<unknown>;
   /** A runtime 401: whether the session is over or the backend's credential was refused. */
   refusedByRuntime(id: string): Promise<'over' | 'credential' | 'unknown'>;
 }

@@ -257,11 +257,6 @@ export class ServerSessions {
     await this.end(id, 'unknown');
   }
 
-  /** The session is over for the service: forget it, the page reopens. */
-  async endedByService(id: string): Promise<SessionOver> {
-    return this.end(id, 'revoked');
-  }
-
   /**
    * The runtime answered 401 to a call made with this session. The runtime's 401 means "credential
    * or session invalid" (spec, "Errors"), so the session service decides which: a resolve that
