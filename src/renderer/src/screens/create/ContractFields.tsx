@@ -1,4 +1,4 @@
-import { RadioGroup, Select, Slider, Switch } from 'radix-ui';
+import { RadioGroup, Slider, Switch } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import type { ContractParameter } from '../../../../shared/api/media-spec-contract';
 import type { DraftForm, ServiceEntryView } from '../../../../shared/bridge/contract';
@@ -54,31 +54,21 @@ function Choice(props: {
           ))}
         </RadioGroup.Root>
       ) : (
-        <Select.Root
-          value={props.value === undefined ? undefined : String(props.value)}
+        <select
+          className="select-trigger"
+          aria-labelledby={`${id}-label`}
+          data-testid={`${id}-select`}
+          value={props.value === undefined ? '' : String(props.value)}
           disabled={props.disabled}
-          onValueChange={props.onChange}
+          onChange={(e) => props.onChange(e.target.value)}
         >
-          <Select.Trigger
-            className="select-trigger"
-            aria-labelledby={`${id}-label`}
-            data-testid={`${id}-select`}
-          >
-            <Select.Value />
-            <Select.Icon>▾</Select.Icon>
-          </Select.Trigger>
-          <Select.Portal>
-            <Select.Content className="select-content" position="popper">
-              <Select.Viewport>
-                {props.values.map((v) => (
-                  <Select.Item key={String(v)} value={String(v)} className="select-item">
-                    <Select.ItemText>{show(String(v))}</Select.ItemText>
-                  </Select.Item>
-                ))}
-              </Select.Viewport>
-            </Select.Content>
-          </Select.Portal>
-        </Select.Root>
+          {props.value === undefined ? <option value="" disabled /> : null}
+          {props.values.map((v) => (
+            <option key={String(v)} value={String(v)}>
+              {show(String(v))}
+            </option>
+          ))}
+        </select>
       )}
       {props.description ? <p className="hint">{props.description}</p> : null}
     </div>

@@ -1,4 +1,3 @@
-import { Select } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import type { ServiceEntryView } from '../../../../shared/bridge/contract';
 import { useStudio } from '../../store';
@@ -21,38 +20,28 @@ export function ServicePicker({
       <label className="field-label" htmlFor="service-select">
         {t('studio.create.service')}
       </label>
-      <Select.Root
-        value={service?.modelAlias}
+      {/* a native select: the first screen carries no pop-up library (see renderer-chunks.mjs) */}
+      <select
+        id="service-select"
+        className="select-trigger"
+        data-testid="service-select"
+        value={service?.modelAlias ?? ''}
         disabled={disabled}
-        onValueChange={(model) => editForm({ model })}
+        onChange={(e) => editForm({ model: e.target.value })}
       >
-        <Select.Trigger id="service-select" className="select-trigger" data-testid="service-select">
-          <Select.Value />
-          <Select.Icon>▾</Select.Icon>
-        </Select.Trigger>
-        <Select.Portal>
-          <Select.Content className="select-content" position="popper">
-            <Select.Viewport>
-              {services.map((s) => (
-                <Select.Item
-                  key={s.modelAlias}
-                  value={s.modelAlias}
-                  disabled={!s.available}
-                  className="select-item"
-                  data-testid={`service-${s.modelAlias}`}
-                  title={s.available ? undefined : t(whyNotCallable(s))}
-                >
-                  <Select.ItemText>
-                    {s.available
-                      ? s.displayName
-                      : t('studio.create.serviceUnavailable', { name: s.displayName })}
-                  </Select.ItemText>
-                </Select.Item>
-              ))}
-            </Select.Viewport>
-          </Select.Content>
-        </Select.Portal>
-      </Select.Root>
+        {service === undefined ? <option value="" disabled /> : null}
+        {services.map((s) => (
+          <option
+            key={s.modelAlias}
+            value={s.modelAlias}
+            disabled={!s.available}
+            data-testid={`service-${s.modelAlias}`}
+            title={s.available ? undefined : t(whyNotCallable(s))}
+          >
+            {s.available ? s.displayName : t('studio.create.serviceUnavailable', { name: s.displayName })}
+          </option>
+        ))}
+      </select>
       {unavailable.length ? (
         <ul className="muted small" data-testid="unavailable-services">
           {unavailable.map((s) => (
