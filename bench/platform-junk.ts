@@ -45,6 +45,15 @@ function attempts(i: number): (() => Promise<Answer>)[] {
         json,
         JSON.stringify({ launchCode: `lc_${randomBytes(24).toString('base64url')}` }),
       ),
+    // a guessed answer to a held sign-in (login CSRF's question): nothing is signed in
+    () =>
+      send(
+        agentOf(i),
+        session,
+        'POST',
+        json,
+        JSON.stringify({ confirmToken: randomBytes(32).toString('base64url'), confirm: true }),
+      ),
     // a malformed one (refused before any call out)
     () => send(agentOf(i), session, 'POST', json, JSON.stringify({ launchCode: `junk ${i}\n` })),
   ];

@@ -74,6 +74,12 @@ test('opened with a launch code: the code leaves the address bar, the session is
   const code = await launchCode('member');
   await page.goto(`${origin}/?launchCode=${code}`);
   await expect(page).toHaveURL(`${origin}/`);
+  // no session in this browser: the page says whom the link signs in, and no cookie is set before yes
+  await expect(page.getByRole('heading', { name: 'Open Framewright as this person?' })).toBeVisible();
+  await expect(page.getByTestId('platform-question-who')).toContainText('This link signs you in as');
+  expect(await page.context().cookies()).toEqual([]);
+  await page.screenshot({ path: 'test-results/screenshots/platform-sign-in-question.png' });
+  await page.getByRole('button', { name: 'Open Framewright' }).click();
   await expect(page.getByTestId('nav-create')).toBeVisible();
   await expect(
     page.getByRole('heading', { name: 'Reopen Framewright from your application center' }),
@@ -108,6 +114,7 @@ test('a launch link opened in a browser signed in as someone else asks first, an
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${origin}/?launchCode=${await launchCode('member')}`);
+  await page.getByRole('button', { name: 'Open Framewright' }).click();
   await expect(page.getByTestId('nav-create')).toBeVisible();
   const [memberCookie] = await context.cookies();
 
@@ -142,4 +149,15 @@ test('a launch link opened in a browser signed in as someone else asks first, an
   });
   expect(old.status).toBe(401);
   await context.close();
+});
+
+test('a launch link in a browser with no session, declined: nobody is signed in and the held session ends', async ({
+  page,
+}) => {
+  await page.goto(`${origin}/?launchCode=${await launchCode('personal')}`);
+  await page.getByRole('button', { name: 'Do not sign in' }).click();
+  await expect(
+    page.getByRole('heading', { name: 'Reopen Framewright from your application center' }),
+  ).toBeVisible();
+  expect(await page.context().cookies()).toEqual([]);
 });

@@ -129,6 +129,8 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
         const page = await context.newPage();
         await page.goto(`${origin}/?launchCode=${launchCode}`);
         await expect(page).toHaveURL(`${origin}/`);
+        // a browser with no session is asked whom the link signs in (login CSRF): the person says yes
+        await page.getByRole('button', { name: 'Open Framewright' }).click();
         await expect(page.getByTestId('nav-create')).toBeVisible();
         return page;
       },

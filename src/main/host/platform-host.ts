@@ -8,8 +8,12 @@ import {
   PLATFORM_CSRF_PROTOCOL_PREFIX,
   PLATFORM_SESSION_OVER_CODE,
   PLATFORM_SESSION_PATH,
+  PLATFORM_SIGN_IN_CONFIRM_CODE,
+  PLATFORM_SIGN_IN_HOLD_SECONDS,
   PLATFORM_SWITCH_CONFIRM_CODE,
   type PlatformSessionView,
+  type PlatformSignedInView,
+  type PlatformSignInQuestionDetails,
 } from '../../shared/bridge/platform-host-protocol.js';
 import { isStagePurpose, type StagePurpose } from '../../shared/bridge/api.js';
 import type { EventHub } from '../core/events/event-hub.js';
@@ -53,6 +57,7 @@ import {
   setSecurityHeaders,
 } from './http-serving.js';
 import { clientAddressOf } from '../core/platform/client-address.js';
+import { HeldSignIns } from './held-sign-ins.js';
 import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/process/server-limits.js';
 
 /**
@@ -70,6 +75,9 @@ import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/pro
  *  - a launch code posted by a browser that has a live session is not exchanged until the person
  *    confirms the switch (409 `platform.switch_confirm`, then `replace: true`); the replaced
  *    session ends (login CSRF);
+ *  - a launch code posted by a browser with no live session is exchanged but held, without a
+ *    cookie, until the person confirms whom it signs in (409 `platform.signin_confirm`, then
+ *    `{confirmToken, confirm}`); declined or unanswered within two minutes, it ends (login CSRF);
  *  - identity is taken from the server-side session only, never from a body, query or header;
  *  - a request acts with its own cookie's RuntimeSession (`asRequestOf`), never with another
  *    browser's session of the same person;
@@ -155,6 +163,8 @@ const EXPORT_TYPES: Record<string, string> = {
 };
 
 const SESSION_BODY_MAX_BYTES = 4 * 1024;
+/** Sign-ins held for the person's confirmation at once (the oldest gives way past it). */
+const HELD_SIGN_INS_MAX = 1024;
 /** Where other applications call Framewright (`/inter-app/{apiVersion}/…`). */
 const INTER_APP_PREFIX = '/inter-app/';
 /** What is still read (and dropped) of a refused upload before its connection is closed. */
@@ -177,6 +187,14 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 function requireCsrf(req: IncomingMessage, session: ActiveSession): void {
   if (!safeEqual(String(req.headers[PLATFORM_CSRF_HEADER] ?? ''), session.csrfToken))
     throw new Refusal(403, 'host.csrf', 'This call lacks the page’s CSRF token.');
+}
+
+/** Who a session is, without anything that acts for them (what the sign-in questions show). */
+function signedInView(session: ActiveSession): PlatformSignedInView {
+  return {
+    userId: session.subject.userId,
+    ...(session.subject.organizationId ? { organizationId: session.subject.organizationId } : {}),
+  };
 }
 
 function viewOf(session: ActiveSession): PlatformSessionView {
@@ -211,6 +229,15 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const trustedProxies = new Set(options.trustedProxies ?? []);
   const counters = new SessionCounters(options.sessionCaps);
   const retryAfter = { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) };
+  const endSession = (id: string) => options.sessions.signOut(id).catch(() => undefined);
+  const heldSignIns = new HeldSignIns<ActiveSession>(
+    PLATFORM_SIGN_IN_HOLD_SECONDS * 1000,
+    HELD_SIGN_INS_MAX,
+    (session) => void endSession(session.id),
+    options.now,
+  );
+  const heldSweep = setInterval(() => heldSignIns.sweep(), 10_000);
+  heldSweep.unref();
 
   /**
    * Runs `work` holding one of the session's `kind`, or answers 429 (the body unread, the
@@ -297,15 +324,20 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         { 'Retry-After': String(retryAfterSeconds) },
       );
     };
-    const admitted = signInLimiter.admit(client);
-    if (!admitted.admitted) return tooMany(admitted.retryAfterSeconds);
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
       throw new Refusal(415, 'host.content_type', 'The launch code is sent as JSON.');
-    // only the launch code (and the confirmation) is read: identity fields of a body never are
+    // only the launch code and the person's answers are read: identity fields of a body never are
     const body = (await readJsonBody(req, SESSION_BODY_MAX_BYTES)) as {
       launchCode?: unknown;
       replace?: unknown;
+      confirmToken?: unknown;
+      confirm?: unknown;
     } | null;
+    // the answer to a held sign-in calls nothing out (a 256-bit token, taken once): not an attempt
+    if (typeof body?.confirmToken === 'string')
+      return answerHeldSignIn(req, res, body.confirmToken, body.confirm);
+    const admitted = signInLimiter.admit(client);
+    if (!admitted.admitted) return tooMany(admitted.retryAfterSeconds);
     const launchCode = body?.launchCode;
     // refused before anything else: a malformed code is never sent to the session service
     if (!isWellFormedLaunchCode(launchCode))
@@ -315,10 +347,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const previousId = cookieValue(req, cookieName);
     const previous = previousId ? await options.sessions.current(previousId) : undefined;
     if (previous?.status === 'active' && body?.replace !== true) {
-      const signedIn = {
-        userId: previous.subject.userId,
-        ...(previous.subject.organizationId ? { organizationId: previous.subject.organizationId } : {}),
-      };
+      const signedIn = signedInView(previous);
       return sendJson(res, 409, {
         ok: false,
         error: {
@@ -335,8 +364,47 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     // a new sign-in always ends this browser's previous session (confirmed above when it was live)
     if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
     if (session.status === 'over') return over(res);
+    // login CSRF with no session here: the link's person is shown and confirmed before any cookie
+    if (previous?.status !== 'active') {
+      const question: PlatformSignInQuestionDetails = {
+        signingIn: signedInView(session),
+        confirmToken: heldSignIns.hold(session),
+      };
+      return sendJson(res, 409, {
+        ok: false,
+        error: {
+          code: PLATFORM_SIGN_IN_CONFIRM_CODE,
+          message: 'Confirm whom this link signs in before it does.',
+          details: question,
+        },
+      });
+    }
+    signedInAs(res, session);
+  };
+
+  const signedInAs = (res: ServerResponse, session: ActiveSession) => {
     options.studio?.signedIn?.(options.workspaces.workspaceOf(session.subject));
     sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });
+  };
+
+  /** The person's answer to `platform.signin_confirm`: the held session gets its cookie, or ends. */
+  const answerHeldSignIn = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    token: string,
+    confirm: unknown,
+  ) => {
+    const session = heldSignIns.take(token);
+    // unknown, answered already or held too long: nothing is signed in
+    if (!session) return over(res);
+    if (confirm !== true) {
+      await endSession(session.id);
+      return sendJson(res, 200, { ok: true, result: null });
+    }
+    // a session this browser started meanwhile gives way to the one the person confirmed
+    const previousId = cookieValue(req, cookieName);
+    if (previousId && previousId !== session.id) await endSession(previousId);
+    signedInAs(res, session);
   };
 
   const invoke = async (req: IncomingMessage, res: ServerResponse) => {
@@ -550,6 +618,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     origin: `http://${hostPart}:${address.port}`,
     port: address.port,
     async close() {
+      clearInterval(heldSweep);
+      heldSignIns.clear();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       server.closeAllConnections();

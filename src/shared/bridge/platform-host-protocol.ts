@@ -21,6 +21,23 @@ export const PLATFORM_SESSION_OVER_CODE = 'platform.session_over';
  */
 export const PLATFORM_SWITCH_CONFIRM_CODE = 'platform.switch_confirm';
 
+/**
+ * The answer (409) to a launch code posted by a browser with no live session (login CSRF: a link
+ * someone else made must not sign this browser in silently). The code was exchanged and the new
+ * session is held, without a cookie, for PLATFORM_SIGN_IN_HOLD_SECONDS: the page shows whom the
+ * link signs in (`details.signingIn`) and asks; its answer posts `{confirmToken, confirm}` (the token
+ * kept only in the page's memory). Confirmed: the cookie is set as for any sign-in. Declined or
+ * never answered: the held session ends.
+ */
+export const PLATFORM_SIGN_IN_CONFIRM_CODE = 'platform.signin_confirm';
+export const PLATFORM_SIGN_IN_HOLD_SECONDS = 120;
+
+/** `details` of a `platform.signin_confirm` answer. */
+export interface PlatformSignInQuestionDetails {
+  signingIn: PlatformSignedInView;
+  confirmToken: string;
+}
+
 /** Who is signed in, without anything that acts for them (the switch question shows it). */
 export interface PlatformSignedInView {
   userId: string;

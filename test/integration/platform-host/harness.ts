@@ -201,8 +201,13 @@ export class Page {
     };
   }
 
+  /** Opens a launch link as the page does, the person confirming whom it signs in when asked. */
   async open(launchCode: string) {
-    const answer = await this.request('/platform/session', { body: { launchCode } });
+    let answer = await this.request('/platform/session', { body: { launchCode } });
+    if (answer.status === 409 && answer.body.error.code === 'platform.signin_confirm')
+      answer = await this.request('/platform/session', {
+        body: { confirmToken: answer.body.error.details.confirmToken, confirm: true },
+      });
     if (answer.status === 200) this.csrf = answer.body.result.csrfToken;
     return answer;
   }

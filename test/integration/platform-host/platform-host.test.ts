@@ -94,28 +94,33 @@ describe('platform host: signing in with a launch code', () => {
       port,
     });
     try {
-      const body = JSON.stringify({ launchCode: await rig.launchCode('member') });
-      const setCookie = await new Promise<string>((resolve, reject) => {
-        const req = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/platform/session',
-            headers: {
-              Host: 'studio.example.test',
-              Origin: 'https://studio.example.test',
-              'Content-Type': 'application/json',
+      const post = (json: unknown) =>
+        new Promise<{ setCookie: string; text: string }>((resolve, reject) => {
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/platform/session',
+              headers: {
+                Host: 'studio.example.test',
+                Origin: 'https://studio.example.test',
+                'Content-Type': 'application/json',
+              },
             },
-          },
-          (res) => {
-            res.resume();
-            resolve(String(res.headers['set-cookie'] ?? ''));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ setCookie: String(res.headers['set-cookie'] ?? ''), text }));
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify(json));
+        });
+      const asked = await post({ launchCode: await rig.launchCode('member') });
+      const { confirmToken } = (JSON.parse(asked.text) as { error: { details: { confirmToken: string } } })
+        .error.details;
+      const { setCookie } = await post({ confirmToken, confirm: true });
       expect(setCookie).toMatch(/^__Host-framewright_session=[A-Za-z0-9_-]{43}; /);
       expect(setCookie.split('; ')).toEqual(
         expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/', 'Secure']),
@@ -162,24 +167,92 @@ describe('platform host: a launch link in a browser that is signed in already (l
     stale.csrf = victim.csrf;
     expect((await stale.invoke('where')).status).toBe(401);
   });
+});
 
-  it('a browser without a live session signs in at once', async () => {
+describe('platform host: a launch link in a browser with no session (login CSRF)', () => {
+  it('holds the exchanged session without a cookie until the person confirms whom it signs in', async () => {
     const page = new Page(rig);
-    page.cookie = 'framewright_session=' + 'A'.repeat(43); // unknown or ended: nothing to ask about
-    const answer = await page.open(await rig.launchCode('member'));
-    expect(answer.status).toBe(200);
+    page.cookie = 'framewright_session=' + 'A'.repeat(43); // unknown or ended: no live session
+    const code = await rig.launchCode('member');
+    const asked = await page.request('/platform/session', { body: { launchCode: code } });
+    expect(asked.status).toBe(409);
+    expect(asked.body.error.code).toBe('platform.signin_confirm');
+    // whom the link signs in, and a token to answer with; nothing that acts for them
+    expect(asked.body.error.details.signingIn.userId).toEqual(expect.any(String));
+    expect(asked.body.error.details.confirmToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(asked.body)).not.toContain('csrf');
+    expect(asked.setCookie).toBeNull();
+    expect((await page.invoke('where')).status).toBe(401);
+    // a guessed token signs nothing in
+    const guessed = await page.request('/platform/session', {
+      body: { confirmToken: 'B'.repeat(43), confirm: true },
+    });
+    expect(guessed.status).toBe(401);
+    // the person confirms: now the cookie is set and the link's person is signed in
+    const confirmed = await page.request('/platform/session', {
+      body: { confirmToken: asked.body.error.details.confirmToken, confirm: true },
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.result.userId).toBe(asked.body.error.details.signingIn.userId);
+    page.csrf = confirmed.body.result.csrfToken;
+    expect((await page.invoke('where')).status).toBe(200);
+    // a token is answered once
+    const again = await page.request('/platform/session', {
+      body: { confirmToken: asked.body.error.details.confirmToken, confirm: true },
+    });
+    expect(again.status).toBe(401);
+  });
+
+  it('declined, the held session ends and no cookie is ever set', async () => {
+    const page = new Page(rig);
+    const before = (await storedSessionIds(rig.secrets)).length;
+    const asked = await page.request('/platform/session', {
+      body: { launchCode: await rig.launchCode('member') },
+    });
+    expect(asked.status).toBe(409);
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(before + 1);
+    const declined = await page.request('/platform/session', {
+      body: { confirmToken: asked.body.error.details.confirmToken, confirm: false },
+    });
+    expect(declined.status).toBe(200);
+    expect(declined.setCookie).toBeNull();
+    expect(await storedSessionIds(rig.secrets)).toHaveLength(before);
   });
 });
 
-/** A sign-in attempt from a given loopback address (127.0.0.x are all this machine's). */
-function signInFrom(
+/**
+ * A sign-in from a given loopback address (127.0.0.x are all this machine's): the launch code, then
+ * (when the host holds the exchanged session for the person's word) the person's yes.
+ */
+async function signInFrom(
   rig: PlatformRig,
   localAddress: string,
   launchCode: unknown,
   forwardedFor?: string,
 ): Promise<{ status: number; retryAfter: string | undefined; code: string | undefined }> {
+  const asked = await postSessionFrom(rig, localAddress, { launchCode }, forwardedFor);
+  if (asked.status !== 409 || asked.code !== 'platform.signin_confirm') return asked;
+  return postSessionFrom(
+    rig,
+    localAddress,
+    { confirmToken: asked.confirmToken, confirm: true },
+    forwardedFor,
+  );
+}
+
+function postSessionFrom(
+  rig: PlatformRig,
+  localAddress: string,
+  json: unknown,
+  forwardedFor?: string,
+): Promise<{
+  status: number;
+  retryAfter: string | undefined;
+  code: string | undefined;
+  confirmToken?: string;
+}> {
   const { port } = new URL(rig.origin);
-  const body = JSON.stringify({ launchCode });
+  const body = JSON.stringify(json);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -199,13 +272,17 @@ function signInFrom(
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
+        res.on('end', () => {
+          const error = (
+            JSON.parse(text) as { error?: { code?: string; details?: { confirmToken?: string } } }
+          ).error;
           resolve({
             status: res.statusCode ?? 0,
             retryAfter: res.headers['retry-after'],
-            code: (JSON.parse(text) as { error?: { code?: string } }).error?.code,
-          }),
-        );
+            code: error?.code,
+            confirmToken: error?.details?.confirmToken,
+          });
+        });
       },
     );
     req.on('error', reject);

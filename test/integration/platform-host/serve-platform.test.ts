@@ -7,6 +7,7 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { APP_KEY, freePort } from './harness.js';
 import { openSimulator } from '../../support/worlds/simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
+import { signInWithLaunchCode } from '../../support/platform-sign-in.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -91,13 +92,9 @@ describe('framewright serve --platform', () => {
         body: JSON.stringify({ appKey: APP_KEY, user: 'member' }),
       });
       const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
-      const signIn = await fetch(`${origin}/platform/session`, {
-        method: 'POST',
-        headers: { Origin: origin, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ launchCode: runtime.launchCode }),
-      });
-      expect(signIn.status).toBe(200);
-      expect(signIn.headers.get('set-cookie')).toMatch(/^framewright_session=/);
+      const signIn = await signInWithLaunchCode(origin, runtime.launchCode);
+      expect(signIn.response.status).toBe(200);
+      expect(signIn.cookie).toMatch(/^framewright_session=/);
       expect(run.stderr()).not.toContain(runtime.launchCode);
     } finally {
       run.child.kill('SIGTERM');

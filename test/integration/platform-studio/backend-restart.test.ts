@@ -10,6 +10,7 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
 import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
+import { signInWithLaunchCode } from '../../support/platform-sign-in.js';
 
 /**
  * The platform backend as a process (`framewright serve --platform`), killed with SIGKILL right
@@ -75,13 +76,9 @@ async function startBackend(): Promise<{
 
 async function signIn(user: string): Promise<{ cookie: string; csrf: string }> {
   const launchCode = await launchCodeOf(sim, APP_KEY, user);
-  const res = await fetch(`${origin}/platform/session`, {
-    method: 'POST',
-    headers: { Origin: origin, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ launchCode }),
-  });
-  const answer = (await res.json()) as { result: { csrfToken: string } };
-  return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: answer.result.csrfToken };
+  const { json, cookie } = await signInWithLaunchCode(origin, launchCode);
+  if (!json.result) throw new Error(`sign-in failed for ${user}`);
+  return { cookie, csrf: json.result.csrfToken };
 }
 
 async function call<T>(

@@ -166,7 +166,11 @@ function post(
 
 async function signIn(user: string): Promise<Page> {
   const launchCode = await launchCodeOf(sim, APP_KEY, user);
-  const res = await post('/platform/session', {}, { launchCode });
+  let res = await post('/platform/session', {}, { launchCode });
+  // the person confirms whom the link signs in (login CSRF), as the page asks them to
+  const held = (res.json as { error?: { code?: string; details?: { confirmToken?: string } } }).error;
+  if (held?.code === 'platform.signin_confirm')
+    res = await post('/platform/session', {}, { confirmToken: held.details?.confirmToken, confirm: true });
   const answer = res.json as { ok: boolean; result: { csrfToken: string } };
   if (!answer.ok) throw new Error(`sign-in failed for ${user}`);
   return { cookie: res.setCookie.split(';')[0]!, csrf: answer.result.csrfToken };

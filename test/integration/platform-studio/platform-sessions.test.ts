@@ -3,6 +3,7 @@ import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-p
 import { launchCodeOf } from '../../support/platform-simulator.js';
 import { APP_KEY } from '../platform-host/harness.js';
 import { startStudioRig, type Page, type StudioRig } from './rig.js';
+import { signInWithLaunchCode } from '../../support/platform-sign-in.js';
 
 let rig: StudioRig;
 
@@ -15,14 +16,9 @@ afterAll(async () => {
 
 /** A browser signed in with a fresh launch code: its page, and the CSRF token it holds. */
 async function browserOf(user: 'member' | 'personal'): Promise<{ page: Page; csrf: string }> {
-  const signIn = await fetch(`${rig.origin}/platform/session`, {
-    method: 'POST',
-    headers: { Origin: rig.origin, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ launchCode: await launchCodeOf(rig.sim, APP_KEY, user) }),
-  });
-  const answer = (await signIn.json()) as { result: { csrfToken: string } };
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return { page: rig.pageOf(cookie, answer.result.csrfToken), csrf: answer.result.csrfToken };
+  const { json, cookie } = await signInWithLaunchCode(rig.origin, await launchCodeOf(rig.sim, APP_KEY, user));
+  if (!json.result) throw new Error(`sign-in failed for ${user}`);
+  return { page: rig.pageOf(cookie, json.result.csrfToken), csrf: json.result.csrfToken };
 }
 
 /** The runtime session ids the runtime requests made while `work` ran carried. */

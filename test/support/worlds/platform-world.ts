@@ -23,6 +23,7 @@ import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { closeWhenDone } from './cleanup.js';
 import { APP_KEY, backendPlace, openPlatformSimulator, type PlatformUser } from './platform-simulator.js';
 import { recordingProxy, type RuntimeCall } from './recording-proxy.js';
+import { signInWithLaunchCode } from '../platform-sign-in.js';
 
 export type { RuntimeCall } from './recording-proxy.js';
 
@@ -182,15 +183,9 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
     },
     async open(user) {
       const launchCode = await platform.launchCode(user);
-      const signIn = await fetch(`${origin}/platform/session`, {
-        method: 'POST',
-        headers: { Origin: origin, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ launchCode }),
-      });
-      const answer = (await signIn.json()) as { ok: boolean; result: { csrfToken: string } };
-      if (!answer.ok) throw new Error(`sign-in failed for ${user}`);
-      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-      return pageOf(cookie, answer.result.csrfToken);
+      const { json, cookie } = await signInWithLaunchCode(origin, launchCode);
+      if (!json.result) throw new Error(`sign-in failed for ${user}`);
+      return pageOf(cookie, json.result.csrfToken);
     },
     pageOf,
     async sessionOf(page) {

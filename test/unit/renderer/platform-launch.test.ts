@@ -61,9 +61,12 @@ interface Transport {
 }
 interface PageModules {
   createHttpTransport(origin: string): Transport;
-  platformSwitchQuestion(): { userId: string; organizationId?: string } | null;
-  onPlatformSwitchQuestion(listener: () => void): () => void;
-  answerPlatformSwitch(replace: boolean): void;
+  platformQuestion():
+    | { kind: 'switch'; signedIn: { userId: string; organizationId?: string } }
+    | { kind: 'sign-in'; signingIn: { userId: string; organizationId?: string } }
+    | null;
+  onPlatformQuestion(listener: () => void): () => void;
+  answerPlatformQuestion(yes: boolean): void;
   platformSessionIsOver(): boolean;
   onPlatformSessionOver(listener: () => void): () => void;
 }
@@ -213,7 +216,7 @@ describe('page start on the platform', () => {
       const page = installPage(`${ORIGIN}/?launchCode=lc-new`);
       answers.set('POST /platform/session', askFirst);
       const modules = await load();
-      const asked = new Promise<void>((resolve) => modules.onPlatformSwitchQuestion(resolve));
+      const asked = new Promise<void>((resolve) => modules.onPlatformQuestion(resolve));
       const transport = modules.createHttpTransport(ORIGIN);
       await asked;
       return { page, modules, transport };
@@ -221,15 +224,18 @@ describe('page start on the platform', () => {
 
     it('shows who is signed in and exchanges the code only when the person confirms', async () => {
       const { page, modules, transport } = await askedPage();
-      expect(modules.platformSwitchQuestion()).toEqual({ userId: 'u0', organizationId: 'org-0' });
+      expect(modules.platformQuestion()).toEqual({
+        kind: 'switch',
+        signedIn: { userId: 'u0', organizationId: 'org-0' },
+      });
       // the code waits in memory only: not in the address bar, not in the tab's storage
       expect(page.location.href).toBe(`${ORIGIN}/`);
       expect(JSON.stringify([...page.sessionStorage.storage])).not.toContain('lc-new');
       answers.set('POST /platform/session', signedIn);
       answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
-      modules.answerPlatformSwitch(true);
+      modules.answerPlatformQuestion(true);
       expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
-      expect(modules.platformSwitchQuestion()).toBeNull();
+      expect(modules.platformQuestion()).toBeNull();
       const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
       expect(bodies.map((b) => JSON.parse(String(b)))).toEqual([
         { launchCode: 'lc-new' },
@@ -241,7 +247,7 @@ describe('page start on the platform', () => {
       const { modules, transport } = await askedPage();
       answers.set('GET /platform/session', signedIn);
       answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
-      modules.answerPlatformSwitch(false);
+      modules.answerPlatformQuestion(false);
       expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
       expect(events).toEqual([
         'replaceState /',
@@ -249,6 +255,56 @@ describe('page start on the platform', () => {
         'fetch GET /platform/session',
         'fetch POST /bridge/invoke',
       ]);
+    });
+  });
+
+  describe('a launch link in a browser with no session (login CSRF)', () => {
+    const held = {
+      status: 409,
+      body: {
+        ok: false,
+        error: {
+          code: 'platform.signin_confirm',
+          message: 'confirm',
+          details: { signingIn: { userId: 'u9' }, confirmToken: 'held-1' },
+        },
+      },
+    };
+    async function askedPage() {
+      installPage(`${ORIGIN}/?launchCode=lc-link`);
+      queuedAnswers.set('POST /platform/session', [held]);
+      const modules = await load();
+      const asked = new Promise<void>((resolve) => modules.onPlatformQuestion(resolve));
+      const transport = modules.createHttpTransport(ORIGIN);
+      await asked;
+      return { modules, transport };
+    }
+
+    it('shows whom the link signs in; only the person’s yes posts the confirm token', async () => {
+      const { modules, transport } = await askedPage();
+      expect(modules.platformQuestion()).toEqual({ kind: 'sign-in', signingIn: { userId: 'u9' } });
+      // nothing acts for the held session while the page asks
+      expect(events).toEqual(['replaceState /', 'fetch POST /platform/session']);
+      answers.set('POST /platform/session', signedIn);
+      answers.set('POST /bridge/invoke', { status: 200, body: { ok: true, result: 'pong' } });
+      modules.answerPlatformQuestion(true);
+      expect(await transport.invoke('app.info', {})).toEqual({ ok: true, result: 'pong' });
+      const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
+      expect(bodies.map((b) => JSON.parse(String(b)))).toEqual([
+        { launchCode: 'lc-link' },
+        { confirmToken: 'held-1', confirm: true },
+      ]);
+    });
+
+    it('declining posts the refusal with the token and shows the reopen screen', async () => {
+      const { modules, transport } = await askedPage();
+      answers.set('POST /platform/session', { status: 200, body: { ok: true, result: null } });
+      answers.set('POST /bridge/invoke', over);
+      modules.answerPlatformQuestion(false);
+      await transport.invoke('app.info', {});
+      expect(modules.platformSessionIsOver()).toBe(true);
+      const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
+      expect(JSON.parse(String(bodies[1]))).toEqual({ confirmToken: 'held-1', confirm: false });
     });
   });
 });

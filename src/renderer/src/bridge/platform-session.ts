@@ -2,9 +2,11 @@ import {
   PLATFORM_LAUNCH_CODE_PARAM,
   PLATFORM_SESSION_OVER_CODE,
   PLATFORM_SESSION_PATH,
+  PLATFORM_SIGN_IN_CONFIRM_CODE,
   PLATFORM_SWITCH_CONFIRM_CODE,
   type PlatformSessionView,
   type PlatformSignedInView,
+  type PlatformSignInQuestionDetails,
 } from '../../../shared/bridge/platform-host-protocol';
 
 /**
@@ -18,6 +20,10 @@ import {
  * must not silently sign the person into someone else's workspace). The page then shows who is
  * signed in now and waits for the person: switching posts the same code again (it was kept only in
  * this module's memory), staying keeps the current session and forgets the code.
+ *
+ * When this browser has no session, the host exchanges the code but holds the session until the
+ * person confirms whom the link signs in (someone else's link must not sign this browser in
+ * silently either): the page shows that person and posts the answer with the host's confirm token.
  */
 const PLATFORM_TAB_KEY = 'framewright.platform';
 /** A sign-in the host refused for load (429) is tried again after its `Retry-After`, this often. */
@@ -45,7 +51,14 @@ function markOver(): void {
   for (const listener of overListeners) listener();
 }
 
-let question: { signedIn: PlatformSignedInView; answer(replace: boolean): void } | null = null;
+/**
+ * What the page asks before a launch link signs in: `switch`, this browser is signed in as
+ * `signedIn` already; `sign-in`, it has no session and the link signs in `signingIn`.
+ */
+export type PlatformQuestion =
+  { kind: 'switch'; signedIn: PlatformSignedInView } | { kind: 'sign-in'; signingIn: PlatformSignedInView };
+
+let question: { asked: PlatformQuestion; answer(yes: boolean): void } | null = null;
 const questionListeners = new Set<() => void>();
 
 function setQuestion(next: typeof question): void {
@@ -53,19 +66,26 @@ function setQuestion(next: typeof question): void {
   for (const listener of questionListeners) listener();
 }
 
-/** Who is signed in now, while the page asks whether a launch link may switch to its person. */
-export function platformSwitchQuestion(): PlatformSignedInView | null {
-  return question?.signedIn ?? null;
+/** What the page asks while a launch link waits for the person's word (null: nothing). */
+export function platformQuestion(): PlatformQuestion | null {
+  return question?.asked ?? null;
 }
 
-export function onPlatformSwitchQuestion(listener: () => void): () => void {
+export function onPlatformQuestion(listener: () => void): () => void {
   questionListeners.add(listener);
   return () => questionListeners.delete(listener);
 }
 
-/** The person's answer: `true` signs in with the link (the current session ends), `false` stays. */
-export function answerPlatformSwitch(replace: boolean): void {
-  question?.answer(replace);
+/** The person's answer: `true` signs in with the link (a current session ends), `false` does not. */
+export function answerPlatformQuestion(yes: boolean): void {
+  question?.answer(yes);
+}
+
+/** Shows `asked` and waits for the person's answer. */
+async function ask(asked: PlatformQuestion): Promise<boolean> {
+  const yes = await new Promise<boolean>((resolve) => setQuestion({ asked, answer: resolve }));
+  setQuestion(null);
+  return yes;
 }
 
 /** Marks the session over when a host answer says so; returns the answer unchanged. */
@@ -95,9 +115,15 @@ export async function startPlatformSession(
   window.sessionStorage.setItem(PLATFORM_TAB_KEY, '1');
   try {
     type Answer =
-      | { ok: true; result: PlatformSessionView }
-      | { ok: false; error: { code: string; details?: { signedIn?: PlatformSignedInView } } };
-    const ask = async (method: 'GET' | 'POST', body?: unknown): Promise<Answer> => {
+      | { ok: true; result: PlatformSessionView | null }
+      | {
+          ok: false;
+          error: {
+            code: string;
+            details?: { signedIn?: PlatformSignedInView } & Partial<PlatformSignInQuestionDetails>;
+          };
+        };
+    const send = async (method: 'GET' | 'POST', body?: unknown): Promise<Answer> => {
       for (let attempt = 1; ; attempt += 1) {
         const response = await fetch(`${origin}${PLATFORM_SESSION_PATH}`, {
           credentials: 'same-origin',
@@ -113,17 +139,21 @@ export async function startPlatformSession(
         await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30) * 1000));
       }
     };
-    let answer = await ask(
+    let answer = await send(
       launchCode === undefined ? 'GET' : 'POST',
       launchCode === undefined ? undefined : { launchCode },
     );
     if (!answer.ok && answer.error.code === PLATFORM_SWITCH_CONFIRM_CODE && launchCode !== undefined) {
       const signedIn = answer.error.details?.signedIn ?? { userId: '' };
-      const replace = await new Promise<boolean>((resolve) => setQuestion({ signedIn, answer: resolve }));
-      setQuestion(null);
-      answer = replace ? await ask('POST', { launchCode, replace: true }) : await ask('GET');
+      const replace = await ask({ kind: 'switch', signedIn });
+      answer = replace ? await send('POST', { launchCode, replace: true }) : await send('GET');
     }
-    if (answer.ok) return { kind: 'signed-in', view: answer.result };
+    if (!answer.ok && answer.error.code === PLATFORM_SIGN_IN_CONFIRM_CODE) {
+      const { signingIn, confirmToken } = answer.error.details ?? {};
+      const confirm = signingIn !== undefined && (await ask({ kind: 'sign-in', signingIn }));
+      answer = await send('POST', { confirmToken, confirm });
+    }
+    if (answer.ok && answer.result) return { kind: 'signed-in', view: answer.result };
   } catch {
     // no answer: the exchange is not replayed, the person reopens the application
   }

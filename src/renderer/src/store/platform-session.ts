@@ -1,18 +1,18 @@
 import { useSyncExternalStore } from 'react';
 import {
-  answerPlatformSwitch,
+  answerPlatformQuestion,
+  onPlatformQuestion,
   onPlatformSessionOver,
-  onPlatformSwitchQuestion,
+  platformQuestion,
   platformSessionIsOver,
-  platformSwitchQuestion,
+  type PlatformQuestion,
 } from '../bridge/platform-session';
-import type { PlatformSignedInView } from '../../../shared/bridge/platform-host-protocol';
 
-export { answerPlatformSwitch };
+export { answerPlatformQuestion, type PlatformQuestion };
 
-/** While a launch link waits for the person's word: who is signed in in this browser now. */
-export function usePlatformSwitchQuestion(): PlatformSignedInView | null {
-  return useSyncExternalStore(onPlatformSwitchQuestion, platformSwitchQuestion);
+/** While a launch link waits for the person's word: what the page asks (a switch, or a first sign-in). */
+export function usePlatformQuestion(): PlatformQuestion | null {
+  return useSyncExternalStore(onPlatformQuestion, platformQuestion);
 }
 
 /** True once the platform host said this person must reopen Framewright from the application center. */

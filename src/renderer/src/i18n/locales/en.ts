@@ -226,6 +226,10 @@ export const en = {
     reopenTitle: 'Reopen Framewright from your application center',
     reopenBody:
       'Your session has ended or could not be started. Open Framewright again from your application center; your work is kept.',
+    signInTitle: 'Open Framewright as this person?',
+    signInBody: 'This link signs you in as {{userId}} ({{context}}).',
+    signInCancel: 'Do not sign in',
+    signInGo: 'Open Framewright',
     switchTitle: 'Sign in with this link?',
     switchBody: 'This browser is signed in as {{userId}} ({{context}}).',
     switchOrganization: 'organization {{organizationId}}',

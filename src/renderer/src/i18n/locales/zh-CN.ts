@@ -222,6 +222,10 @@ export const zhCN: Messages = {
   platform: {
     reopenTitle: '请从应用中心重新打开 Framewright',
     reopenBody: '您的会话已结束或无法开始。请从应用中心再次打开 Framewright；您的作品会保留。',
+    signInTitle: '以此身份打开 Framewright？',
+    signInBody: '此链接将以 {{userId}}（{{context}}）登录。',
+    signInCancel: '不登录',
+    signInGo: '打开 Framewright',
     switchTitle: '使用此链接登录？',
     switchBody: '此浏览器已以 {{userId}}（{{context}}）登录。',
     switchOrganization: '组织 {{organizationId}}',
