@@ -69,6 +69,15 @@ test('settings: the total wait limit persists; the library folder is shown', asy
   await page.reload();
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('wait-limit')).toHaveValue('45');
+
+  // shared links: ended only after a second, explicit click, and the page says when
+  const links = page.getByTestId('shared-links');
+  await links.getByRole('button', { name: 'End every shared link…' }).click();
+  await links.getByRole('button', { name: 'Keep them' }).click();
+  await expect(links.getByRole('status')).toHaveCount(0);
+  await links.getByRole('button', { name: 'End every shared link…' }).click();
+  await links.getByRole('button', { name: 'End every link' }).click();
+  await expect(links.getByRole('status')).toContainText('Every link to your files made before');
 });
 
 test('settings: the library folder can be changed; a wrong one is refused; new results land there and play', async ({

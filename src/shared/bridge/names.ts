@@ -22,6 +22,7 @@ export const METHOD_NAMES = [
   'profiles.list',
   'connection.get',
   'connection.check',
+  'sharedLinks.revoke',
   'services.list',
   'profiles.add',
   'profiles.remove',

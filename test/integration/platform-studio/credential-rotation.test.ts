@@ -233,7 +233,9 @@ async function asLegacyDataFolder(dataDir: string, credential: string): Promise<
   const entries: Record<string, string> = {};
   for (const prefix of ['runtime-session:', 'runtime-session-of:', 'job-recovery-ref:'])
     for (const name of await store.namesWithPrefix(prefix)) entries[name] = (await store.get(name))!;
-  entries['read-url-signing-key'] = (await store.get('read-url-signing-key'))!;
+  // the earlier version kept one signing key (this version takes it over: read-url-keys.ts)
+  const keys = JSON.parse((await store.get('read-url-signing-keys'))!) as { current: { key: string } };
+  entries['read-url-signing-key'] = keys.current.key;
   store.close();
   expect(Object.keys(entries).some((name) => name.startsWith('job-recovery-ref:'))).toBe(true);
   rmSync(path.dirname(files.keyFile), { recursive: true });
@@ -249,14 +251,14 @@ describe('rotating the application credential', () => {
     const first = await start(dataDir, settingsWith(realCredential()));
     await first.backend.resumeAll();
     const { page, platformJobId } = await memberWithJob();
-    const signingKey = Buffer.from(first.backend.signingKey);
+    const signingKey = Buffer.from(first.backend.signingKey.signing);
     await stop(first);
     expect(await storedRefOf(dataDir, platformJobId)).toBe(platformRefOf(platformJobId));
 
     // the platform rotated the credential: the backend starts with the new one only
     const second = await start(dataDir, settingsWith(ROTATED[0]!));
     expect(await storedRefOf(dataDir, platformJobId)).toBe(platformRefOf(platformJobId));
-    expect(second.backend.signingKey.equals(signingKey)).toBe(true);
+    expect(second.backend.signingKey.signing.equals(signingKey)).toBe(true);
     await second.backend.resumeAll();
     // the same cookie still works: the person is still signed in
     expect(await signedInAs(page)).toBe('usr_sim_member');
@@ -291,14 +293,14 @@ describe('importing the secret file of the earlier version', () => {
       const dataDir = path.join(root, `legacy-${label.length}`);
       const first = await start(dataDir, settingsWith(realCredential()));
       const { page, platformJobId } = await memberWithJob();
-      const signingKey = Buffer.from(first.backend.signingKey);
+      const signingKey = Buffer.from(first.backend.signingKey.signing);
       await stop(first);
       await asLegacyDataFolder(dataDir, written);
       expect(existsSync(secretStoreFiles(dataDir).keyFile)).toBe(false);
 
       const second = await start(dataDir, settings());
       expect(existsSync(legacySecretFile(dataDir))).toBe(false);
-      expect(second.backend.signingKey.equals(signingKey)).toBe(true);
+      expect(second.backend.signingKey.signing.equals(signingKey)).toBe(true);
       expect(await storedRefOf(dataDir, platformJobId)).toBe(platformRefOf(platformJobId));
       expect(await signedInAs(page)).toBe('usr_sim_member');
       await stop(second);

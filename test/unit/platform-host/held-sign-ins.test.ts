@@ -6,7 +6,12 @@ describe('held sign-ins', () => {
   function rig(holdMs = 1000, max = 3) {
     let now = 0;
     const ended: string[] = [];
-    const held = new HeldSignIns<string>(holdMs, max, (s) => ended.push(s), () => now);
+    const held = new HeldSignIns<string>(
+      holdMs,
+      max,
+      (s) => ended.push(s),
+      () => now,
+    );
     return { held, ended, advance: (ms: number) => (now += ms) };
   }
 

@@ -55,6 +55,19 @@ describe('the local share of sent films', () => {
     expect((await fetch(new URL('/', url))).status).toBe(404);
   });
 
+  it('ends every address it signed at once when the person revokes their shared links; new ones work', async () => {
+    const dir = tempFolder('fw-share-');
+    const file = path.join(dir, 'film.mp4');
+    writeFileSync(file, Buffer.from('a film sent to a board'));
+    const share = shareIn(dir);
+    const stored = await share.putFile(file);
+    const sent = new URL(await share.readUrlFor(stored.sha256, inADay()));
+    expect((await fetch(sent)).status).toBe(200);
+    await share.revokeAll();
+    expect((await fetch(sent)).status).toBe(403);
+    expect((await fetch(new URL(await share.readUrlFor(stored.sha256, inADay())))).status).toBe(200);
+  });
+
   it('signs for the public address FRAMEWRIGHT_SHARE_ORIGIN names, and refuses one with a path', async () => {
     const dir = tempFolder('fw-share-');
     const share = shareIn(dir, { FRAMEWRIGHT_SHARE_ORIGIN: 'https://films.example.net' });

@@ -1,12 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  loadSigningKey,
-  SIGNING_KEY_ENTRY,
-  signReadUrl,
-  verifyReadUrl,
-} from '../../../src/main/core/storage/signed-read-url.js';
-import { MemorySecretStore } from '../../support/memory-secret-store.js';
+import { signReadUrl, verifyReadUrl } from '../../../src/main/core/storage/signed-read-url.js';
 
 const key = randomBytes(32);
 const subjectA = createHash('sha256').update('t\0a\0alice').digest('hex').slice(0, 32);
@@ -116,14 +110,5 @@ describe('signed read URLs', () => {
     expect(() => sign({ sha256: 'abc' })).toThrow(/sha256/);
     expect(() => sign({ publicOrigin: 'https://studio.example/app' })).toThrow(/origin/);
     expect(() => sign({ publicOrigin: 'file:///tmp' })).toThrow(/origin/);
-  });
-
-  it('keeps one random signing key in the secret store, created once', async () => {
-    const store = new MemorySecretStore();
-    const first = await loadSigningKey(store);
-    expect(first).toHaveLength(32);
-    expect(await store.has(SIGNING_KEY_ENTRY)).toBe(true);
-    expect((await loadSigningKey(store)).equals(first)).toBe(true);
-    expect((await loadSigningKey(new MemorySecretStore())).equals(first)).toBe(false);
   });
 });

@@ -134,6 +134,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     simulator: services.simulator,
     team: { projects: studio.projects, team: undefined, teamFor: () => debugTeam.forActiveProfile() },
     storyboards: () => desktop.storyboards.forActiveProfile(),
+    sharedLinks: { revoke: () => desktop.share.revokeAll() },
     sessionCapabilities: DEBUG_SESSION_CAPABILITIES,
   });
   const dispatcher = createBridgeDispatcher(handlers, {

@@ -35,7 +35,7 @@ export function desktopStoryboards(d: {
   activeProfileId(): string;
   studio: Pick<StudioFeatures, 'sequences' | 'drafts' | 'staged' | 'backend'>;
   journal: Journal;
-  secrets: Pick<SecretStore, 'get' | 'set'>;
+  secrets: Pick<SecretStore, 'get' | 'set' | 'delete'>;
   env?: NodeJS.ProcessEnv;
 }): DesktopStoryboards {
   const share = new LocalObjectShare({

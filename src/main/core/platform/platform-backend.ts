@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ServerSessions } from './runtime-sessions/server-sessions.js';
-import { loadSigningKey } from '../storage/signed-read-url.js';
+import { ReadUrlKeys } from '../storage/read-url-keys.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { RuntimeApiClient } from '../api-clients/runtime/runtime-api-client.js';
@@ -41,7 +41,8 @@ export interface PlatformBackend {
   readonly logger: Logger;
   /** The object storage of a subject's workspace (the `/objects/` route), or undefined. */
   storageFor(subjectKey: string): ObjectStorage | undefined;
-  readonly signingKey: Buffer;
+  /** The readUrl signing keys (rotated with overlap) and each person's revocation epoch. */
+  readonly signingKey: ReadUrlKeys;
   /** The limits in force (settings over the defaults). */
   readonly limits: PlatformLimits;
   /** The reverse proxies whose `X-Forwarded-For` names the client (`FRAMEWRIGHT_TRUSTED_PROXIES`). */
@@ -151,9 +152,9 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
         code: refusal.code,
       }),
   });
-  let signingKey: Buffer;
+  let signingKey: ReadUrlKeys;
   try {
-    signingKey = await loadSigningKey(secrets);
+    signingKey = await ReadUrlKeys.load(secrets, options.now);
     // sessions that ended while the backend was stopped go at once, the others as they end
     const swept = await sessions.sweep();
     if (swept > 0) logger.info('sessions swept at start', { swept });
@@ -220,6 +221,8 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     every(limits.sweepIntervalSeconds, () => housekeeping()),
     // idle workspaces are looked for a few times within the idle time (at least once a minute)
     every(Math.min(60, Math.max(limits.idleWorkspaceSeconds / 4, 0.05)), closeIdleWorkspaces),
+    // a new readUrl signing key each week (the one it replaces verifies until its URLs expire)
+    every(3600, () => signingKey.rotateIfDue()),
   ];
 
   return {

@@ -151,6 +151,7 @@ export function createPlatformWorkspaceCore(
     profilesList: platformProfilesList,
     team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
     exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
+    sharedLinks: { revoke: () => parts.signingKey.revokeSubject(subjectKey) },
     storyboards: storyboards && (async () => storyboards),
   });
   const answering = createBridgeDispatcher(sessions.guard(handlers), {

@@ -16,6 +16,7 @@ import type { StagedFiles } from '../storage/staged-files.js';
 import type { WorkspaceCore } from './platform-workspaces.js';
 import type { StoryboardsFeature } from '../storyboards/storyboards-feature.js';
 import type { StoryboardHelperPart } from './person-storyboards.js';
+import type { ReadUrlKeyring } from '../storage/signed-read-url.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
 export interface PlatformBackendParts {
@@ -26,7 +27,7 @@ export interface PlatformBackendParts {
   sessions: SessionTable;
   recoveryRefs: RecoveryRefs;
   /** The key signing every readUrl of this backend (kept in its secret store). */
-  signingKey: Buffer;
+  signingKey: ReadUrlKeyring & { revokeSubject(subjectKey: string): Promise<void> };
   /** `FRAMEWRIGHT_PUBLIC_URL`'s origin. */
   publicOrigin: string;
   /** The projects of an organization's people (each person's live in their workspace of that organization). */

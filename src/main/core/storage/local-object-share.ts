@@ -7,7 +7,8 @@ import { isLoopbackHost } from '../journal/profiles-repository.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { ObjectStorage, type StoredObject } from './object-storage.js';
 import { serveSignedObject } from './serve-signed-object.js';
-import { loadSigningKey, signReadUrl } from './signed-read-url.js';
+import { ReadUrlKeys } from './read-url-keys.js';
+import { signReadUrl } from './signed-read-url.js';
 
 /** A public address that reaches this computer's share (e.g. a tunnel's): then films are signed for it. */
 export const SHARE_ORIGIN_ENV = 'FRAMEWRIGHT_SHARE_ORIGIN';
@@ -18,7 +19,7 @@ export interface LocalObjectShareDeps {
   /** `<dataDir>/shared-objects`: the files handed to another application, content-addressed. */
   root: string;
   /** Holds the signing key (the same entry the platform deployment uses for its readUrls). */
-  secrets: Pick<SecretStore, 'get' | 'set'>;
+  secrets: Pick<SecretStore, 'get' | 'set' | 'delete'>;
   /** Names this machine's share in its URLs (32 hex, from the data folder; not a secret). */
   subjectKey: string;
   env?: NodeJS.ProcessEnv;
@@ -32,7 +33,7 @@ export interface LocalObjectShareDeps {
  */
 export class LocalObjectShare {
   private readonly storage: ObjectStorage;
-  private started: Promise<{ origin: string; key: Buffer; server: http.Server }> | undefined;
+  private started: Promise<{ origin: string; key: ReadUrlKeys; server: http.Server }> | undefined;
 
   constructor(private readonly d: LocalObjectShareDeps) {
     this.storage = new ObjectStorage(d.root);
@@ -45,6 +46,11 @@ export class LocalObjectShare {
   /** The origin its URLs are signed for (starting the loopback server if needed). */
   async origin(): Promise<string> {
     return (await this.start()).origin;
+  }
+
+  /** Ends every URL this share signed so far (new ones are signed under the next epoch). */
+  async revokeAll(): Promise<void> {
+    await (await this.keys()).revokeSubject(this.d.subjectKey);
   }
 
   /** A signed URL of a stored object, readable until `expiresAt`. */
@@ -61,6 +67,15 @@ export class LocalObjectShare {
     await new Promise<void>((resolve) => started.server.close(() => resolve()));
   }
 
+  private keysLoading: Promise<ReadUrlKeys> | undefined;
+
+  /** The signing keys, loaded once (also without the server: a revocation needs no listener). */
+  private keys(): Promise<ReadUrlKeys> {
+    this.keysLoading ??= ReadUrlKeys.load(this.d.secrets as SecretStore);
+    this.keysLoading.catch(() => (this.keysLoading = undefined));
+    return this.keysLoading;
+  }
+
   private start() {
     this.started ??= this.listen();
     this.started.catch(() => (this.started = undefined));
@@ -69,7 +84,7 @@ export class LocalObjectShare {
 
   private async listen() {
     const env = this.d.env ?? process.env;
-    const key = await loadSigningKey(this.d.secrets as SecretStore);
+    const key = await this.keys();
     const publicOrigin = shareOrigin(env[SHARE_ORIGIN_ENV]);
     let ownHosts: string[] = [];
     const server = withServerLimits(

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from './object-storage.js';
-import { verifyReadUrl } from './signed-read-url.js';
+import { verifyReadUrl, type ReadUrlKey } from './signed-read-url.js';
 
 export interface SignedObjectDeps {
-  signingKey: Buffer;
+  /** The accepted keys and each subject's revocation epoch (a plain key: that key alone). */
+  signingKey: ReadUrlKey;
   /** The object storage of a subject, or undefined when the backend has no such subject. */
   storageFor(subjectKey: string): ObjectStorage | undefined;
   now?: () => Date;

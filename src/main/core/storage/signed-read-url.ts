@@ -1,5 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SecretStore } from '../secrets/secret-store.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SHA256_HEX } from './object-storage.js';
 
 /** Where the platform host mounts {@link serveSignedObject}. */
@@ -9,7 +8,7 @@ export const SUBJECT_KEY = /^[0-9a-f]{32}$/;
 const SIGNATURE = /^[0-9a-f]{64}$/;
 /** Unix seconds, plain decimal digits, no sign, no leading zero. */
 const UNIX_SECONDS = /^[1-9][0-9]{0,10}$/;
-/** The secret store entry holding the signing key. */
+/** The secret store entry of earlier versions' single signing key (read-url-keys.ts takes it over). */
 export const SIGNING_KEY_ENTRY = 'read-url-signing-key';
 
 export interface ReadUrlClaims {
@@ -22,10 +21,29 @@ export interface ReadUrlClaims {
 export type ReadUrlVerdict =
   ({ ok: true } & ReadUrlClaims) | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
-/** The hex HMAC-SHA256 over `subjectKey\nsha256\nexp`. */
-function signatureOf(key: Buffer, claims: ReadUrlClaims): string {
+/**
+ * What signs and verifies readUrls: the signing key, every key still accepted (the signing key and
+ * those it replaced, while URLs they signed may be unexpired) and each subject's revocation epoch
+ * (read-url-keys.ts keeps them). A plain key is a keyring of that key alone, every epoch 0.
+ */
+export interface ReadUrlKeyring {
+  readonly signing: Buffer;
+  accepted(now: Date): readonly Buffer[];
+  epochOf(subjectKey: string): number;
+}
+export type ReadUrlKey = Buffer | ReadUrlKeyring;
+
+function keyringOf(key: ReadUrlKey): ReadUrlKeyring {
+  return Buffer.isBuffer(key) ? { signing: key, accepted: () => [key], epochOf: () => 0 } : key;
+}
+
+/**
+ * The hex HMAC-SHA256 over `subjectKey\nsha256\nexp`, and `\nepoch` once the subject's readUrls
+ * were revoked (epoch 0 signs as before epochs existed, so the URLs already sent stay valid).
+ */
+function signatureOf(key: Buffer, claims: ReadUrlClaims, epoch: number): string {
   return createHmac('sha256', key)
-    .update(`${claims.subjectKey}\n${claims.sha256}\n${claims.exp}`)
+    .update(`${claims.subjectKey}\n${claims.sha256}\n${claims.exp}${epoch === 0 ? '' : `\n${epoch}`}`)
     .digest('hex');
 }
 
@@ -34,7 +52,7 @@ function signatureOf(key: Buffer, claims: ReadUrlClaims): string {
  * subject, readable until `expiresAt`.
  */
 export function signReadUrl(
-  key: Buffer,
+  key: ReadUrlKey,
   params: { publicOrigin: string; subjectKey: string; sha256: string; expiresAt: Date },
 ): string {
   const origin = new URL(params.publicOrigin);
@@ -48,7 +66,9 @@ export function signReadUrl(
   const exp = Math.floor(params.expiresAt.getTime() / 1000);
   if (!UNIX_SECONDS.test(String(exp))) throw new TypeError('expiresAt is not a valid time.');
   const claims = { subjectKey: params.subjectKey, sha256: params.sha256, exp };
-  const query = new URLSearchParams({ exp: String(exp), sig: signatureOf(key, claims) });
+  const keyring = keyringOf(key);
+  const signature = signatureOf(keyring.signing, claims, keyring.epochOf(claims.subjectKey));
+  const query = new URLSearchParams({ exp: String(exp), sig: signature });
   return `${origin.origin}${OBJECTS_PREFIX}${claims.subjectKey}/${claims.sha256}?${query.toString()}`;
 }
 
@@ -57,9 +77,10 @@ export function signReadUrl(
  * raw query. Pure: the key and the time are given. Anything but exactly
  * `/objects/<32 hex>/<64 hex>` with exactly one `exp` and one `sig` is malformed (encoded
  * characters, dot segments, repeated or trailing slashes, extra parameters); the signature is
- * compared in constant time before the expiry is looked at.
+ * compared in constant time, with each accepted key under the subject's current epoch (a revoked
+ * URL is a bad signature), before the expiry is looked at.
  */
-export function verifyReadUrl(key: Buffer, rawPath: string, rawQuery: string, now: Date): ReadUrlVerdict {
+export function verifyReadUrl(key: ReadUrlKey, rawPath: string, rawQuery: string, now: Date): ReadUrlVerdict {
   const malformed = { ok: false, reason: 'malformed' } as const;
   if (!rawPath.startsWith(OBJECTS_PREFIX)) return malformed;
   const parts = rawPath.slice(OBJECTS_PREFIX.length).split('/');
@@ -73,24 +94,13 @@ export function verifyReadUrl(key: Buffer, rawPath: string, rawQuery: string, no
   const sig = query.get('sig')!;
   if (!UNIX_SECONDS.test(expText) || !SIGNATURE.test(sig)) return malformed;
   const claims = { subjectKey, sha256, exp: Number(expText) };
-  const expected = Buffer.from(signatureOf(key, claims), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) return { ok: false, reason: 'bad_signature' };
+  const keyring = keyringOf(key);
+  const epoch = keyring.epochOf(subjectKey);
+  const given = Buffer.from(sig, 'hex');
+  let signed = false;
+  for (const accepted of keyring.accepted(now))
+    signed = timingSafeEqual(Buffer.from(signatureOf(accepted, claims, epoch), 'hex'), given) || signed;
+  if (!signed) return { ok: false, reason: 'bad_signature' };
   if (now.getTime() >= claims.exp * 1000) return { ok: false, reason: 'expired' };
   return { ok: true, ...claims };
-}
-
-/**
- * The backend's signing key: 32 random bytes kept in the secret store (created on first use).
- * Not derived from the application credential, because the platform knows that credential:
- * a key derived from it could be computed outside this backend.
- */
-export async function loadSigningKey(store: SecretStore): Promise<Buffer> {
-  const stored = await store.get(SIGNING_KEY_ENTRY);
-  if (stored) {
-    const key = Buffer.from(stored, 'base64url');
-    if (key.length === 32) return key;
-  }
-  const key = randomBytes(32);
-  await store.set(SIGNING_KEY_ENTRY, key.toString('base64url'));
-  return key;
 }

@@ -17,6 +17,8 @@ export interface SettingsSlice {
   saveWaitSeconds(waitSeconds: number): Promise<void>;
   loadScenario(): Promise<void>;
   setScenario(name: MethodParams<'simulator.setScenario'>['name']): Promise<void>;
+  /** Ends every signed link to the person's files; answers when (ISO time). */
+  revokeSharedLinks(): Promise<string>;
 }
 
 export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlice> = (set, get) => ({
@@ -47,5 +49,8 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   async setScenario(name) {
     const { scenario } = await bridge.invoke('simulator.setScenario', { name });
     set({ scenario: scenario ?? '' });
+  },
+  async revokeSharedLinks() {
+    return (await bridge.invoke('sharedLinks.revoke', {})).revokedAt;
   },
 });

@@ -116,6 +116,11 @@ export const appMethods = {
   },
   'connection.get': { params: NoParams, result: ConnectionState },
   'connection.check': { params: NoParams, result: ConnectionState },
+  /**
+   * Ends every signed link (readUrl) to this person's files at once: films sent to a board, a
+   * generation's inputs, an export's source. Links signed afterwards work; nobody else's change.
+   */
+  'sharedLinks.revoke': { params: NoParams, result: z.object({ revokedAt: z.string() }) },
 } as const;
 
 export const appEvents = {

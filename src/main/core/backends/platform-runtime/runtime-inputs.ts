@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { RuntimeInputRole } from '../../jobs/runtime-job-body.js';
 import { assertDraftValid, inputsToSend, type LocalVideoDraft } from '../../creating/submit-video.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
-import { signReadUrl } from '../../storage/signed-read-url.js';
+import { signReadUrl, type ReadUrlKey } from '../../storage/signed-read-url.js';
 
 /**
  * How long a `readUrl` of a job input stays readable: 7 days. Creation needs the person's
@@ -27,7 +27,7 @@ export interface RuntimeInput {
 export interface RuntimeInputsDeps {
   /** The subject's own object storage. */
   storage: ObjectStorage;
-  signingKey: Buffer;
+  signingKey: ReadUrlKey;
   /** `FRAMEWRIGHT_PUBLIC_URL`'s origin: where the platform reads the objects. */
   publicOrigin: string;
   subjectKey: string;

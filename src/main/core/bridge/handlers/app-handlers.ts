@@ -14,5 +14,9 @@ export function createAppHandlers(ctx: HandlerContext): DomainHandlers<typeof ap
     'profiles.list': () => ctx.profilesList(),
     'connection.get': () => ctx.connection.current(),
     'connection.check': () => ctx.connection.check(),
+    'sharedLinks.revoke': async () => {
+      await ctx.sharedLinks.revoke();
+      return { revokedAt: new Date().toISOString() };
+    },
   };
 }

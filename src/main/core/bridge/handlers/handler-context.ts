@@ -58,6 +58,8 @@ export interface HandlerContext {
    * served, not refused up front, and refused per call while the session is absent.
    */
   readonly sessionCapabilities?: Partial<Capabilities>;
+  /** The person's signed links (readUrls): every backend signs them, so every root can end them. */
+  readonly sharedLinks: { revoke(): Promise<void> };
   /** The platform-marked copy of a result (capability `markedExport`). */
   readonly exportResult?: (
     jobRowId: number,

@@ -184,6 +184,14 @@ export const en = {
   },
   settings: {
     title: 'Settings',
+    sharedLinks: 'Shared links',
+    sharedLinksHint:
+      'Films sent to a board, a generation’s inputs and an export’s source are read through signed links that expire within 8 days. End them all now if one went where it should not; links made afterwards work.',
+    sharedLinksRevoke: 'End every shared link…',
+    sharedLinksConfirm: 'A board or a generation still reading one of your files will lose it.',
+    sharedLinksKeep: 'Keep them',
+    sharedLinksEnd: 'End every link',
+    sharedLinksRevoked: 'Every link to your files made before {{time}} is ended.',
     appearance: 'Appearance',
     theme: 'Theme',
     themeSystem: 'Follow the system',

@@ -181,6 +181,14 @@ export const zhCN: Messages = {
   },
   settings: {
     title: '设置',
+    sharedLinks: '共享链接',
+    sharedLinksHint:
+      '发送到看板的影片、生成的输入和导出的来源都通过签名链接读取，链接在 8 天内过期。若有链接去了不该去的地方，可立即全部作废；之后生成的链接照常可用。',
+    sharedLinksRevoke: '作废所有共享链接…',
+    sharedLinksConfirm: '仍在读取您文件的看板或生成任务将无法再读取。',
+    sharedLinksKeep: '保留',
+    sharedLinksEnd: '全部作废',
+    sharedLinksRevoked: '{{time}} 之前生成的所有文件链接均已作废。',
     appearance: '外观',
     theme: '主题',
     themeSystem: '跟随系统',

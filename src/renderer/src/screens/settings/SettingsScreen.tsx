@@ -4,6 +4,7 @@ import type { LocalePreference, ThemePreference } from '../../../../shared/bridg
 import { LOCALE_PREFERENCES, THEME_PREFERENCES } from '../../../../shared/bridge/names';
 import { useStudio } from '../../store';
 import { PairForDebugging } from './PairForDebugging';
+import { SharedLinksPanel } from './SharedLinksPanel';
 import { AddProfile, LibrarySettingsPanel, ProfileList } from './StudioSettingsPanels';
 
 const THEME_LABELS = {
@@ -51,6 +52,7 @@ export function SettingsScreen() {
         </>
       ) : null}
       {localFolders ? <LibrarySettingsPanel /> : null}
+      <SharedLinksPanel />
 
       <div className="panel">
         <h2>{t('settings.appearance')}</h2>
