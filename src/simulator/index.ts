@@ -40,6 +40,13 @@ export interface SimulatorOptions {
   /** Where uploads and rendered outputs are written; a temporary folder (removed on close) by default. */
   dataDir?: string;
   /**
+   * Where rendered outputs are kept, content-addressed by their render plan (default: `outputs/`
+   * under the data folder). Simulators sharing one folder render each plan once between them —
+   * the test suite points every simulator it starts at one folder per run
+   * (`FRAMEWRIGHT_SIMULATOR_RENDER_CACHE`).
+   */
+  renderCacheDir?: string;
+  /**
    * Business base addresses of fixture applications by appKey (default `{origin}/apps/{appKey}`):
    * where the online debugging relay forwards a debug call (tests point it at a local server).
    */
@@ -103,7 +110,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     idempotency: new IdempotencyStore(),
     optimizations: new Map(),
     runner: new JobRunner(clock, timeScale, hooks),
-    renders: new RenderCache(dirs.outputs),
+    renders: new RenderCache(
+      options.renderCacheDir ?? process.env.FRAMEWRIGHT_SIMULATOR_RENDER_CACHE ?? dirs.outputs,
+    ),
     dirs,
     scenario: initialScenario,
     platform: createPlatformState(clock, ownsDir ? undefined : root),
