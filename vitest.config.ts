@@ -15,6 +15,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           testTimeout: 20_000,
+          // both cores (vitest's default leaves one free: one fork on this 2-core machine)
+          maxWorkers: 2,
         },
       },
       {
@@ -29,6 +31,10 @@ export default defineConfig({
           // two files at once: they mostly wait on their own simulators, servers and ffmpeg, so a
           // second fork uses the time one file waits (vitest's default is one fork on two cores)
           maxWorkers: 2,
+          // a fork runs file after file without reloading the modules: each test opens and closes its
+          // own worlds (the cleanup registry), and a fresh module graph per file cost 74 s of
+          // imports (measured: 337 s for the step against 399 s with isolation, 810 tests passing)
+          isolate: false,
         },
       },
     ],

@@ -112,13 +112,25 @@ check(
 );
 
 if (wants('static')) {
-  check(
-    'typecheck (main, preload, shared, simulator, cli, tests)',
-    run(bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']),
+  // four independent checks, each on one core: run side by side, reported in this order
+  const checks = [
+    [
+      'typecheck (main, preload, shared, simulator, cli, tests)',
+      '[tsc]',
+      'tsc',
+      ['-p', 'tsconfig.node.json', '--noEmit'],
+    ],
+    ['typecheck (renderer)', '[tsc web]', 'tsc', ['-p', 'tsconfig.web.json', '--noEmit']],
+    ['eslint', '[eslint]', 'eslint', ['.']],
+    ['prettier', '[prettier]', 'prettier', ['--check', '.']],
+  ];
+  const outcomes = await Promise.all(
+    checks.map(([, label, tool, args]) => runLabelled(label, bin(tool), args)),
   );
-  check('typecheck (renderer)', run(bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']));
-  check('eslint', run(bin('eslint'), ['.']));
-  check('prettier', run(bin('prettier'), ['--check', '.']));
+  checks.forEach(([name], i) => {
+    lastStepMs = outcomes[i].ms;
+    check(name, outcomes[i].ok);
+  });
 }
 if (wants('static') || wants('e2e') || wants('integration')) {
   const built = run(bin('electron-vite'), ['build']);
