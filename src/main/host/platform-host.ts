@@ -199,8 +199,7 @@ function signedInView(session: ActiveSession): PlatformSignedInView {
 
 function viewOf(session: ActiveSession): PlatformSessionView {
   return {
-    userId: session.subject.userId,
-    ...(session.subject.organizationId ? { organizationId: session.subject.organizationId } : {}),
+    ...signedInView(session),
     appRoles: [...session.appRoles],
     expiresAt: session.expiresAt,
     csrfToken: session.csrfToken,
