@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstChunkProblems } from './renderer-chunks.mjs';
+import { playwrightTestName, playwrightTests } from './test-reports.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -176,29 +177,21 @@ function firstLine(message) {
 
 /** Adds up each Playwright spec file's test durations (every retry and hook included in a result). */
 function playwrightFileTimes(suites, totals = new Map()) {
-  for (const suite of suites ?? []) {
-    for (const spec of suite.specs ?? [])
-      for (const test of spec.tests ?? [])
-        for (const result of test.results ?? [])
-          totals.set(spec.file, (totals.get(spec.file) ?? 0) + (result.duration ?? 0));
-    playwrightFileTimes(suite.suites, totals);
-  }
+  for (const { spec, test } of playwrightTests(suites))
+    for (const result of test.results ?? [])
+      totals.set(spec.file, (totals.get(spec.file) ?? 0) + (result.duration ?? 0));
   return totals;
 }
 
 /** Every Playwright test whose outcome was unexpected or flaky, with its file and title. */
-function failedPlaywrightTests(suites, titles = []) {
-  for (const suite of suites ?? []) {
-    const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
-    for (const spec of suite.specs ?? [])
-      for (const test of spec.tests ?? [])
-        if (test.status === 'unexpected' || test.status === 'flaky') {
-          const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
-          failedNames.push(
-            `${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')} (${test.status}) — ${firstLine(error)}`,
-          );
-        }
-    failedPlaywrightTests(suite.suites, inner);
+function failedPlaywrightTests(suites) {
+  for (const found of playwrightTests(suites)) {
+    const { spec, test } = found;
+    if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+    const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
+    failedNames.push(
+      `${spec.file}:${spec.line} › ${playwrightTestName(found)} (${test.status}) — ${firstLine(error)}`,
+    );
   }
 }
 

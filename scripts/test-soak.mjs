@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { playwrightTestName, playwrightTests } from './test-reports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -45,15 +46,8 @@ function vitestOutcomes(file, into) {
 /** Each test's outcome in a Playwright JSON report. */
 function playwrightOutcomes(file, into) {
   if (!existsSync(file)) return into.set('end-to-end: no report', false);
-  const walk = (suites) => {
-    for (const suite of suites ?? []) {
-      for (const spec of suite.specs ?? [])
-        for (const test of spec.tests ?? [])
-          into.set(`test/e2e/${spec.file} › ${spec.title}`, test.status === 'expected');
-      walk(suite.suites);
-    }
-  };
-  walk(JSON.parse(readFileSync(file, 'utf8')).suites);
+  for (const found of playwrightTests(JSON.parse(readFileSync(file, 'utf8')).suites))
+    into.set(`test/e2e/${found.spec.file} › ${playwrightTestName(found)}`, found.test.status === 'expected');
   return into;
 }
 
