@@ -5,7 +5,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
-  timeout: 90_000,
+  // limits, not sleeps: every wait is on a condition. A page's own state gets 15 s; work the core,
+  // the simulator or ffmpeg does waits up to MEDIA_WAIT (test/e2e/waits.ts). A test may take 3 min,
+  // which the soak's loaded round needs (a CPU burner on both cores beside the other worker).
+  timeout: 180_000,
   expect: { timeout: 15_000 },
   // two specs at once: each waits on its own simulator, host and Chromium (measured: 6.6 min against 10 with one)
   workers: 2,

@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { extractLastFrame } from '../../src/main/core/media-tools/video-frames';
 import { usePlatformWorld, type PlatformWorld } from './platform-world';
 import { assembleAndLoad, chooseMode, freshDraft, generateAndFinish, openInLibrary } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 /**
  * Creating on the platform as a member does on the desktop (issue 26): the optimizer then
@@ -28,7 +29,7 @@ test('optimize a prompt, accept it, then Generate: a verified result of the opti
   await member.getByTestId('optimizer-style').fill('cinematic');
   await member.getByTestId('optimize').click();
   await expect(member.getByTestId('optimizer-error')).toHaveCount(0);
-  await expect(member.getByTestId('optimizer-optimized')).toBeVisible({ timeout: 30_000 });
+  await expect(member.getByTestId('optimizer-optimized')).toBeVisible({ timeout: MEDIA_WAIT });
   await expect(member.getByTestId('optimizer-original')).toContainText(original);
   const optimized = (await member
     .getByTestId('optimizer-optimized')
@@ -70,7 +71,7 @@ test('a batch of three prompts: three runtime jobs in the queue; the same file a
   await member.screenshot({ path: 'test-results/screenshots/platform-batch.png' });
   await dialog.getByTestId('batch-generate').click();
   // straight to the Queue: three jobs, each followed to its verified result
-  await expect(jobs).toHaveCount(3, { timeout: 30_000 });
+  await expect(jobs).toHaveCount(3, { timeout: MEDIA_WAIT });
   await expect(jobs.getByTestId('job-verified')).toHaveCount(3, { timeout: 90_000 });
   await member.screenshot({ path: 'test-results/screenshots/platform-batch-queue.png' });
 
@@ -122,7 +123,10 @@ async function promptShot(page: Page, index: number, prompt: string) {
 async function continueShot(page: Page, index: number) {
   await page.getByTestId(`sequence-shot-continue-${index}`).click();
   await page.getByTestId(`sequence-continue-i2v-${index}`).click();
-  await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(index + 2);
+  // continuing takes the shot's last frame with ffmpeg first
+  await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(index + 2, {
+    timeout: MEDIA_WAIT,
+  });
   await expect(page.getByTestId(`sequence-shot-${index + 1}`)).toHaveAttribute('data-origin', 'continue');
   await expect(page.getByTestId('sequence-error')).toHaveCount(0);
 }

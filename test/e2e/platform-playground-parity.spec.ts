@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { playgroundFiles, recordStreamedTexts, streamedTexts } from './playground-fixtures';
 import { usePlatformWorld, type PlatformWorld } from './platform-world';
+import { MEDIA_WAIT } from './waits';
 
 /**
  * The Playground on the platform (`serve --platform` over `framewright simulator`), in Chromium, as
@@ -37,7 +38,7 @@ test('chat: an attached image travels to a vision model and the reply streams', 
   await member.getByTestId('chat-send').click();
   await expect(member.getByTestId('chat-streaming')).toBeVisible();
   await shot('chat-streaming');
-  await expect(member.getByTestId('chat-streaming')).toBeHidden({ timeout: 30_000 });
+  await expect(member.getByTestId('chat-streaming')).toBeHidden({ timeout: MEDIA_WAIT });
   const reply = member.getByTestId('chat-message-assistant');
   await expect(reply).toHaveCount(1);
   await expect(reply).toContainText('1 attached media item');
@@ -54,7 +55,7 @@ test('embeddings: vectors and a similarity matrix', async () => {
   await member.getByTestId('embed-input').fill('a lighthouse at dusk\na lighthouse at night\nbread recipe');
   await member.getByTestId('embed-run').click();
   const result = member.getByTestId('embed-result');
-  await expect(result).toContainText(/3 vector\(s\) of \d+ dimensions/, { timeout: 30_000 });
+  await expect(result).toContainText(/3 vector\(s\) of \d+ dimensions/, { timeout: MEDIA_WAIT });
   await expect(result.locator('tbody tr')).toHaveCount(3);
   await expect(result.locator('tbody tr').first().locator('td').first()).toHaveText('1.00');
   // the billed call is journaled and listed under the panel, without its texts
@@ -73,7 +74,7 @@ test('rerank: documents from a CSV file, ranked', async () => {
   await member.getByTestId('rerank-topn').fill('2');
   await member.getByTestId('rerank-run').click();
   const results = member.getByTestId('rerank-results').locator('li');
-  await expect(results.first()).toContainText('a lighthouse, on the coast at dusk', { timeout: 30_000 });
+  await expect(results.first()).toContainText('a lighthouse, on the coast at dusk', { timeout: MEDIA_WAIT });
   await expect(results).toHaveCount(2);
   await shot('rerank');
 });
@@ -82,7 +83,7 @@ test('OCR: the text of an image', async () => {
   await openPanel('ocr');
   await member.getByTestId('ocr-task').selectOption('ocr');
   await member.getByTestId('ocr-file').setInputFiles(playgroundFiles().png);
-  await expect(member.getByTestId('ocr-json')).toContainText('SIMULATED OCR', { timeout: 30_000 });
+  await expect(member.getByTestId('ocr-json')).toContainText('SIMULATED OCR', { timeout: MEDIA_WAIT });
   await expect(member.getByTestId('ocr-box').first()).toBeAttached();
   await shot('ocr');
 });
@@ -92,7 +93,7 @@ test('transcription: the text of an audio file, in timed segments', async () => 
   await member.getByTestId('transcribe-language').selectOption('en');
   await member.getByTestId('transcribe-file').setInputFiles(playgroundFiles().wav);
   const segments = member.getByTestId('transcribe-segment');
-  await expect(segments.first()).toBeVisible({ timeout: 30_000 });
+  await expect(segments.first()).toBeVisible({ timeout: MEDIA_WAIT });
   expect(await segments.count()).toBeGreaterThan(0);
   await expect(segments.first()).toContainText('0:00.0');
   await shot('transcription');

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { violations } from './accessibility';
 import { usePlatformWorld, type PlatformWorld } from './platform-world';
 import { assembleAndLoad } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 /**
  * Storyboards in, films out (issue 29), in Chromium against `framewright simulator` and
@@ -138,7 +139,7 @@ test('the three shots generated from their first frames (signed readUrls of the 
   await expect(member.getByTestId('board-send-film')).toBeEnabled();
   await member.getByTestId('board-send-film').click();
   const sent = member.getByTestId('board-send-film-state');
-  await expect(sent).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+  await expect(sent).toHaveAttribute('data-state', 'sent', { timeout: MEDIA_WAIT });
   await expect(sent).toHaveAttribute('data-panel-id', board.panels[0]!.panelId);
   const writeId = (await sent.getAttribute('data-write-id'))!;
   await member.getByTestId('board-link').scrollIntoViewIfNeeded();
@@ -161,14 +162,14 @@ test('the three shots generated from their first frames (signed readUrls of the 
 
   // the same send again writes nothing new: the board answers the first write
   await member.getByTestId('board-send-film').click();
-  await expect(sent).toHaveAttribute('data-state', 'replayed', { timeout: 30_000 });
+  await expect(sent).toHaveAttribute('data-state', 'replayed', { timeout: MEDIA_WAIT });
   await expect(sent).toHaveAttribute('data-write-id', writeId);
   expect((await inspectBoard(BOARD)).writes).toHaveLength(1);
 
   // one shot to its own panel: the second shot's verified result in the second panel
   await member.getByTestId('sequence-shot-send-1').click();
   const shotSent = member.getByTestId('sequence-shot-send-state-1');
-  await expect(shotSent).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+  await expect(shotSent).toHaveAttribute('data-state', 'sent', { timeout: MEDIA_WAIT });
   await expect(shotSent).toHaveAttribute('data-panel-id', board.panels[1]!.panelId);
   const final = await inspectBoard(BOARD);
   expect(final.writes).toHaveLength(2);

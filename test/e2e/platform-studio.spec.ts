@@ -5,6 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { violationsOfEveryScreen } from './accessibility';
 import { usePlatformWorld, type PlatformUser, type PlatformWorld } from './platform-world';
 import { chooseMode, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 /**
  * Framewright deployed as a platform application, in Chromium, against the two real commands:
@@ -70,7 +71,7 @@ test('Generate ×2 on the platform: a double click makes one group of two runtim
   await member.getByTestId('variations-count').selectOption('2');
   await member.getByTestId('generate-variations').dblclick();
   await expect(member.getByTestId('submit-status')).toContainText('2 variations submitted', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
   await member.getByTestId('open-queue').click();
   const group = member.getByTestId('variation-group').filter({ hasText: prompt });

@@ -1,6 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { signInContext } from '../support/studio-host-process';
 import { playgroundFiles, recordStreamedTexts, startHost, streamedTexts } from './playground-fixtures';
+import { MEDIA_WAIT } from './waits';
 
 /** Chat at demo pacing, so a reply streams long enough to be watched and cancelled. */
 const test = base.extend<{ chat: Page }, { host: { origin: string; token: string } }>({
@@ -36,7 +37,7 @@ test('a reply streams token by token, is saved whole, and the conversation is se
   const streaming = page.getByTestId('chat-streaming');
   await expect(streaming).toContainText('simulated reply');
   await page.screenshot({ path: 'test-results/screenshots/playground-chat-streaming.png' });
-  await expect(streaming).toBeHidden({ timeout: 20_000 });
+  await expect(streaming).toBeHidden({ timeout: MEDIA_WAIT });
   const reply = page.getByTestId('chat-message-assistant');
   await expect(reply).toHaveCount(1);
   const whole = (await reply.textContent()) ?? '';
@@ -76,7 +77,7 @@ test('a vision model takes an attached image; a text model offers no attachment'
   await page.getByTestId('chat-input').fill('What is in this picture?');
   await page.getByTestId('chat-send').click();
   await expect(page.getByTestId('chat-message-assistant')).toContainText('1 attached media item', {
-    timeout: 20_000,
+    timeout: MEDIA_WAIT,
   });
   await page.screenshot({ path: 'test-results/screenshots/playground-chat-vision.png' });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { playgroundFiles } from './playground-fixtures';
 import { expect, test } from './studio-host';
+import { MEDIA_WAIT } from './waits';
 
 async function open(page: Page, tab: string): Promise<void> {
   await page.getByTestId('nav-playground').click();
@@ -151,10 +152,10 @@ test('speech: voice catalogue with preview; a published speaker; the result play
   await page.getByTestId('audio-text').fill('Hello from the playground.');
   await page.getByTestId('audio-run').click();
   await expect(page.getByTestId('audio-result')).toHaveAttribute('data-state', 'succeeded', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
   await expect
-    .poll(() => numberOf(page, 'audio-result-audio', 'duration'), { timeout: 10_000 })
+    .poll(() => numberOf(page, 'audio-result-audio', 'duration'), { timeout: MEDIA_WAIT })
     .toBeGreaterThan(0);
   await page.screenshot({ path: 'test-results/screenshots/playground-speech.png', fullPage: true });
   // 601 characters: the counter turns red and the core refuses before sending
@@ -173,7 +174,7 @@ test('Foley: an uploaded video scored into the library', async ({ signedIn: page
   await page.getByTestId('audio-prompt').fill('footsteps on gravel');
   await page.getByTestId('audio-run').click();
   await expect(page.getByTestId('audio-result')).toHaveAttribute('data-state', 'succeeded', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
   await page.screenshot({ path: 'test-results/screenshots/playground-foley.png', fullPage: true });
 });
@@ -188,7 +189,7 @@ test('images: a set of two from the contract fields; i2i takes an input image', 
   await page.getByTestId('image-orientation').selectOption('landscape');
   await page.getByTestId('image-run').click();
   await expect(page.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
   await expect(page.getByTestId('image-result-image')).toHaveCount(2);
   await expect.poll(() => numberOf(page, 'image-result-image', 'naturalWidth')).toBe(1344);
@@ -198,7 +199,7 @@ test('images: a set of two from the contract fields; i2i takes an input image', 
   await expect(page.getByTestId('image-input-names')).toHaveText('page.png');
   await page.getByTestId('image-run').click();
   await expect(page.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
 import { chooseMode, freshDraft, simulatorKeys } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 const PROMPT = 'A glass harmonica played in an empty observatory';
 
@@ -16,7 +17,6 @@ const scrollCreate = (page: Page, to: 'top' | 'end') =>
 test('Create: Generate sits in a sticky action bar with the admission answer and cost, and Ctrl+Enter twice makes one job', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(120_000);
   const keysBefore = new Set((await simulatorKeys(page)).map((k) => k.idempotencyKey));
   await freshDraft(page);
   await chooseMode(page, 't2v');
@@ -45,7 +45,7 @@ test('Create: Generate sits in a sticky action bar with the admission answer and
   await page.setViewportSize({ width: 1280, height: 720 });
   await scrollCreate(page, 'top');
   await bar.getByTestId('check-admission').click();
-  await expect(bar.getByTestId('admission-result')).toHaveClass(/ok-text/, { timeout: 30_000 });
+  await expect(bar.getByTestId('admission-result')).toHaveClass(/ok-text/, { timeout: MEDIA_WAIT });
   await expect(bar.getByTestId('admission-result')).toBeInViewport();
   await expect(bar.getByTestId('admission-result')).toContainText('Would be admitted now');
   // pressing a button of the bar does not scroll the form under it
@@ -67,7 +67,7 @@ test('Create: Generate sits in a sticky action bar with the admission answer and
   await scrollCreate(page, 'top');
   await expect(generate).toBeInViewport({ ratio: 1 });
   await bar.getByTestId('check-admission').click();
-  await expect(bar.getByTestId('admission-result')).toBeInViewport({ timeout: 30_000 });
+  await expect(bar.getByTestId('admission-result')).toBeInViewport({ timeout: MEDIA_WAIT });
   await page.screenshot({ path: 'test-results/screenshots/create-action-bar-dark.png' });
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('theme-system').click();
@@ -78,7 +78,7 @@ test('Create: Generate sits in a sticky action bar with the admission answer and
   await page.getByTestId('prompt').focus();
   await page.keyboard.press('Control+Enter');
   await page.keyboard.press('Control+Enter');
-  await expect(page.getByTestId('submit-status')).toContainText('Submitted', { timeout: 30_000 });
+  await expect(page.getByTestId('submit-status')).toContainText('Submitted', { timeout: MEDIA_WAIT });
   await expect(page.getByTestId('draft-submitted')).toBeVisible();
   await expect(generate).toBeDisabled();
   // once submitted, the shortcut does nothing either

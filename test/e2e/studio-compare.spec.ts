@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
 import { compareTransportDrivesBoth, generateT2v, type MediaElement } from './studio-media';
 import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
+import { MEDIA_WAIT } from './waits';
 
 interface PageStorage {
   sessionStorage: { getItem(key: string): string | null };
@@ -84,7 +85,6 @@ async function t2v(page: Page, prompt: string, seconds: number, seed: number): P
 test('the compare explains two results: prompt diff, exactly the settings that differ, frame steps, wipe', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1400, height: 1100 });
   const a = await t2v(page, 'A red lighthouse at dusk, waves crashing', 5, 42);
   const b = await t2v(page, 'A blue lighthouse at dawn, waves crashing', 6, 7);
@@ -136,7 +136,7 @@ test('the compare explains two results: prompt diff, exactly the settings that d
   for (const i of [0, 1])
     await expect
       .poll(() => page.getByTestId(`compare-player-${i}`).evaluate((v: MediaElement) => v.readyState), {
-        timeout: 20_000,
+        timeout: MEDIA_WAIT,
       })
       .toBeGreaterThanOrEqual(2);
   const time = page.getByTestId('compare-time');
@@ -196,7 +196,6 @@ test('the compare explains two results: prompt diff, exactly the settings that d
 test('audio compares as two waveforms drawn from the decoded samples, with one transport', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1400, height: 1100 });
   const speak = async (text: string) => {
     await page.getByTestId('nav-playground').click();
@@ -204,7 +203,7 @@ test('audio compares as two waveforms drawn from the decoded samples, with one t
     await page.getByTestId('audio-text').fill(text);
     await page.getByTestId('audio-run').click();
     await expect(page.getByTestId('audio-result')).toHaveAttribute('data-state', 'succeeded', {
-      timeout: 30_000,
+      timeout: MEDIA_WAIT,
     });
   };
   await speak('Hello from the first take.');
@@ -249,7 +248,6 @@ test('audio compares as two waveforms drawn from the decoded samples, with one t
 test('images compare side by side and as an A/B wipe, with no transport, and explain their prompts', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1400, height: 1100 });
   const draw = async (prompt: string) => {
     await page.getByTestId('nav-playground').click();
@@ -258,7 +256,7 @@ test('images compare side by side and as an A/B wipe, with no transport, and exp
     await page.getByTestId('image-count').fill('1');
     await page.getByTestId('image-run').click();
     await expect(page.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
-      timeout: 30_000,
+      timeout: MEDIA_WAIT,
     });
   };
   await draw('A lighthouse on a cliff at dusk');

@@ -11,6 +11,7 @@ import {
   type MediaElement,
   compareTransportDrivesBoth,
 } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 const labels = (page: Page) =>
   page.getByTestId('reference-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-label')));
@@ -180,7 +181,7 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   await expect(page.getByTestId('optimizer-billed')).toBeVisible();
   await page.getByTestId('optimizer-style').fill('cinematic');
   await page.getByTestId('optimize').click();
-  await expect(page.getByTestId('optimizer-optimized')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('optimizer-optimized')).toBeVisible({ timeout: MEDIA_WAIT });
   await expect(page.getByTestId('optimizer-original')).toContainText('Image 1 and Image 2 dance');
   await page.screenshot({ path: 'test-results/screenshots/studio-create-optimizer.png', fullPage: true });
   const optimized = (await page.getByTestId('optimizer-optimized').locator('.prompt-text').textContent())!;
@@ -196,7 +197,7 @@ test('universal references: dropped image, video, audio and .mov; numbering, vio
   await page.getByTestId('optimizer-accept').click();
   await expect(page.getByTestId('prompt')).toHaveValue(optimized);
   await page.getByTestId('check-admission').click();
-  await expect(page.getByTestId('admission-result')).toHaveClass(/ok-text/, { timeout: 30_000 });
+  await expect(page.getByTestId('admission-result')).toHaveClass(/ok-text/, { timeout: MEDIA_WAIT });
   const rowId = await generateAndFinish(page, 'references');
   finished.push(rowId);
   await openInLibrary(page, rowId, 'references');

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
 import { chooseMode, freshDraft, simulatorKeys } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -63,7 +64,7 @@ for (const [name, retryable] of [
     await expect(page.getByTestId('submit-status')).toHaveAttribute('role', 'status');
     await page.getByTestId('open-queue').click();
     const row = page.getByTestId('job-row').first();
-    await expect(row).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(row).toHaveAttribute('data-status', 'failed', { timeout: MEDIA_WAIT });
     await expect(row.getByTestId('job-failure')).toContainText(/Request/);
     await expect(row.getByTestId('job-advice')).toBeVisible();
     await expect(row.getByTestId('job-retry')).toHaveCount(retryable ? 1 : 0);
@@ -80,7 +81,7 @@ test('rate_limited: the request is committed, retried with the same key, and cre
   await page.getByTestId('nav-create').click();
   await page.getByTestId('generate').click();
   const status = page.getByTestId('submit-status');
-  await expect(status).toContainText(/rate limiting|waiting/i, { timeout: 20_000 });
+  await expect(status).toContainText(/rate limiting|waiting/i, { timeout: MEDIA_WAIT });
   await expect(page.getByTestId('resend')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/studio-failure-rate_limited.png', fullPage: true });
   await scenario(page, '');

@@ -7,6 +7,7 @@ import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 import { signInContext, startStudioHost } from '../support/studio-host-process';
 import { violations } from './accessibility';
 import { expect } from './studio-host';
+import { MEDIA_WAIT } from './waits';
 
 /**
  * Finish a film (issue 31) in Chromium, as a creator does it: two generated shots trimmed on their
@@ -195,10 +196,10 @@ test('two shots trimmed, a music bed and a voice line added, the film delivered 
     // both play in the library: the 9:16 one, then the 16:9 one
     await page.getByRole('button', { name: 'Play the 9:16 delivery in the library' }).click();
     await expect(page.getByTestId('library-film-player')).toHaveAttribute('data-preset', '9x16');
-    await expect.poll(() => playerSize(page), { timeout: 20_000 }).toBe('1080x1920');
+    await expect.poll(() => playerSize(page), { timeout: MEDIA_WAIT }).toBe('1080x1920');
     await page.getByRole('button', { name: 'Play Trimmed harbour, 16:9' }).click();
     await expect(page.getByTestId('library-film-player')).toHaveAttribute('data-preset', '16x9');
-    await expect.poll(() => playerSize(page), { timeout: 20_000 }).toBe('1920x1080');
+    await expect.poll(() => playerSize(page), { timeout: MEDIA_WAIT }).toBe('1920x1080');
     // a delivery lasts the trimmed film
     const film = (await page.getByTestId('library-film-player').getAttribute('src'))!;
     expect(Math.abs((await probedSeconds(page, film)) - total)).toBeLessThanOrEqual(1 / FPS);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { violations } from './accessibility';
 import { expect, test } from './studio-host';
 import { generateT2v } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 interface Decoded {
   complete: boolean;
@@ -16,7 +17,6 @@ async function t2v(page: Page, prompt: string, seconds: number, seed: number): P
 test('a Library card shows its facts, scrubs through frames on hover, and two toggles open Compare', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const a = await t2v(page, 'A paper kite over the dunes at noon', 6, 11);
   const b = await t2v(page, 'A paper kite over the sea at dusk', 5, 12);
@@ -49,11 +49,11 @@ test('a Library card shows its facts, scrubs through frames on hover, and two to
       ok: img.complete && img.naturalWidth > 0,
       src: img.currentSrc,
     }));
-  await expect.poll(async () => (await decoded()).ok, { timeout: 20_000 }).toBe(true);
+  await expect.poll(async () => (await decoded()).ok, { timeout: MEDIA_WAIT }).toBe(true);
   expect((await decoded()).src).toMatch(/\/frame\/0\?/);
   await page.mouse.move(box.x + box.width - 4, y, { steps: 8 });
   await expect(preview).toHaveAttribute('src', /\/frame\/5\?s=/);
-  await expect.poll(async () => (await decoded()).ok, { timeout: 20_000 }).toBe(true);
+  await expect.poll(async () => (await decoded()).ok, { timeout: MEDIA_WAIT }).toBe(true);
   await page.mouse.move(box.x + box.width / 2 + 2, y);
   await expect(preview).toHaveAttribute('src', /\/frame\/3\?s=/);
   await page.screenshot({ path: 'test-results/screenshots/library-cards-scrub.png' });
@@ -83,7 +83,7 @@ test('a Library card shows its facts, scrubs through frames on hover, and two to
   await expect(page.getByTestId('compare-selected')).toBeEnabled();
   await page.mouse.move(box.x + box.width * 0.3, y);
   await expect(preview).toHaveAttribute('src', /\/frame\/1\?s=/);
-  await expect.poll(async () => (await decoded()).ok, { timeout: 20_000 }).toBe(true);
+  await expect.poll(async () => (await decoded()).ok, { timeout: MEDIA_WAIT }).toBe(true);
   await page.screenshot({ path: 'test-results/screenshots/library-cards.png' });
   await page.mouse.move(5, 5);
   expect(await violations(page)).toEqual([]);

@@ -6,6 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect } from './studio-host';
 import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 import { HOST_SESSION_STORAGE_KEY } from '../../src/shared/bridge/browser-host-protocol';
+import { MEDIA_WAIT } from './waits';
 
 /** Real media made with ffmpeg for the composer: PNG images, an MP4, WAVs, a .mov with audio. */
 export interface MediaFiles {
@@ -135,7 +136,7 @@ export async function chooseMode(page: Page, mode: string): Promise<void> {
 export async function generateAndFinish(page: Page, shot: string): Promise<string> {
   await expect(page.getByTestId('generate')).toBeEnabled();
   await page.getByTestId('generate').dblclick();
-  await expect(page.getByTestId('submit-status')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('submit-status')).toBeVisible({ timeout: MEDIA_WAIT });
   await expect(page.getByTestId('draft-submitted')).toBeVisible();
   await page.getByTestId('open-queue').click();
   const row = page.getByTestId('job-row').first();
@@ -180,7 +181,7 @@ export async function assembleAndLoad(page: Page): Promise<Locator> {
   await expect(player).toBeVisible({ timeout: 180_000 });
   await expect(page.getByTestId('sequence-assembly-error')).toHaveCount(0);
   await expect
-    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
+    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: MEDIA_WAIT })
     .toBeGreaterThanOrEqual(2);
   return player;
 }
@@ -194,7 +195,7 @@ export async function openInLibrary(page: Page, rowId: string, shot: string): Pr
   const player = page.getByTestId('detail-player');
   await expect(player).toBeVisible();
   await expect
-    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
+    .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: MEDIA_WAIT })
     .toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId('detail-verified')).toBeVisible();
   await page.screenshot({ path: `test-results/screenshots/studio-library-${shot}.png` });

@@ -7,7 +7,6 @@ test('the queue holds 10,000 jobs: pages load as you scroll to the end, only vis
   signedIn: page,
   studio,
 }) => {
-  test.setTimeout(120_000);
   // 10,000 finished jobs written straight into the host's journal (WAL: shared with the running core)
   seedFinishedJobs(studio.dataDir, SEEDED);
   await page.reload();

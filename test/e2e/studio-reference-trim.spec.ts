@@ -6,6 +6,7 @@ import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 import { violations } from './accessibility';
 import { expect, test } from './studio-host';
 import { chooseMode, dropFiles, freshDraft, generateAndFinish, makeMediaFiles } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 // Issue 31: a reference audio longer than the H3 rules allow is trimmed in place, by keyboard,
 // checked live by the rules; the draft keeps the range; only the kept range is sent.
@@ -45,7 +46,7 @@ test('a 20 s reference audio is trimmed in place to a range the rules accept, an
     await page.mouse.move(endBox.x + endBox.width / 2, endBox.y + endBox.height / 2, { steps: 8 });
     await page.mouse.up();
     await expect(trim.getByTestId('trim-kept')).not.toContainText('– 20 s', { timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: MEDIA_WAIT });
   await trim.getByTestId('trim-whole').click();
   await expect(trim.getByTestId('trim-kept')).toContainText('0 s – 20 s (20 s of 20 s)');
   // keyboard only: the end slider down by 5.5 s (PageDown moves a tenth of the range; arrows 10 ms)

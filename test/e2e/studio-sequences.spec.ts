@@ -8,6 +8,7 @@ import { locateMediaTools } from '../../src/shared/node/ffmpeg-locator';
 import { signInContext, startStudioHost, type StartedStudioHost } from '../support/studio-host-process';
 import { expect } from './studio-host';
 import type { MediaElement } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 const CROSSFADE = 0.5;
 const test = base;
@@ -96,7 +97,10 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
 
     // bridge shot 1 to shot 2: a first/last-frame shot placed between them
     await page.getByTestId('sequence-shot-bridge-0').click();
-    await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(3);
+    // bridging takes both neighbours' frames with ffmpeg first
+    await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(3, {
+      timeout: MEDIA_WAIT,
+    });
     let shots = await strip(page);
     expect(shots.map((s) => s.origin)).toEqual(['new', 'bridge', 'new']);
     expect([shots[0]!.shotId, shots[2]!.shotId]).toEqual([first!.shotId, second!.shotId]);
@@ -106,7 +110,9 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
     // continue from the last shot: image to video from its exact last frame
     await page.getByTestId('sequence-shot-continue-2').click();
     await page.getByTestId('sequence-continue-i2v-2').click();
-    await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(4);
+    await expect(page.getByTestId('sequence-strip').locator(':scope > li')).toHaveCount(4, {
+      timeout: MEDIA_WAIT,
+    });
     shots = await strip(page);
     expect(shots.map((s) => s.origin)).toEqual(['new', 'bridge', 'new', 'continue']);
     await expect(page.getByTestId('sequence-error')).toHaveCount(0);
@@ -150,7 +156,7 @@ test('a three-shot sequence (t2v, bridge, continue) is generated, assembled with
     await expect(page.getByTestId('sequence-error')).toHaveCount(0);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).sawAssemblyProgress)).toBe(true);
     await expect
-      .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: 20_000 })
+      .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: MEDIA_WAIT })
       .toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId('sequence-assembly-current')).toHaveAttribute('data-current', 'true');
     await expect(page.getByTestId('sequence-chapter')).toHaveText([

@@ -1,12 +1,12 @@
 import { expect, test } from './studio-host';
 import { chooseMode, freshDraft, simulatorKeys } from './studio-media';
+import { MEDIA_WAIT } from './waits';
 
 const PROMPT = 'A paper lantern rising over a night harbour';
 
 test('Generate ×3: a double click creates exactly three jobs, one group in the Queue and the Library', async ({
   signedIn: page,
 }) => {
-  test.setTimeout(120_000);
   const keysBefore = new Set((await simulatorKeys(page)).map((k) => k.idempotencyKey));
   await freshDraft(page);
   await chooseMode(page, 't2v');
@@ -19,7 +19,7 @@ test('Generate ×3: a double click creates exactly three jobs, one group in the 
 
   await page.getByTestId('generate-variations').dblclick();
   await expect(page.getByTestId('submit-status')).toContainText('3 variations submitted', {
-    timeout: 30_000,
+    timeout: MEDIA_WAIT,
   });
   // the draft is read-only now: neither Generate nor Generate ×N can be pressed again
   await expect(page.getByTestId('draft-submitted')).toBeVisible();
