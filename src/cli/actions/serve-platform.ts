@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import {
   openPlatformBackend,
+  type PlatformBackend,
   type PlatformBackendOptions,
 } from '../../main/core/platform/platform-backend.js';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../main/core/platform/platform-settings.js';
 import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
+import type { RunningPlatformHost } from '../../main/host/platform-host.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface ServePlatformOptions {
@@ -96,11 +98,46 @@ export async function runServePlatform(
         `The platform opens it at ${settings.publicOrigin}/?launchCode=<code>\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopOnSignal(host, backend, (line) => process.stderr.write(`framewright: ${line}\n`));
+}
+
+/**
+ * Waits for SIGTERM or SIGINT, then stops. SIGTERM (an orchestrator replacing the container)
+ * drains first: readiness turns false, new sign-ins and uploads are refused with a retryable
+ * answer, the requests in flight finish within `FRAMEWRIGHT_DRAIN_SECONDS`; a second signal, or
+ * SIGINT, stops at once. Either way the backend then closes: the job engines stop at a safe point
+ * and give up their leases (the next process resumes every job at once; the journal already holds
+ * each paid job, so none is lost or made twice), and the journals and the secret store close. The
+ * exit code stays 0.
+ */
+export async function stopOnSignal(
+  host: RunningPlatformHost,
+  backend: Pick<PlatformBackend, 'close' | 'limits'>,
+  log: (line: string) => void,
+  signals: Pick<NodeJS.Process, 'once' | 'removeListener'> = process,
+): Promise<void> {
+  const next = () =>
+    new Promise<NodeJS.Signals>((resolve) => {
+      const heard = (signal: NodeJS.Signals) => {
+        signals.removeListener('SIGINT', heard);
+        signals.removeListener('SIGTERM', heard);
+        resolve(signal);
+      };
+      signals.once('SIGINT', heard);
+      signals.once('SIGTERM', heard);
+    });
+  const first = await next();
+  if (first === 'SIGTERM') {
+    const graceMs = backend.limits.drainSeconds * 1000;
+    log(`SIGTERM: draining (up to ${backend.limits.drainSeconds} s; a second signal stops at once)`);
+    const again = next().then((signal) => ({ signal }));
+    const outcome = await Promise.race([host.drain(graceMs), again]);
+    if ('signal' in outcome) log(`${outcome.signal} again: stopping at once`);
+    else if (!outcome.finished)
+      log(`the grace period ended with ${outcome.cutShort} request(s) still in flight: stopping them`);
+    else log('drained: nothing in flight');
+  }
   await host.close();
   await backend.close();
+  log('stopped');
 }

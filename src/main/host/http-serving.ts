@@ -56,6 +56,8 @@ export class Refusal extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Sent with the answer (e.g. `Retry-After`, or `Connection: close` for a body left unread). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -193,7 +195,7 @@ export function answerFailure(res: ServerResponse, error: unknown): void {
     res,
     refusal.status,
     { ok: false, error: { code: refusal.code, message: refusal.message } },
-    close,
+    { ...close, ...refusal.headers },
   );
 }
 

@@ -58,6 +58,7 @@ import {
 } from './http-serving.js';
 import { clientAddressOf } from '../core/platform/client-address.js';
 import { HeldSignIns } from './held-sign-ins.js';
+import { DeploymentProbes, type ReadinessCheck } from './deployment-probes.js';
 import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/process/server-limits.js';
 
 /**
@@ -145,14 +146,32 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   port?: number;
   /** One line per request: method, path (never the query), status. */
   log?: (line: string) => void;
+  /**
+   * The backend's readiness for `/readyz` (deployment-probes.ts): why it cannot take people now,
+   * or undefined. Absent: ready while not draining.
+   */
+  readiness?: ReadinessCheck;
 }
 
 export interface RunningPlatformHost {
   /** The bound address, e.g. http://127.0.0.1:PORT (users reach the public origin). */
   origin: string;
   port: number;
+  /**
+   * The drain before a stop (SIGTERM): readiness turns false at once; new sign-ins, uploads and
+   * event sockets are refused with a retryable 503 (`host.draining`, `Retry-After`); open event
+   * sockets close with 1012 (service restart: the page reconnects); the requests in flight (bridge
+   * calls, uploads, downloads) finish. Answers once none is in flight — `finished: true` — or when
+   * `graceMs` has passed (`finished: false`); then `close()` ends what is left.
+   */
+  drain(graceMs: number): Promise<{ finished: boolean; cutShort: number }>;
   close(): Promise<void>;
 }
+
+/** Code and reason an event socket is closed with by the drain (RFC 6455 1012: service restart). */
+export const DRAIN_SOCKET_CLOSE = { code: 1012, reason: 'restarting' } as const;
+/** How soon a request refused by the drain may try again (another replica, or this one restarted). */
+export const DRAIN_RETRY_AFTER_SECONDS = 5;
 
 /** The marked copies' types by their file's extension (the core names them `<sha256>.<ext>`). */
 const EXPORT_TYPES: Record<string, string> = {
@@ -237,6 +256,20 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   );
   const heldSweep = setInterval(() => heldSignIns.sweep(), 10_000);
   heldSweep.unref();
+  const probes = new DeploymentProbes(options.readiness ?? (() => Promise.resolve(undefined)), log);
+  /** Requests being answered (not the probes'): the drain waits for them. */
+  const inFlight = new Set<ServerResponse>();
+  let idle: (() => void) | undefined;
+  /** New work the drain no longer takes: the body is left unread and the connection closed. */
+  const refuseWhileDraining = (what: string) => {
+    if (probes.isDraining)
+      throw new Refusal(
+        503,
+        'host.draining',
+        `Framewright is restarting and takes no new ${what} here; try again in a few seconds.`,
+        { 'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS), Connection: 'close' },
+      );
+  };
 
   /**
    * Runs `work` holding one of the session's `kind`, or answers 429 (the body unread, the
@@ -308,6 +341,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       return sendJson(res, 200, { ok: true, result: null }, { 'Set-Cookie': clearCookie });
     }
     if (req.method !== 'POST') throw new Refusal(405, 'host.method', 'Use POST.');
+    refuseWhileDraining('sign-ins');
     // each sign-in may make the backend call the session service: limited per address (and per
     // address again for failed exchanges), and overall for the codes that reach the service
     const client = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
@@ -436,6 +470,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const purpose = url.searchParams.get('for') ?? 'composer';
     if (!isStagePurpose(purpose))
       throw new Refusal(400, 'file.bad_purpose', 'Files are staged for "composer" or "playground".');
+    refuseWhileDraining('uploads');
     await capped(req, res, session, 'uploads', async () => {
       const workspace = options.workspaces.workspaceOf(session.subject);
       try {
@@ -554,6 +589,16 @@ export async function startPlatformHost<C extends WorkspaceCore>(
 
   const server = withServerLimits(
     http.createServer(SERVER_OPTIONS, (req, res) => {
+      // the orchestrator's probes: before the Host check and every other rule, no data either way
+      if (DeploymentProbes.isProbe(req)) {
+        probes.answer(req, res).catch((error: unknown) => answerFailure(res, error));
+        return;
+      }
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (inFlight.size === 0) idle?.();
+      });
       setSecurityHeaders(res, contentSecurityPolicy());
       res.on('finish', () => {
         // the path only: a query may carry a launch code or a readUrl's signature
@@ -570,6 +615,12 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     hostIsOurs,
     originIsOurs: (req) => originIsOurs(req, true),
     async admit(req): Promise<EventsSocketVerdict> {
+      if (probes.isDraining)
+        return {
+          accept: false,
+          status: '503 Service Unavailable',
+          headers: { 'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS) },
+        };
       const session = await options.sessions.current(cookieValue(req, cookieName));
       if (session.status === 'over') return { accept: false, status: '401 Unauthorized' };
       // browsers cannot set headers on a socket: the CSRF token rides as a subprotocol
@@ -616,6 +667,21 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   return {
     origin: `http://${hostPart}:${address.port}`,
     port: address.port,
+    async drain(graceMs) {
+      probes.startDraining();
+      log('draining: readiness is false; new sign-ins, uploads and event sockets are refused');
+      for (const client of sockets.clients) client.close(DRAIN_SOCKET_CLOSE.code, DRAIN_SOCKET_CLOSE.reason);
+      const quiet = new Promise<boolean>((resolve) => {
+        if (inFlight.size === 0) return resolve(true);
+        idle = () => resolve(true);
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+      const finished = await Promise.race([quiet, late]);
+      clearTimeout(timer);
+      idle = undefined;
+      return { finished, cutShort: finished ? 0 : inFlight.size };
+    },
     async close() {
       clearInterval(heldSweep);
       heldSignIns.clear();

@@ -62,6 +62,7 @@ export function startPlatformStudio(
         }
       : {}),
     sessions: backend.sessions,
+    readiness: () => backend.readiness(),
     trustedProxies: backend.trustedProxies,
     workspaces: {
       workspaceOf(subject) {

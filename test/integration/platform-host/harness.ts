@@ -20,12 +20,21 @@ export { APP_KEY, freePort } from '../../support/worlds/platform-simulator.js';
  * workspace's journal, `notes.list` reads them, `where` answers the workspace's key. It stands in
  * for the studio's features, which the coordinator wires into the same factory.
  */
-function fakeStudio(workspace: {
-  subjectKey: string;
-  journal: { settings: { get<T>(k: string): T | undefined; set(k: string, v: unknown): void } };
-}) {
+function fakeStudio(
+  workspace: {
+    subjectKey: string;
+    journal: { settings: { get<T>(k: string): T | undefined; set(k: string, v: unknown): void } };
+  },
+  held: Held,
+) {
   return {
     async dispatch(method: unknown, params: unknown): Promise<BridgeResponse> {
+      if (method === 'hold') {
+        // a call that stays in flight until the test lets it go (`rig.held.release()`)
+        held.started += 1;
+        await held.gate;
+        return { ok: true, result: 'held call finished' };
+      }
       const notes = workspace.journal.settings.get<string[]>('test.notes') ?? [];
       if (method === 'notes.add') {
         workspace.journal.settings.set('test.notes', [
@@ -41,7 +50,24 @@ function fakeStudio(workspace: {
   };
 }
 
+/** The fake studio's `hold` calls: how many started, and the gate that lets them all finish. */
+export interface Held {
+  started: number;
+  gate: Promise<void>;
+  release(): void;
+}
+
+function newHeld(): Held {
+  const held = { started: 0 } as Held;
+  held.gate = new Promise<void>((resolve) => (held.release = resolve));
+  return held;
+}
+
 export interface PlatformRig {
+  /** The fake studio's `hold` bridge calls (in flight until released). */
+  held: Held;
+  /** What `/readyz` hears from the backend (undefined: ready). */
+  readinessProblem: string | undefined;
   sim: RunningSimulator;
   dataDir: string;
   origin: string;
@@ -83,7 +109,13 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
   const secrets = new MemorySecretStore();
   const logLines: string[] = [];
   let offsetMs = 0;
-  const rig = { renewCalls: 0, exchangeCalls: 0, resolveCalls: 0 } as PlatformRig;
+  const rig = {
+    renewCalls: 0,
+    exchangeCalls: 0,
+    resolveCalls: 0,
+    held: newHeld(),
+    readinessProblem: undefined,
+  } as PlatformRig;
   const real = createSessionService({
     sessionBaseUrl: sim.platform.sessionBaseUrl,
     appKey: APP_KEY,
@@ -109,7 +141,10 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
   const hubOf = (subjectKey: string) =>
     hubs.get(subjectKey) ?? hubs.set(subjectKey, new Set()).get(subjectKey)!;
   const start = async () => {
-    workspaces = new PlatformWorkspaces({ dataDir, workspaceDispatcher: fakeStudio });
+    workspaces = new PlatformWorkspaces({
+      dataDir,
+      workspaceDispatcher: (workspace) => fakeStudio(workspace, rig.held),
+    });
     const sessions = new ServerSessions({ service: counted, secrets, now: () => Date.now() + offsetMs });
     return startPlatformHost({
       publicOrigin: origin,
@@ -124,6 +159,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       rendererDir,
       port,
       log: (line) => logLines.push(line),
+      readiness: () => Promise.resolve(rig.readinessProblem),
       ...(rigOptions.signInLimits ? { signInLimits: rigOptions.signInLimits } : {}),
       ...(rigOptions.trustedProxies ? { trustedProxies: rigOptions.trustedProxies } : {}),
       ...(rigOptions.interApp ? { interApp: rigOptions.interApp } : {}),

@@ -96,9 +96,14 @@ describe('framewright serve --platform', () => {
       expect(signIn.response.status).toBe(200);
       expect(signIn.cookie).toMatch(/^framewright_session=/);
       expect(run.stderr()).not.toContain(runtime.launchCode);
+      // the orchestrator's probes: alive, and ready once start-up resume has run
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
     } finally {
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
     }
+    // SIGTERM drained (nothing was in flight) before the backend closed
+    expect(run.stderr()).toMatch(/SIGTERM: draining[\s\S]*drained: nothing in flight[\s\S]*stopped/);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -48,6 +48,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await backend?.close();
   await new Promise<void>((resolve) => platform.close(() => resolve()));
+});
+
+describe('the platform backend’s readiness (/readyz)', () => {
+  it('is not ready before start-up resume, ready after, and not ready when the data folder cannot be written', async () => {
+    expect(await backend.readiness()).toBe('start-up resume has not run');
+    await backend.resumeAll();
+    expect(await backend.readiness()).toBeUndefined();
+    // a write that fails, as on a read-only volume (root ignores mode bits: a folder stands where the probe file goes)
+    const dataDir = path.join(root, 'data');
+    const probe = path.join(dataDir, `.readiness-${process.pid}`);
+    mkdirSync(probe);
+    writeFileSync(path.join(probe, 'keep'), '');
+    expect(await backend.readiness()).toMatch(/^the data folder is not writable \(E[A-Z]+\)$/);
+    rmSync(probe, { recursive: true });
+    expect(await backend.readiness()).toBeUndefined();
+  });
 });
 
 describe('the platform backend’s housekeeping', () => {

@@ -20,8 +20,17 @@ export const FRAMEWRIGHT_APP = {
   resourceTypes: ['project'] as const,
 } as const;
 
-/** The backend component (`framewright serve --platform`), its port and health path. */
-export const BACKEND_COMPONENT = { name: 'backend', port: 8080, healthPath: '/healthz' } as const;
+/**
+ * The backend component (`framewright serve --platform`): its port and its probes' paths. One
+ * definition: the submission declares them, the host serves them (host/deployment-probes.ts), the
+ * image listens on the port.
+ */
+export const BACKEND_COMPONENT = {
+  name: 'backend',
+  port: 8080,
+  healthPath: '/healthz',
+  readinessPath: '/readyz',
+} as const;
 
 /** The application's roles (section E, "Role definition"; `roleCode` never changes). */
 export const FRAMEWRIGHT_ROLES = [

@@ -1,3 +1,4 @@
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ServerSessions } from './runtime-sessions/server-sessions.js';
 import { ReadUrlKeys } from '../storage/read-url-keys.js';
@@ -73,7 +74,24 @@ export interface PlatformBackend {
   housekeeping(now?: number): Promise<void>;
   /** Closes the workspaces idle longer than the limit (the timer's pass); returns how many. */
   closeIdleWorkspaces(): Promise<number>;
+  /**
+   * Why the backend cannot take people now, or undefined when it can (`/readyz`): closed (its
+   * journals and secret store), start-up resume not yet run, or the data folder not writable.
+   */
+  readiness(): Promise<string | undefined>;
   close(): Promise<void>;
+}
+
+/** Why the data folder cannot be written (a read-only or full volume), or undefined when it can. */
+async function writableProblem(dataDir: string): Promise<string | undefined> {
+  const probe = path.join(dataDir, `.readiness-${process.pid}`);
+  try {
+    await writeFile(probe, 'ready');
+    await rm(probe, { force: true });
+    return undefined;
+  } catch (error) {
+    return `the data folder is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
 }
 
 /** The backend's secret store: its rows, and its data key in a folder of its own. */
@@ -225,6 +243,8 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     every(3600, () => signingKey.rotateIfDue()),
   ];
 
+  let resumed = false;
+  let closed = false;
   return {
     sessions,
     workspaces,
@@ -258,10 +278,17 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
         // each person's jobs run on in the background, every workspace at once
         void workspace.core.resume().catch((error: unknown) => logger.error('resume failed', { error }));
       }
+      resumed = true;
+    },
+    async readiness() {
+      if (closed) return 'the backend is closed';
+      if (!resumed) return 'start-up resume has not run';
+      return writableProblem(dataDir);
     },
     housekeeping,
     closeIdleWorkspaces,
     async close() {
+      closed = true;
       sessions.close();
       for (const timer of timers) clearInterval(timer);
       await running;

@@ -54,6 +54,8 @@ export interface PlatformLimits {
   readonly idleWorkspaceSeconds: number;
   /** How often open workspaces' staging is swept and their unnamed objects collected. */
   readonly sweepIntervalSeconds: number;
+  /** How long the drain at SIGTERM lets the requests in flight finish before stopping anyway. */
+  readonly drainSeconds: number;
 }
 
 /** The limits a team gets unless it sets them (docs/operators.md, "Settings"). */
@@ -65,6 +67,7 @@ export const DEFAULT_PLATFORM_LIMITS: PlatformLimits = {
   socketsPerSession: 8,
   idleWorkspaceSeconds: 15 * 60,
   sweepIntervalSeconds: 60 * 60,
+  drainSeconds: 25,
 };
 
 /** Each limit's environment variable, with its unit as the variable reads it. */
@@ -81,6 +84,7 @@ const LIMIT_SETTINGS: readonly {
   { name: 'FRAMEWRIGHT_SOCKETS_PER_SESSION', key: 'socketsPerSession', scale: 1 },
   { name: 'FRAMEWRIGHT_IDLE_WORKSPACE_SECONDS', key: 'idleWorkspaceSeconds', scale: 1 },
   { name: 'FRAMEWRIGHT_SWEEP_INTERVAL_SECONDS', key: 'sweepIntervalSeconds', scale: 1 },
+  { name: 'FRAMEWRIGHT_DRAIN_SECONDS', key: 'drainSeconds', scale: 1 },
 ];
 
 /** The limits from the environment: each a positive whole number when set, else its default. */
