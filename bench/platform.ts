@@ -272,12 +272,13 @@ interface SimulatorInfo {
   };
 }
 
-/** A child process: its first line on stdout, the last 200 lines of its stderr. */
+/** A child process: its lines on stdout as they are asked for, the last 200 lines of its stderr. */
 interface Child {
   process: ChildProcess;
-  lines: AsyncIterator<string>;
+  /** The next line on stdout not yet taken (undefined once stdout has ended). */
+  nextStdout(): Promise<string | undefined>;
   stderrTail: string[];
-  /** Lines on stderr other than the host's request log ("METHOD /path STATUS"). */
+  /** Lines on stderr (the backend's log is on stdout). */
   otherStderr: string[];
 }
 
@@ -288,10 +289,28 @@ function startChild(args: string[], env: NodeJS.ProcessEnv): Child {
   createInterface({ input: child.stderr! }).on('line', (line) => {
     stderrTail.push(line);
     if (stderrTail.length > 200) stderrTail.shift();
-    if (!/^[A-Z]+ \S* \d{3}$/.test(line) && otherStderr.length < 50) otherStderr.push(line);
+    if (otherStderr.length < 50) otherStderr.push(line);
   });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  return { process: child, lines, stderrTail, otherStderr };
+  // stdout is read all the time (a child blocks once a pipe nobody reads is full); the first
+  // lines wait to be taken (up to 100: the backend's log lines after them are dropped)
+  const waiting: string[] = [];
+  const takers: ((line: string | undefined) => void)[] = [];
+  let ended = false;
+  const stdout = createInterface({ input: child.stdout! });
+  stdout.on('line', (line) => {
+    const taker = takers.shift();
+    if (taker) taker(line);
+    else if (waiting.length < 100) waiting.push(line);
+  });
+  stdout.on('close', () => {
+    ended = true;
+    for (const taker of takers.splice(0)) taker(undefined);
+  });
+  const nextStdout = () =>
+    waiting.length > 0 || ended
+      ? Promise.resolve(waiting.shift())
+      : new Promise<string | undefined>((resolve) => takers.push(resolve));
+  return { process: child, nextStdout, stderrTail, otherStderr };
 }
 
 /** The child's next line on stdout, or an error (with its last stderr) when it exits or is too slow. */
@@ -299,7 +318,7 @@ async function nextLine(child: Child, what: string, timeoutMs = 120_000): Promis
   let timer: NodeJS.Timeout | undefined;
   try {
     const line = await Promise.race([
-      child.lines.next(),
+      child.nextStdout(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`${what}: nothing within ${timeoutMs / 1000} s`)),
@@ -307,8 +326,8 @@ async function nextLine(child: Child, what: string, timeoutMs = 120_000): Promis
         );
       }),
     ]);
-    if (line.done) throw new Error(`${what} exited: ${child.stderrTail.slice(-5).join(' | ')}`);
-    return line.value;
+    if (line === undefined) throw new Error(`${what} exited: ${child.stderrTail.slice(-5).join(' | ')}`);
+    return line;
   } finally {
     clearTimeout(timer);
   }
@@ -456,6 +475,10 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         FRAMEWRIGHT_PUBLIC_URL: origin.origin,
         // a deployment's tuning of Node's file-system threads, when the bench is asked to try one
         ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
+        // e.g. `--cpu-prof --cpu-prof-dir=…` to see where the backend's time goes
+        ...(process.env.BENCH_BACKEND_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_BACKEND_NODE_OPTIONS }
+          : {}),
       },
     );
     await nextLine(backend, 'framewright serve --platform');

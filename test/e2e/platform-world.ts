@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,7 +34,7 @@ export interface PlatformWorld {
   /** storyboard-helper's business address (the backend's FRAMEWRIGHT_STORYBOARD_HELPER_URL). */
   storyboardHelperUrl: string;
   /**
-   * The backend's request log so far (`METHOD /path STATUS`, the path only, never a query): e.g.
+   * The backend's access log so far as `METHOD /path STATUS` (the path only, never a query): e.g.
    * `GET /objects/<subject>/<sha256> 200` when the runtime read a signed readUrl of a person's object.
    */
   backendRequests(): string[];
@@ -46,12 +46,12 @@ export interface PlatformWorld {
 
 /**
  * Starts a command and answers its first stdout line (its `--json` announcement); its stderr is
- * passed on to this process's and, line by line, to `onStderr`.
+ * passed on to this process's; every line of both, the first included, goes to `onLine`.
  */
 function start(
   args: string[],
   env: NodeJS.ProcessEnv,
-  onStderr: (line: string) => void = () => undefined,
+  onLine: (line: string) => void = () => undefined,
 ): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
@@ -59,11 +59,35 @@ function start(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr!.pipe(process.stderr, { end: false });
-  createInterface({ input: child.stderr! }).on('line', onStderr);
+  createInterface({ input: child.stderr! }).on('line', onLine);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`framewright ${args[0]} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, line }));
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve({ child, line }));
+    lines.on('line', onLine);
   });
+}
+
+/** Secrets the simulator makes: runtime sessions, debug sessions, job recovery references. */
+const SIMULATOR_SECRET = /\b(?:rs|rs_dbg|jrr)_[A-Za-z0-9_-]{43}\b/;
+/** A query that carries a secret: a launch code, a readUrl's signature. */
+const SECRET_QUERY = /launchCode=|[?&]sig=/;
+
+/**
+ * Every line the backend logged (stdout, stderr and its log files) that holds a secret it was
+ * given or that a person's work made: the application credential, a launch code, a session cookie,
+ * a CSRF token, a runtime session, a recovery reference or a readUrl's signature. Empty, always.
+ */
+function leakedSecrets(lines: readonly string[], logsDir: string, secrets: ReadonlySet<string>): string[] {
+  const files = existsSync(logsDir)
+    ? readdirSync(logsDir).flatMap((name) => readFileSync(path.join(logsDir, name), 'utf8').split('\n'))
+    : [];
+  return [...lines, ...files].filter(
+    (line) =>
+      SIMULATOR_SECRET.test(line) ||
+      SECRET_QUERY.test(line) ||
+      [...secrets].some((secret) => secret.length >= 8 && line.includes(secret)),
+  );
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
@@ -78,9 +102,15 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `fw-e2e-${name}-`));
   const env = { PATH: process.env.PATH ?? '', HOME: dir };
   const children: ChildProcess[] = [];
+  /** What the backend printed, and the secrets it must never print (checked when the world closes). */
+  const backendLines: string[] = [];
+  const secrets = new Set<string>();
+  let started = false;
   const close = async () => {
     for (const child of children.reverse()) await stop(child);
+    const leaks = started ? leakedSecrets(backendLines, path.join(dir, 'backend', 'logs'), secrets) : [];
     rmSync(dir, { recursive: true, force: true });
+    expect(leaks, 'secrets in the backend’s log').toEqual([]);
   };
   try {
     const sim = await start(['simulator', '--json', '--port', '0', '--data-dir', path.join(dir, 'sim')], env);
@@ -91,7 +121,7 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
     const app = simulator.platform.apps.find((a) => a.appKey === APP_KEY)!;
     const apps: { appKey: string; businessBaseUrl?: string }[] = simulator.platform.apps;
     const storyboardHelperUrl = apps.find((a) => a.appKey === STORYBOARD_HELPER_KEY)!.businessBaseUrl!;
-    const requests: string[] = [];
+    secrets.add(app.appCredential);
     const served = await start(
       [
         'serve',
@@ -113,18 +143,34 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
         FRAMEWRIGHT_PUBLIC_URL: origin,
         FRAMEWRIGHT_STORYBOARD_HELPER_URL: storyboardHelperUrl,
       },
-      (line) => requests.push(line),
+      (line) => backendLines.push(line),
     );
     children.push(served.child);
+    started = true;
     expect(JSON.parse(served.line)).toEqual({ origin, mode: 'platform' });
     return {
       dir,
       origin,
       simulator,
       storyboardHelperUrl,
-      backendRequests: () => [...requests],
+      // the access log: one JSON object per line on stdout
+      backendRequests: () =>
+        backendLines.flatMap((line) => {
+          try {
+            const entry = JSON.parse(line) as {
+              message?: string;
+              method?: string;
+              route?: string;
+              status?: number;
+            };
+            return entry.message === 'request' ? [`${entry.method} ${entry.route} ${entry.status}`] : [];
+          } catch {
+            return [];
+          }
+        }),
       async openAs(browser, user) {
         const launchCode = await launchCodeOf(simulator, APP_KEY, user);
+        secrets.add(launchCode);
         const context = await browser.newContext({ acceptDownloads: true });
         const page = await context.newPage();
         await page.goto(`${origin}/?launchCode=${launchCode}`);
@@ -132,6 +178,15 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
         // a browser with no session is asked whom the link signs in (login CSRF): the person says yes
         await page.getByRole('button', { name: 'Open Framewright' }).click();
         await expect(page.getByTestId('nav-create')).toBeVisible();
+        // the session's cookie and CSRF token: neither may ever reach the backend's log
+        for (const cookie of await context.cookies()) secrets.add(cookie.value);
+        const csrf = await page.evaluate(async () => {
+          const answer = (await (await fetch('/platform/session')).json()) as {
+            result?: { csrfToken?: string };
+          };
+          return answer.result?.csrfToken ?? '';
+        });
+        secrets.add(csrf);
         return page;
       },
       close,

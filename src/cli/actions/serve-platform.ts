@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../main/core/app/data-dir.js';
 import {
@@ -10,9 +11,11 @@ import {
   readPlatformSettings,
   type PlatformSettings,
 } from '../../main/core/platform/platform-settings.js';
+import { createLogger, type Logger } from '../../main/core/logging/logger.js';
 import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import type { RunningPlatformHost } from '../../main/host/platform-host.js';
+import { startMetricsServer, type RunningMetricsServer } from '../../main/host/metrics-server.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface ServePlatformOptions {
@@ -62,9 +65,50 @@ export async function runServePlatform(
     return;
   }
   const dataDir = options.dataDir ?? defaultDataDir();
+  const logs = stdoutLogs();
+  const logger = createLogger({
+    file: path.join(dataDir, 'logs', 'platform.log'),
+    echo: logs.echo,
+    echoFormat: process.stdout.isTTY ? 'readable' : 'json',
+  });
+  try {
+    await serveOnce(options, settings, port, dataDir, logger, logs, deps);
+  } finally {
+    logs.open();
+  }
+}
+
+/**
+ * The log's lines on stdout (one JSON object per line, or the readable form on a terminal), held
+ * until the start-up line is printed: `--json` promises that line first.
+ */
+function stdoutLogs() {
+  const held: string[] = [];
+  let open = false;
+  return {
+    echo(line: string) {
+      if (open) process.stdout.write(`${line}\n`);
+      else held.push(line);
+    },
+    open() {
+      open = true;
+      for (const line of held.splice(0)) process.stdout.write(`${line}\n`);
+    },
+  };
+}
+
+async function serveOnce(
+  options: ServePlatformOptions,
+  settings: PlatformSettings,
+  port: number,
+  dataDir: string,
+  logger: Logger,
+  logs: { open(): void },
+  deps: ServePlatformDependencies,
+): Promise<void> {
   let backend;
   try {
-    backend = await openPlatformBackend({ dataDir, settings, timing: deps.timing });
+    backend = await openPlatformBackend({ dataDir, settings, logger, timing: deps.timing });
   } catch (error) {
     // the secret store refused to open (its data key is missing, or an earlier secret file opens
     // with no credential given): the message says what to set or restore, and nothing was changed
@@ -80,13 +124,25 @@ export async function runServePlatform(
       rendererDir: options.rendererDir,
       host: options.host,
       port,
-      log: (line) => process.stderr.write(`${line}\n`),
+      log: (line) => logger.info(line),
+      requestLog: (entry) => logger.info('request', { ...entry }),
       // other applications send boards to a person's Sequences (Framewright as a callee)
       ...(backend.interApp ? { interApp: backend.interApp } : {}),
     });
   } catch (error) {
     await backend.close();
     throw error;
+  }
+  let metricsServer: RunningMetricsServer | undefined;
+  if (settings.metrics) {
+    logger.addSecret(settings.metrics.token ?? '');
+    try {
+      metricsServer = await startMetricsServer(backend.metrics, { host: options.host, ...settings.metrics });
+    } catch (error) {
+      await host.close();
+      await backend.close();
+      throw error;
+    }
   }
   // every person's unfinished work goes on (batch-get with their session, else recovery references)
   await backend.resumeAll();
@@ -98,7 +154,9 @@ export async function runServePlatform(
         `The platform opens it at ${settings.publicOrigin}/?launchCode=<code>\n`,
     );
   }
-  await stopOnSignal(host, backend, (line) => process.stderr.write(`framewright: ${line}\n`));
+  logs.open();
+  await stopOnSignal(host, backend, (line) => logger.info(line));
+  await metricsServer?.close();
 }
 
 /**

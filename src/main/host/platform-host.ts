@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +60,7 @@ import {
 import { clientAddressOf } from '../core/platform/client-address.js';
 import { HeldSignIns } from './held-sign-ins.js';
 import { DeploymentProbes, type ReadinessCheck } from './deployment-probes.js';
+import type { BackendMetrics, SignInOutcome } from '../core/platform/backend-metrics.js';
 import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/process/server-limits.js';
 
 /**
@@ -144,13 +146,44 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   now?: () => number;
   host?: string;
   port?: number;
-  /** One line per request: method, path (never the query), status. */
+  /** The host's own lines (the drain, readiness changes); without `requestLog`, one per request too. */
   log?: (line: string) => void;
+  /** One entry per request (the access log): see {@link RequestLogEntry}. */
+  requestLog?: (entry: RequestLogEntry) => void;
+  /** The backend's metrics: bridge calls, sign-ins, refusals and sockets are recorded here. */
+  metrics?: Pick<BackendMetrics, 'bridgeCall' | 'signIn' | 'refused' | 'countSockets'>;
   /**
    * The backend's readiness for `/readyz` (deployment-probes.ts): why it cannot take people now,
    * or undefined. Absent: ready while not draining.
    */
   readiness?: ReadinessCheck;
+}
+
+/**
+ * One request in the access log. Never a query (a launch code or a readUrl's signature rides
+ * there), a header's value other than a well-formed `X-Request-ID`, a cookie, or a name: the person
+ * is an opaque id, the same for every request of theirs.
+ */
+export interface RequestLogEntry {
+  /** The caller's `X-Request-ID` when well formed (1..128 of `A-Za-z0-9._:-`), else a new one; sent back. */
+  requestId: string;
+  method: string;
+  /** The path only, at most 200 characters. */
+  route: string;
+  status: number;
+  durationMs: number;
+  /** The person whose session made the request (opaque), when one did. */
+  person?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A person's id in the logs: opaque and stable, never their name or platform ids. */
+export function opaquePersonId(subject: RuntimeSession['subject']): string {
+  return createHash('sha256')
+    .update(`framewright-log-person\n${subject.tenantId}\n${subject.userId}\n${subject.organizationId ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface RunningPlatformHost {
@@ -284,6 +317,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     work: () => Promise<void>,
   ) => {
     const release = counters.take(session.id, kind);
+    if (!release) options.metrics?.refused(`cap.${kind}`);
     if (!release)
       return sendJson(
         res,
@@ -317,6 +351,19 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       { 'Set-Cookie': clearCookie },
     );
 
+  /** Whose session each request is answered for (the access log's opaque person). */
+  const personOf = new WeakMap<ServerResponse, string>();
+  /** A sign-in's outcome where its status does not tell it (metrics). */
+  const signInOutcomeOf = new WeakMap<ServerResponse, SignInOutcome>();
+  const signInOutcome = (res: ServerResponse): SignInOutcome => {
+    const marked = signInOutcomeOf.get(res);
+    if (marked) return marked;
+    if (res.statusCode === 200) return res.hasHeader('set-cookie') ? 'signed_in' : 'declined';
+    if (res.statusCode === 409) return 'confirm_asked';
+    if (res.statusCode === 429) return 'too_many';
+    if (res.statusCode === 503) return 'draining';
+    return res.statusCode < 500 ? 'refused' : 'failed';
+  };
   /** The active session of the request's cookie, or undefined after answering "reopen". */
   const sessionOf = async (req: IncomingMessage, res: ServerResponse) => {
     const session = await options.sessions.current(cookieValue(req, cookieName));
@@ -324,6 +371,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       over(res);
       return undefined;
     }
+    personOf.set(res, opaquePersonId(session.subject));
     return session;
   };
 
@@ -381,6 +429,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     const previous = previousId ? await options.sessions.current(previousId) : undefined;
     if (previous?.status === 'active' && body?.replace !== true) {
       const signedIn = signedInView(previous);
+      signInOutcomeOf.set(res, 'switch_asked');
       return sendJson(res, 409, {
         ok: false,
         error: {
@@ -417,6 +466,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
 
   const signedInAs = (res: ServerResponse, session: ActiveSession) => {
     options.studio?.signedIn?.(options.workspaces.workspaceOf(session.subject));
+    personOf.set(res, opaquePersonId(session.subject));
     sendJson(res, 200, { ok: true, result: viewOf(session) }, { 'Set-Cookie': setCookie(session.id) });
   };
 
@@ -452,7 +502,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
       const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
       const workspace = options.workspaces.workspaceOf(session.subject);
-      sendJson(res, 200, await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params)));
+      const started = performance.now();
+      const answer = await asRequestOf(session, () => workspace.dispatcher.dispatch(method, params));
+      options.metrics?.bridgeCall(method, (performance.now() - started) / 1000, answer);
+      sendJson(res, 200, answer);
     });
   };
 
@@ -547,8 +600,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     };
     if (interAppInFlight >= interAppConcurrent) return refuse(503, 1);
     const attempt = interAppLimiter.admit(client);
+    if (!attempt.admitted) options.metrics?.refused('inter_app.too_many');
     if (!attempt.admitted) return refuse(429, attempt.retryAfterSeconds);
     const call = interAppLimiter.admitCall(client);
+    if (!call.admitted) options.metrics?.refused('inter_app.too_many');
     if (!call.admitted) return refuse(429, call.retryAfterSeconds);
     interAppInFlight += 1;
     try {
@@ -594,6 +649,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
         probes.answer(req, res).catch((error: unknown) => answerFailure(res, error));
         return;
       }
+      const started = performance.now();
+      const offered = req.headers['x-request-id'];
+      const requestId = typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
+      res.setHeader('X-Request-ID', requestId);
       inFlight.add(res);
       res.once('close', () => {
         inFlight.delete(res);
@@ -602,8 +661,19 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       setSecurityHeaders(res, contentSecurityPolicy());
       res.on('finish', () => {
         // the path only: a query may carry a launch code or a readUrl's signature
-        const pathname = (req.url ?? '').split('?')[0] ?? '';
-        log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
+        const pathname = ((req.url ?? '').split('?')[0] ?? '').slice(0, 200);
+        if (pathname === PLATFORM_SESSION_PATH && req.method === 'POST')
+          options.metrics?.signIn(signInOutcome(res));
+        if (!options.requestLog) return log(`${req.method ?? '-'} ${pathname} ${res.statusCode}`);
+        const person = personOf.get(res);
+        options.requestLog({
+          requestId,
+          method: req.method ?? '-',
+          route: pathname,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...(person ? { person } : {}),
+        });
       });
       route(req, res).catch((error: unknown) => answerFailure(res, error));
     }),
@@ -634,6 +704,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       });
       if (!csrfOk) return { accept: false, status: '403 Forbidden' };
       const release = counters.take(session.id, 'sockets');
+      if (!release) options.metrics?.refused('cap.sockets');
       if (!release) return { accept: false, status: '429 Too Many Requests', headers: retryAfter };
       // the count comes back when the connection ends, whether or not the socket ever opened
       req.socket.once('close', release);
@@ -658,6 +729,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     },
   });
 
+  if (options.metrics) options.metrics.countSockets = () => sockets.clients.size;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -7,7 +7,7 @@ import {
   type SequenceCreateCalleeOptions,
 } from '../core/inter-app/sequence-create-callee.js';
 import { serveSignedObject } from '../core/storage/serve-signed-object.js';
-import { startPlatformHost, type RunningPlatformHost } from './platform-host.js';
+import { startPlatformHost, type PlatformHostOptions, type RunningPlatformHost } from './platform-host.js';
 
 /**
  * The platform host over an opened platform backend: each signed-in person's bridge calls, events,
@@ -41,6 +41,7 @@ export function startPlatformStudio(
     host?: string;
     port?: number;
     log?: (line: string) => void;
+    requestLog?: PlatformHostOptions['requestLog'];
     interApp?: PlatformStudioInterApp;
   },
 ): Promise<RunningPlatformHost> {
@@ -63,6 +64,7 @@ export function startPlatformStudio(
       : {}),
     sessions: backend.sessions,
     readiness: () => backend.readiness(),
+    metrics: backend.metrics,
     trustedProxies: backend.trustedProxies,
     workspaces: {
       workspaceOf(subject) {

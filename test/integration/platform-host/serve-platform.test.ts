@@ -43,10 +43,13 @@ function serve(args: string[], env: Record<string, string>) {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const firstLine = new Promise<string>((resolve) =>
-    createInterface({ input: child.stdout }).once('line', resolve),
-  );
-  return { child, exited, firstLine, stderr: () => stderr };
+  const stdout: string[] = [];
+  const firstLine = new Promise<string>((resolve) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolve);
+    lines.on('line', (line) => stdout.push(line));
+  });
+  return { child, exited, firstLine, stderr: () => stderr, stdout: () => stdout };
 }
 
 function settingsFor(publicUrl: string): Record<string, string> {
@@ -103,7 +106,112 @@ describe('framewright serve --platform', () => {
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
     }
+    // the log on stdout (not a terminal): one JSON object per line, after the start-up line
+    const entries = run
+      .stdout()
+      .slice(1)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const messages = entries.map((entry) => entry.message);
     // SIGTERM drained (nothing was in flight) before the backend closed
-    expect(run.stderr()).toMatch(/SIGTERM: draining[\s\S]*drained: nothing in flight[\s\S]*stopped/);
+    expect(messages.join('\n')).toMatch(/SIGTERM: draining[\s\S]*drained: nothing in flight[\s\S]*stopped/);
+    // each request: its id, route (no query), status and duration, and an opaque person
+    const requests = entries.filter((entry) => entry.message === 'request');
+    const signIns = requests.filter((entry) => entry.route === '/platform/session' && entry.status === 200);
+    expect(signIns.length).toBeGreaterThan(0);
+    expect(signIns.at(-1)).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      person: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(requests.find((entry) => entry.route === '/healthz')).toBeUndefined();
+    for (const entry of requests) {
+      expect(entry).toMatchObject({ requestId: expect.any(String), durationMs: expect.any(Number) });
+      expect(JSON.stringify(entry)).not.toMatch(/member|launchCode|\?/);
+    }
+  }, 60_000);
+
+  it('serves its metrics on their own port behind a token, counting what a scripted run did', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const origin = `http://127.0.0.1:${port}`;
+    const token = 'metrics-token-0123456789';
+    // a data folder of its own: no session of the tests above is held
+    const run = serve(['--json', '--port', String(port), '--data-dir', path.join(tmp, 'metrics-data')], {
+      ...settingsFor(origin),
+      FRAMEWRIGHT_METRICS_PORT: String(metricsPort),
+      FRAMEWRIGHT_METRICS_TOKEN: token,
+    });
+    const scrape = async (auth = `Bearer ${token}`) => {
+      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+        headers: { Authorization: auth },
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    /** The value of one sample (`name{labels} value`), 0 when absent. */
+    const sample = (text: string, series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    try {
+      await run.firstLine;
+      const launch = await fetch(sim.platform.launchUrl, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ appKey: APP_KEY, user: 'member' }),
+      });
+      const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+      const signIn = await signInWithLaunchCode(origin, runtime.launchCode);
+      expect(signIn.response.status).toBe(200);
+      const call = (method: string) =>
+        fetch(`${origin}/bridge/invoke`, {
+          method: 'POST',
+          headers: {
+            Origin: origin,
+            Cookie: signIn.cookie,
+            'X-Framewright-CSRF': signIn.json.result!.csrfToken,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ method, params: {} }),
+        }).then((r) => r.json() as Promise<{ ok: boolean }>);
+      for (let i = 0; i < 3; i += 1) expect((await call('app.info')).ok).toBe(true);
+      await call('no.such.method');
+      // a junk launch code: refused
+      const junk = await fetch(`${origin}/platform/session`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ launchCode: 'x'.repeat(40) }),
+      });
+      expect(junk.status).toBeGreaterThanOrEqual(400);
+
+      expect((await scrape('Bearer wrong-token-0123456789')).status).toBe(401);
+      expect((await scrape('')).status).toBe(401);
+      // never on the public port
+      expect((await fetch(`${origin}/metrics`)).headers.get('content-type')).not.toMatch(
+        /^text\/plain; version/,
+      );
+      const { status, text } = await scrape();
+      expect(status).toBe(200);
+      expect(
+        sample(text, 'framewright_bridge_call_duration_seconds_count{method="app.info",outcome="ok"}'),
+      ).toBe(3);
+      expect(
+        sample(text, 'framewright_bridge_call_duration_seconds_count{method="unknown",outcome="error"}'),
+      ).toBe(1);
+      // the link asked whom it signs in, then the person confirmed; the junk code was refused
+      expect(sample(text, 'framewright_sign_ins_total{outcome="confirm_asked"}')).toBe(1);
+      expect(sample(text, 'framewright_sign_ins_total{outcome="signed_in"}')).toBe(1);
+      expect(sample(text, 'framewright_sign_ins_total{outcome="refused"}')).toBe(1);
+      expect(sample(text, 'framewright_sessions_open')).toBe(1);
+      expect(sample(text, 'framewright_workspaces_open')).toBe(1);
+      expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+      expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+      expect(text).toMatch(/^framewright_runtime_calls_total\{operation="[^"]+",status="200"\} \d/m);
+      // no person, cookie or token in the labels
+      expect(text).not.toContain('member');
+      expect(text).not.toContain(signIn.json.result!.csrfToken);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+    expect(run.stdout().join('\n')).not.toContain(token);
   }, 60_000);
 });

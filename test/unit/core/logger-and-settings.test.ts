@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../src/main/core/app/data-dir.js';
-import { createLogger, redact } from '../../../src/main/core/logging/logger.js';
+import { createLogger, readableLine, redact } from '../../../src/main/core/logging/logger.js';
 import { createFileSettingsStore, DEFAULT_UI_SETTINGS } from '../../../src/main/core/settings/ui-settings.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
 
@@ -75,5 +75,33 @@ describe('data folder', () => {
     expect(defaultDataDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32')).toBe(
       path.join('C:/Users/u/AppData/Roaming', 'Framewright'),
     );
+  });
+});
+
+describe('the log on a terminal (readable echo)', () => {
+  it('echoes each line as a person reads it, redacted the same as the JSON line', () => {
+    const echoed: string[] = [];
+    const logger = createLogger({ echo: (line) => echoed.push(line), echoFormat: 'readable' });
+    logger.addSecret('sk-live-SECRET-1234');
+    logger.info('request', {
+      method: 'GET',
+      route: '/bridge/invoke',
+      status: 200,
+      note: 'key sk-live-SECRET-1234 here',
+    });
+    expect(echoed).toHaveLength(1);
+    expect(echoed[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}request method=GET route=\/bridge\/invoke status=200 note="key \[redacted\] here"$/,
+    );
+  });
+
+  it('echoes the JSON line itself by default (one object per line, for a log collector)', () => {
+    const echoed: string[] = [];
+    createLogger({ echo: (line) => echoed.push(line) }).warn('not ready', { reason: 'x' });
+    expect(JSON.parse(echoed[0]!)).toMatchObject({ level: 'warn', message: 'not ready', reason: 'x' });
+  });
+
+  it('keeps a line that is not JSON as it is', () => {
+    expect(readableLine('plain words')).toBe('plain words');
   });
 });

@@ -30,6 +30,31 @@ function problemsOf(env: Record<string, string | undefined>, readFile = noFile):
 }
 
 describe('platform settings', () => {
+  it('reads the metrics port and token, the drain and refuses what is malformed', () => {
+    expect(readPlatformSettings(complete).metrics).toBeUndefined();
+    expect(readPlatformSettings(complete).limits?.drainSeconds).toBe(25);
+    const set = readPlatformSettings({
+      ...complete,
+      FRAMEWRIGHT_METRICS_PORT: '9464',
+      FRAMEWRIGHT_METRICS_TOKEN: ' scrape-token-0123456789 ',
+      FRAMEWRIGHT_DRAIN_SECONDS: '40',
+    });
+    expect(set.metrics).toEqual({ port: 9464, token: 'scrape-token-0123456789' });
+    expect(set.limits?.drainSeconds).toBe(40);
+    expect(problemsOf({ ...complete, FRAMEWRIGHT_METRICS_PORT: '70000' })).toEqual([
+      'FRAMEWRIGHT_METRICS_PORT must be a port number 1..65535.',
+    ]);
+    expect(problemsOf({ ...complete, FRAMEWRIGHT_METRICS_TOKEN: 'scrape-token-0123456789' })).toEqual([
+      'FRAMEWRIGHT_METRICS_TOKEN is set but FRAMEWRIGHT_METRICS_PORT is not.',
+    ]);
+    const short = problemsOf({
+      ...complete,
+      FRAMEWRIGHT_METRICS_PORT: '9464',
+      FRAMEWRIGHT_METRICS_TOKEN: 'short',
+    });
+    expect(short).toEqual(['FRAMEWRIGHT_METRICS_TOKEN must be at least 16 characters.']);
+  });
+
   it('reads complete settings, trims the credential and makes https cookies secure', () => {
     const settings = readPlatformSettings(complete, noFile);
     expect(settings).toEqual({
@@ -73,6 +98,7 @@ describe('platform settings', () => {
       socketsPerSession: 3,
       idleWorkspaceSeconds: 60,
       sweepIntervalSeconds: 600,
+      drainSeconds: 25,
     });
     expect(
       problemsOf({

@@ -105,13 +105,42 @@ function sizeBoundedFile(file: string, rotation: LogRotation): (lineBytes: numbe
   };
 }
 
+/** How an echoed line reads: the JSON line itself, or a person's form (a terminal). */
+export type EchoFormat = 'json' | 'readable';
+
+/**
+ * A JSON log line as a person reads it at a terminal: `12:00:01.234 INFO  request method=GET …`
+ * (values that are not plain words are JSON-quoted). Anything that is not such a line is kept.
+ */
+export function readableLine(jsonLine: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(jsonLine) as Record<string, unknown>;
+  } catch {
+    return jsonLine;
+  }
+  const { time, level, message, ...fields } = entry;
+  const clock = typeof time === 'string' ? time.slice(11, 23) : '';
+  const rest = Object.entries(fields).map(([key, value]) => {
+    const text = typeof value === 'string' && /^[\w./:@+-]*$/.test(value) ? value : JSON.stringify(value);
+    return `${key}=${text}`;
+  });
+  return [clock, String(level).toUpperCase().padEnd(5), String(message), ...rest].join(' ').trim();
+}
+
 /**
  * JSON-lines logger for the core. Every line passes through `redact`, so a key that reached an
  * error message by accident still never reaches the log file. The file is size-bounded: it
- * rotates to `<file>.1` … `<file>.<keep>` (see {@link LogRotation}).
+ * rotates to `<file>.1` … `<file>.<keep>` (see {@link LogRotation}). `echo` also hears each line,
+ * as JSON or (`echoFormat: 'readable'`) as {@link readableLine}, redacted the same.
  */
 export function createLogger(
-  options: { file?: string; echo?: (line: string) => void; rotation?: LogRotation } = {},
+  options: {
+    file?: string;
+    echo?: (line: string) => void;
+    echoFormat?: EchoFormat;
+    rotation?: LogRotation;
+  } = {},
 ): Logger {
   const secrets = new Set<string>();
   if (options.file) mkdirSync(path.dirname(options.file), { recursive: true });
@@ -127,7 +156,7 @@ export function createLogger(
       beforeAppend!(Buffer.byteLength(line) + 1);
       appendLine(options.file, line);
     }
-    options.echo?.(line);
+    options.echo?.(options.echoFormat === 'readable' ? readableLine(line) : line);
   };
   return {
     log: write,

@@ -20,6 +20,8 @@ import {
   type PlatformSettings,
 } from './platform-settings.js';
 import { createPlatformWorkspaceCore } from './platform-workspace-core.js';
+import { BackendMetrics } from './backend-metrics.js';
+import type { JobView } from '../../../shared/bridge/domains/studio.js';
 import type { PlatformBackendParts, PlatformWorkspaceCore } from './platform-workspace-parts.js';
 import { PlatformWorkspaces } from './platform-workspaces.js';
 
@@ -40,6 +42,8 @@ export interface PlatformBackend {
   readonly sessions: ServerSessions;
   readonly workspaces: PlatformWorkspaces<PlatformWorkspaceCore>;
   readonly logger: Logger;
+  /** What an operator watches (Prometheus): recorded here and by the host. */
+  readonly metrics: BackendMetrics;
   /** The object storage of a subject's workspace (the `/objects/` route), or undefined. */
   storageFor(subjectKey: string): ObjectStorage | undefined;
   /** The readUrl signing keys (rotated with overlap) and each person's revocation epoch. */
@@ -152,7 +156,15 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
   const ownStore = options.secrets ? undefined : await openBackendSecretStore(dataDir, settings, logger);
   const secrets = options.secrets ?? ownStore!;
   const appCredential = async () => settings.appCredential;
-  const runtime = new RuntimeApiClient({ runtimeBaseUrl: settings.runtimeBaseUrl, appCredential });
+  // the gauges read the session table and the workspaces, made below, when scraped
+  const metrics = new BackendMetrics({
+    sessions: () => sessions.openCount,
+    workspaces: () => workspaces.openWorkspaces().length,
+  });
+  const runtime = new RuntimeApiClient(
+    { runtimeBaseUrl: settings.runtimeBaseUrl, appCredential },
+    { observe: (operation, status) => metrics.runtimeCall(operation, status) },
+  );
   const sessionService = new SessionServiceClient({
     sessionBaseUrl: settings.sessionBaseUrl,
     appKey: settings.appKey,
@@ -213,7 +225,13 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
   };
   const workspaces = new PlatformWorkspaces<PlatformWorkspaceCore>({
     dataDir,
-    openCore: (workspace) => createPlatformWorkspaceCore(workspace, parts),
+    openCore: (workspace) => {
+      const core = createPlatformWorkspaceCore(workspace, parts);
+      core.events.subscribe((event, payload) => {
+        if (event === 'jobs.changed') metrics.jobChanged(workspace.subjectKey, payload as JobView);
+      });
+      return core;
+    },
     ...(options.now ? { now: options.now } : {}),
   });
   workspacesRef.current = workspaces;
@@ -249,6 +267,7 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     sessions,
     workspaces,
     logger,
+    metrics,
     signingKey,
     limits,
     trustedProxies: settings.trustedProxies ?? [],

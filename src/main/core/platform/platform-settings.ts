@@ -36,6 +36,11 @@ export interface PlatformSettings {
    * person, not the proxy everyone shares. Empty: the peer address is the client.
    */
   readonly trustedProxies?: readonly string[];
+  /**
+   * The metrics' own port (`FRAMEWRIGHT_METRICS_PORT`), and the bearer token a scrape must send
+   * (`FRAMEWRIGHT_METRICS_TOKEN`, optional; a secret). Unset: no metrics are served.
+   */
+  readonly metrics?: { port: number; token?: string };
 }
 
 /** What one person, and one browser session of theirs, may hold on the backend. */
@@ -225,6 +230,7 @@ export function readPlatformSettings(
   } catch (error) {
     problems.push((error as Error).message);
   }
+  const metrics = metricsOf(env, problems);
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
     runtimeBaseUrl,
@@ -237,5 +243,23 @@ export function readPlatformSettings(
     limits,
     ...(storyboardHelperUrl ? { storyboardHelperUrl } : {}),
     ...(trustedProxies.length ? { trustedProxies } : {}),
+    ...(metrics ? { metrics } : {}),
   };
+}
+
+/** The metrics' port and token, when a port is set. */
+function metricsOf(env: Env, problems: string[]): PlatformSettings['metrics'] {
+  const port = env.FRAMEWRIGHT_METRICS_PORT?.trim();
+  const token = env.FRAMEWRIGHT_METRICS_TOKEN?.trim();
+  if (!port) {
+    if (token) problems.push('FRAMEWRIGHT_METRICS_TOKEN is set but FRAMEWRIGHT_METRICS_PORT is not.');
+    return undefined;
+  }
+  if (!/^[1-9][0-9]{0,4}$/.test(port) || Number(port) > 65535) {
+    problems.push('FRAMEWRIGHT_METRICS_PORT must be a port number 1..65535.');
+    return undefined;
+  }
+  if (token !== undefined && token.length > 0 && token.length < 16)
+    problems.push('FRAMEWRIGHT_METRICS_TOKEN must be at least 16 characters.');
+  return { port: Number(port), ...(token ? { token } : {}) };
 }

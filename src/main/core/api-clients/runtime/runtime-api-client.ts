@@ -80,11 +80,30 @@ export class RuntimeApiClient {
 
   constructor(
     private readonly endpoint: RuntimeEndpoint,
-    options: { clock?: RetryClock } = {},
+    options: {
+      clock?: RetryClock;
+      /** Hears each call: its operation and HTTP status, or undefined when no answer came (metrics). */
+      observe?: (operation: string, status: number | undefined) => void;
+    } = {},
   ) {
     this.base = endpoint.runtimeBaseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.base).origin;
     this.clock = options.clock ?? systemClock;
+    this.observe = options.observe ?? (() => undefined);
+  }
+
+  private readonly observe: (operation: string, status: number | undefined) => void;
+
+  /** `sendHttp`, observed. */
+  private async send(...args: Parameters<typeof sendHttp>): Promise<HttpAnswer> {
+    try {
+      const answer = await sendHttp(...args);
+      this.observe(args[2], answer.status);
+      return answer;
+    } catch (error) {
+      this.observe(args[2], undefined);
+      throw error;
+    }
   }
 
   private url(path: string, query?: Record<string, string>): string {
@@ -107,7 +126,7 @@ export class RuntimeApiClient {
     const credential = await this.endpoint.appCredential();
     const secrets = [credential, ...authSecrets(auth)];
     try {
-      const answer = await sendHttp(
+      const answer = await this.send(
         url,
         { ...init, headers: { ...init.headers, ...runtimeAuthHeaders(credential, auth) } },
         operation,
@@ -274,7 +293,7 @@ export class RuntimeApiClient {
 
   /** A GET of a signed URL on another origin: no credential, session, reference or cookie is sent. */
   private async signedStream(operation: string, url: string): Promise<RuntimeStream> {
-    const answer = await sendHttp(url, { method: 'GET', headers: {}, bound: 'progress' }, operation);
+    const answer = await this.send(url, { method: 'GET', headers: {}, bound: 'progress' }, operation);
     if (answer.status < 200 || answer.status >= 300) throw await runtimeErrorFrom(answer, operation, []);
     return streamOf(answer);
   }

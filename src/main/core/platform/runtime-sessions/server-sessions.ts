@@ -144,6 +144,11 @@ export class ServerSessions {
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
+  /** Sessions this process holds in memory now (a metric; a stored one not yet read is not counted). */
+  get openCount(): number {
+    return this.memory.size;
+  }
+
   constructor(private readonly options: ServerSessionsOptions) {
     this.now = options.now ?? Date.now;
   }
