@@ -72,7 +72,7 @@ export class StudioDrafts {
    * Stores a draft's body, its growth counted in the person's quota first: a form past
    * {@link MAX_DRAFT_FORM_BYTES}, or past the quota, is refused and the stored draft stays as it was.
    */
-  private write(id: string, body: StoredDraft): void {
+  private write(id: string, body: StoredDraft): Draft<StoredDraft> {
     const formBytes = Buffer.byteLength(toJson(body.form));
     if (formBytes > MAX_DRAFT_FORM_BYTES)
       throw new AppError(
@@ -82,15 +82,18 @@ export class StudioDrafts {
           `Shorten the prompt or the extra settings; the files themselves are not kept in the draft.`,
       );
     const before = this.d.drafts.bytesOf(id);
-    const after = Buffer.byteLength(toJson(body));
+    const json = toJson(body);
+    const after = Buffer.byteLength(json);
     if (after > before) this.d.quota?.admit(after - before, 0);
+    let saved: Draft<StoredDraft>;
     try {
-      this.d.drafts.save<StoredDraft>(id, body);
+      saved = this.d.drafts.save<StoredDraft>(id, body, json);
     } catch (error) {
       if (after > before) this.d.quota?.release(after - before, 0);
       throw error;
     }
     if (after < before) this.d.quota?.release(before - after, 0);
+    return saved;
   }
 
   /** A new draft with its own idempotency key (generated once, kept for every submit of it). */
@@ -102,14 +105,15 @@ export class StudioDrafts {
         `You have ${drafts} drafts, the most one studio keeps (${MAX_DRAFTS}); nothing was created.`,
       );
     const id = randomUUID();
-    this.write(id, {
-      kind: 'studio-video',
-      idempotencyKey: `draft-${id}-${randomUUID()}`,
-      form,
-      submittedAt: null,
-      jobRowId: null,
-    });
-    return this.draft(id);
+    return draftView(
+      this.write(id, {
+        kind: 'studio-video',
+        idempotencyKey: `draft-${id}-${randomUUID()}`,
+        form,
+        submittedAt: null,
+        jobRowId: null,
+      }),
+    );
   }
 
   /** "Copy to Create": the settings, prompt and references of a job in a new draft (new key). */
@@ -135,8 +139,8 @@ export class StudioDrafts {
     const stored = this.stored(draftId);
     if (stored.submittedAt !== null)
       throw new AppError('draft.submitted', 'This draft was submitted; use "Copy to Create" to change it.');
-    this.write(draftId, { ...stored, form });
-    return this.draft(draftId);
+    // answered from what was written: a large draft is not read back and parsed again
+    return draftView(this.write(draftId, { ...stored, form }));
   }
 
   /** The draft's intent was committed: read-only from now on. */

@@ -24,7 +24,10 @@ const toDraft = <T>(row: DraftRow): Draft<T> => ({
 });
 
 export class DraftsRepository {
-  private readonly upsertStmt: Statement;
+  private readonly upsertStmt: Statement<
+    { id: string; body: string; now: number },
+    { created_at: number; updated_at: number }
+  >;
   private readonly getStmt: Statement<[string], DraftRow>;
   private readonly listStmt: Statement<[number], DraftRow>;
   private readonly deleteStmt: Statement<[string]>;
@@ -37,7 +40,8 @@ export class DraftsRepository {
   ) {
     this.upsertStmt = db.prepare(
       `INSERT INTO drafts (id, body_json, created_at, updated_at) VALUES (@id, @body, @now, @now)
-       ON CONFLICT (id) DO UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at`,
+       ON CONFLICT (id) DO UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at
+       RETURNING created_at, updated_at`,
     );
     this.getStmt = db.prepare('SELECT * FROM drafts WHERE id = ?');
     this.listStmt = db.prepare('SELECT * FROM drafts ORDER BY updated_at DESC, id LIMIT ?');
@@ -48,10 +52,13 @@ export class DraftsRepository {
     );
   }
 
-  /** Creates or replaces the draft. */
-  save<T>(id: string, body: T): Draft<T> {
-    this.upsertStmt.run({ id, body: toJson(body), now: this.now() });
-    return this.get<T>(id)!;
+  /**
+   * Creates or replaces the draft; answers it without reading it back. `json` is the body's JSON
+   * when the caller has it already (a large draft is serialised once).
+   */
+  save<T>(id: string, body: T, json: string = toJson(body)): Draft<T> {
+    const row = this.upsertStmt.get({ id, body: json, now: this.now() })!;
+    return { id, body, createdAt: row.created_at, updatedAt: row.updated_at };
   }
 
   get<T = unknown>(id: string): Draft<T> | undefined {
