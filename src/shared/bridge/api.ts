@@ -34,6 +34,11 @@ export interface FramewrightBridge {
   /** The same for a Playground file (any type, at most `PLAYGROUND_MAX_FILE_BYTES`; not probed). */
   stageFile(file: StageableFile, purpose: 'playground'): Promise<PlaygroundFile>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): Unsubscribe;
+  /**
+   * Hears when pushed events may have been missed — the events channel came back after a drop
+   * (the backend restarted, or the network did) — so the page re-reads what it shows.
+   */
+  onMissedEvents(listener: () => void): Unsubscribe;
 }
 
 /** The envelope both transports use for a method's answer. */
@@ -57,6 +62,11 @@ export interface BridgeTransport {
    * lands in the core's one staging store, for Create (`composer`, the default) or the Playground.
    */
   stageFile(file: StageableFile, purpose?: StagePurpose): Promise<BridgeResponse>;
+  /**
+   * Hears when the events channel reconnected after a drop (events may have been missed). The
+   * browser host's WebSocket can drop; Electron's IPC cannot, so its transport has none.
+   */
+  onMissedEvents?(listener: () => void): Unsubscribe;
 }
 
 /** What a staged file is for: Create's frames and references (probed media) or a Playground input. */
@@ -90,6 +100,9 @@ export function createBridgeClient(transport: BridgeTransport): FramewrightBridg
       return transport.subscribe((name, payload) => {
         if (name === event) listener(payload as never);
       });
+    },
+    onMissedEvents(listener) {
+      return transport.onMissedEvents?.(listener) ?? (() => undefined);
     },
   };
 }

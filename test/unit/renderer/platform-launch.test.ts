@@ -58,6 +58,8 @@ const transportModule = '../../../src/renderer/src/bridge/http-transport.js';
 const sessionModule = '../../../src/renderer/src/bridge/platform-session.js';
 interface Transport {
   invoke(method: string, params: unknown): Promise<{ ok: boolean; result?: unknown }>;
+  subscribe(listener: (event: string, payload: unknown) => void): () => void;
+  onMissedEvents(listener: () => void): () => void;
 }
 interface PageModules {
   createHttpTransport(origin: string): Transport;
@@ -306,5 +308,50 @@ describe('page start on the platform', () => {
       const bodies = requests.filter((r) => r.url.endsWith('/platform/session')).map((r) => r.init.body);
       expect(JSON.parse(String(bodies[1]))).toEqual({ confirmToken: 'held-1', confirm: false });
     });
+  });
+});
+
+/** A WebSocket the test opens and closes as the host would. */
+class FakeSocket {
+  static made: FakeSocket[] = [];
+  onopen: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  onmessage: ((message: { data: string }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.made.push(this);
+  }
+  close() {
+    this.onclose?.();
+  }
+}
+
+describe('the events channel after a drop', () => {
+  it('reconnects and tells the page to re-read once per drop, never at the first open', async () => {
+    vi.useFakeTimers();
+    try {
+      installPage(`${ORIGIN}/?launchCode=lc-1`);
+      answers.set('POST /platform/session', signedIn);
+      FakeSocket.made = [];
+      vi.stubGlobal('WebSocket', FakeSocket);
+      const { createHttpTransport } = await load();
+      const transport = createHttpTransport(ORIGIN);
+      let missed = 0;
+      transport.onMissedEvents(() => (missed += 1));
+      transport.subscribe(() => undefined);
+      await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(1));
+      FakeSocket.made[0]!.onopen?.();
+      expect(missed).toBe(0);
+      // the backend drains before a restart: its socket closes (1012), the page reconnects
+      FakeSocket.made[0]!.onclose?.();
+      await vi.advanceTimersByTimeAsync(600);
+      expect(FakeSocket.made).toHaveLength(2);
+      expect(missed).toBe(0);
+      FakeSocket.made[1]!.onopen?.();
+      expect(missed).toBe(1);
+      FakeSocket.made[1]!.onopen?.();
+      expect(missed).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -13,6 +13,7 @@ const fake = vi.hoisted(() => ({
   calls: [] as { method: string; params: Record<string, unknown> }[],
   staged: [] as { name: string; size: number; purpose?: string }[],
   listeners: new Map<string, Set<(payload: unknown) => void>>(),
+  missed: new Set<() => void>(),
 }));
 
 vi.mock('../../../src/renderer/src/bridge', () => ({
@@ -32,6 +33,10 @@ vi.mock('../../../src/renderer/src/bridge', () => ({
       set.add(listener);
       fake.listeners.set(event, set);
       return () => set.delete(listener);
+    },
+    onMissedEvents(listener: () => void) {
+      fake.missed.add(listener);
+      return () => fake.missed.delete(listener);
     },
   },
 }));
@@ -147,6 +152,37 @@ describe('what the core pushes', () => {
     push('jobs.changed', job(8, 'failed'));
     expect(finished).toEqual([7, 7]);
     expect([...fake.listeners.values()].every((set) => set.size === 0)).toBe(true);
+  });
+});
+
+describe('after the events channel dropped (a backend restarting behind its drain)', () => {
+  it('re-reads the jobs, the app and the sequences, and keeps what it shows when a read fails', async () => {
+    const stop = listenToCore(() => undefined);
+    push('jobs.changed', job(3, 'running'));
+    fake.calls.length = 0;
+    // while the channel was down, job 3 finished and job 4 was made: only a read can tell
+    fake.answers.set('jobs.list', () => ({
+      items: [job(4, 'queued'), job(3, 'succeeded')],
+      nextCursor: null,
+    }));
+    fake.answers.set('app.info', () => ({ version: 'x' }));
+    fake.answers.set('settings.get', () => ({}));
+    fake.answers.set('sequences.list', () => []);
+    for (const listener of fake.missed) listener();
+    await vi.waitFor(() => expect(useStudio.getState().jobOrder).toEqual([4, 3]));
+    expect(fake.calls.map((c) => c.method).sort()).toEqual([
+      'app.info',
+      'jobs.list',
+      'sequences.list',
+      'settings.get',
+    ]);
+
+    fake.answers.delete('jobs.list');
+    for (const listener of fake.missed) listener();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(useStudio.getState().jobOrder).toEqual([4, 3]);
+    stop();
+    expect(fake.missed.size).toBe(0);
   });
 });
 

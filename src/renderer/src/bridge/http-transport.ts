@@ -86,6 +86,9 @@ async function sentUnderCap(send: () => Promise<Response>): Promise<Response> {
  */
 export function createHttpTransport(origin = window.location.origin): BridgeTransport {
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
+  const missedListeners = new Set<() => void>();
+  /** The socket closed while events were listened to: the next open tells the page to re-read. */
+  let dropped = false;
   const session = signIn(origin);
   let socket: WebSocket | undefined;
   let connecting = false;
@@ -112,6 +115,10 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
     socket = new WebSocket(url, protocols);
     socket.onopen = () => {
       retryMs = 500;
+      if (dropped) {
+        dropped = false;
+        for (const listener of missedListeners) listener();
+      }
     };
     socket.onmessage = (message) => {
       try {
@@ -124,6 +131,8 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
     socket.onclose = () => {
       socket = undefined;
       if (listeners.size > 0) {
+        // e.g. 1012 from a backend draining before a restart: reconnect (to the next process)
+        dropped = true;
         setTimeout(() => void connect(), retryMs);
         retryMs = Math.min(retryMs * 2, 10_000);
       }
@@ -163,6 +172,10 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
       } catch (error) {
         return unreachable(error);
       }
+    },
+    onMissedEvents(listener) {
+      missedListeners.add(listener);
+      return () => missedListeners.delete(listener);
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -17,7 +17,8 @@ function justFinished(job: JobView, before: JobView | undefined): boolean {
 
 /**
  * Feeds what the core pushes into the store: the connection, settings, jobs, downloads, uploads,
- * the chat's streamed reply, and the sequences' changes and assembly progress. `onJobFinished` hears of each job that just ended. Answers the
+ * the chat's streamed reply, and the sequences' changes and assembly progress; after a drop of the
+ * events channel, re-reads what they feed. `onJobFinished` hears of each job that just ended. Answers the
  * function that stops listening.
  */
 export function listenToCore(onJobFinished: (job: JobView) => void): () => void {
@@ -44,6 +45,16 @@ export function listenToCore(onJobFinished: (job: JobView) => void): () => void 
     bridge.on('playground.chat.delta', ({ streamId, token }) => store.receiveDelta(streamId, token)),
     bridge.on('sequences.changed', ({ sequenceId }) => store.receiveSequenceChanged(sequenceId)),
     bridge.on('sequences.assembly', store.receiveAssembly),
+    // the events channel came back after a drop (a backend restarting behind its drain): what was
+    // pushed meanwhile is lost, so the jobs, the connection and the sequences are read again
+    bridge.onMissedEvents(() => {
+      const now = useStudio.getState();
+      // each keeps what it shows when its read fails (the channel may drop again)
+      void now.loadApp();
+      void now.loadJobs().catch(() => undefined);
+      void now.loadSequences();
+      if (now.openSequenceId) void now.refreshSequence();
+    }),
   ];
   return () => stops.forEach((stop) => stop());
 }
