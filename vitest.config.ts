@@ -25,8 +25,12 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           setupFiles,
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          // limits for a hung test, not speed checks (those are in `npm run bench`): these tests render
+          // with ffmpeg at a lower priority than everything else (media-tools' lowerPriority), so on a
+          // machine busy at normal priority — the soak's CPU burner — a render takes many times longer
+          // (measured: a 90 s delivery test past 120 s); so the tests set no shorter limits of their own.
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
           pool: 'forks',
           // two files at once: they mostly wait on their own simulators, servers and ffmpeg, so a
           // second fork uses the time one file waits (vitest's default is one fork on two cores)

@@ -140,7 +140,7 @@ async function lastFrameSha256Of(page: Page, prompt: string, name: string): Prom
   const card = page.getByTestId('library-card').filter({ hasText: prompt });
   await expect(card).toHaveCount(1);
   await card.getByTestId('library-open').click();
-  await expect(page.getByTestId('detail-verified')).toBeVisible();
+  await expect(page.getByTestId('detail-verified')).toBeVisible({ timeout: MEDIA_WAIT });
   const src = (await page.getByTestId('detail-player').getAttribute('src'))!;
   await page.keyboard.press('Escape');
   const res = await page.request.get(new URL(src, world.origin).toString());

@@ -107,7 +107,7 @@ test('the library holds the verified results; an export downloads a platform-mar
     await expect(member.locator(`[data-testid="library-card"][data-row-id="${rowId}"]`)).toBeVisible();
   const card = member.locator(`[data-testid="library-card"][data-row-id="${rows[0]}"]`);
   await card.getByTestId('library-open').click();
-  await expect(member.getByTestId('detail-verified')).toBeVisible();
+  await expect(member.getByTestId('detail-verified')).toBeVisible({ timeout: MEDIA_WAIT });
   await expect(member.getByTestId('detail-reveal')).toHaveCount(0);
   memberMediaUrl = (await member.getByTestId('detail-player').getAttribute('src'))!;
   expect((await member.request.get(`${world.origin}${memberMediaUrl}`)).status()).toBe(200);

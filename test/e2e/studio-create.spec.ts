@@ -224,7 +224,9 @@ test('the library searches prompts, compares two results in sync, and every key 
   await page.getByTestId('compare-selected').click();
   for (const i of [0, 1])
     await expect
-      .poll(() => page.getByTestId(`compare-player-${i}`).evaluate((v: MediaElement) => v.readyState))
+      .poll(() => page.getByTestId(`compare-player-${i}`).evaluate((v: MediaElement) => v.readyState), {
+        timeout: MEDIA_WAIT,
+      })
       .toBeGreaterThanOrEqual(2);
   await compareTransportDrivesBoth(page);
   await page.screenshot({ path: 'test-results/screenshots/studio-compare.png' });

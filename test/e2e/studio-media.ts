@@ -197,7 +197,7 @@ export async function openInLibrary(page: Page, rowId: string, shot: string): Pr
   await expect
     .poll(() => player.evaluate((v: MediaElement) => v.readyState), { timeout: MEDIA_WAIT })
     .toBeGreaterThanOrEqual(2);
-  await expect(page.getByTestId('detail-verified')).toBeVisible();
+  await expect(page.getByTestId('detail-verified')).toBeVisible({ timeout: MEDIA_WAIT });
   await page.screenshot({ path: `test-results/screenshots/studio-library-${shot}.png` });
   await page.keyboard.press('Escape');
 }

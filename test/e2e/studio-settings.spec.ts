@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-host';
+import { MEDIA_WAIT } from './waits';
 
 const SECRET = 'sk-e2e-never-shown-again-0123456789abcdef';
 
@@ -205,7 +206,9 @@ test('offline: with the service unavailable the library still browses and plays,
     const player = page.getByTestId('detail-player');
     await expect(player).toBeVisible();
     await expect
-      .poll(() => player.evaluate((v) => (v as unknown as { readyState: number }).readyState))
+      .poll(() => player.evaluate((v) => (v as unknown as { readyState: number }).readyState), {
+        timeout: MEDIA_WAIT,
+      })
       .toBeGreaterThanOrEqual(2);
     await page.keyboard.press('Escape');
     await page.getByTestId('nav-create').click();
@@ -215,6 +218,8 @@ test('offline: with the service unavailable the library still browses and plays,
     await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'offline');
     await page.screenshot({ path: 'test-results/screenshots/studio-offline.png', fullPage: true });
   } finally {
+    // a failure above may have left the result's dialog open over the navigation
+    if (await page.getByRole('dialog').count()) await page.keyboard.press('Escape');
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('scenario-select').selectOption('');
   }

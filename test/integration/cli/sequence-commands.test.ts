@@ -99,7 +99,7 @@ describe('framewright sequence', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`unchanged, reused: ${assembled.path}`);
     expect(existsSync(assembled.path)).toBe(true);
-  }, 300_000);
+  });
 
   it('says what is wrong with bad input, with the invalid-input exit code', async () => {
     const missing = await fw('sequence', 'list', 'No such sequence');
@@ -115,5 +115,5 @@ describe('framewright sequence', () => {
     const empty = await fw('sequence', 'assemble', 'Short');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('no shots');
-  }, 120_000);
+  });
 });

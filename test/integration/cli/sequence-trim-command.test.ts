@@ -69,5 +69,5 @@ describe('framewright sequence trim', () => {
     );
     expect(cleared.shot.trim).toBeNull();
     expect(cleared.sequence.totalSeconds).toBeCloseTo(cleared.shot.durationSeconds!, 2);
-  }, 120_000);
+  });
 });

@@ -84,7 +84,7 @@ describe('framewright sequence music, voice and captions', () => {
     // without a file: the SRT on stdout
     const printed = await fw('sequence', 'captions', 'Dock');
     expect(printed.stdout).toBe(readFileSync(srt, 'utf8'));
-  }, 180_000);
+  });
 
   it('takes the music bed from the library by its job id', async () => {
     await json('sequence', 'new', 'Pier');
@@ -102,7 +102,7 @@ describe('framewright sequence music, voice and captions', () => {
     const unknown = await fw('sequence', 'music', 'Pier', '--library', 'job_nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No job "job_nope"');
-  }, 120_000);
+  });
 
   it('says what is wrong with bad input, with the invalid-input exit code', async () => {
     await json('sequence', 'new', 'Quiet');
@@ -115,5 +115,5 @@ describe('framewright sequence music, voice and captions', () => {
     const badGain = await fw('sequence', 'music', 'Quiet', '--gain', 'loud');
     expect(badGain.code).toBe(2);
     expect(badGain.stderr).toContain('--gain is a number of dB');
-  }, 120_000);
+  });
 });

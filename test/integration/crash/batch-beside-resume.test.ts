@@ -117,5 +117,5 @@ describe('batch and resume in two processes on one data folder', () => {
       .get();
     journal.close();
     expect(counts).toEqual({ verified: PROMPTS, outputs: PROMPTS, leases: 0 });
-  }, 300_000);
+  });
 });

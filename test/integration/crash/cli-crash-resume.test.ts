@@ -221,5 +221,5 @@ describe('killed during a prompt optimization the service accepted, then resumed
     } finally {
       await sim.close();
     }
-  }, 120_000);
+  });
 });

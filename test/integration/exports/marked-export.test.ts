@@ -127,7 +127,7 @@ describe('marked exports against the simulated platform', () => {
     expect(creates[1]!.key).toBe(creates[0]!.key); // the same key, with the same body
     expect(again.exportId).toBe(result.exportId); // never re-created
     expect(again.sha256).toBe(result.sha256);
-  }, 60_000);
+  });
 
   it('honours export_not_ready: waits its Retry-After before downloading again', async () => {
     const log: Parameters<typeof runtimeExports>[0] = [];
@@ -154,7 +154,7 @@ describe('marked exports against the simulated platform', () => {
     expect(log.filter((l) => l.call === 'download').map((l) => l.status)).toEqual([409, 200]);
     expect(waits).toEqual([5_000]);
     expect(result.sha256).toBe(sha256(readFileSync(destination)));
-  }, 60_000);
+  });
 
   it('waits only within its bound: a Retry-After past it stops with a clear error, nothing re-created', async () => {
     const log: Parameters<typeof runtimeExports>[0] = [];
@@ -192,7 +192,7 @@ describe('marked exports against the simulated platform', () => {
     const destination = path.join(downloads, 'lake.png');
     await expect(exports.exportTo(source, destination)).rejects.toMatchObject({ code: 'export.not_marked' });
     expect(existsSync(destination)).toBe(false);
-  }, 60_000);
+  });
 
   it('refuses a source it cannot export before calling the platform', async () => {
     const log: Parameters<typeof runtimeExports>[0] = [];
@@ -260,5 +260,5 @@ describe('marked exports against the simulated platform', () => {
     for (const c of creates()) bodiesOfKey.set(c.key!, (bodiesOfKey.get(c.key!) ?? new Set()).add(c.body!));
     expect([...bodiesOfKey.values()].every((bodies) => bodies.size === 1)).toBe(true);
     expect(bodiesOfKey.size).toBeGreaterThan(1);
-  }, 30_000);
+  });
 });

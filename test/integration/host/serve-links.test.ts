@@ -24,7 +24,7 @@ beforeAll(async () => {
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
   serve = await startStudioHost({ rendererDir });
-}, 90_000);
+});
 
 afterAll(async () => {
   await serve?.stop();
@@ -45,5 +45,5 @@ describe('framewright serve', () => {
     expect(signedIn.status).toBe(200);
     expect(((await signedIn.json()) as { result: { token: string } }).result.token).toBe(first.token);
     expect((await exchange(another.launchUrl)).status).toBe(401);
-  }, 90_000);
+  });
 });

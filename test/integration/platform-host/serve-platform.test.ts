@@ -75,13 +75,13 @@ describe('framewright serve --platform', () => {
     expect(run.stderr()).toContain('PLATFORM_APP_KEY');
     expect(run.stderr()).toContain('FRAMEWRIGHT_PUBLIC_URL must be an origin only');
     expect(run.stderr()).not.toContain('cred-SECRET-42');
-  }, 60_000);
+  });
 
   it('refuses a non-loopback host unless the public URL is https', async () => {
     const run = serve(['--host', '0.0.0.0'], settingsFor('http://studio.example.test'));
     expect(await run.exited).toBe(2);
     expect(run.stderr()).toContain('FRAMEWRIGHT_PUBLIC_URL is not https');
-  }, 60_000);
+  });
 
   it('prints {"origin","mode":"platform"} first with --json and signs a person in', async () => {
     const port = await freePort();
@@ -128,7 +128,7 @@ describe('framewright serve --platform', () => {
       expect(entry).toMatchObject({ requestId: expect.any(String), durationMs: expect.any(Number) });
       expect(JSON.stringify(entry)).not.toMatch(/member|launchCode|\?/);
     }
-  }, 60_000);
+  });
 
   it('serves its metrics on their own port behind a token, counting what a scripted run did', async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
@@ -213,5 +213,5 @@ describe('framewright serve --platform', () => {
       expect(await run.exited).toBe(0);
     }
     expect(run.stdout().join('\n')).not.toContain(token);
-  }, 60_000);
+  });
 });

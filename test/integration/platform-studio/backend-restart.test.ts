@@ -30,7 +30,7 @@ beforeAll(async () => {
   writeFileSync(path.join(tmp, 'renderer', 'index.html'), '<!doctype html><title>Framewright</title>');
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-}, 60_000);
+});
 
 const app = () => sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
 
@@ -190,7 +190,7 @@ describe('the platform backend killed mid-job', () => {
       backend.child.kill('SIGTERM');
       expect(await backend.exited).toBe(0);
     }
-  }, 120_000);
+  });
 
   it('with the person’s session gone, a restarted backend finishes the job with its recovery reference', async () => {
     const { draftId, jobRowId } = await acceptThenKill('A kite over the dunes');
@@ -216,5 +216,5 @@ describe('the platform backend killed mid-job', () => {
       backend.child.kill('SIGTERM');
       expect(await backend.exited).toBe(0);
     }
-  }, 120_000);
+  });
 });

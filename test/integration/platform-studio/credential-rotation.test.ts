@@ -80,7 +80,7 @@ beforeAll(async () => {
   proxy = await credentialProxy(new URL(sim.platform.runtimeBaseUrl).origin, ROTATED, real);
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-}, 60_000);
+});
 afterAll(async () => {
   await proxy?.close();
 });
@@ -277,7 +277,7 @@ describe('rotating the application credential', () => {
       for (const secret of [realCredential(), ...ROTATED, platformRefOf(platformJobId)])
         expect(text.includes(secret), `${file}`).toBe(false);
     }
-  }, 60_000);
+  });
 });
 
 describe('importing the secret file of the earlier version', () => {
@@ -304,7 +304,7 @@ describe('importing the secret file of the earlier version', () => {
       expect(await storedRefOf(dataDir, platformJobId)).toBe(platformRefOf(platformJobId));
       expect(await signedInAs(page)).toBe('usr_sim_member');
       await stop(second);
-    }, 60_000);
+    });
   }
 
   it('stops at start when neither credential opens it, naming the setting, and leaves the file untouched', async () => {
@@ -361,7 +361,7 @@ describe('importing the secret file of the earlier version', () => {
     expect(cli.stderr).toMatch(/^framewright: The earlier secret file .* PLATFORM_APP_CREDENTIAL_PREVIOUS/);
     for (const secret of [...ROTATED, realCredential()]) expect(cli.stderr).not.toContain(secret);
     expect(readFileSync(legacySecretFile(dataDir)).equals(before)).toBe(true);
-  }, 60_000);
+  });
 });
 
 function readdirFiles(dir: string): string[] {

@@ -34,7 +34,7 @@ beforeAll(async () => {
     },
     now: () => clock,
   });
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -168,7 +168,7 @@ describe('limits per person on the platform backend', () => {
     // the next person is unaffected
     const other = await personal.stage(fixtures.firstPng);
     expect(other.ok).toBe(true);
-  }, 60_000);
+  });
 
   it('caps a session’s concurrent uploads and calls with 429 + Retry-After, given back when a request is aborted', async () => {
     const uploads = [1, 2].map(() =>
@@ -229,7 +229,7 @@ describe('limits per person on the platform backend', () => {
     // no partial upload was left in staging: the two staged files only
     const stagingDir = path.join((await workspaceOf(personal)).dir, 'staging');
     expect(filesUnder(stagingDir).filter((f) => !f.includes(`${path.sep}chunks${path.sep}`))).toHaveLength(2);
-  }, 30_000);
+  });
 
   it('collects an old object nothing names, keeps one a live draft names and a young one', async () => {
     const fixtures = mediaFixtures();
@@ -265,7 +265,7 @@ describe('limits per person on the platform backend', () => {
     expect(exists(young.sha256)).toBe(true);
     // the quota counts the collected object no more
     expect(workspace.core.usage().usedFiles).toBe(usedBefore - 1);
-  }, 60_000);
+  });
 
   it('closes an idle workspace and opens it again on the next request, with its data', async () => {
     const key = (await workspaceOf(member)).subjectKey;
@@ -290,7 +290,7 @@ describe('limits per person on the platform backend', () => {
     expect(files.some((f) => f.includes(`${path.sep}chunks${path.sep}`))).toBe(false);
     expect(reopened.core.usage().usedFiles).toBe(files.length);
     expect((await member.stage(mediaFixtures().refWebp)).ok).toBe(true);
-  }, 30_000);
+  });
 
   it('resumes at start without calling the platform for a person with nothing unfinished, nor when Team opens their workspace', async () => {
     const memberSession = (await rig.sessionOf(member)).sessionId;
@@ -326,5 +326,5 @@ describe('limits per person on the platform backend', () => {
     // the person's own next request does use their session
     expect((await member.invoke('connection.get')).ok).toBe(true);
     expect(rig.runtimeCalls.some((c) => c.sessionId === memberSession)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -15,7 +15,7 @@ let rig: StudioRig;
 
 beforeAll(async () => {
   rig = await startStudioRig({ limits: { storageBytes: QUOTA_BYTES, storageFiles: 1000 } });
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -95,5 +95,5 @@ describe('the quota counts the library and drafts; a render past it is refused b
         );
     expect(String(refused)).toMatch(/quota\.exceeded/);
     expect(workspace.core.usage().usedBytes).toBeLessThanOrEqual(QUOTA_BYTES);
-  }, 120_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   longWav = path.join(tempFolder('fw-platform-trim-'), 'long-voice.wav');
   const { ffmpeg } = locateMediaTools();
   execFileSync(ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=20', longWav]);
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -85,7 +85,7 @@ describe('a trimmed reference on the platform', () => {
     expect(again.jobRowId).toBe(first.jobRowId);
     await new Promise((r) => setTimeout(r, 300));
     expect(new Set(objectsRead())).toEqual(read);
-  }, 60_000);
+  });
 });
 
 function isImage(file: string): boolean {

@@ -12,7 +12,7 @@ let rig: StudioRig;
 
 beforeAll(async () => {
   rig = await startStudioRig();
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -116,5 +116,5 @@ describe('trim on the platform', () => {
       generationMode: 'i2v',
     });
     expect(view.shots).toHaveLength(2);
-  }, 180_000);
+  });
 });

@@ -9,7 +9,7 @@ let rig: StudioRig;
 
 beforeAll(async () => {
   rig = await startStudioRig({ recordRuntime: true });
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -76,5 +76,5 @@ describe('Framewright on the platform: each request acts with its own cookie’s
     expect(create?.sessionId).toBe(firstSession);
     // every runtime call of the first browser after the sign-out carried its own session
     expect(new Set(rig.runtimeCalls.slice(created).map((c) => c.sessionId))).toEqual(new Set([firstSession]));
-  }, 60_000);
+  });
 });

@@ -15,7 +15,7 @@ let rig: StudioRig;
 
 beforeAll(async () => {
   rig = await startStudioRig();
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -133,7 +133,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
       resourceAttribution: { resourceType: 'project', resourceId: project.id },
     });
     expect(body).not.toHaveProperty('prompt');
-  }, 60_000);
+  });
 
   it('serves the verified result to its owner only, through the media route with the cookie', async () => {
     const url = t2vJob.outputs[0]!.mediaUrl!;
@@ -163,7 +163,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     // the readUrl named the person's own storage, and no query of it reached the log
     expect(rig.logLines.some((l) => l.startsWith('GET /objects/') && l.endsWith(' 200'))).toBe(true);
     expect(rig.logLines.join('\n')).not.toMatch(/sig=|exp=/);
-  }, 60_000);
+  });
 
   it('generates speech, music, a Foley track over a video and an image through the runtime', async () => {
     type Generation = { state: string; outputs: { verified: boolean; mimeType: string | null }[] };
@@ -202,7 +202,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     expect(image.outputs[0]!.mimeType).toMatch(/^image\//);
     // the runtime lists no voice catalogue: the audio panel offers the service's own voices
     expect(await member.call('playground.voices', {})).toEqual([]);
-  }, 90_000);
+  });
 
   it('exports a platform-marked copy and downloads it to the person only', async () => {
     const exported = await member.call<{ fileName: string; byteSize: number; downloadPath: string }>(
@@ -218,7 +218,7 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     expect(bytes.length).toBe(exported.byteSize);
     expect(createHash('sha256').update(bytes).digest('hex')).not.toBe(t2vJob.outputs[0]!.sha256);
     expect((await fetch(`${rig.origin}${exported.downloadPath}`)).status).toBe(401);
-  }, 60_000);
+  });
 
   it('keeps each person to their own work: another person sees nothing, even guessing ids', async () => {
     const personal = await rig.open('personal');
@@ -278,5 +278,5 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     } finally {
       await rig.setAccess('personal', 'granted');
     }
-  }, 30_000);
+  });
 });

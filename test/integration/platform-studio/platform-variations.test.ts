@@ -6,7 +6,7 @@ let rig: StudioRig;
 
 beforeAll(async () => {
   rig = await startStudioRig();
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });
@@ -61,5 +61,5 @@ describe('Generate ×N on the platform runtime', () => {
     ]);
     const detail = await member.call<{ seed: number | null }>('jobs.get', { jobRowId: grouped[0]!.rowId });
     expect([100, 101]).toContain(detail.seed);
-  }, 60_000);
+  });
 });

@@ -10,7 +10,7 @@ import { startStudioRig, type Page, type StudioRig } from './rig.js';
 let rig: StudioRig;
 beforeAll(async () => {
   rig = await startStudioRig();
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.close();
 });

@@ -104,7 +104,7 @@ beforeAll(async () => {
   const services = await runtime('GET', '/available-services?serviceKind=video_generation');
   const h3 = (services.data.items as Json[]).find((i) => i.model === 'h3-video')!;
   limits = limitsFor(h3 as ServiceEntry);
-}, 60_000);
+});
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));

@@ -19,7 +19,7 @@ let sessionId: string;
 beforeAll(async () => {
   await world.start();
   sessionId = await world.signIn('member');
-}, 60_000);
+});
 afterAll(async () => {
   await world.close();
 });

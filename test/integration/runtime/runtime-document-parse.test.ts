@@ -49,7 +49,7 @@ beforeAll(async () => {
     projects: { draftProject: () => undefined },
     engine: world.engine,
   });
-}, 60_000);
+});
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   await world.close();

@@ -126,7 +126,7 @@ beforeAll(async () => {
   filmSha = await sha256OfFile(film);
   plan = null;
   cues = [];
-}, 60_000);
+});
 
 describe('deliveries', () => {
   it('each preset has its size, H.264/AAC 48 kHz stereo, no rotation, the film’s duration and −14 LUFS', async () => {
@@ -160,7 +160,7 @@ describe('deliveries', () => {
       });
     }
     expect(leftovers()).toEqual([]);
-  }, 120_000);
+  });
 
   it('pads with black bars or crops to fill the frame', async () => {
     const f = feature();
@@ -171,7 +171,7 @@ describe('deliveries', () => {
     expect(meanLuma(padded.file, '1080:200:0:0')).toBeLessThan(24);
     expect(meanLuma(cropped.file, '1080:200:0:0')).toBeGreaterThan(40);
     expect((await probeDelivery(cropped.file)).height).toBe(1920);
-  }, 90_000);
+  });
 
   it('normalizes to the broadcast target and burns captions in when asked', async () => {
     const f = feature();
@@ -183,7 +183,7 @@ describe('deliveries', () => {
     const bottom = '1080:160:0:880';
     expect(Math.abs(meanLuma(captioned.file, bottom) - meanLuma(plain.file, bottom))).toBeGreaterThan(3);
     cues = [];
-  }, 90_000);
+  });
 
   it('reuses an unchanged delivery, and renders again when the preset or the mix plan changes', async () => {
     const f = feature();
@@ -222,7 +222,7 @@ describe('deliveries', () => {
     writeFileSync(first.file, 'tampered');
     const redone = await deliver(f, { preset: '16x9', loudnessTarget: -16 });
     expect(redone.started.reused).toBe(false);
-  }, 120_000);
+  });
 
   it('a cancelled render leaves no file, and a crash-left one is cleaned at start', async () => {
     // a longer film, cancelled while its picture is being encoded into the temporary file
@@ -279,5 +279,5 @@ describe('deliveries', () => {
     expect(files.filter((file) => file && existsSync(file)).length).toBeGreaterThan(0);
     await f.removeFilesOf('s1');
     expect(files.filter((file) => file && existsSync(file))).toEqual([]);
-  }, 90_000);
+  });
 });

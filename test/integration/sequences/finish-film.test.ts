@@ -37,7 +37,7 @@ beforeAll(async () => {
   studio = await openStudioCore('fw-finish-film-');
   const list = await studio.call<ServicesList>('services.list', { serviceKind: 'video_generation' });
   model = list.services.find((s) => s.available)!.modelAlias;
-}, 60_000);
+});
 
 afterAll(async () => {
   await studio?.close();

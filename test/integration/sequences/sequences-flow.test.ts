@@ -50,7 +50,7 @@ beforeAll(async () => {
   studio = await openStudioCore('fw-seq-');
   const list = await studio.call<ServicesList>('services.list', { serviceKind: 'video_generation' });
   model = list.services.find((s) => s.available)!.modelAlias;
-}, 60_000);
+});
 
 afterAll(async () => {
   await studio?.close();
@@ -221,7 +221,7 @@ describe('sequences', () => {
     expect(await studio.call('sequences.list', {})).not.toContainEqual(
       expect.objectContaining({ sequenceId: id }),
     );
-  }, 300_000);
+  });
 
   it('refuses bad input with a clear error and changes nothing', async () => {
     const view = await studio.call<SequenceView>('sequences.create', { name: 'Empty' });

@@ -110,7 +110,7 @@ beforeAll(async () => {
   studio = await openStudioCore('fw-trim-');
   const list = await studio.call<ServicesList>('services.list', { serviceKind: 'video_generation' });
   model = list.services.find((s) => s.available)!.modelAlias;
-}, 60_000);
+});
 
 afterAll(async () => {
   await studio?.close();
@@ -245,5 +245,5 @@ describe('shot trims', () => {
     await trim(b!.shotId, { inSeconds: 0, outSeconds: 5 });
     expect(studio.core.services.journal.sequences.trimsOf(id).size).toBe(0);
     expect(readFileSync(pathA).equals(bytesA)).toBe(true);
-  }, 120_000);
+  });
 });

@@ -40,7 +40,7 @@ const durationOf = (file: string) =>
 beforeAll(async () => {
   studio = await openStudioCore('fw-soundtrack-');
   dir = tempFolder('fw-soundtrack-files-');
-}, 60_000);
+});
 
 afterAll(async () => {
   await studio?.close();

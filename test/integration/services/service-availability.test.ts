@@ -60,7 +60,7 @@ describe('only available: true is callable', () => {
     expect(picked.code).toBe(2);
     expect(picked.stderr).toMatch(/No available text_chat or vision_chat service/);
     expect(posts).toEqual([]);
-  }, 30_000);
+  });
 
   it('`services` lists both as not available, each with its reason', async () => {
     const listed = await cli(['services']);
@@ -68,5 +68,5 @@ describe('only available: true is callable', () => {
     const line = (alias: string) => listed.stdout.split('\n').find((l) => l.includes(` ${alias} `)) ?? '';
     expect(line('atlas-chat')).toMatch(/^✗ .*not available: the service does not say it is available/);
     expect(line('atlas-chat-large')).toMatch(/^✗ .*not available: the service says it is not available/);
-  }, 30_000);
+  });
 });

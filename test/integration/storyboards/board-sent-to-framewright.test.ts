@@ -13,7 +13,7 @@ let world: PlatformWorld;
 
 beforeAll(async () => {
   world = await openPlatformWorld({ storyboardHelper: true });
-}, 60_000);
+});
 afterAll(async () => {
   await world?.close();
 });

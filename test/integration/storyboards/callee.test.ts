@@ -52,7 +52,7 @@ async function importBoard(workspace: PlatformWorkspace<PlatformWorkspaceCore>, 
 
 beforeAll(async () => {
   world = await openPlatformWorld({ interApp: { appKey: 'framewright-studio', resolveGrant, importBoard } });
-}, 60_000);
+});
 afterAll(async () => {
   await world?.close();
 });

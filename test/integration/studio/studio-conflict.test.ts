@@ -54,5 +54,5 @@ describe('409 by its code', () => {
     expect([...created.keys()].filter((k) => k.startsWith(`draft-${draft.id}`))).toEqual([
       draft.idempotencyKey,
     ]);
-  }, 60_000);
+  });
 });

@@ -60,7 +60,7 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     const styled = await optimize(draftId, 'film noir');
     expect(styled.clientRequestId).not.toBe(first.clientRequestId);
     expect((await optimizationsOnServer()).map((o) => o.created)).toEqual([1, 1]);
-  }, 60_000);
+  });
 
   it('an unknown outcome left behind (as by a crash) is replayed by resume under its key; Optimize then returns it', async () => {
     const draftId = await draftWith('A glass greenhouse in the rain, seen from inside');
@@ -82,7 +82,7 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     expect(created).toEqual([
       expect.objectContaining({ idempotencyKey: left[0]!.clientRequestId, created: 1 }),
     ]);
-  }, 60_000);
+  });
 
   it('refused for balance (nothing created): after topping up, the same inputs are sent again under the next attempt key', async () => {
     const draftId = await draftWith('A paper boat drifting down a gutter stream');
@@ -94,7 +94,7 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     expect(
       studio.core.services.journal.optimizations.get(done.clientRequestId.slice(0, -2))!.statusCode,
     ).toBe(402);
-  }, 60_000);
+  });
 
   it('a cached input the service no longer knows: the refusal is recorded, the image uploaded again and optimized once under a key of the new body', async () => {
     const list = await call<ServicesList>('services.list', { serviceKind: 'video_generation' });
@@ -153,5 +153,5 @@ describe('Optimize: one optimization per draft inputs, never billed twice', () =
     expect(created).toEqual([expect.objectContaining({ idempotencyKey: again.clientRequestId, created: 1 })]);
     // Optimize again for the same inputs: the recorded result, no request
     expect(await optimize(draftId, 'watercolour')).toEqual(again);
-  }, 60_000);
+  });
 });

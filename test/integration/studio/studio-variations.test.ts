@@ -76,7 +76,7 @@ beforeAll(async () => {
   studio = await openCore(dataDir);
   const list = await studio.call<ServicesList>('services.list', { serviceKind: 'video_generation' });
   model = list.services.find((s) => s.available)!.modelAlias;
-}, 60_000);
+});
 afterAll(async () => {
   await studio?.core.close();
 });
@@ -121,7 +121,7 @@ describe('video.variations: Generate ×N', () => {
     expect(listed.map((j) => [j.rowId, j.variation!.index, j.variation!.count]).sort()).toEqual(
       rowIds.map((id, i) => [id, i, 3]).sort(),
     );
-  }, 60_000);
+  });
 
   it('pressing again, or twice at once, creates nothing new (same keys, same jobs)', async () => {
     const again = await studio.call<VariationsResult>('video.variations', { draftId: draft.id, count: 3 });
@@ -146,7 +146,7 @@ describe('video.variations: Generate ×N', () => {
         .prepare('SELECT count(*) AS n FROM job_intents WHERE draft_id = ?')
         .get(draft.id),
     ).toEqual({ n: 3 });
-  }, 60_000);
+  });
 
   it('refuses a count outside 2..8, another count on the same draft and a single Generate after it', async () => {
     await expect(studio.call('video.variations', { draftId: draft.id, count: 9 })).rejects.toMatchObject({
@@ -172,7 +172,7 @@ describe('video.variations: Generate ×N', () => {
     // nothing of it reached the simulator
     expect([...(await studio.createdAtSimulator(draft.idempotencyKey)).values()]).toEqual([1, 1, 1]);
     expect((await studio.createdAtSimulator(single.idempotencyKey)).size).toBe(1);
-  }, 60_000);
+  });
 
   it('a refused first variation stops there: nothing created, the draft editable again under a fresh key', async () => {
     const refused = await draftOf('A lantern nobody can pay for', 5);
@@ -202,7 +202,7 @@ describe('video.variations: Generate ×N', () => {
     });
     expect(retried.variations.map((v) => v.state)).toEqual(['accepted', 'accepted']);
     expect(retried.variations.map((v) => v.idempotencyKey)).toEqual(variationKeysOf(after.idempotencyKey, 2));
-  }, 60_000);
+  });
 
   it('keeps the group after a restart, and pressing again then creates nothing', async () => {
     const rowIds = first.variations.map((v) => v.jobRowId!);
@@ -225,5 +225,5 @@ describe('video.variations: Generate ×N', () => {
         .prepare('SELECT count(*) AS n FROM job_intents WHERE draft_id = ?')
         .get(draft.id),
     ).toEqual({ n: 3 });
-  }, 90_000);
+  });
 });
