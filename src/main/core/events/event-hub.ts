@@ -8,10 +8,12 @@ export type AnyEventListener = (event: EventName, payload: unknown) => void;
  */
 export class EventHub {
   private readonly listeners = new Set<AnyEventListener>();
+  /** Hear every event without being a transport (metrics): they keep nothing open. */
+  private readonly observers = new Set<AnyEventListener>();
 
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
     const checked = bridgeContract.events[event].parse(payload);
-    for (const listener of this.listeners) {
+    for (const listener of [...this.observers, ...this.listeners]) {
       try {
         listener(event, checked);
       } catch {
@@ -23,6 +25,12 @@ export class EventHub {
   /** How many transports listen now (an open socket keeps a platform workspace open). */
   get listenerCount(): number {
     return this.listeners.size;
+  }
+
+  /** Hears every event, like a transport, but is not counted as one (see {@link listenerCount}). */
+  observe(listener: AnyEventListener): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
   }
 
   subscribe(listener: AnyEventListener): () => void {

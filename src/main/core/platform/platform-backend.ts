@@ -227,7 +227,8 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     dataDir,
     openCore: (workspace) => {
       const core = createPlatformWorkspaceCore(workspace, parts);
-      core.events.subscribe((event, payload) => {
+      // an observer, not a transport: it does not keep the workspace open (the idle close)
+      core.events.observe((event, payload) => {
         if (event === 'jobs.changed') metrics.jobChanged(workspace.subjectKey, payload as JobView);
       });
       return core;
