@@ -455,6 +455,8 @@ export async function benchPlatform(): Promise<BenchRow[]> {
     const startedAt = performance.now();
     backend = startChild(
       [
+        // e.g. `--cpu-prof --cpu-prof-dir=…` to see where the backend's time goes
+        ...(process.env.BENCH_BACKEND_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         path.join(ROOT, 'bin/framewright.js'),
         'serve',
         '--platform',
@@ -475,10 +477,6 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         FRAMEWRIGHT_PUBLIC_URL: origin.origin,
         // a deployment's tuning of Node's file-system threads, when the bench is asked to try one
         ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
-        // e.g. `--cpu-prof --cpu-prof-dir=…` to see where the backend's time goes
-        ...(process.env.BENCH_BACKEND_NODE_OPTIONS
-          ? { NODE_OPTIONS: process.env.BENCH_BACKEND_NODE_OPTIONS }
-          : {}),
       },
     );
     await nextLine(backend, 'framewright serve --platform');

@@ -16,6 +16,7 @@ import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import type { RunningPlatformHost } from '../../main/host/platform-host.js';
 import { startMetricsServer, type RunningMetricsServer } from '../../main/host/metrics-server.js';
+import { boundedRequestLog } from '../../main/host/request-log.js';
 import { ExitCode } from '../exit-codes.js';
 
 interface ServePlatformOptions {
@@ -125,7 +126,7 @@ async function serveOnce(
       host: options.host,
       port,
       log: (line) => logger.info(line),
-      requestLog: (entry) => logger.info('request', { ...entry }),
+      requestLog: boundedRequestLog((message, fields) => logger.info(message, fields)),
       // other applications send boards to a person's Sequences (Framewright as a callee)
       ...(backend.interApp ? { interApp: backend.interApp } : {}),
     });

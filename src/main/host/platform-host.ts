@@ -60,6 +60,7 @@ import {
 import { clientAddressOf } from '../core/platform/client-address.js';
 import { HeldSignIns } from './held-sign-ins.js';
 import { DeploymentProbes, type ReadinessCheck } from './deployment-probes.js';
+import { CallPacer, DEFAULT_CALL_PACING, type CallPacing } from './call-pacing.js';
 import type { BackendMetrics, SignInOutcome } from '../core/platform/backend-metrics.js';
 import { SERVER_OPTIONS, withServerLimits, type ServerLimits } from '../core/process/server-limits.js';
 
@@ -140,6 +141,8 @@ export interface PlatformHostOptions<C extends WorkspaceCore = WorkspaceCore> {
   trustedProxies?: readonly string[];
   /** Uploads, bridge calls and event sockets one session may hold at once (defaults: session-caps.ts). */
   sessionCaps?: SessionCaps;
+  /** The pace of one person's bridge calls (defaults: call-pacing.ts). */
+  callPacing?: CallPacing;
   /** The server's timeouts and connection cap (defaults: core/process/server-limits.ts). */
   serverLimits?: Partial<ServerLimits>;
   /** The limiter's clock (tests). */
@@ -177,6 +180,12 @@ export interface RequestLogEntry {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A person's calls came faster than their pace for longer than a call may wait (call-pacing.ts). */
+const CALLS_TOO_FAST = {
+  code: 'host.calls_too_fast',
+  message: 'Too many requests from you in a short time: try again in a few seconds.',
+};
 
 /** A person's id in the logs: opaque and stable, never their name or platform ids. */
 export function opaquePersonId(subject: RuntimeSession['subject']): string {
@@ -279,6 +288,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   let interAppInFlight = 0;
   const trustedProxies = new Set(options.trustedProxies ?? []);
   const counters = new SessionCounters(options.sessionCaps);
+  const pacing = options.callPacing ?? DEFAULT_CALL_PACING;
+  const pacer = new CallPacer(pacing, options.now);
   const retryAfter = { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) };
   const endSession = (id: string) => options.sessions.signOut(id).catch(() => undefined);
   const heldSignIns = new HeldSignIns<ActiveSession>(
@@ -499,6 +510,19 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       throw new Refusal(415, 'host.content_type', 'Bridge calls are JSON.');
     // counted before the body is read: one session cannot hold many 12 MB bodies at once
     await capped(req, res, session, 'calls', async () => {
+      // the person's fair share: a call past their pace waits its turn, its body still unread
+      const bytes = Number(req.headers['content-length']) || 0;
+      const waitMs = pacer.reserve(opaquePersonId(session.subject), bytes);
+      if (waitMs === undefined) {
+        options.metrics?.refused('pace.calls');
+        return sendJson(
+          res,
+          429,
+          { ok: false, error: CALLS_TOO_FAST },
+          { 'Retry-After': String(Math.ceil(pacing.maxWaitMs / 1000)), Connection: 'close' },
+        );
+      }
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
       const body = await readJsonBody(req, BRIDGE_MAX_BODY_BYTES);
       const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
       const workspace = options.workspaces.workspaceOf(session.subject);

@@ -6,6 +6,7 @@ import {
   createSequenceCreateCallee,
   type SequenceCreateCalleeOptions,
 } from '../core/inter-app/sequence-create-callee.js';
+import { DEFAULT_CALL_PACING } from './call-pacing.js';
 import { serveSignedObject } from '../core/storage/serve-signed-object.js';
 import { startPlatformHost, type PlatformHostOptions, type RunningPlatformHost } from './platform-host.js';
 
@@ -77,6 +78,11 @@ export function startPlatformStudio(
       uploads: limits.uploadsPerSession,
       calls: limits.callsPerSession,
       sockets: limits.socketsPerSession,
+    },
+    callPacing: {
+      ...DEFAULT_CALL_PACING,
+      callsPerSecond: limits.callsPerSecond,
+      burstCalls: limits.callsPerSecond * 3,
     },
     eventsOf: (workspace) => workspace.core.events,
     studio: {

@@ -7,6 +7,7 @@ import { OutcomeUnknownError } from '../../../src/main/core/api-clients/api-erro
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { startPlatformHost, type RunningPlatformHost } from '../../../src/main/host/platform-host.js';
 import type { AttemptLimits } from '../../../src/main/host/attempt-limits.js';
+import type { CallPacing } from '../../../src/main/host/call-pacing.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { MemorySecretStore } from '../../support/memory-secret-store.js';
 import { closeWhenDone } from '../../support/worlds/cleanup.js';
@@ -100,6 +101,8 @@ export interface RigOptions {
   interAppLimits?: AttemptLimits;
   interAppConcurrent?: number;
   serverLimits?: Partial<ServerLimits>;
+  /** The pace of one person's bridge calls. */
+  callPacing?: CallPacing;
 }
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
@@ -166,6 +169,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       ...(rigOptions.interAppLimits ? { interAppLimits: rigOptions.interAppLimits } : {}),
       ...(rigOptions.interAppConcurrent ? { interAppConcurrent: rigOptions.interAppConcurrent } : {}),
       ...(rigOptions.serverLimits ? { serverLimits: rigOptions.serverLimits } : {}),
+      ...(rigOptions.callPacing ? { callPacing: rigOptions.callPacing } : {}),
       now: () => Date.now() + offsetMs,
     });
   };

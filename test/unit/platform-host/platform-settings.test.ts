@@ -99,6 +99,7 @@ describe('platform settings', () => {
       idleWorkspaceSeconds: 60,
       sweepIntervalSeconds: 600,
       drainSeconds: 25,
+      callsPerSecond: 20,
     });
     expect(
       problemsOf({

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { redactValue } from '../secrets/redact-value.js';
 
@@ -38,19 +38,67 @@ function describeError(value: unknown): unknown {
 }
 
 /**
- * Appends one line; a log that cannot be written (its folder removed, a full disk) never fails
- * the operation being logged. The folder is recreated once; past that the line is dropped.
+ * Appends lines to a log file through one open descriptor (a busy backend logs every request:
+ * opening and closing the file for each line cost more than the line). The descriptor is opened
+ * again when the file at the path is no longer the one it holds — rotated by this process or by
+ * another on the same data folder, or removed — checked at most once a second and after a
+ * rotation here. A log that cannot be written (its folder removed, a full disk) never fails the
+ * operation being logged: the folder is recreated once; past that the line is dropped.
  */
-function appendLine(file: string, line: string): void {
-  try {
-    appendFileSync(file, line + '\n', { mode: 0o600 });
-  } catch {
+class LogFile {
+  private fd: number | undefined;
+  private inode = 0;
+  private checkedAt = 0;
+
+  constructor(private readonly file: string) {}
+
+  append(line: string): void {
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      appendFileSync(file, line + '\n', { mode: 0o600 });
+      this.write(line);
     } catch {
-      // dropped: logging is never a reason to fail
+      this.close();
+      try {
+        mkdirSync(path.dirname(this.file), { recursive: true });
+        this.write(line);
+      } catch {
+        // dropped: logging is never a reason to fail
+      }
     }
+  }
+
+  /** The file at the path changed (this process rotated it): the next line opens it again. */
+  reopen(): void {
+    this.close();
+  }
+
+  private write(line: string): void {
+    const now = Date.now();
+    if (this.fd !== undefined && now - this.checkedAt >= 1000) {
+      this.checkedAt = now;
+      let current = -1;
+      try {
+        current = statSync(this.file).ino;
+      } catch {
+        // removed: opened again below
+      }
+      if (current !== this.inode) this.close();
+    }
+    if (this.fd === undefined) {
+      this.fd = openSync(this.file, 'a', 0o600);
+      this.inode = fstatSync(this.fd).ino;
+      this.checkedAt = now;
+    }
+    writeSync(this.fd, line + '\n');
+  }
+
+  private close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
   }
 }
 
@@ -70,7 +118,11 @@ export const DEFAULT_LOG_KEEP = 3;
  * against the file before a rotation (another process on the data folder may have rotated or
  * written meanwhile). Rotation failures are ignored like write failures: logging never fails.
  */
-function sizeBoundedFile(file: string, rotation: LogRotation): (lineBytes: number) => void {
+function sizeBoundedFile(
+  file: string,
+  rotation: LogRotation,
+  rotated: () => void = () => undefined,
+): (lineBytes: number) => void {
   const maxBytes = rotation.maxBytes ?? DEFAULT_LOG_MAX_BYTES;
   const keep = Math.max(1, rotation.keep ?? DEFAULT_LOG_KEEP);
   const currentSize = () => {
@@ -95,6 +147,7 @@ function sizeBoundedFile(file: string, rotation: LogRotation): (lineBytes: numbe
             }
           }
           renameSync(file, `${file}.1`);
+          rotated();
         } catch {
           // another process rotated it first, or the folder is gone: the append handles it
         }
@@ -144,7 +197,10 @@ export function createLogger(
 ): Logger {
   const secrets = new Set<string>();
   if (options.file) mkdirSync(path.dirname(options.file), { recursive: true });
-  const beforeAppend = options.file ? sizeBoundedFile(options.file, options.rotation ?? {}) : undefined;
+  const logFile = options.file ? new LogFile(options.file) : undefined;
+  const beforeAppend = options.file
+    ? sizeBoundedFile(options.file, options.rotation ?? {}, () => logFile?.reopen())
+    : undefined;
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level, message };
     if (fields) {
@@ -154,7 +210,7 @@ export function createLogger(
     const line = redact(JSON.stringify(redactValue(entry, secrets)), secrets);
     if (options.file) {
       beforeAppend!(Buffer.byteLength(line) + 1);
-      appendLine(options.file, line);
+      logFile!.append(line);
     }
     options.echo?.(options.echoFormat === 'readable' ? readableLine(line) : line);
   };

@@ -21,6 +21,7 @@ export type RefusalReason =
   | 'cap.calls'
   | 'cap.uploads'
   | 'cap.sockets'
+  | 'pace.calls'
   | 'inter_app.too_many';
 
 /** The bridge answers' error codes counted as refusals (the others are ordinary errors). */

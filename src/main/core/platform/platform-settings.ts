@@ -61,6 +61,8 @@ export interface PlatformLimits {
   readonly sweepIntervalSeconds: number;
   /** How long the drain at SIGTERM lets the requests in flight finish before stopping anyway. */
   readonly drainSeconds: number;
+  /** Bridge calls one person may make per second, sustained (three seconds' worth at once). */
+  readonly callsPerSecond: number;
 }
 
 /** The limits a team gets unless it sets them (docs/operators.md, "Settings"). */
@@ -73,6 +75,7 @@ export const DEFAULT_PLATFORM_LIMITS: PlatformLimits = {
   idleWorkspaceSeconds: 15 * 60,
   sweepIntervalSeconds: 60 * 60,
   drainSeconds: 25,
+  callsPerSecond: 20,
 };
 
 /** Each limit's environment variable, with its unit as the variable reads it. */
@@ -90,6 +93,7 @@ const LIMIT_SETTINGS: readonly {
   { name: 'FRAMEWRIGHT_IDLE_WORKSPACE_SECONDS', key: 'idleWorkspaceSeconds', scale: 1 },
   { name: 'FRAMEWRIGHT_SWEEP_INTERVAL_SECONDS', key: 'sweepIntervalSeconds', scale: 1 },
   { name: 'FRAMEWRIGHT_DRAIN_SECONDS', key: 'drainSeconds', scale: 1 },
+  { name: 'FRAMEWRIGHT_CALLS_PER_SECOND', key: 'callsPerSecond', scale: 1 },
 ];
 
 /** The limits from the environment: each a positive whole number when set, else its default. */
