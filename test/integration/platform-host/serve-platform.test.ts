@@ -52,6 +52,16 @@ function serve(args: string[], env: Record<string, string>) {
   return { child, exited, firstLine, stderr: () => stderr, stdout: () => stdout };
 }
 
+/** A launch code for the simulator's member, as the application center makes one. */
+async function memberLaunchCode(): Promise<string> {
+  const launch = await fetch(sim.platform.launchUrl, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ appKey: APP_KEY, user: 'member' }),
+  });
+  return ((await launch.json()) as { runtime: { launchCode: string } }).runtime.launchCode;
+}
+
 function settingsFor(publicUrl: string): Record<string, string> {
   const app = sim.platform.apps.find((a) => a.appKey === APP_KEY)!;
   return {
@@ -89,12 +99,7 @@ describe('framewright serve --platform', () => {
     const run = serve(['--json', '--port', String(port)], settingsFor(origin));
     try {
       expect(await run.firstLine).toBe(JSON.stringify({ origin, mode: 'platform' }));
-      const launch = await fetch(sim.platform.launchUrl, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ appKey: APP_KEY, user: 'member' }),
-      });
-      const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+      const runtime = { launchCode: await memberLaunchCode() };
       const signIn = await signInWithLaunchCode(origin, runtime.launchCode);
       expect(signIn.response.status).toBe(200);
       expect(signIn.cookie).toMatch(/^framewright_session=/);
@@ -153,12 +158,7 @@ describe('framewright serve --platform', () => {
     };
     try {
       await run.firstLine;
-      const launch = await fetch(sim.platform.launchUrl, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${sim.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ appKey: APP_KEY, user: 'member' }),
-      });
-      const { runtime } = (await launch.json()) as { runtime: { launchCode: string } };
+      const runtime = { launchCode: await memberLaunchCode() };
       const signIn = await signInWithLaunchCode(origin, runtime.launchCode);
       expect(signIn.response.status).toBe(200);
       const call = (method: string) =>
