@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// `npm run image`: the team deployment's container image, built offline from what this machine can
+// reach — Debian's packages for the base system and ffmpeg (mmdebstrap), the project's own build and
+// production dependencies, and this machine's Node.js — into an OCI image layout (umoci), archived as
+// out/image/framewright-backend.oci.tar for `framewright platform release --image`.
+//
+// The image: `framewright serve --platform --host 0.0.0.0 --port 8080 --data-dir /data` as its entry
+// point, user 10001 (not root), all state under the one volume /data, nothing written elsewhere (it
+// runs with a read-only root filesystem). Reproducible: every time in it is SOURCE_DATE_EPOCH (the
+// commit's time unless set), files are sorted and owned by 0 or 10001 only, so two builds from the
+// same commit and the same Debian packages give the same digest. The Debian base is cached in
+// out/image/cache by its inputs (packages, suite, mirror, epoch): a second build reuses it.
+//
+// Needs root (mmdebstrap's root mode) and the Debian packages mmdebstrap and umoci (`.ci/run` and
+// the README's quick start install them).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+  chmodSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = path.join(root, 'out', 'image');
+const archive = path.join(work, 'framewright-backend.oci.tar');
+const SUITE = 'bookworm';
+const MIRROR = process.env.FRAMEWRIGHT_IMAGE_MIRROR ?? 'http://deb.debian.org/debian';
+const PACKAGES = ['ca-certificates', 'ffmpeg', 'libstdc++6', 'tzdata'];
+const UID = 10001;
+const PORT = 8080;
+
+const run = (command, args, options = {}) => {
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+};
+const step = (name) => console.log(`\n== ${name}`);
+
+for (const tool of ['mmdebstrap', 'umoci'])
+  if (spawnSync('which', [tool]).status !== 0) {
+    console.error(`npm run image needs ${tool} (apt-get install -y mmdebstrap umoci).`);
+    process.exit(2);
+  }
+
+const epoch =
+  process.env.SOURCE_DATE_EPOCH ??
+  execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root }).toString().trim();
+const env = { ...process.env, SOURCE_DATE_EPOCH: epoch, LC_ALL: 'C.UTF-8', TZ: 'UTC' };
+
+// ---- the Debian base, cached by its inputs ----
+step('the Debian base (mmdebstrap)');
+const baseKey = createHash('sha256')
+  .update(JSON.stringify({ SUITE, MIRROR, PACKAGES, epoch }))
+  .digest('hex')
+  .slice(0, 16);
+const baseTar = path.join(work, 'cache', `debian-${SUITE}-${baseKey}.tar`);
+if (existsSync(baseTar)) console.log(`reused ${path.relative(root, baseTar)}`);
+else {
+  mkdirSync(path.dirname(baseTar), { recursive: true });
+  run(
+    'mmdebstrap',
+    [
+      '--mode=root',
+      '--variant=essential',
+      `--include=${PACKAGES.join(',')}`,
+      // no apt lists, caches, logs or machine id: nothing that differs from build to build
+      '--customize-hook=rm -rf "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/* "$1"/var/log/* "$1"/var/cache/ldconfig/aux-cache',
+      '--customize-hook=rm -f "$1"/etc/machine-id "$1"/var/lib/dbus/machine-id "$1"/etc/hostname "$1"/etc/resolv.conf',
+      SUITE,
+      `${baseTar}.part`,
+      MIRROR,
+    ],
+    { env },
+  );
+  run('mv', [`${baseTar}.part`, baseTar]);
+}
+
+// ---- the root filesystem: the base, then Framewright ----
+step('the root filesystem');
+const rootfs = path.join(work, 'rootfs');
+rmSync(rootfs, { recursive: true, force: true });
+mkdirSync(rootfs, { recursive: true });
+run('tar', ['-xf', baseTar, '-C', rootfs, '--numeric-owner']);
+const app = path.join(rootfs, 'opt', 'framewright');
+mkdirSync(app, { recursive: true });
+// the built CLI and renderer (npm run build made them), and what they need at run time
+for (const part of ['out/cli', 'out/renderer', 'package.json'])
+  cpSync(path.join(root, part), path.join(app, part), { recursive: true });
+// the entry point runs the bundle itself (bin/framewright.js would look for the sources it came from)
+const { entry } = JSON.parse(readFileSync(path.join(root, 'out', 'cli', 'build-info.json'), 'utf8'));
+writeFileSync(
+  path.join(app, 'framewright.mjs'),
+  `const { runCli } = await import('./out/cli/${entry}');\nprocess.exitCode = await runCli(process.argv);\n`,
+);
+const production = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root })
+  .toString()
+  .split('\n')
+  .filter((dir) => dir.startsWith(path.join(root, 'node_modules') + path.sep));
+for (const dir of production)
+  cpSync(dir, path.join(app, path.relative(root, dir)), { recursive: true, dereference: true });
+// this machine's Node.js (the one the native modules were built for), as /usr/local/bin/node
+cpSync(process.execPath, path.join(rootfs, 'usr', 'local', 'bin', 'node'));
+// the one user, and the one volume it owns
+appendFileSync(
+  path.join(rootfs, 'etc', 'passwd'),
+  `framewright:x:${UID}:${UID}:Framewright:/data:/usr/sbin/nologin\n`,
+);
+appendFileSync(path.join(rootfs, 'etc', 'group'), `framewright:x:${UID}:\n`);
+mkdirSync(path.join(rootfs, 'data'), { recursive: true });
+run('chown', [`${UID}:${UID}`, path.join(rootfs, 'data')]);
+chmodSync(path.join(rootfs, 'data'), 0o700);
+// every time in the image is the epoch
+run('find', [rootfs, '-exec', 'touch', '--no-dereference', '--date', `@${epoch}`, '{}', '+']);
+
+// ---- the OCI image ----
+step('the OCI image (umoci)');
+const layout = path.join(work, 'oci');
+const bundle = path.join(work, 'bundle');
+rmSync(layout, { recursive: true, force: true });
+rmSync(bundle, { recursive: true, force: true });
+const image = `${layout}:framewright`;
+const created = new Date(Number(epoch) * 1000).toISOString();
+run('umoci', ['init', '--layout', layout], { env });
+run('umoci', ['new', '--image', image], { env });
+run('umoci', ['unpack', '--image', image, bundle], { env });
+rmSync(path.join(bundle, 'rootfs'), { recursive: true, force: true });
+run('mv', [rootfs, path.join(bundle, 'rootfs')]);
+run('umoci', ['repack', '--no-history', '--image', image, bundle], { env });
+run(
+  'umoci',
+  [
+    'config',
+    '--no-history',
+    '--image',
+    image,
+    `--created=${created}`,
+    '--author=Framewright',
+    '--os=linux',
+    '--architecture=amd64',
+    `--config.user=${UID}:${UID}`,
+    '--config.workingdir=/data',
+    '--config.volume=/data',
+    `--config.exposedports=${PORT}/tcp`,
+    '--config.env=PATH=/usr/local/bin:/usr/bin:/bin',
+    '--config.env=NODE_ENV=production',
+    '--clear=config.entrypoint',
+    '--config.entrypoint=/usr/local/bin/node',
+    '--config.entrypoint=/opt/framewright/framewright.mjs',
+    '--clear=config.cmd',
+    ...[
+      ...['serve', '--platform', '--host', '0.0.0.0', '--port', String(PORT), '--data-dir', '/data'],
+      ...['--renderer-dir', '/opt/framewright/out/renderer'],
+    ].map((arg) => `--config.cmd=${arg}`),
+  ],
+  { env },
+);
+run('umoci', ['gc', '--layout', layout], { env });
+rmSync(bundle, { recursive: true, force: true });
+
+// ---- the archive: sorted, owned by root, every time the epoch ----
+step('the archive');
+run('find', [layout, '-exec', 'touch', '--no-dereference', '--date', `@${epoch}`, '{}', '+']);
+run(
+  'tar',
+  [
+    '--sort=name',
+    `--mtime=@${epoch}`,
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '-cf',
+    archive,
+    '-C',
+    layout,
+    'oci-layout',
+    'index.json',
+    'blobs',
+  ],
+  { env },
+);
+const index = JSON.parse(readFileSync(path.join(layout, 'index.json'), 'utf8'));
+const digest = index.manifests[0].digest;
+writeFileSync(path.join(work, 'digest'), `${digest}\n`);
+console.log(`\nThe image: ${path.relative(root, archive)}\nIts manifest: ${digest}`);
