@@ -1,5 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -109,6 +117,14 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
   const close = async () => {
     for (const child of children.reverse()) await stop(child);
     const leaks = started ? leakedSecrets(backendLines, path.join(dir, 'backend', 'logs'), secrets) : [];
+    // the backend's log, kept beside the reports to read after a failure (no secret: checked above)
+    if (leaks.length === 0) {
+      mkdirSync(path.join(root, 'test-results', 'backend-logs'), { recursive: true });
+      writeFileSync(
+        path.join(root, 'test-results', 'backend-logs', `${name}.log`),
+        backendLines.join('\n') + '\n',
+      );
+    }
     rmSync(dir, { recursive: true, force: true });
     expect(leaks, 'secrets in the backend’s log').toEqual([]);
   };
@@ -176,17 +192,16 @@ export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
         await page.goto(`${origin}/?launchCode=${launchCode}`);
         await expect(page).toHaveURL(`${origin}/`);
         // a browser with no session is asked whom the link signs in (login CSRF): the person says yes
+        const confirmed = page.waitForResponse(
+          (r) =>
+            r.url() === `${origin}/platform/session` && r.request().method() === 'POST' && r.status() === 200,
+        );
         await page.getByRole('button', { name: 'Open Framewright' }).click();
+        // the session's cookie and CSRF token, as the host answered them: neither may ever reach its log
+        const { result } = (await (await confirmed).json()) as { result: { csrfToken: string } };
+        secrets.add(result.csrfToken);
         await expect(page.getByTestId('nav-create')).toBeVisible();
-        // the session's cookie and CSRF token: neither may ever reach the backend's log
         for (const cookie of await context.cookies()) secrets.add(cookie.value);
-        const csrf = await page.evaluate(async () => {
-          const answer = (await (await fetch('/platform/session')).json()) as {
-            result?: { csrfToken?: string };
-          };
-          return answer.result?.csrfToken ?? '';
-        });
-        secrets.add(csrf);
         return page;
       },
       close,
