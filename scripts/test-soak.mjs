@@ -23,12 +23,24 @@ function run(command, args, env = {}) {
   return result.status === 0;
 }
 
-/** One busy loop per core, in child processes, until stopped. */
+/**
+ * One busy loop per core, in child processes, until stopped — or until this process is gone: each
+ * loop looks every few million turns whether its parent changed (a soak stopped by a signal left
+ * its burners loading the machine for whatever ran next).
+ */
+const BURN = `const parent = process.ppid; for (let i = 0; ; i += 1) if ((i & 0x3fffff) === 0 && process.ppid !== parent) process.exit(0);`;
 function startBurner() {
   const loops = Array.from({ length: os.availableParallelism() }, () =>
-    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+    spawn(process.execPath, ['-e', BURN], { stdio: 'ignore' }),
   );
-  return () => loops.forEach((loop) => loop.kill('SIGKILL'));
+  const stop = () => loops.forEach((loop) => loop.kill('SIGKILL'));
+  // stopped by a signal: the burners go too
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      stop();
+      process.exit(130);
+    });
+  return stop;
 }
 
 /** Each test's outcome in a vitest JSON report: "file › name" → passed. */
