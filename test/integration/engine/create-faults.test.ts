@@ -64,7 +64,9 @@ describe('creation faults', () => {
     const delays: number[] = [];
     const core = await coreWithRetryHook(async ({ delayMs }) => {
       delays.push(delayMs);
-      await setScenario(sim.baseUrl, sim.token, null);
+      // in-process and at once: the retry after this hook must meet the cleared scenario (over HTTP
+      // the clearing raced the 50 ms backoff under load, and the retry was dropped a second time)
+      sim.setScenario(null);
     });
     await setScenario(sim.baseUrl, sim.token, scenario);
     const key = `fault-${scenario}`;
@@ -84,7 +86,7 @@ describe('creation faults', () => {
       const key = `fault-${scenario}`;
       const core = await coreWithRetryHook(async () => {
         states.push(core.journal.jobs.getIntent(key)!.state);
-        await setScenario(sim.baseUrl, sim.token, null);
+        sim.setScenario(null);
       });
       await setScenario(sim.baseUrl, sim.token, scenario);
       const before = core.journal.jobs.getIntent(key);
