@@ -328,14 +328,15 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     work: () => Promise<void>,
   ) => {
     const release = counters.take(session.id, kind);
-    if (!release) options.metrics?.refused(`cap.${kind}`);
-    if (!release)
+    if (!release) {
+      options.metrics?.refused(`cap.${kind}`);
       return sendJson(
         res,
         429,
         { ok: false, error: CAP_REFUSALS[kind] },
         { ...retryAfter, Connection: 'close' },
       );
+    }
     let pending = 2;
     const settled = () => {
       pending -= 1;
@@ -614,6 +615,7 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   ) => {
     const client = clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
     const refuse = (status: 429 | 503, retryAfterSeconds: number) => {
+      if (status === 429) options.metrics?.refused('inter_app.too_many');
       sendJson(
         res,
         status,
@@ -624,10 +626,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     };
     if (interAppInFlight >= interAppConcurrent) return refuse(503, 1);
     const attempt = interAppLimiter.admit(client);
-    if (!attempt.admitted) options.metrics?.refused('inter_app.too_many');
     if (!attempt.admitted) return refuse(429, attempt.retryAfterSeconds);
     const call = interAppLimiter.admitCall(client);
-    if (!call.admitted) options.metrics?.refused('inter_app.too_many');
     if (!call.admitted) return refuse(429, call.retryAfterSeconds);
     interAppInFlight += 1;
     try {
@@ -728,8 +728,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
       });
       if (!csrfOk) return { accept: false, status: '403 Forbidden' };
       const release = counters.take(session.id, 'sockets');
-      if (!release) options.metrics?.refused('cap.sockets');
-      if (!release) return { accept: false, status: '429 Too Many Requests', headers: retryAfter };
+      if (!release) {
+        options.metrics?.refused('cap.sockets');
+        return { accept: false, status: '429 Too Many Requests', headers: retryAfter };
+      }
       // the count comes back when the connection ends, whether or not the socket ever opened
       req.socket.once('close', release);
       const workspace = options.workspaces.workspaceOf(session.subject);
