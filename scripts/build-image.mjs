@@ -69,6 +69,7 @@ else {
     [
       '--mode=root',
       '--variant=essential',
+      '--format=tar',
       `--include=${PACKAGES.join(',')}`,
       // no apt lists, caches, logs or machine id: nothing that differs from build to build
       '--customize-hook=rm -rf "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/* "$1"/var/log/* "$1"/var/cache/ldconfig/aux-cache',
