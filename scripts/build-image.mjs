@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run image`: the team deployment's container image, built offline from what this machine can
 // reach — Debian's packages for the base system and ffmpeg (mmdebstrap), the project's own build and
-// production dependencies, and this machine's Node.js — into an OCI image layout (umoci), archived as
+// its native modules, and this machine's Node.js — into an OCI image layout (umoci), archived as
 // out/image/framewright-backend.oci.tar for `framewright platform release --image`.
 //
 // The image: `framewright serve --platform --host 0.0.0.0 --port 8080 --data-dir /data` as its entry
@@ -9,16 +9,19 @@
 // runs with a read-only root filesystem). Reproducible: every time in it is SOURCE_DATE_EPOCH (the
 // commit's time unless set), files are sorted and owned by 0 or 10001 only, so two builds from the
 // same commit and the same Debian packages give the same digest. The Debian base is cached in
-// out/image/cache by its inputs (packages, suite, mirror, epoch): a second build reuses it.
+// out/image/cache by its inputs (packages, suite, mirror): a second build reuses it, whatever the
+// commit. (The same digest needs the same Debian packages: a mirror that moved on between two builds
+// gives a newer base; FRAMEWRIGHT_IMAGE_MIRROR may name a snapshot.)
 //
-// Needs root (mmdebstrap's root mode) and the Debian packages mmdebstrap and umoci (`.ci/run` and
-// the README's quick start install them).
+// Needs root (mmdebstrap's root mode) and the Debian packages mmdebstrap and umoci (`npm test`'s
+// system-package check and `.ci/run` install them).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -53,11 +56,14 @@ const epoch =
   process.env.SOURCE_DATE_EPOCH ??
   execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root }).toString().trim();
 const env = { ...process.env, SOURCE_DATE_EPOCH: epoch, LC_ALL: 'C.UTF-8', TZ: 'UTC' };
+// the base's own times (password ages, dpkg's records) are this fixed moment, not the commit's, so
+// the cached base serves every commit; every file's time is set to the commit's afterwards
+const BASE_EPOCH = '1700000000';
 
 // ---- the Debian base, cached by its inputs ----
 step('the Debian base (mmdebstrap)');
 const baseKey = createHash('sha256')
-  .update(JSON.stringify({ SUITE, MIRROR, PACKAGES, epoch }))
+  .update(JSON.stringify({ SUITE, MIRROR, PACKAGES, BASE_EPOCH }))
   .digest('hex')
   .slice(0, 16);
 const baseTar = path.join(work, 'cache', `debian-${SUITE}-${baseKey}.tar`);
@@ -78,7 +84,7 @@ else {
       `${baseTar}.part`,
       MIRROR,
     ],
-    { env },
+    { env: { ...env, SOURCE_DATE_EPOCH: BASE_EPOCH } },
   );
   run('mv', [`${baseTar}.part`, baseTar]);
 }
@@ -91,21 +97,52 @@ mkdirSync(rootfs, { recursive: true });
 run('tar', ['-xf', baseTar, '-C', rootfs, '--numeric-owner']);
 const app = path.join(rootfs, 'opt', 'framewright');
 mkdirSync(app, { recursive: true });
-// the built CLI and renderer (npm run build made them), and what they need at run time
-for (const part of ['out/cli', 'out/renderer', 'package.json'])
-  cpSync(path.join(root, part), path.join(app, part), { recursive: true });
-// the entry point runs the bundle itself (bin/framewright.js would look for the sources it came from)
+// the built CLI bundle and the renderer (npm run build made them): the bundle's code only, not its
+// build notes (build-info.json has the build's time, meta.json this folder's paths)
+mkdirSync(path.join(app, 'out'), { recursive: true });
 const { entry } = JSON.parse(readFileSync(path.join(root, 'out', 'cli', 'build-info.json'), 'utf8'));
+for (const part of [`out/cli/${entry}`, 'out/cli/chunks', 'out/renderer'])
+  cpSync(path.join(root, part), path.join(app, part), { recursive: true });
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+writeFileSync(
+  path.join(app, 'package.json'),
+  JSON.stringify({ name: manifest.name, version: manifest.version, private: true, type: manifest.type }) +
+    '\n',
+);
+// the entry point runs the bundle itself (bin/framewright.js would look for the sources it came from)
 writeFileSync(
   path.join(app, 'framewright.mjs'),
   `const { runCli } = await import('./out/cli/${entry}');\nprocess.exitCode = await runCli(process.argv);\n`,
 );
-const production = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root })
-  .toString()
-  .split('\n')
-  .filter((dir) => dir.startsWith(path.join(root, 'node_modules') + path.sep));
-for (const dir of production)
-  cpSync(dir, path.join(app, path.relative(root, dir)), { recursive: true, dereference: true });
+// The bundle holds every pure JavaScript dependency; outside it are only the native modules the
+// backend loads: better-sqlite3 (the journals) and what it requires. keytar (the desktop keychain)
+// is left out: the backend keeps its secrets in its own encrypted store under /data.
+const nativeModules = ['better-sqlite3'];
+const closure = new Set();
+const addPackage = (name) => {
+  if (closure.has(name)) return;
+  closure.add(name);
+  const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) addPackage(dependency);
+};
+nativeModules.forEach(addPackage);
+for (const name of [...closure].sort()) {
+  const from = path.join(root, 'node_modules', name);
+  const to = path.join(app, 'node_modules', name);
+  if (!existsSync(path.join(from, 'binding.gyp'))) {
+    cpSync(from, to, { recursive: true, dereference: true });
+    continue;
+  }
+  // a native module: its JavaScript and its compiled addon, not its sources, objects and build
+  // files (they hold this checkout's paths, which differ from clone to clone)
+  for (const part of ['package.json', 'lib', 'LICENSE'])
+    if (existsSync(path.join(from, part)))
+      cpSync(path.join(from, part), path.join(to, part), { recursive: true });
+  const release = path.join(from, 'build', 'Release');
+  mkdirSync(path.join(to, 'build', 'Release'), { recursive: true });
+  for (const file of readdirSync(release).filter((f) => f.endsWith('.node')))
+    cpSync(path.join(release, file), path.join(to, 'build', 'Release', file));
+}
 // this machine's Node.js (the one the native modules were built for), as /usr/local/bin/node
 cpSync(process.execPath, path.join(rootfs, 'usr', 'local', 'bin', 'node'));
 // the one user, and the one volume it owns
