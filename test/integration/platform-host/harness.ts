@@ -103,7 +103,24 @@ export interface RigOptions {
   serverLimits?: Partial<ServerLimits>;
   /** The pace of one person's bridge calls. */
   callPacing?: CallPacing;
+  /** A studio whose uploads (`/bridge/files`) read the whole body and answer its size. */
+  uploads?: boolean;
 }
+
+/** The studio routes of `uploads`: staging counts the bytes; nothing else is served. */
+const countingStudio = {
+  stage: async (_workspace: unknown, source: IncomingMessage) => {
+    let bytes = 0;
+    for await (const chunk of source) bytes += (chunk as Buffer).length;
+    return { bytes };
+  },
+  media: () => Promise.resolve(undefined),
+  exportedFile: () => undefined,
+  serveObject: (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(404).end();
+    return Promise.resolve();
+  },
+};
 
 export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig> {
   const platform = await openPlatformSimulator({ prefix: 'fw-platform-host-' });
@@ -170,6 +187,7 @@ export async function startRig(rigOptions: RigOptions = {}): Promise<PlatformRig
       ...(rigOptions.interAppConcurrent ? { interAppConcurrent: rigOptions.interAppConcurrent } : {}),
       ...(rigOptions.serverLimits ? { serverLimits: rigOptions.serverLimits } : {}),
       ...(rigOptions.callPacing ? { callPacing: rigOptions.callPacing } : {}),
+      ...(rigOptions.uploads ? { studio: countingStudio } : {}),
       now: () => Date.now() + offsetMs,
     });
   };

@@ -137,4 +137,48 @@ describe('the drain', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe(String(DRAIN_RETRY_AFTER_SECONDS));
   });
+
+  it('answers an upload that arrives while draining with 503 and Retry-After, its body read rather than the connection reset', async () => {
+    await rig.close();
+    rig = await startRig({ uploads: true });
+    const member = new Page(rig);
+    await member.open(await rig.launchCode('member'));
+    const draining = rig.host.drain(10_000);
+    // more than the socket buffers hold: closed unread, the client would see a reset, not the answer
+    const body = Buffer.alloc(8 * 1024 * 1024, 7);
+    const answer = await new Promise<{ status: number; retryAfter: unknown; text: string }>(
+      (resolve, reject) => {
+        const upload = http.request(
+          `${rig.origin}/bridge/files?name=take.mp4&for=composer`,
+          {
+            method: 'POST',
+            headers: {
+              Origin: rig.origin,
+              Cookie: member.cookie,
+              'X-Framewright-CSRF': member.csrf,
+              'Content-Type': 'application/octet-stream',
+              'Content-Length': String(body.length),
+            },
+          },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                retryAfter: response.headers['retry-after'],
+                text,
+              }),
+            );
+          },
+        );
+        upload.on('error', reject);
+        upload.end(body);
+      },
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.retryAfter).toBe(String(DRAIN_RETRY_AFTER_SECONDS));
+    expect(JSON.parse(answer.text).error.code).toBe('host.draining');
+    expect(await draining).toEqual({ finished: true, cutShort: 0 });
+  });
 });
