@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast pure unit tests, and integration tests that start real servers,
-// real SQLite files, real ffmpeg and a real Secret Service. Both drain the test worlds' one cleanup
+// Three projects: fast pure unit tests, integration tests that start real servers,
+// real SQLite files, real ffmpeg and a real Secret Service, and the backend's image run as a container.
+// Each drains the test worlds' one cleanup
 // registry (test/support/worlds/setup.ts) after each test and each file.
 const setupFiles = ['test/support/worlds/setup.ts'];
 
@@ -23,6 +24,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // the image's own project (below): it needs the image built, and runs beside the end-to-end tests
+          exclude: ['test/integration/deployment/**'],
           environment: 'node',
           setupFiles,
           // limits for a hung test, not speed checks (those are in `npm run bench`): these tests render
@@ -39,6 +42,19 @@ export default defineConfig({
           // own worlds (the cleanup registry), and a fresh module graph per file cost 74 s of
           // imports (measured: 337 s for the step against 399 s with isolation, 810 tests passing)
           isolate: false,
+        },
+      },
+      {
+        test: {
+          // the backend's container image built (npm run image) and run as an orchestrator would:
+          // its own step of npm test, after the end-to-end tests (which leave a core free for it)
+          name: 'image',
+          include: ['test/integration/deployment/**/*.test.ts'],
+          environment: 'node',
+          setupFiles,
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
         },
       },
     ],

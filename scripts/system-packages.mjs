@@ -2,7 +2,8 @@
 // System packages Framewright needs beyond npm, by purpose. On Debian/Ubuntu, run as root (or with
 // password-less sudo), missing ones are installed with apt-get; elsewhere the exact names are printed.
 //   node scripts/system-packages.mjs app    – before `npm install`: native-module headers, ffmpeg
-//   node scripts/system-packages.mjs test   – before the test suite: also Chromium and a Secret Service
+//   node scripts/system-packages.mjs test   – before the test suite: also Chromium, a Secret Service and
+//                                            the image tools (mmdebstrap, umoci, bubblewrap)
 // Set FRAMEWRIGHT_SKIP_SYSTEM_PACKAGES=1 to only report.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,6 +46,21 @@ export const PACKAGES = {
       deb: 'fonts-wqy-microhei',
       check: () => existsSync('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc'),
       why: 'Chinese text in screenshots',
+    },
+    {
+      deb: 'mmdebstrap',
+      check: () => onPath('mmdebstrap'),
+      why: 'npm run image: the backend image’s Debian base, made from Debian’s packages',
+    },
+    {
+      deb: 'umoci',
+      check: () => onPath('umoci'),
+      why: 'npm run image: the OCI image layout (and unpacking it to run the image in its test)',
+    },
+    {
+      deb: 'bubblewrap',
+      check: () => onPath('bwrap'),
+      why: 'the image’s test runs its root filesystem read-only, as its user (no container runtime here)',
     },
     {
       deb: 'fonts-noto-color-emoji',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check Framewright has, in order — system prerequisites, typecheck, lint,
 // format, build, unit tests, then integration and end-to-end tests (Chromium), both inside a private
-// D-Bus session with a real Secret Service — then one plain line: "N passed, N failed".
+// D-Bus session with a real Secret Service, and the backend's container image built and run — then
+// one plain line: "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -133,7 +134,7 @@ if (wants('static')) {
     check(name, outcomes[i].ok);
   });
 }
-if (wants('static') || wants('e2e') || wants('integration')) {
+if (wants('static') || wants('e2e') || wants('integration') || wants('image')) {
   const built = run(bin('electron-vite'), ['build']);
   check('build (main, preload, renderer bundles)', built);
   // on the build just made (a test of its own would read whatever build happened to be on disk)
@@ -231,6 +232,16 @@ const endToEnd = wants('e2e')
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
     })
   : undefined;
+// The backend's image (built twice by its test: a cold first build counts here) and run as a
+// container: after the end-to-end tests, which end before the integration tests and leave a core
+// free for it.
+const image = wants('image')
+  ? (endToEnd ?? Promise.resolve()).then(() =>
+      runLabelled('[image]', bin('vitest'), vitestArgs('image'), {
+        FRAMEWRIGHT_SIMULATOR_RENDER_CACHE: path.join(results, 'simulator-renders'),
+      }),
+    )
+  : undefined;
 if (integration) {
   const { ok, ms } = await integration;
   lastStepMs = ms;
@@ -253,6 +264,13 @@ if (endToEnd) {
     if ((stats.unexpected ?? 0) > 0) failures.push(`${stats.unexpected} end-to-end test(s)`);
     if (!ok && !(stats.unexpected > 0)) check('end-to-end run (runner exited with an error)', false);
   } else check('end-to-end run (no report)', false);
+}
+
+if (image) {
+  const { ok, ms } = await image;
+  lastStepMs = ms;
+  recordTime('the backend image: built twice and run (after the end-to-end tests)');
+  countVitestStep('image', ok);
 }
 
 console.log('\nTime per step (seconds):');
