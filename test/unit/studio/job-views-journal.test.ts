@@ -117,6 +117,69 @@ describe('one class of job views for the CLI and the studio', () => {
     expect(parsed.mediaUrl).toMatch(/library\/\d+\/7/);
   });
 
+  it('lists a page of jobs with one read of each table, each job with its own intent, outputs, variation and stage', () => {
+    const views = studioViews();
+    const jobs = Array.from({ length: 12 }, (_, n) => accept(`k-${n}`, 'work', `job-${n}`));
+    // every third job has two outputs, one a variation of a group, every other one a later stage
+    jobs.forEach((job, n) => {
+      if (n % 3 === 0)
+        t.journal.jobs.recordPoll(job.id, {
+          status: 'succeeded',
+          outputs: [0, 1].map((i) => ({ assetId: `out-${n}-${i}`, mimeType: 'video/mp4', kind: 'video' })),
+        });
+      else if (n % 2 === 0) t.journal.jobs.recordPoll(job.id, { status: 'running', stage: `stage-${n}` });
+    });
+    t.journal.variations.record({ intentId: jobs[4]!.intentId, groupId: 'g-1', position: 1, count: 3 });
+    // the raw body of the last poll stays with the job read on its own, not in a page of jobs
+    expect(t.journal.jobs.getJob(jobs[0]!.id)!.lastBody).toBeDefined();
+    const listed = t.journal.jobs.listJobs({ profileId: 'work' }).items.find((j) => j.id === jobs[0]!.id);
+    expect((listed as { lastBody?: unknown }).lastBody).toBeUndefined();
+
+    const reads = new Map<string, number>();
+    const counted = <T extends object>(table: string, target: T): T =>
+      new Proxy(target, {
+        get: (object, name) => {
+          const value = Reflect.get(object, name) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            reads.set(`${table}.${String(name)}`, (reads.get(`${table}.${String(name)}`) ?? 0) + 1);
+            return (value as (...a: unknown[]) => unknown).apply(object, args);
+          };
+        },
+      });
+    const countedViews = new JobViews(
+      {
+        ...t.journal,
+        jobs: counted('jobs', t.journal.jobs),
+        outputs: counted('outputs', t.journal.outputs),
+        variations: counted('variations', t.journal.variations),
+      },
+      {
+        drafts: { find: () => undefined } as Pick<StudioDrafts, 'find'>,
+        staged: { get: () => ({}) as never },
+        host: BROWSER_HOST,
+      },
+    );
+    const page = countedViews.listJobs({ profileId: 'work' }).items;
+    expect(reads).toEqual(
+      new Map([
+        ['jobs.listJobs', 1],
+        ['jobs.intentsByIds', 1],
+        ['outputs.listForJobs', 1],
+        ['variations.forIntents', 1],
+        ['jobs.latestStageStarts', 1],
+        // the estimate of each job still in progress (from succeeded jobs of its model): 8 of 12
+        ['jobs.succeededDurations', 8],
+      ]),
+    );
+    // the same as each job shown on its own
+    expect(page).toEqual(jobs.toReversed().map((job) => views.jobView(t.journal.jobs.getJob(job.id)!)));
+    const byJob = new Map(page.map((view) => [view.jobId, view]));
+    expect(byJob.get('job-3')!.outputs.map((o) => o.position)).toEqual([0, 1]);
+    expect(byJob.get('job-4')).toMatchObject({ stage: 'stage-4', variation: { groupId: 'g-1', index: 1 } });
+    expect(byJob.get('job-5')).toMatchObject({ outputs: [], variation: null, title: 'prompt of k-5' });
+  });
+
   it("refuses the studio's views when built over the journal alone, rather than answering without media URLs", () => {
     const views = setup();
     const job = accept('k-work', 'work', 'job-1');

@@ -180,6 +180,9 @@ export interface DurationSampleQuery {
   readonly limit?: number;
 }
 
+/** A job as a page of jobs lists it: all of it but the last poll's raw body (`getJob` has that). */
+export type ListedJob = Omit<Job, 'lastBody'>;
+
 export interface JobWithOutputs extends Job {
   readonly outputs: Output[];
 }
@@ -346,6 +349,18 @@ const toJob = (row: JobRow): Job => ({
   updatedAt: row.updated_at,
 });
 
+/**
+ * A listed job's columns: every one but the last poll's raw body (`lastBody`, up to the whole
+ * answer of the platform), which only a job read on its own carries: a page of jobs left it unread.
+ */
+const LISTED_JOB_COLUMNS = [
+  'id, intent_id, profile_id, model, service_kind, job_id, request_id, job_url, status, stage',
+  'stage_message, server_created_at, started_at, completed_at, elapsed_seconds, queued_seconds',
+  'running_seconds, refresh_after_seconds, retry_after_seconds, next_poll_at, last_polled_at',
+  'poll_count, effective_spec_json, error_code, error_message, status_code, retryable',
+  'NULL AS last_body_json, accepted_at, updated_at',
+].join(', ');
+
 const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 const flagOrNull = (value: boolean | undefined): number | null =>
   value === undefined ? null : value ? 1 : 0;
@@ -393,6 +408,8 @@ export class JobsRepository {
   private readonly insertIntentStmt: Statement;
   private readonly intentByKeyStmt: Statement<[string], IntentRow>;
   private readonly intentByIdStmt: Statement<[number], IntentRow>;
+  private readonly intentsByIdsStmt: Statement<[string], IntentRow>;
+  private readonly latestStageStartsStmt: Statement<[string], { job_row_id: number; started_at: number }>;
   private readonly attemptStmt: Statement;
   private readonly intentStateStmt: Statement;
   private readonly rejectStmt: Statement;
@@ -428,6 +445,16 @@ export class JobsRepository {
     );
     this.intentByKeyStmt = db.prepare('SELECT * FROM job_intents WHERE idempotency_key = ?');
     this.intentByIdStmt = db.prepare('SELECT * FROM job_intents WHERE id = ?');
+    // a page's rows in one statement each (ids as a JSON array): lists read a few tables per page,
+    // not per job
+    this.intentsByIdsStmt = db.prepare(
+      'SELECT * FROM job_intents WHERE id IN (SELECT value FROM json_each(?))',
+    );
+    this.latestStageStartsStmt = db.prepare(
+      `SELECT job_row_id, started_at FROM job_stage_history WHERE id IN (
+         SELECT max(id) FROM job_stage_history
+          WHERE job_row_id IN (SELECT value FROM json_each(?)) GROUP BY job_row_id)`,
+    );
     this.attemptStmt = db.prepare(
       `UPDATE job_intents SET attempt_count = attempt_count + 1, last_attempt_at = @now, updated_at = @now
        WHERE idempotency_key = @key AND state IN ('pending_create', 'unknown')`,
@@ -614,6 +641,14 @@ export class JobsRepository {
     return row && toIntent(row);
   }
 
+  /** The intents with these ids, by id (one statement for a page of jobs). */
+  intentsByIds(ids: readonly number[]): Map<number, JobIntent> {
+    const found = new Map<number, JobIntent>();
+    if (ids.length === 0) return found;
+    for (const row of this.intentsByIdsStmt.all(JSON.stringify(ids))) found.set(row.id, toIntent(row));
+    return found;
+  }
+
   /** Counts a create attempt (call right before each send, first or replay). */
   markAttempt(idempotencyKey: string): JobIntent {
     this.requireOpenIntent(
@@ -779,6 +814,15 @@ export class JobsRepository {
     }));
   }
 
+  /** When each of these jobs' latest (status, stage) began, by job row id (jobs without history are absent). */
+  latestStageStarts(jobRowIds: readonly number[]): Map<number, number> {
+    const found = new Map<number, number>();
+    if (jobRowIds.length === 0) return found;
+    for (const row of this.latestStageStartsStmt.all(JSON.stringify(jobRowIds)))
+      found.set(row.job_row_id, row.started_at);
+    return found;
+  }
+
   /**
    * How long (ms, accept → succeeded) the most recent succeeded jobs of one profile took for the
    * same model and requested seconds, newest first: as this journal saw it (stage history), else
@@ -807,7 +851,7 @@ export class JobsRepository {
    * pagination on the journal id: pass `nextCursor` back as `cursor`. Each filter combination is
    * served by an index ending in `id`, so a page costs the same at any library size.
    */
-  listJobs(query: ListJobsQuery = {}): Page<Job> {
+  listJobs(query: ListJobsQuery = {}): Page<ListedJob> {
     const limit = pageSize(query.limit);
     if (query.status !== undefined && !JOB_STATUSES.includes(query.status)) {
       throw new RangeError(`Unknown job status "${String(query.status)}".`);
@@ -817,7 +861,7 @@ export class JobsRepository {
     if (query.profileId !== undefined) where.push('profile_id = @profileId');
     // the first page too is a range below an id (the largest there can be), never a table scan
     where.push('id < @before');
-    const sql = `SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+    const sql = `SELECT ${LISTED_JOB_COLUMNS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
     const rows = this.cached(sql).all({
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),

@@ -100,6 +100,7 @@ export class OutputsRepository {
   private readonly insertStmt: Statement;
   private readonly byIdStmt: Statement<[number], Row>;
   private readonly byJobStmt: Statement<[number], Row>;
+  private readonly byJobsStmt: Statement<[string], Row>;
   private readonly countByJobStmt: Statement<[number], { n: number }>;
   private readonly downloadingStmt: Statement;
   private readonly verifiedStmt: Statement;
@@ -119,6 +120,9 @@ export class OutputsRepository {
     );
     this.byIdStmt = db.prepare('SELECT * FROM outputs WHERE id = ?');
     this.byJobStmt = db.prepare('SELECT * FROM outputs WHERE job_row_id = ? ORDER BY position');
+    this.byJobsStmt = db.prepare(
+      'SELECT * FROM outputs WHERE job_row_id IN (SELECT value FROM json_each(?)) ORDER BY job_row_id, position',
+    );
     this.countByJobStmt = db.prepare('SELECT count(*) AS n FROM outputs WHERE job_row_id = ?');
     this.downloadingStmt = db.prepare(
       `UPDATE outputs SET download_state = 'downloading', temp_path = @tempPath,
@@ -184,6 +188,15 @@ export class OutputsRepository {
 
   listForJob(jobRowId: number): Output[] {
     return this.byJobStmt.all(jobRowId).map(toOutput);
+  }
+
+  /** The outputs of each of these jobs, by position (one statement for a page of jobs; none: []). */
+  listForJobs(jobRowIds: readonly number[]): Map<number, Output[]> {
+    const found = new Map<number, Output[]>(jobRowIds.map((id) => [id, []]));
+    if (jobRowIds.length === 0) return found;
+    for (const row of this.byJobsStmt.all(JSON.stringify(jobRowIds)))
+      found.get(row.job_row_id)?.push(toOutput(row));
+    return found;
   }
 
   /** Journal ids of jobs with outputs still to download (uses a partial index). */

@@ -26,6 +26,7 @@ const toVariation = (row: VariationRow): JobVariation => ({
 export class VariationsRepository {
   private readonly recordStmt: Statement;
   private readonly forIntentStmt: Statement<[number], VariationRow>;
+  private readonly forIntentsStmt: Statement<[string], VariationRow>;
   private readonly groupStmt: Statement<[string], VariationRow>;
 
   constructor(db: Database) {
@@ -36,6 +37,9 @@ export class VariationsRepository {
        ON CONFLICT (intent_id) DO NOTHING`,
     );
     this.forIntentStmt = db.prepare('SELECT * FROM job_variations WHERE intent_id = ?');
+    this.forIntentsStmt = db.prepare(
+      'SELECT * FROM job_variations WHERE intent_id IN (SELECT value FROM json_each(?))',
+    );
     this.groupStmt = db.prepare('SELECT * FROM job_variations WHERE group_id = ? ORDER BY position');
   }
 
@@ -47,6 +51,17 @@ export class VariationsRepository {
   forIntent(intentId: number): JobVariation | undefined {
     const row = this.forIntentStmt.get(intentId);
     return row ? toVariation(row) : undefined;
+  }
+
+  /** The variation of each of these intents that has one, by intent id (one statement for a page). */
+  forIntents(intentIds: readonly number[]): Map<number, JobVariation> {
+    const found = new Map<number, JobVariation>();
+    if (intentIds.length === 0) return found;
+    for (const row of this.forIntentsStmt.all(JSON.stringify(intentIds))) {
+      const variation = toVariation(row);
+      found.set(variation.intentId, variation);
+    }
+    return found;
   }
 
   /** The group's intents, by position. */

@@ -10,6 +10,7 @@ import {
   type JobIntent,
   type JobWithOutputs,
   type ListJobsQuery,
+  type ListedJob,
 } from '../journal/jobs-repository.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { Output } from '../journal/outputs-repository.js';
@@ -21,7 +22,7 @@ import type { StagedFiles } from '../storage/staged-files.js';
 import type { StudioHost } from './studio-host.js';
 
 // The journal's vocabulary, for the CLI's actions (which may not import the journal themselves).
-export type { Job, JobIntent, JobWithOutputs, ServiceCall, ServiceCallOperation };
+export type { Job, JobIntent, JobWithOutputs, ListedJob, ServiceCall, ServiceCallOperation };
 export { SERVICE_CALL_OPERATIONS } from '../journal/service-calls-repository.js';
 
 const nul = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
@@ -67,14 +68,16 @@ export interface JobViewsJournal {
     | 'getJobByJobId'
     | 'currentIntent'
     | 'getIntentById'
+    | 'intentsByIds'
     | 'getJobForIntent'
     | 'stageHistory'
+    | 'latestStageStarts'
     | 'succeededDurations'
   >;
-  readonly outputs: Pick<Journal['outputs'], 'listForJob'>;
+  readonly outputs: Pick<Journal['outputs'], 'listForJobs'>;
   readonly optimizations: Pick<Journal['optimizations'], 'get'>;
   /** The variation group of an intent ("Generate ×N"). */
-  readonly variations: Pick<Journal['variations'], 'forIntent'>;
+  readonly variations: Pick<Journal['variations'], 'forIntents'>;
   readonly serviceCalls: Pick<Journal['serviceCalls'], 'list'>;
   readonly profiles: Pick<Journal['profiles'], 'list'>;
 }
@@ -124,7 +127,7 @@ export class JobViews {
   }
 
   /** A page of journal rows, newest first (keyset cursor). */
-  rows(query: ListJobsQuery): Page<Job> {
+  rows(query: ListJobsQuery): Page<ListedJob> {
     return this.j.jobs.listJobs(query);
   }
 
@@ -215,47 +218,66 @@ export class JobViews {
     };
   }
 
-  jobView(job: Job, intent?: JobIntent): JobView {
+  /** One job as the studio shows it (`jobViews` of one). */
+  jobView(job: ListedJob, intent?: JobIntent): JobView {
+    return this.jobViews([job], intent ? new Map([[intent.id, intent]]) : undefined)[0]!;
+  }
+
+  /**
+   * Jobs as the studio shows them (the Queue, the Library, a sequence's shots): what each needs of
+   * the journal besides its row — its intent, outputs, variation and latest stage — read for the
+   * whole page at once, one statement per table, not per job.
+   */
+  jobViews(jobs: readonly ListedJob[], knownIntents?: ReadonlyMap<number, JobIntent>): JobView[] {
     this.studioParts();
-    const i = intent ?? this.j.jobs.getIntentById(job.intentId);
-    const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
-    const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : this.j.outputs.listForJob(job.id);
-    const variation = this.j.variations.forIntent(job.intentId);
-    const prompt = requestField(body, 'prompt');
-    const mode = requestField(body, 'generationMode');
-    const seconds = requestField(body, 'seconds');
-    return {
-      rowId: job.id,
-      profileId: job.profileId,
-      model: job.model,
-      serviceKind: job.serviceKind,
-      jobId: job.jobId,
-      requestId: job.requestId,
-      status: job.status,
-      stage: nul(job.stage),
-      stageMessage: nul(job.stageMessage),
-      elapsedSeconds: nul(job.elapsedSeconds),
-      queuedSeconds: nul(job.queuedSeconds),
-      runningSeconds: nul(job.runningSeconds),
-      nextPollAt: nul(job.nextPollAt),
-      errorCode: nul(job.errorCode),
-      errorMessage: nul(job.errorMessage),
-      retryable: nul(job.retryable),
-      acceptedAt: job.acceptedAt,
-      completedAt: nul(job.completedAt),
-      updatedAt: job.updatedAt,
-      prompt: typeof prompt === 'string' ? prompt : '',
-      title: jobTitleOf(body),
-      generationMode: typeof mode === 'string' ? mode : null,
-      seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
-      draftId: nul(i?.draftId),
-      variation: variation
-        ? { groupId: variation.groupId, index: variation.position, count: variation.count }
-        : null,
-      outputs: outputs.map((o) => this.outputView(job.id, o)),
-      stageStartedAt: nul(this.j.jobs.stageHistory(job.id).at(-1)?.startedAt),
-      ...this.estimate(job, body),
-    };
+    if (jobs.length === 0) return [];
+    const intentIds = jobs.map((job) => job.intentId);
+    const intents = knownIntents ?? this.j.jobs.intentsByIds(intentIds);
+    const unread = jobs.filter((job) => !('outputs' in job)).map((job) => job.id);
+    const outputsOf = this.j.outputs.listForJobs(unread);
+    const variations = this.j.variations.forIntents(intentIds);
+    const stageStarts = this.j.jobs.latestStageStarts(jobs.map((job) => job.id));
+    return jobs.map((job) => {
+      const i = intents.get(job.intentId);
+      const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
+      const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : (outputsOf.get(job.id) ?? []);
+      const variation = variations.get(job.intentId);
+      const prompt = requestField(body, 'prompt');
+      const mode = requestField(body, 'generationMode');
+      const seconds = requestField(body, 'seconds');
+      return {
+        rowId: job.id,
+        profileId: job.profileId,
+        model: job.model,
+        serviceKind: job.serviceKind,
+        jobId: job.jobId,
+        requestId: job.requestId,
+        status: job.status,
+        stage: nul(job.stage),
+        stageMessage: nul(job.stageMessage),
+        elapsedSeconds: nul(job.elapsedSeconds),
+        queuedSeconds: nul(job.queuedSeconds),
+        runningSeconds: nul(job.runningSeconds),
+        nextPollAt: nul(job.nextPollAt),
+        errorCode: nul(job.errorCode),
+        errorMessage: nul(job.errorMessage),
+        retryable: nul(job.retryable),
+        acceptedAt: job.acceptedAt,
+        completedAt: nul(job.completedAt),
+        updatedAt: job.updatedAt,
+        prompt: typeof prompt === 'string' ? prompt : '',
+        title: jobTitleOf(body),
+        generationMode: typeof mode === 'string' ? mode : null,
+        seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
+        draftId: nul(i?.draftId),
+        variation: variation
+          ? { groupId: variation.groupId, index: variation.position, count: variation.count }
+          : null,
+        outputs: outputs.map((o) => this.outputView(job.id, o)),
+        stageStartedAt: nul(stageStarts.get(job.id)),
+        ...this.estimate(job, body),
+      };
+    });
   }
 
   /**
@@ -263,7 +285,7 @@ export class JobViews {
    * same model and requested seconds (`jobs/expected-duration.ts`); none without such a job.
    */
   private estimate(
-    job: Job,
+    job: ListedJob,
     body: Record<string, unknown>,
   ): Pick<JobView, 'expectedTotalSeconds' | 'expectedRemainingSeconds' | 'estimateBasis'> {
     const none = { expectedTotalSeconds: null, expectedRemainingSeconds: null, estimateBasis: null };
@@ -287,7 +309,7 @@ export class JobViews {
   listJobs(query: { status?: Job['status']; profileId?: string; cursor?: string; limit?: number }) {
     this.studioParts();
     const page = this.j.jobs.listJobs(query);
-    return { items: page.items.map((j) => this.jobView(j)), nextCursor: page.nextCursor ?? null };
+    return { items: this.jobViews(page.items), nextCursor: page.nextCursor ?? null };
   }
 
   jobDetail(jobRowId: number): JobDetail {

@@ -39,12 +39,13 @@ export class StudioLibrary {
           status: filter.status ?? 'succeeded',
           limit: 500,
         }).items;
-    const items = jobs
+    const kept = jobs
       .filter((j) => (filter.status ? j.status === filter.status : j.status === 'succeeded'))
       .filter((j) => !filter.model || j.model === filter.model)
       .filter((j) => filter.from === undefined || j.acceptedAt >= filter.from)
-      .filter((j) => filter.to === undefined || j.acceptedAt <= filter.to)
-      .map((j) => this.d.views.jobView(j))
+      .filter((j) => filter.to === undefined || j.acceptedAt <= filter.to);
+    const items = this.d.views
+      .jobViews(kept)
       .filter((v) => !filter.mode || v.generationMode === filter.mode)
       .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified));
     return { items };
