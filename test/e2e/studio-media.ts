@@ -123,6 +123,8 @@ export async function dropFiles(page: Page, testId: string, files: string[]): Pr
 export async function freshDraft(page: Page): Promise<void> {
   await page.getByTestId('nav-create').click();
   await page.getByTestId('new-draft-top').click();
+  // the new draft is shown (until then the form being left takes no edit)
+  await expect(page.getByTestId('new-draft-top')).toBeEnabled();
   await expect(page.getByTestId('prompt')).toHaveValue('');
   await expect(page.getByTestId('field-generationMode')).toBeVisible();
 }

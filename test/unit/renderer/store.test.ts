@@ -59,6 +59,8 @@ interface State {
   submitDraft(): Promise<void>;
   checkAdmission(): Promise<void>;
   editForm(patch: Partial<StudioDraft['form']>): void;
+  newDraft(): Promise<void>;
+  draftOpening: boolean;
   flushDraft(): Promise<void>;
   searchLibrary(filters: Record<string, unknown>): Promise<void>;
   resetLibrary(): void;
@@ -201,6 +203,31 @@ describe('Create', () => {
     expect(state.draft).toMatchObject({ lastError: 'x', submittedAt: null });
     expect(state.submitOutcome).toEqual({ kind: 'failed', message: 'Insufficient balance' });
     expect(state.submitting).toBe(false);
+  });
+
+  it('New draft: the form being left takes no edit until the new draft is shown', async () => {
+    useStudio.setState({ draft: draftOf('d-old', ''), activeProfileId: 'simulator' });
+    let answer!: (draft: StudioDraft) => void;
+    fake.answers.set('drafts.save', (p) => ({ ...draftOf(p.draftId as string, ''), form: p.form }));
+    fake.answers.set('drafts.create', () => new Promise<StudioDraft>((resolve) => (answer = resolve)));
+    const opening = useStudio.getState().newDraft();
+    await vi.waitFor(() => expect(methods()).toEqual(['drafts.save', 'drafts.create']));
+    expect(useStudio.getState().draftOpening).toBe(true);
+    // typed while the new draft is on its way: it would land in the old draft, then vanish from view
+    useStudio.getState().editForm({ prompt: 'typed too early' });
+    expect(useStudio.getState().draft?.form.prompt).toBe('');
+    answer(draftOf('d-new', ''));
+    await opening;
+    expect(useStudio.getState()).toMatchObject({ draftOpening: false, draft: { id: 'd-new' } });
+    useStudio.getState().editForm({ prompt: 'typed in the new draft' });
+    expect(useStudio.getState().draft).toMatchObject({
+      id: 'd-new',
+      form: { prompt: 'typed in the new draft' },
+    });
+    await useStudio
+      .getState()
+      .flushDraft()
+      .catch(() => undefined);
   });
 
   it('an admission answer holds until the creator changes the form', async () => {

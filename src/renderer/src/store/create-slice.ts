@@ -51,6 +51,11 @@ export interface CreateSlice {
   servicesProfileId: string | null;
   draft: StudioDraft | null;
   draftError: string | null;
+  /**
+   * A new draft is being opened (New draft, Copy to Create): the form on screen is the one being
+   * left, so it takes no edit until the new one is shown (an edit would land in the old draft).
+   */
+  draftOpening: boolean;
   /** Upload state and bytes by draft id + NUL + file name. */
   uploads: Record<string, UploadProgress>;
   admission: AdmissionCheck | null;
@@ -97,6 +102,7 @@ export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> =
   servicesProfileId: null,
   draft: null,
   draftError: null,
+  draftOpening: false,
   uploads: {},
   admission: null,
   submitting: false,
@@ -151,23 +157,33 @@ export const createCreateSlice: StateCreator<StudioState, [], [], CreateSlice> =
   },
 
   async newDraft(form) {
-    await get().flushDraft();
-    const profileId = get().activeProfileId ?? 'simulator';
-    const draft = await bridge.invoke('drafts.create', {
-      form: form ?? emptyDraftForm(profileId),
-    });
-    set({ draft, draftError: null });
+    set({ draftOpening: true });
+    try {
+      await get().flushDraft();
+      const profileId = get().activeProfileId ?? 'simulator';
+      const draft = await bridge.invoke('drafts.create', {
+        form: form ?? emptyDraftForm(profileId),
+      });
+      set({ draft, draftError: null });
+    } finally {
+      set({ draftOpening: false });
+    }
   },
 
   async copyToCreate(jobRowId) {
-    await get().flushDraft();
-    const draft = await bridge.invoke('drafts.create', { fromJobRowId: jobRowId });
-    set({ draft, draftError: null, section: 'create' });
+    set({ draftOpening: true });
+    try {
+      await get().flushDraft();
+      const draft = await bridge.invoke('drafts.create', { fromJobRowId: jobRowId });
+      set({ draft, draftError: null, section: 'create' });
+    } finally {
+      set({ draftOpening: false });
+    }
   },
 
   updateForm(patch) {
     const draft = get().draft;
-    if (!draft || draft.submittedAt !== null) return;
+    if (!draft || draft.submittedAt !== null || get().draftOpening) return;
     const next = { ...draft, form: { ...draft.form, ...patch } };
     set({ draft: next });
     // saved as you type (debounced); the draft survives a reload or a restart

@@ -8,11 +8,19 @@ export function CreateHeader({ submitted }: { submitted: boolean }) {
   const fromCache = useStudio((s) => s.servicesFromCache);
   const fetchedAt = useStudio((s) => s.servicesFetchedAt);
   const newDraft = useStudio((s) => s.newDraft);
+  const opening = useStudio((s) => s.draftOpening);
   return (
     <>
       <div className="row screen-head">
         <h1 id="create-title">{t('create.title')}</h1>
-        <button type="button" className="button" data-testid="new-draft-top" onClick={() => void newDraft()}>
+        <button
+          type="button"
+          className="button"
+          data-testid="new-draft-top"
+          disabled={opening}
+          aria-busy={opening}
+          onClick={() => void newDraft()}
+        >
           {t('studio.create.newDraft')}
         </button>
       </div>
@@ -31,7 +39,14 @@ export function CreateHeader({ submitted }: { submitted: boolean }) {
       {submitted ? (
         <div className="notice" data-testid="draft-submitted">
           {t('studio.create.draftSubmittedNote')}{' '}
-          <button type="button" className="button" data-testid="new-draft" onClick={() => void newDraft()}>
+          <button
+            type="button"
+            className="button"
+            data-testid="new-draft"
+            disabled={opening}
+            aria-busy={opening}
+            onClick={() => void newDraft()}
+          >
             {t('studio.create.newDraft')}
           </button>
         </div>

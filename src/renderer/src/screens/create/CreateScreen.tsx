@@ -22,7 +22,7 @@ const UnusedInputs = lazy(() => import('./UnusedInputs').then((m) => ({ default:
 /** Create: a video from the live contract of the chosen service. */
 export function CreateScreen() {
   const { t } = useTranslation();
-  const { draft, form, service, limits, violations, submitted, disabled } = useCreateForm();
+  const { draft, form, service, limits, violations, submitted, locked, disabled } = useCreateForm();
   const draftError = useStudio((s) => s.draftError);
   const editForm = useStudio((s) => s.editForm);
   const capabilities = useStudio((s) => s.info?.capabilities);
@@ -82,8 +82,8 @@ export function CreateScreen() {
   return (
     <section className="screen create-screen" aria-labelledby="create-title">
       <CreateHeader submitted={submitted} />
-      <ServicePicker service={service} disabled={submitted} />
-      <ProjectPicker draftId={draft.id} disabled={submitted} />
+      <ServicePicker service={service} disabled={locked} />
+      <ProjectPicker draftId={draft.id} disabled={locked} />
       {service && limits ? (
         <div className="create-grid">
           <div className="create-main">
@@ -91,7 +91,7 @@ export function CreateScreen() {
               form={form}
               limits={limits}
               violations={violations}
-              disabled={submitted}
+              disabled={locked}
               orphaned={orphaned}
               promptRef={promptRef}
             />
@@ -99,7 +99,7 @@ export function CreateScreen() {
               form={form}
               limits={limits}
               violations={violations}
-              disabled={submitted}
+              disabled={locked}
               onChange={editForm}
               onOrphaned={setOrphaned}
               onInsertLabel={insertAtCursor}

@@ -32,5 +32,17 @@ export function useCreateForm() {
     [form, limits],
   );
   const submitted = draft?.submittedAt !== null && draft !== null;
-  return { draft, form, service, limits, violations, submitted, disabled: submitted || !service?.available };
+  // while New draft opens another, the form shown is the one being left: it takes no edit
+  const opening = useStudio((s) => s.draftOpening);
+  const locked = submitted || opening;
+  return {
+    draft,
+    form,
+    service,
+    limits,
+    violations,
+    submitted,
+    locked,
+    disabled: locked || !service?.available,
+  };
 }
