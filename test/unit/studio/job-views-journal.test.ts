@@ -174,10 +174,31 @@ describe('one class of job views for the CLI and the studio', () => {
     );
     // the same as each job shown on its own
     expect(page).toEqual(jobs.toReversed().map((job) => views.jobView(t.journal.jobs.getJob(job.id)!)));
+    // a request never changes once recorded: polled again, the page reads no intent
+    reads.clear();
+    expect(countedViews.listJobs({ profileId: 'work' }).items).toEqual(page);
+    expect(reads.has('jobs.intentsByIds')).toBe(false);
     const byJob = new Map(page.map((view) => [view.jobId, view]));
     expect(byJob.get('job-3')!.outputs.map((o) => o.position)).toEqual([0, 1]);
     expect(byJob.get('job-4')).toMatchObject({ stage: 'stage-4', variation: { groupId: 'g-1', index: 1 } });
     expect(byJob.get('job-5')).toMatchObject({ outputs: [], variation: null, title: 'prompt of k-5' });
+  });
+
+  it('shows a new job whose intent reuses a deleted one’s row number with its own request', () => {
+    const views = studioViews();
+    const first = accept('k-first', 'work', 'job-first');
+    t.journal.jobs.recordPoll(first.id, { status: 'succeeded', outputs: [] });
+    expect(views.listJobs({ profileId: 'work' }).items[0]).toMatchObject({ title: 'prompt of k-first' });
+    expect(t.journal.jobs.deleteJob(first.id)).toBe(true);
+    const second = accept('k-second', 'work', 'job-second');
+    expect(second.intentId).toBe(first.intentId); // SQLite gave the freed row number again
+    expect(views.listJobs({ profileId: 'work' }).items).toEqual([
+      expect.objectContaining({
+        jobId: 'job-second',
+        title: 'prompt of k-second',
+        prompt: 'prompt of k-second',
+      }),
+    ]);
   });
 
   it("refuses the studio's views when built over the journal alone, rather than answering without media URLs", () => {

@@ -1,6 +1,7 @@
 import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared/bridge/domains/studio.js';
 import { referenceRole } from '../../../shared/h3/draft.js';
 import { numberReferences } from '../../../shared/h3/reference-numbering.js';
+import { setNewest } from '../bounded-map.js';
 import { AppError } from '../errors.js';
 import { estimateFromDurations, remainingSeconds } from '../jobs/expected-duration.js';
 import { verificationOf } from '../jobs/verification.js';
@@ -59,6 +60,47 @@ export function jobTitleOf(body: Record<string, unknown>): string {
   return '';
 }
 
+/** What a job's creation request says, as its views show it. */
+interface RequestSummary {
+  prompt: string;
+  title: string;
+  mode: string | null;
+  /** The length asked for, when a finite number. */
+  seconds: number | null;
+  /** The top-level `seconds` of the request, which the duration estimate compares. */
+  requestedSeconds: number | null;
+  draftId: string | null;
+}
+
+const NO_REQUEST: RequestSummary = {
+  prompt: '',
+  title: '',
+  mode: null,
+  seconds: null,
+  requestedSeconds: null,
+  draftId: null,
+};
+
+/** How many jobs' requests one set of views keeps read (a person's Library is far fewer). */
+const REQUESTS_KEPT = 5_000;
+
+const requestKey = (job: Pick<Job, 'intentId' | 'jobId'>) => `${job.intentId}\u0000${job.jobId}`;
+
+function summarizeRequest(intent: JobIntent): RequestSummary {
+  const body = JSON.parse(intent.canonicalBodyJson) as Record<string, unknown>;
+  const prompt = requestField(body, 'prompt');
+  const mode = requestField(body, 'generationMode');
+  const seconds = requestField(body, 'seconds');
+  return {
+    prompt: typeof prompt === 'string' ? prompt : '',
+    title: jobTitleOf(body),
+    mode: typeof mode === 'string' ? mode : null,
+    seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
+    requestedSeconds: typeof body.seconds === 'number' ? body.seconds : null,
+    draftId: intent.draftId ?? null,
+  };
+}
+
 /** The journal tables every view reads: nothing that opens the keychain, the network or a file. */
 export interface JobViewsJournal {
   readonly jobs: Pick<
@@ -107,6 +149,9 @@ export interface JobRecord {
  * "MediaJob", "Poll a job", "Download a result".
  */
 export class JobViews {
+  /** What the creation requests of the jobs shown so far say (see `requestsOf`). */
+  private readonly requests = new Map<string, RequestSummary>();
+
   constructor(
     private readonly j: JobViewsJournal,
     private readonly studio?: JobViewsStudio,
@@ -232,19 +277,16 @@ export class JobViews {
     this.studioParts();
     if (jobs.length === 0) return [];
     const intentIds = jobs.map((job) => job.intentId);
-    const intents = knownIntents ?? this.j.jobs.intentsByIds(intentIds);
     const unread = jobs.filter((job) => !('outputs' in job)).map((job) => job.id);
     const outputsOf = this.j.outputs.listForJobs(unread);
     const variations = this.j.variations.forIntents(intentIds);
     const stageStarts = this.j.jobs.latestStageStarts(jobs.map((job) => job.id));
+    const requests = this.requestsOf(jobs, knownIntents);
     return jobs.map((job) => {
-      const i = intents.get(job.intentId);
-      const body = i ? (JSON.parse(i.canonicalBodyJson) as Record<string, unknown>) : {};
+      const request = requests.get(job.id) ?? NO_REQUEST;
       const outputs = 'outputs' in job ? (job as JobWithOutputs).outputs : (outputsOf.get(job.id) ?? []);
       const variation = variations.get(job.intentId);
-      const prompt = requestField(body, 'prompt');
-      const mode = requestField(body, 'generationMode');
-      const seconds = requestField(body, 'seconds');
+      const { prompt, mode, seconds } = request;
       return {
         rowId: job.id,
         profileId: job.profileId,
@@ -265,19 +307,51 @@ export class JobViews {
         acceptedAt: job.acceptedAt,
         completedAt: nul(job.completedAt),
         updatedAt: job.updatedAt,
-        prompt: typeof prompt === 'string' ? prompt : '',
-        title: jobTitleOf(body),
-        generationMode: typeof mode === 'string' ? mode : null,
-        seconds: typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null,
-        draftId: nul(i?.draftId),
+        prompt,
+        title: request.title,
+        generationMode: mode,
+        seconds,
+        draftId: request.draftId,
         variation: variation
           ? { groupId: variation.groupId, index: variation.position, count: variation.count }
           : null,
         outputs: outputs.map((o) => this.outputView(job.id, o)),
         stageStartedAt: nul(stageStarts.get(job.id)),
-        ...this.estimate(job, body),
+        ...this.estimate(job, request.requestedSeconds),
       };
     });
+  }
+
+  /**
+   * What each job's creation request says (prompt, title, mode, seconds, draft), by job row id.
+   * A request never changes once recorded (its idempotency key holds it), so what was read of it is
+   * kept, by intent and platform job id (a row id alone can be reused after a deletion), and only
+   * the intents not seen before are read.
+   */
+  private requestsOf(
+    jobs: readonly ListedJob[],
+    knownIntents?: ReadonlyMap<number, JobIntent>,
+  ): Map<number, RequestSummary> {
+    const found = new Map<number, RequestSummary>();
+    const missing: ListedJob[] = [];
+    for (const job of jobs) {
+      const known = this.requests.get(requestKey(job));
+      if (known) found.set(job.id, known);
+      else missing.push(job);
+    }
+    if (missing.length === 0) return found;
+    const intents = knownIntents ?? this.j.jobs.intentsByIds(missing.map((job) => job.intentId));
+    for (const job of missing) {
+      const intent = intents.get(job.intentId);
+      if (!intent) {
+        found.set(job.id, NO_REQUEST);
+        continue;
+      }
+      const summary = summarizeRequest(intent);
+      setNewest(this.requests, requestKey(job), summary, REQUESTS_KEPT);
+      found.set(job.id, summary);
+    }
+    return found;
   }
 
   /**
@@ -286,11 +360,10 @@ export class JobViews {
    */
   private estimate(
     job: ListedJob,
-    body: Record<string, unknown>,
+    seconds: number | null,
   ): Pick<JobView, 'expectedTotalSeconds' | 'expectedRemainingSeconds' | 'estimateBasis'> {
     const none = { expectedTotalSeconds: null, expectedRemainingSeconds: null, estimateBasis: null };
     if (isTerminalStatus(job.status)) return none;
-    const seconds = typeof body.seconds === 'number' ? body.seconds : null;
     const estimate = estimateFromDurations(
       this.j.jobs.succeededDurations({ profileId: job.profileId, model: job.model, seconds }),
     );

@@ -28,6 +28,22 @@ function signatureOf(route: string): string {
   return createHmac('sha256', MEDIA_URL_KEY).update(route).digest('base64url').slice(0, 32);
 }
 
+/**
+ * The signatures of the routes this process handed out, newest last, at most `SIGNED_ROUTES_MAX`:
+ * a page polling its jobs gets the same URLs every time, and one HMAC per URL was a tenth of a
+ * busy backend's work. (The check of a request computes its own: a caller's routes never fill it.)
+ */
+const SIGNED_ROUTES_MAX = 20_000;
+const signedRoutes = new Map<string, string>();
+function handedOutSignatureOf(route: string): string {
+  const known = signedRoutes.get(route);
+  if (known !== undefined) return known;
+  const signature = signatureOf(route);
+  if (signedRoutes.size >= SIGNED_ROUTES_MAX) signedRoutes.delete(signedRoutes.keys().next().value!);
+  signedRoutes.set(route, signature);
+  return signature;
+}
+
 /** Routes to the library (results, assemblies, deliveries) are signed; staged ones are random UUIDs. */
 const isSigned = (route: string) => /^(library|assembly|delivery)\//.test(route.replace(/^\//, ''));
 
@@ -43,7 +59,7 @@ export function signatureMatches(route: string, signature: string | null | undef
 /** The URL of a media route as the host serves it to its page, signed where the route needs it. */
 export function mediaUrl(host: Pick<StudioHost, 'mediaBase'>, route: string): string {
   const base = `${host.mediaBase}${route}`;
-  return isSigned(route) ? `${base}?${SIGNATURE_PARAM}=${signatureOf(route)}` : base;
+  return isSigned(route) ? `${base}?${SIGNATURE_PARAM}=${handedOutSignatureOf(route)}` : base;
 }
 
 /** The signature a media request carries (the `s` query parameter), for `MediaResolver.resolve`. */
