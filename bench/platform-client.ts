@@ -16,7 +16,27 @@ export function clientAgent(address: string, sockets = 1): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: sockets, localAddress: address });
 }
 
-export function send(
+/**
+ * One request, its whole answer read. A kept-alive connection the server closed as idle just as
+ * the request went out fails before any answer ("socket hang up", ECONNRESET): sent again once on a
+ * new connection, as browsers do (and as Node's documentation advises for `reusedSocket`).
+ */
+export async function send(
+  agent: http.Agent,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
+  try {
+    return await sendOnce(agent, url, method, headers, body);
+  } catch (error) {
+    if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
+    return sendOnce(agent, url, method, headers, body);
+  }
+}
+
+function sendOnce(
   agent: http.Agent,
   url: URL,
   method: string,
@@ -24,6 +44,7 @@ export function send(
   body?: string,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = http.request(
       url,
       {
@@ -32,6 +53,7 @@ export function send(
         headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
@@ -40,7 +62,12 @@ export function send(
         );
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // the server closed an idle kept-alive connection as this request went out: nothing was answered
+      const closedIdle =
+        req.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
+      reject(closedIdle ? Object.assign(error, { reusedSocket: true }) : error);
+    });
     req.setTimeout(120_000, () => req.destroy(new Error('no answer within 120 s')));
     req.end(body);
   });
