@@ -94,6 +94,8 @@ test('images in the Playground: every panel is offered; an i2i input travels as 
   await expect(member.getByTestId('image-result-image').first()).toBeVisible();
   await member.getByTestId('image-mode').selectOption('i2i');
   await member.getByTestId('image-inputs').setInputFiles(makeMediaFiles().red);
+  // Run waits for the input on its way (clicked before, the call went without it: a soak's flake)
+  await expect(member.getByTestId('image-input-names')).not.toBeEmpty();
   await member.getByTestId('image-run').click();
   await expect(member.getByTestId('image-result')).toHaveAttribute('data-state', 'succeeded', {
     timeout: 60_000,

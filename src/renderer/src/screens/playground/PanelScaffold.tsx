@@ -42,7 +42,8 @@ export function PanelScaffold<R>(props: Props<R>) {
           type="button"
           className="button pg-primary"
           data-testid={`${id}-run`}
-          disabled={panel.busy || !panel.model}
+          disabled={panel.busy || panel.preparing || !panel.model}
+          aria-busy={panel.busy || panel.preparing}
           onClick={props.onRun}
         >
           {panel.busy ? t('playground.common.working') : props.runLabel}

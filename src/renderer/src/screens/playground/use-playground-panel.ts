@@ -12,6 +12,8 @@ export interface PlaygroundPanelState<R> {
   /** The chosen model's service (undefined while none is available). */
   service: PlaygroundService | undefined;
   busy: boolean;
+  /** A step of `attempt` is under way (a file still uploading): the call cannot run yet. */
+  preparing: boolean;
   error: string | null;
   result: R | null;
   /** Runs the panel's call: busy meanwhile, its answer as the result or its error shown. */
@@ -32,6 +34,7 @@ export function usePlaygroundPanel<R>(
   const { services, model, setModel, service } = usePanelModel(kinds);
   const noteBilledCallFinished = useStudio((s) => s.noteBilledCallFinished);
   const [busy, setBusy] = useState(false);
+  const [steps, setSteps] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<R | null>(null);
   const run = useCallback(
@@ -53,10 +56,14 @@ export function usePlaygroundPanel<R>(
   const attempt = useCallback(
     async (step: () => Promise<void>) => {
       setError(null);
+      // Run waits for it: run now, the call would go without the file still on its way
+      setSteps((n) => n + 1);
       try {
         await step();
       } catch (e) {
         setError(errorText(e, t));
+      } finally {
+        setSteps((n) => n - 1);
       }
     },
     [t],
@@ -67,6 +74,7 @@ export function usePlaygroundPanel<R>(
     setModel,
     service,
     busy,
+    preparing: steps > 0,
     error,
     result,
     run,
