@@ -6,10 +6,10 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/index.js';
 import { checkImageArchive } from '../../../src/main/core/platform-release/image-archive.js';
-import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
 import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import { runFramewright } from '../../support/cli-runner.js';
 import { signInWithLaunchCode } from '../../support/platform-sign-in.js';
+import { platformBridgeCall } from '../../support/platform-bridge-call.js';
 import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../../support/worlds/platform-simulator.js';
 import { tempFolder } from '../../support/worlds/temp-folder.js';
@@ -182,21 +182,8 @@ async function signIn(image: RunningImage, user: string): Promise<Page> {
   return { http: image.http, publicUrl: image.publicUrl, cookie, csrf: json.result.csrfToken };
 }
 
-async function call<T>(page: Page, method: string, params: unknown = {}): Promise<T> {
-  const res = await fetch(`${page.http}/bridge/invoke`, {
-    method: 'POST',
-    headers: {
-      Origin: page.publicUrl,
-      Cookie: page.cookie,
-      [PLATFORM_CSRF_HEADER]: page.csrf,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ method, params }),
-  });
-  const answer = (await res.json()) as BridgeResponse<T>;
-  if (!answer.ok) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
-  return answer.result;
-}
+const call = <T>(page: Page, method: string, params: unknown = {}) =>
+  platformBridgeCall<T>({ url: page.http, origin: page.publicUrl }, page, method, params);
 
 /**
  * An upload in flight: its headers sent with `Expect: 100-continue`, so the backend's "continue"

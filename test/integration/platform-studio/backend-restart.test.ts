@@ -4,13 +4,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../../src/main/core/journal/index.js';
-import type { BridgeResponse } from '../../../src/shared/bridge/api.js';
-import { PLATFORM_CSRF_HEADER } from '../../../src/shared/bridge/platform-host-protocol.js';
 import type { RunningSimulator } from '../../../src/simulator/index.js';
 import { launchCodeOf, platformJobsOfSession } from '../../support/platform-simulator.js';
 import { APP_KEY, freePort } from '../platform-host/harness.js';
 import { openPlatformSimulator } from '../../support/worlds/platform-simulator.js';
 import { signInWithLaunchCode } from '../../support/platform-sign-in.js';
+import { platformBridgeCall, type SignedInPage } from '../../support/platform-bridge-call.js';
 
 /**
  * The platform backend as a process (`framewright serve --platform`), killed with SIGKILL right
@@ -81,25 +80,8 @@ async function signIn(user: string): Promise<{ cookie: string; csrf: string }> {
   return { cookie, csrf: json.result.csrfToken };
 }
 
-async function call<T>(
-  page: { cookie: string; csrf: string },
-  method: string,
-  params: unknown = {},
-): Promise<T> {
-  const res = await fetch(`${origin}/bridge/invoke`, {
-    method: 'POST',
-    headers: {
-      Origin: origin,
-      Cookie: page.cookie,
-      [PLATFORM_CSRF_HEADER]: page.csrf,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ method, params }),
-  });
-  const answer = (await res.json()) as BridgeResponse<T>;
-  if (!answer.ok) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
-  return answer.result;
-}
+const call = <T>(page: SignedInPage, method: string, params: unknown = {}) =>
+  platformBridgeCall<T>({ url: origin }, page, method, params);
 
 const T2V = {
   profileId: 'x',

@@ -7,22 +7,11 @@ export function CreateHeader({ submitted }: { submitted: boolean }) {
   const servicesError = useStudio((s) => s.servicesError);
   const fromCache = useStudio((s) => s.servicesFromCache);
   const fetchedAt = useStudio((s) => s.servicesFetchedAt);
-  const newDraft = useStudio((s) => s.newDraft);
-  const opening = useStudio((s) => s.draftOpening);
   return (
     <>
       <div className="row screen-head">
         <h1 id="create-title">{t('create.title')}</h1>
-        <button
-          type="button"
-          className="button"
-          data-testid="new-draft-top"
-          disabled={opening}
-          aria-busy={opening}
-          onClick={() => void newDraft()}
-        >
-          {t('studio.create.newDraft')}
-        </button>
+        <NewDraftButton testId="new-draft-top" />
       </div>
       {servicesError ? (
         <p role="alert" className="error-banner">
@@ -38,19 +27,28 @@ export function CreateHeader({ submitted }: { submitted: boolean }) {
       ) : null}
       {submitted ? (
         <div className="notice" data-testid="draft-submitted">
-          {t('studio.create.draftSubmittedNote')}{' '}
-          <button
-            type="button"
-            className="button"
-            data-testid="new-draft"
-            disabled={opening}
-            aria-busy={opening}
-            onClick={() => void newDraft()}
-          >
-            {t('studio.create.newDraft')}
-          </button>
+          {t('studio.create.draftSubmittedNote')} <NewDraftButton testId="new-draft" />
         </div>
       ) : null}
     </>
+  );
+}
+
+/** New draft: busy (and disabled) while the new draft is on its way. */
+function NewDraftButton({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  const newDraft = useStudio((s) => s.newDraft);
+  const opening = useStudio((s) => s.draftOpening);
+  return (
+    <button
+      type="button"
+      className="button"
+      data-testid={testId}
+      disabled={opening}
+      aria-busy={opening}
+      onClick={() => void newDraft()}
+    >
+      {t('studio.create.newDraft')}
+    </button>
   );
 }
