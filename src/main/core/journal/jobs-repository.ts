@@ -349,18 +349,6 @@ const toJob = (row: JobRow): Job => ({
   updatedAt: row.updated_at,
 });
 
-/**
- * A listed job's columns: every one but the last poll's raw body (`lastBody`, up to the whole
- * answer of the platform), which only a job read on its own carries: a page of jobs left it unread.
- */
-const LISTED_JOB_COLUMNS = [
-  'id, intent_id, profile_id, model, service_kind, job_id, request_id, job_url, status, stage',
-  'stage_message, server_created_at, started_at, completed_at, elapsed_seconds, queued_seconds',
-  'running_seconds, refresh_after_seconds, retry_after_seconds, next_poll_at, last_polled_at',
-  'poll_count, effective_spec_json, error_code, error_message, status_code, retryable',
-  'NULL AS last_body_json, accepted_at, updated_at',
-].join(', ');
-
 const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 const flagOrNull = (value: boolean | undefined): number | null =>
   value === undefined ? null : value ? 1 : 0;
@@ -409,6 +397,11 @@ export class JobsRepository {
   private readonly intentByKeyStmt: Statement<[string], IntentRow>;
   private readonly intentByIdStmt: Statement<[number], IntentRow>;
   private readonly intentsByIdsStmt: Statement<[string], IntentRow>;
+  /**
+   * A listed job's columns: every one of the table but the last poll's raw body (`lastBody`, up to
+   * the whole answer of the platform), which only a job read on its own carries.
+   */
+  private readonly listedJobColumns: string;
   private readonly latestStageStartsStmt: Statement<[string], { job_row_id: number; started_at: number }>;
   private readonly attemptStmt: Statement;
   private readonly intentStateStmt: Statement;
@@ -445,6 +438,9 @@ export class JobsRepository {
     );
     this.intentByKeyStmt = db.prepare('SELECT * FROM job_intents WHERE idempotency_key = ?');
     this.intentByIdStmt = db.prepare('SELECT * FROM job_intents WHERE id = ?');
+    this.listedJobColumns = (db.pragma('table_info(jobs)') as { name: string }[])
+      .map(({ name }) => (name === 'last_body_json' ? 'NULL AS last_body_json' : name))
+      .join(', ');
     // a page's rows in one statement each (ids as a JSON array): lists read a few tables per page,
     // not per job
     this.intentsByIdsStmt = db.prepare(
@@ -861,7 +857,7 @@ export class JobsRepository {
     if (query.profileId !== undefined) where.push('profile_id = @profileId');
     // the first page too is a range below an id (the largest there can be), never a table scan
     where.push('id < @before');
-    const sql = `SELECT ${LISTED_JOB_COLUMNS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+    const sql = `SELECT ${this.listedJobColumns} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
     const rows = this.cached(sql).all({
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),
