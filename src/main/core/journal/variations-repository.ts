@@ -25,7 +25,6 @@ const toVariation = (row: VariationRow): JobVariation => ({
 /** The variation group of job intents (migration 014). */
 export class VariationsRepository {
   private readonly recordStmt: Statement;
-  private readonly forIntentStmt: Statement<[number], VariationRow>;
   private readonly forIntentsStmt: Statement<[string], VariationRow>;
   private readonly groupStmt: Statement<[string], VariationRow>;
 
@@ -36,7 +35,6 @@ export class VariationsRepository {
        VALUES (@intentId, @groupId, @position, @count)
        ON CONFLICT (intent_id) DO NOTHING`,
     );
-    this.forIntentStmt = db.prepare('SELECT * FROM job_variations WHERE intent_id = ?');
     this.forIntentsStmt = db.prepare(
       'SELECT * FROM job_variations WHERE intent_id IN (SELECT value FROM json_each(?))',
     );
@@ -46,11 +44,6 @@ export class VariationsRepository {
   /** Files an intent in its group; an intent already filed keeps its place. */
   record(variation: JobVariation): void {
     this.recordStmt.run(variation);
-  }
-
-  forIntent(intentId: number): JobVariation | undefined {
-    const row = this.forIntentStmt.get(intentId);
-    return row ? toVariation(row) : undefined;
   }
 
   /** The variation of each of these intents that has one, by intent id (one statement for a page). */

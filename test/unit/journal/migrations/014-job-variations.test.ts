@@ -44,9 +44,9 @@ describe('migration 014-job-variations', () => {
     repo.record({ intentId: 2, groupId: 'g', position: 1, count: 2 });
     repo.record({ intentId: 2, groupId: 'g', position: 1, count: 2 });
     expect(repo.group('g').map((v) => v.intentId)).toEqual([1, 2]);
-    expect(repo.forIntent(2)).toEqual({ intentId: 2, groupId: 'g', position: 1, count: 2 });
+    expect(repo.forIntents([2]).get(2)).toEqual({ intentId: 2, groupId: 'g', position: 1, count: 2 });
     db.prepare('DELETE FROM job_intents WHERE id = 1').run();
-    expect(repo.forIntent(1)).toBeUndefined();
+    expect(repo.forIntents([1]).get(1)).toBeUndefined();
     expect(repo.group('g').map((v) => v.position)).toEqual([1]);
   });
 });
