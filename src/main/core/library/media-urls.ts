@@ -1,10 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { setNewest } from '../bounded-map.js';
 import type { StudioHost } from './studio-host.js';
 
 /*
  * The media URLs the core hands a page, and their check: routes and signatures only, nothing that
- * reads a file (the resolver, `media-resolver.ts`, serves them). Import-free of the rest of the
- * core, so views that name media (`job-views.ts`) load without the resolver's file sniffing.
+ * reads a file (the resolver, `media-resolver.ts`, serves them). It imports nothing of the core but
+ * the import-free bounded map, so views that name media (`job-views.ts`) load without the
+ * resolver's file sniffing.
  */
 
 /** How many evenly spaced frames of a verified video the Library card scrubs through. */
@@ -39,8 +41,7 @@ function handedOutSignatureOf(route: string): string {
   const known = signedRoutes.get(route);
   if (known !== undefined) return known;
   const signature = signatureOf(route);
-  if (signedRoutes.size >= SIGNED_ROUTES_MAX) signedRoutes.delete(signedRoutes.keys().next().value!);
-  signedRoutes.set(route, signature);
+  setNewest(signedRoutes, route, signature, SIGNED_ROUTES_MAX);
   return signature;
 }
 
