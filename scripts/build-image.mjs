@@ -139,8 +139,8 @@ const closure = new Set();
 const addPackage = (name) => {
   if (closure.has(name)) return;
   closure.add(name);
-  const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'));
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) addPackage(dependency);
+  const own = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(own.dependencies ?? {})) addPackage(dependency);
 };
 nativeModules.forEach(addPackage);
 for (const name of [...closure].sort()) {
