@@ -245,10 +245,14 @@ describe('deliveries', () => {
       readdirSync(deliveriesFolderOf(libraryDir)).filter((n) => n.includes(done.deliveryId.slice(0, 8))),
     ).toEqual([]);
     expect(leftovers()).toEqual([]);
-    // cancelled: not reused, the next request renders
-    const next = await deliver(f, { preset: '16x9', loudnessTarget: -18 });
-    expect(next.started.reused).toBe(false);
-    expect(next.done.state).toBe('ready');
+    // cancelled: not reused, the next request renders again (cancelled too: a render's finish is
+    // the other tests' subject, and this one is 20 s of 1080p)
+    const next = await f.deliver({ sequenceId: 's1', preset: '16x9', loudnessTarget: -18 });
+    expect(next).toMatchObject({ reused: false });
+    expect(next.deliveryId).not.toBe(done.deliveryId);
+    expect(['queued', 'rendering']).toContain(next.state);
+    f.cancel(next.deliveryId);
+    expect((await f.finished(next.deliveryId)).state).toBe('cancelled');
 
     // a process that died mid-render left its temporary file and its row 'rendering'
     const crashed = journal.deliveries.start({
