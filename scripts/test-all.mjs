@@ -113,6 +113,12 @@ check(
   timed(() => ensureSystemPackages(['app', 'test'])),
 );
 
+// The image's Debian base (mmdebstrap: mostly downloads and unpacking) is made from the start,
+// beside the other steps, and cached: the image's step, last, then builds on it.
+const imageBase = wants('image')
+  ? runLabelled('[image base]', process.execPath, ['scripts/build-image.mjs', '--base-only'])
+  : undefined;
+
 if (wants('static')) {
   // four independent checks, each on one core: run side by side, reported in this order
   const checks = [
@@ -196,10 +202,11 @@ function failedPlaywrightTests(suites) {
   }
 }
 
+// the unit step is two projects: `unit` (one module graph per worker) and `unit-isolated`
+const projectsOf = (step) => (step === 'unit' ? ['unit', 'unit-isolated'] : [step]);
 const vitestArgs = (project) => [
   'run',
-  '--project',
-  project,
+  ...projectsOf(project).flatMap((name) => ['--project', name]),
   '--reporter=default',
   '--reporter=json',
   `--outputFile=${path.join(results, `vitest-${project}.json`)}`,
@@ -232,11 +239,10 @@ const endToEnd = wants('e2e')
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
     })
   : undefined;
-// The backend's image (built twice by its test: a cold first build counts here) and run as a
-// container: after the end-to-end tests, which end before the integration tests and leave a core
-// free for it.
-const image = wants('image')
-  ? (endToEnd ?? Promise.resolve()).then(() =>
+// The backend's image (built twice by its test, on the base made above) and run as a container:
+// after the end-to-end tests, which end before the integration tests and leave a core free for it.
+const image = imageBase
+  ? Promise.all([imageBase, endToEnd]).then(() =>
       runLabelled('[image]', bin('vitest'), vitestArgs('image'), {
         FRAMEWRIGHT_SIMULATOR_RENDER_CACHE: path.join(results, 'simulator-renders'),
       }),
@@ -266,6 +272,11 @@ if (endToEnd) {
   } else check('end-to-end run (no report)', false);
 }
 
+if (imageBase) {
+  const { ok, ms } = await imageBase;
+  lastStepMs = ms;
+  check("the image's Debian base (from the start, beside the other steps)", ok);
+}
 if (image) {
   const { ok, ms } = await image;
   lastStepMs = ms;
