@@ -13,6 +13,10 @@
 // commit. (The same digest needs the same Debian packages: a mirror that moved on between two builds
 // gives a newer base; FRAMEWRIGHT_IMAGE_MIRROR may name a snapshot.)
 //
+// `--base-only` makes (or finds) the cached Debian base and stops: `npm test` starts it first, beside
+// its other steps, so the image's step later finds it made (it needs only the network and Debian's
+// packages, not the build).
+//
 // Needs root (mmdebstrap's root mode) and the Debian packages mmdebstrap and umoci (`npm test`'s
 // system-package check and `.ci/run` install them).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -105,6 +109,7 @@ else {
   for (const old of readdirSync(path.dirname(baseTar)))
     if (path.join(path.dirname(baseTar), old) !== baseTar) rmSync(path.join(path.dirname(baseTar), old));
 }
+if (process.argv.includes('--base-only')) process.exit(0);
 
 // ---- the root filesystem: the base, then Framewright ----
 step('the root filesystem');
