@@ -355,12 +355,17 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   const originIsOurs = (req: IncomingMessage, required: boolean) =>
     req.headers.origin === undefined ? !required : req.headers.origin === publicOrigin;
 
-  const over = (res: ServerResponse, status = 401) =>
+  /**
+   * 401 `platform.session_over`. The cookie is cleared only when `clear` (the request's own cookie
+   * names the session that is over): an answer to a request sent without one, or to a stale
+   * confirmation, may arrive after a sign-in set a new cookie, and must not clear that one.
+   */
+  const over = (res: ServerResponse, clear: boolean) =>
     sendJson(
       res,
-      status,
+      401,
       { ok: false, error: { code: PLATFORM_SESSION_OVER_CODE, message: REOPEN_MESSAGE } },
-      { 'Set-Cookie': clearCookie },
+      clear ? { 'Set-Cookie': clearCookie } : {},
     );
 
   /** Whose session each request is answered for (the access log's opaque person). */
@@ -378,9 +383,10 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   };
   /** The active session of the request's cookie, or undefined after answering "reopen". */
   const sessionOf = async (req: IncomingMessage, res: ServerResponse) => {
-    const session = await options.sessions.current(cookieValue(req, cookieName));
+    const cookie = cookieValue(req, cookieName);
+    const session = await options.sessions.current(cookie);
     if (session.status === 'over') {
-      over(res);
+      over(res, cookie !== undefined);
       return undefined;
     }
     personOf.set(res, opaquePersonId(session.subject));
@@ -457,7 +463,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
     if (session.status === 'over') signInLimiter.failed(client);
     // a new sign-in always ends this browser's previous session (confirmed above when it was live)
     if (previousId && previous?.status === 'active') await options.sessions.signOut(previousId);
-    if (session.status === 'over') return over(res);
+    // the browser's previous session, if it sent one, is over or was just ended
+    if (session.status === 'over') return over(res, previousId !== undefined);
     // login CSRF with no session here: the link's person is shown and confirmed before any cookie
     if (previous?.status !== 'active') {
       const question: PlatformSignInQuestionDetails = {
@@ -491,7 +498,8 @@ export async function startPlatformHost<C extends WorkspaceCore>(
   ) => {
     const session = heldSignIns.take(token);
     // unknown, answered already or held too long: nothing is signed in
-    if (!session) return over(res);
+    // (a second answer, as from a double click, leaves the browser's cookie as the first set it)
+    if (!session) return over(res, false);
     if (confirm !== true) {
       await endSession(session.id);
       return sendJson(res, 200, { ok: true, result: null });

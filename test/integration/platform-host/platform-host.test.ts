@@ -196,11 +196,24 @@ describe('platform host: a launch link in a browser with no session (login CSRF)
     expect(confirmed.body.result.userId).toBe(asked.body.error.details.signingIn.userId);
     page.csrf = confirmed.body.result.csrfToken;
     expect((await page.invoke('where')).status).toBe(200);
-    // a token is answered once
+    // a token is answered once; a second answer (a double click) leaves the person signed in
     const again = await page.request('/platform/session', {
       body: { confirmToken: asked.body.error.details.confirmToken, confirm: true },
     });
     expect(again.status).toBe(401);
+    expect(again.setCookie).toBeNull();
+    expect((await page.invoke('where')).status).toBe(200);
+  });
+
+  it('a call sent with no cookie is refused without clearing one: its answer may come after a sign-in', async () => {
+    const page = new Page(rig);
+    const cookieless = await page.invoke('where');
+    expect(cookieless.status).toBe(401);
+    expect(cookieless.body.error.code).toBe('platform.session_over');
+    expect(cookieless.setCookie).toBeNull();
+    // a browser whose ended session's cookie is still sent is told to forget it
+    page.cookie = 'framewright_session=' + 'A'.repeat(43);
+    expect((await page.invoke('where')).setCookie).toMatch(/Max-Age=0/);
   });
 
   it('declined, the held session ends and no cookie is ever set', async () => {
