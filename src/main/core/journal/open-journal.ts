@@ -30,6 +30,7 @@ import { SettingsRepository } from './settings-repository.js';
 import { SoundtracksRepository } from './soundtracks-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
 import { VariationsRepository } from './variations-repository.js';
+import { MarksRepository } from './marks-repository.js';
 
 export interface OpenJournalOptions {
   /** The SQLite file (created with its folder), or ':memory:' for tests. */
@@ -67,6 +68,8 @@ export interface Journal {
   readonly deliveries: DeliveriesRepository;
   /** The variation group of job intents, "Generate ×N" (migration 014). */
   readonly variations: VariationsRepository;
+  /** The marks of library results: pick or reject, stars, a colour label (migration 021). */
+  readonly marks: MarksRepository;
   /** The image imports of `framewright platform release` and their recorded parts (migration 015). */
   readonly platformImageImports: PlatformImageImportsRepository;
   /** Sequences imported from a Storyboard Helper board, and each shot's panel (migration 017). */
@@ -146,6 +149,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       sequences: new SequencesRepository(db, now),
       deliveries: new DeliveriesRepository(db, now),
       variations: new VariationsRepository(db),
+      marks: new MarksRepository(db, now),
       platformImageImports: new PlatformImageImportsRepository(db, now),
       storyboardLinks: new StoryboardLinksRepository(db, now),
       soundtracks: new SoundtracksRepository(db, now),

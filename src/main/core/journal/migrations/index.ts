@@ -18,6 +18,7 @@ import { migration017StoryboardLinks } from './017-storyboard-links.js';
 import { migration018ShotTrims } from './018-shot-trims.js';
 import { migration019SequenceSoundtracks } from './019-sequence-soundtracks.js';
 import { migration020SequenceDeliveries } from './020-sequence-deliveries.js';
+import { migration021JobMarks } from './021-job-marks.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   migration018ShotTrims,
   migration019SequenceSoundtracks,
   migration020SequenceDeliveries,
+  migration021JobMarks,
 ];
