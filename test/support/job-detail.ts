@@ -18,6 +18,7 @@ export function jobDetail(
   return {
     rowId: 1,
     variation: null,
+    marks: { flag: null, stars: 0, label: null },
     stageStartedAt: null,
     expectedTotalSeconds: null,
     expectedRemainingSeconds: null,

@@ -128,6 +128,7 @@ export const ERROR_CODE_KINDS = {
   'draft.too_large': 'invalid_input',
   'draft.too_many': 'invalid_input',
   'library.no_file': 'service',
+  'library.not_a_result': 'invalid_input',
   'optimization.failed': 'service',
   'profile.builtin': 'service',
   'profile.has_jobs': 'service',

@@ -47,6 +47,7 @@ export const METHOD_NAMES = [
   'jobs.list',
   'jobs.get',
   'library.list',
+  'library.mark',
   'library.delete',
   'library.reveal',
   'library.export',

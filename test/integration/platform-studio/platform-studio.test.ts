@@ -221,7 +221,19 @@ describe('Framewright on the platform: the studio per person over the runtime', 
   });
 
   it('keeps each person to their own work: another person sees nothing, even guessing ids', async () => {
+    // the member's marks are theirs (issue 41): kept in their journal, filtered in their library
+    const marked = await member.call<{ marks: unknown }>('library.mark', {
+      jobRowId: t2vJob.rowId,
+      flag: 'pick',
+      stars: 5,
+    });
+    expect(marked.marks).toEqual({ flag: 'pick', stars: 5, label: null });
+    const picks = await member.call<{ items: { rowId: number }[] }>('library.list', { flag: 'pick' });
+    expect(picks.items.map((item) => item.rowId)).toEqual([t2vJob.rowId]);
     const personal = await rig.open('personal');
+    expect((await personal.invoke('library.mark', { jobRowId: t2vJob.rowId, flag: 'reject' })).ok).toBe(
+      false,
+    );
     const listed = await personal.call<{ items: unknown[] }>('jobs.list', {});
     expect(listed.items).toHaveLength(0);
     expect((await personal.call<{ items: unknown[] }>('library.list', {})).items).toHaveLength(0);

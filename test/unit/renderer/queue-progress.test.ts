@@ -15,6 +15,7 @@ function job(extra: Partial<JobView> = {}): JobView {
   return {
     rowId: 1,
     variation: null,
+    marks: { flag: null, stars: 0, label: null },
     profileId: 'sim',
     model: 'h3-video',
     serviceKind: 'video_generation',

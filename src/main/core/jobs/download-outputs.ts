@@ -241,6 +241,8 @@ export async function writeSidecar(journal: Journal, job: JobWithOutputs, folder
         verification: verificationOf(o) === 'verified' ? 'verified' : 'not verifiable',
         verifiedAt: o.verifiedAt ? new Date(o.verifiedAt).toISOString() : undefined,
       })),
+    // what the person decided about it (issue 41): `library reindex` restores it
+    marks: journal.marks.get(fresh.id),
   };
   const temp = path.join(folder, `.${SIDECAR_NAME}.${randomUUID()}.tmp`);
   await writeFile(temp, JSON.stringify(sidecar, null, 2));

@@ -1,3 +1,4 @@
+import { NO_MARKS } from '../../../shared/library-marks.js';
 import type { DraftMedia, JobDetail, JobView, OutputView } from '../../../shared/bridge/domains/studio.js';
 import { referenceRole } from '../../../shared/h3/draft.js';
 import { numberReferences } from '../../../shared/h3/reference-numbering.js';
@@ -120,6 +121,8 @@ export interface JobViewsJournal {
   readonly optimizations: Pick<Journal['optimizations'], 'get'>;
   /** The variation group of an intent ("Generate ×N"). */
   readonly variations: Pick<Journal['variations'], 'forIntents'>;
+  /** The person's marks on results (issue 41). */
+  readonly marks: Pick<Journal['marks'], 'forJobs'>;
   readonly serviceCalls: Pick<Journal['serviceCalls'], 'list'>;
   readonly profiles: Pick<Journal['profiles'], 'list'>;
 }
@@ -281,6 +284,7 @@ export class JobViews {
     const outputsOf = this.j.outputs.listForJobs(unread);
     const variations = this.j.variations.forIntents(intentIds);
     const stageStarts = this.j.jobs.latestStageStarts(jobs.map((job) => job.id));
+    const marks = this.j.marks.forJobs(jobs.map((job) => job.id));
     const requests = this.requestsOf(jobs, knownIntents);
     return jobs.map((job) => {
       const request = requests.get(job.id) ?? NO_REQUEST;
@@ -315,6 +319,7 @@ export class JobViews {
         variation: variation
           ? { groupId: variation.groupId, index: variation.position, count: variation.count }
           : null,
+        marks: marks.get(job.id) ?? { ...NO_MARKS },
         outputs: outputs.map((o) => this.outputView(job.id, o)),
         stageStartedAt: nul(stageStarts.get(job.id)),
         ...this.estimate(job, request.requestedSeconds),

@@ -5,7 +5,15 @@ import path from 'node:path';
 import type { JobView } from '../../../shared/bridge/domains/studio.js';
 import { AppError } from '../errors.js';
 import { removeJobFolder } from '../jobs/download-outputs.js';
-import type { Job, JobsRepository } from '../journal/jobs-repository.js';
+import type { Job, JobsRepository, JobWithOutputs } from '../journal/jobs-repository.js';
+import type { MarksRepository } from '../journal/marks-repository.js';
+import {
+  MAX_STARS,
+  type JobMarks,
+  type MarkFlag,
+  type MarkFlagFilter,
+  type MarkLabel,
+} from '../../../shared/library-marks.js';
 import type { JobViews } from './job-views.js';
 import type { StudioHost } from './studio-host.js';
 
@@ -17,21 +25,45 @@ export interface StudioLibraryDeps {
   host: StudioHost;
   /** Opens a folder in the system's file manager (only the desktop app does). */
   openFolder?: (folder: string) => Promise<boolean>;
+  /** The person's marks on results (issue 41). */
+  marks: Pick<MarksRepository, 'get' | 'set'>;
+  /** Writes a result's `framewright.json` sidecar again from the journal (jobs/download-outputs.ts). */
+  rewriteSidecar: (job: JobWithOutputs, folder: string) => Promise<void>;
+}
+
+/** A change of a result's marks: each field given replaces that mark, the others stay. */
+export interface MarksChange {
+  jobRowId: number;
+  flag?: MarkFlag | null;
+  stars?: number;
+  label?: MarkLabel | null;
+}
+
+/** The Library's filters by marks. */
+export interface MarksFilter {
+  flag?: MarkFlagFilter;
+  minStars?: number;
+  label?: MarkLabel;
 }
 
 /** The Library: verified results, searched, deleted (rows then files) and revealed. */
 export class StudioLibrary {
+  /** Each result's sidecar writes, one after another (the last one written has the latest marks). */
+  private readonly sidecarWrites = new Map<number, Promise<void>>();
+
   constructor(private readonly d: StudioLibraryDeps) {}
 
-  list(filter: {
-    profileId?: string;
-    model?: string;
-    mode?: string;
-    status?: Job['status'];
-    from?: number;
-    to?: number;
-    query?: string;
-  }): { items: JobView[] } {
+  list(
+    filter: {
+      profileId?: string;
+      model?: string;
+      mode?: string;
+      status?: Job['status'];
+      from?: number;
+      to?: number;
+      query?: string;
+    } & MarksFilter,
+  ): { items: JobView[] } {
     const jobs = filter.query?.trim()
       ? this.d.jobs.searchJobs(filter.query, { profileId: filter.profileId, limit: 500 })
       : this.d.jobs.listJobs({
@@ -47,8 +79,49 @@ export class StudioLibrary {
     const items = this.d.views
       .jobViews(kept)
       .filter((v) => !filter.mode || v.generationMode === filter.mode)
-      .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified));
+      .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified))
+      .filter((v) => marksMatch(v.marks, filter));
     return { items };
+  }
+
+  /**
+   * Marks a result: the journal first (the Library shows it at once), then its sidecar, so
+   * `library reindex` restores the marks. Only a result the library holds (succeeded) is marked.
+   */
+  async mark(change: MarksChange): Promise<JobView> {
+    const job = this.d.views.requireJob(change.jobRowId);
+    if (job.status !== 'succeeded')
+      throw new AppError('library.not_a_result', 'Only a finished result of the library can be marked.');
+    if (
+      change.stars !== undefined &&
+      !(Number.isInteger(change.stars) && change.stars >= 0 && change.stars <= MAX_STARS)
+    )
+      throw new AppError('usage', `Stars are a whole number from 0 to ${MAX_STARS}.`);
+    const before = this.d.marks.get(job.id);
+    this.d.marks.set(job.id, {
+      flag: change.flag === undefined ? before.flag : change.flag,
+      stars: change.stars ?? before.stars,
+      label: change.label === undefined ? before.label : change.label,
+    });
+    await this.writeSidecarOf(job.id);
+    return this.d.views.jobView(this.d.views.requireJob(job.id));
+  }
+
+  /** Writes a result's sidecar again, after the writes before it (each reads the journal then). */
+  private writeSidecarOf(jobRowId: number): Promise<void> {
+    const previous = this.sidecarWrites.get(jobRowId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const job = this.d.views.requireJob(jobRowId);
+        const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
+        if (output?.localPath) await this.d.rewriteSidecar(job, path.dirname(output.localPath));
+      });
+    this.sidecarWrites.set(jobRowId, next);
+    void next.finally(() => {
+      if (this.sidecarWrites.get(jobRowId) === next) this.sidecarWrites.delete(jobRowId);
+    });
+    return next;
   }
 
   /** Deletes a finished result: its journal rows first (so it leaves the library at once), then its files. */
@@ -100,6 +173,14 @@ export class StudioLibrary {
     const open = this.d.openFolder ?? openFolder;
     return { folder, opened: this.d.host.opensFolders ? await open(folder) : false };
   }
+}
+
+/** Whether a result's marks pass the Library's filters by marks. */
+export function marksMatch(marks: JobMarks, filter: MarksFilter): boolean {
+  if (filter.flag === 'unmarked' ? marks.flag !== null : filter.flag && marks.flag !== filter.flag)
+    return false;
+  if (filter.minStars !== undefined && marks.stars < filter.minStars) return false;
+  return filter.label === undefined || marks.label === filter.label;
 }
 
 function openFolder(folder: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { MARK_FLAGS, MARK_LABELS, MAX_STARS } from '../../../shared/library-marks.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readFile, readdir } from 'node:fs/promises';
@@ -43,6 +44,14 @@ const sidecarSchema = z.object({
       }),
     )
     .max(64),
+  /** The person's marks (issue 41); absent in sidecars written before them. */
+  marks: z
+    .object({
+      flag: z.enum(MARK_FLAGS).nullable(),
+      stars: z.number().int().min(0).max(MAX_STARS),
+      label: z.enum(MARK_LABELS).nullable(),
+    })
+    .optional(),
 });
 
 type Sidecar = z.infer<typeof sidecarSchema>;
@@ -132,7 +141,7 @@ export function reindexKey(profileId: string, jobId: string): string {
   return `fw-reindex-${createHash('sha256').update(`${profileId}\n${jobId}`).digest('hex').slice(0, 40)}`;
 }
 
-/** Writes the job, its intent and its verified outputs in one transaction. */
+/** Writes the job, its intent, its verified outputs and its marks in one transaction. */
 function restore(journal: Journal, sidecar: Sidecar, profileId: string, folder: string): void {
   const key = reindexKey(profileId, sidecar.jobId);
   const timings = sidecar.timings ?? {};
@@ -171,6 +180,7 @@ function restore(journal: Journal, sidecar: Sidecar, profileId: string, folder: 
         mimeType: described.mimeType,
       });
     }
+    if (sidecar.marks) journal.marks.set(job.id, sidecar.marks);
   });
 }
 

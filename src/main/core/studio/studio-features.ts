@@ -3,6 +3,7 @@ import type { Capabilities } from '../../../shared/bridge/domains/app.js';
 import type { StudioBackend, StudioBackendParts } from '../backends/studio-backend.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { EngineChange, JobEngine } from '../jobs/job-engine.js';
+import { writeSidecar } from '../jobs/download-outputs.js';
 import { PlaygroundFeature } from '../operations/playground-feature.js';
 import { ProjectsFeature } from '../projects/projects-feature.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -215,7 +216,14 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     assembler,
     soundtrack,
     views,
-    library: new StudioLibrary({ jobs: journal.jobs, views, libraryDirs: d.libraryDirs, host: d.host }),
+    library: new StudioLibrary({
+      jobs: journal.jobs,
+      views,
+      libraryDirs: d.libraryDirs,
+      host: d.host,
+      marks: journal.marks,
+      rewriteSidecar: (job, folder) => writeSidecar(journal, job, folder),
+    }),
     settings,
     batch: new StudioBatch({
       videoServices: (profileId) => backend.videoServices(profileId),

@@ -3,6 +3,7 @@ import { INTENT_STATES, JOB_STATUSES } from '../../api/job-statuses.js';
 import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS, VARIATION_COUNT_MAX, VARIATION_COUNT_MIN } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
+import { MARK_FLAG_FILTERS, MARK_FLAGS, MARK_LABELS, MAX_STARS } from '../../library-marks.js';
 
 /**
  * The studio: services from discovery, profiles, staged files, drafts, video submission, the
@@ -125,6 +126,14 @@ export const JobVariationView = z.object({
 });
 export type JobVariationView = z.infer<typeof JobVariationView>;
 
+/** What the person decided about a result (issue 41): pick or reject, 0–5 stars, a colour label. */
+export const JobMarksView = z.object({
+  flag: z.enum(MARK_FLAGS).nullable(),
+  stars: z.number().int().min(0).max(MAX_STARS),
+  label: z.enum(MARK_LABELS).nullable(),
+});
+export type JobMarksView = z.infer<typeof JobMarksView>;
+
 export const JobView = z.object({
   rowId: z.number(),
   profileId: z.string(),
@@ -158,6 +167,8 @@ export const JobView = z.object({
   draftId: z.string().nullable(),
   /** Made by "Generate ×N": its group, else null. */
   variation: JobVariationView.nullable(),
+  /** The person's marks on it (the defaults when none). */
+  marks: JobMarksView,
   outputs: z.array(OutputView),
   /** When the current (status, stage) began, as the journal recorded it (epoch ms); null without history. */
   stageStartedAt: z.number().nullable(),
@@ -429,9 +440,29 @@ export const studioMethods = {
         from: z.number().optional(),
         to: z.number().optional(),
         query: z.string().max(500).optional(),
+        /** Picks, rejects, or the results with neither. */
+        flag: z.enum(MARK_FLAG_FILTERS).optional(),
+        /** At least this many stars. */
+        minStars: z.number().int().min(0).max(MAX_STARS).optional(),
+        label: z.enum(MARK_LABELS).optional(),
       })
       .strict(),
     result: z.object({ items: z.array(JobView) }),
+  },
+  /**
+   * Marks a result (issue 41): each field given replaces that mark (null clears the flag or the
+   * label, 0 stars unrates); the others stay. Kept in the journal and the result's sidecar.
+   */
+  'library.mark': {
+    params: z
+      .object({
+        jobRowId: z.number().int(),
+        flag: z.enum(MARK_FLAGS).nullable().optional(),
+        stars: z.number().int().min(0).max(MAX_STARS).optional(),
+        label: z.enum(MARK_LABELS).nullable().optional(),
+      })
+      .strict(),
+    result: JobView,
   },
   'library.delete': {
     params: z.object({ jobRowId: z.number().int() }).strict(),

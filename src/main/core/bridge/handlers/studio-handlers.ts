@@ -37,6 +37,7 @@ export function createStudioHandlers(ctx: HandlerContext): Partial<StudioHandler
     'jobs.list': (query) => studio.views.listJobs(query),
     'jobs.get': ({ jobRowId }) => studio.views.jobDetail(jobRowId),
     'library.list': (filter) => studio.library.list(filter),
+    'library.mark': (change) => studio.library.mark(change),
     'library.delete': ({ jobRowId }) => studio.library.deleteResult(jobRowId),
     'library.reveal': ({ jobRowId }) => studio.library.reveal(jobRowId),
     'studio.batch.preview': (params) => studio.batch.preview(params),
