@@ -14,7 +14,7 @@ async function t2v(page: Page, prompt: string, seconds: number, seed: number): P
   return generateT2v(page, prompt, seconds, seed, `cards-${seed}`);
 }
 
-test('a Library card shows its facts, scrubs through frames on hover, and two toggles open Compare', async ({
+test('a Library card shows its facts, scrubs through frames on hover, two toggles open Compare, and keys mark it', async ({
   signedIn: page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -62,7 +62,7 @@ test('a Library card shows its facts, scrubs through frames on hover, and two to
   await expect(preview).toHaveAttribute('src', /\/poster\?s=/);
 
   // keyboard focus on the picture plays through the frames too; leaving it restores the poster
-  await card(a).getByTestId('library-select').focus();
+  await card(a).getByTestId('library-mark-pick').focus();
   await page.keyboard.press('Shift+Tab');
   await expect(card(a).getByTestId('library-open')).toBeFocused();
   await expect(preview).toHaveAttribute('src', /\/frame\/\d\?s=/);
@@ -73,7 +73,8 @@ test('a Library card shows its facts, scrubs through frames on hover, and two to
   await expect(page.getByTestId('compare-bar')).toHaveCount(0);
   const toggleA = card(a).getByRole('button', { name: 'Select to compare' });
   await expect(toggleA).toHaveAttribute('aria-pressed', 'false');
-  await page.keyboard.press('Enter'); // focus is on card A's toggle
+  await toggleA.focus();
+  await page.keyboard.press('Enter');
   await expect(toggleA).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('compare-count')).toHaveText('1 selected · select one more to compare');
   await expect(page.getByTestId('compare-selected')).toBeDisabled();
@@ -98,6 +99,39 @@ test('a Library card shows its facts, scrubs through frames on hover, and two to
   await expect(page.getByTestId('compare-bar')).toHaveCount(0);
   await expect(card(a).getByTestId('library-select')).toHaveAttribute('aria-pressed', 'false');
   await expect(card(b).getByTestId('library-select')).toHaveAttribute('aria-pressed', 'false');
+
+  // marks by single keys on the focused card (issue 41): P pick, X reject, 0–5 stars
+  await card(a).getByTestId('library-open').focus();
+  await page.keyboard.press('p');
+  await page.keyboard.press('4');
+  await expect(card(a).getByTestId('library-mark-pick')).toHaveAttribute('aria-pressed', 'true');
+  await expect(card(a)).toHaveAttribute('data-stars', '4');
+  await expect(card(a).getByRole('button', { name: '4 stars' })).toHaveAttribute('aria-pressed', 'true');
+  await card(b).getByTestId('library-open').focus();
+  await page.keyboard.press('x');
+  await expect(card(b)).toHaveAttribute('data-flag', 'reject');
+  await expect(page.getByTestId('library-mark-counts')).toContainText(
+    '2 shown · 1 picked · 1 rejected · 1 rated',
+  );
+  // the buttons mark too: unflag b by pressing its Reject again
+  await card(b).getByTestId('library-mark-reject').click();
+  await expect(card(b)).toHaveAttribute('data-flag', 'unmarked');
+  // filters by marks: picks with 4 stars and up show a alone; unmarked shows b alone
+  await page.getByTestId('filter-flag').selectOption('pick');
+  await page.getByTestId('filter-minStars').selectOption('4');
+  await expect(page.getByTestId('library-card')).toHaveCount(1);
+  await expect(card(a)).toBeVisible();
+  await page.getByTestId('filter-minStars').selectOption('');
+  await page.getByTestId('filter-flag').selectOption('unmarked');
+  await expect(page.getByTestId('library-card')).toHaveCount(1);
+  await expect(card(b)).toBeVisible();
+  await page.getByTestId('filter-flag').selectOption('');
+  await expect(page.getByTestId('library-card')).toHaveCount(2);
+  // kept: the Library opened again reads them from the journal
+  await page.getByTestId('nav-create').click();
+  await page.getByTestId('nav-library').click();
+  await expect(card(a)).toHaveAttribute('data-flag', 'pick');
+  await expect(card(a)).toHaveAttribute('data-stars', '4');
 
   // the dark theme, with the bar showing: still no violation
   await page.getByTestId('nav-settings').click();

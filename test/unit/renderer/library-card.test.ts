@@ -8,9 +8,10 @@ import type { JobView, OutputView } from '../../../src/shared/bridge/contract.js
 
 vi.mock('../../../src/renderer/src/bridge', () => import('./fake-bridge.js'));
 import { renderMarkup, rendererModule } from './static-render.js';
-const { LibraryCard, frameAt } = await rendererModule<{
+const { LibraryCard, frameAt, markOfKey } = await rendererModule<{
   LibraryCard: unknown;
   frameAt(fraction: number, count: number): number;
+  markOfKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): unknown;
 }>('screens/library/LibraryCard.js');
 
 const COMPLETED = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -71,7 +72,13 @@ function job(extra: Partial<JobView> = {}): JobView {
 }
 
 const render = (view: JobView, selected = false) =>
-  renderMarkup(LibraryCard, { job: view, selected, onOpen: () => {}, onToggleCompare: () => {} });
+  renderMarkup(LibraryCard, {
+    job: view,
+    selected,
+    onOpen: () => {},
+    onToggleCompare: () => {},
+    onMark: () => {},
+  });
 
 /** The text of the element carrying a data-testid (tags inside it dropped), or null when absent. */
 function text(html: string, testId: string): string | null {
@@ -155,5 +162,34 @@ describe('the frame under the pointer', () => {
     expect(frameAt(-0.2, 6)).toBe(0);
     expect(frameAt(1.4, 6)).toBe(5);
     expect(frameAt(0.5, 0)).toBe(0);
+  });
+
+  it('shows its marks: pick or reject pressed, its stars, each a labelled toggle (issue 41)', () => {
+    const html = render(job({ marks: { flag: 'pick', stars: 3, label: null } }));
+    expect(attrs(html, 'library-card')).toMatchObject({ 'data-flag': 'pick', 'data-stars': '3' });
+    expect(attrs(html, 'library-mark-pick')).toMatchObject({
+      'aria-pressed': 'true',
+      'aria-keyshortcuts': 'P',
+    });
+    expect(attrs(html, 'library-mark-reject')['aria-pressed']).toBe('false');
+    expect(html).toContain('aria-label="3 stars" aria-keyshortcuts="3"');
+    expect((html.match(/aria-pressed="true"/g) ?? []).length).toBe(1 + 3);
+    expect((html.match(/>★</g) ?? []).length).toBe(3);
+    expect((html.match(/>☆</g) ?? []).length).toBe(2);
+  });
+
+  it('marks by single keys: P pick, X reject, U unflag, 0–5 stars; not with a modifier, not 6', () => {
+    const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) =>
+      markOfKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+    expect(key('p')).toEqual({ flag: 'pick' });
+    expect(key('P')).toEqual({ flag: 'pick' });
+    expect(key('x')).toEqual({ flag: 'reject' });
+    expect(key('u')).toEqual({ flag: null });
+    expect(key('0')).toEqual({ stars: 0 });
+    expect(key('5')).toEqual({ stars: 5 });
+    expect(key('6')).toBeNull();
+    expect(key('p', { ctrlKey: true })).toBeNull();
+    expect(key('x', { metaKey: true })).toBeNull();
+    expect(key('Enter')).toBeNull();
   });
 });

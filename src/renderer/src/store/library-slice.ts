@@ -18,6 +18,11 @@ export interface LibrarySlice {
   /** Shows a result's folder in the file manager; answers the folder. */
   revealInLibrary(jobRowId: number): Promise<string>;
   deleteFromLibrary(jobRowId: number): Promise<void>;
+  /**
+   * Marks a result (pick or reject, stars, a colour label): the card shows the answer at once;
+   * a refusal leaves the marks as they were and says why.
+   */
+  markResult(change: MethodParams<'library.mark'>): Promise<void>;
   /** Results whose marked export runs (a second press joins it: one export per result). */
   exporting: number[];
   /** Per result, why its last export failed (nothing was kept). */
@@ -59,6 +64,15 @@ export const createLibrarySlice: StateCreator<StudioState, [], [], LibrarySlice>
   },
   async deleteFromLibrary(jobRowId) {
     await bridge.invoke('library.delete', { jobRowId });
+  },
+  async markResult(change) {
+    try {
+      const view = await bridge.invoke('library.mark', change);
+      const items = get().libraryItems;
+      if (items) set({ libraryItems: items.map((item) => (item.rowId === view.rowId ? view : item)) });
+    } catch (error) {
+      set({ libraryError: message(error) });
+    }
   },
   exporting: [],
   exportErrors: {},

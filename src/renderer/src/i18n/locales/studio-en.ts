@@ -216,6 +216,19 @@ export const studioEn = {
       showGroup: 'Show its group',
       groupFilter: 'Showing variations ×{{count}} of “{{prompt}}”: select any two to compare.',
       showAll: 'Show all',
+      // Library marks (issue 41)
+      marks: 'Marks',
+      pick: 'Pick',
+      reject: 'Reject',
+      stars_one: '{{count}} star',
+      stars_other: '{{count}} stars',
+      flagFilter: 'Flag',
+      flagFilters: { pick: 'Picks', reject: 'Rejects', unmarked: 'Unmarked' },
+      starsFilter: 'Rating',
+      atLeastStars_one: '{{count}} star and up',
+      atLeastStars_other: '{{count}} stars and up',
+      markCounts:
+        '{{shown}} shown · {{picks}} picked · {{rejects}} rejected · {{rated}} rated · keys: P pick, X reject, U unflag, 0–5 stars',
       // Library cards (issue 32)
       selectToCompare: 'Select to compare',
       compareCount: '{{count}} selected',

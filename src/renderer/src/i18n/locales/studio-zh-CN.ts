@@ -217,6 +217,19 @@ export const studioZhCN: typeof studioEn = {
       showGroup: '显示同组',
       groupFilter: '正在显示“{{prompt}}”的 ×{{count}} 个变体：任选两个进行对比。',
       showAll: '显示全部',
+      // Library marks (issue 41)
+      marks: '标记',
+      pick: '选用',
+      reject: '弃用',
+      stars_one: '{{count}} 星',
+      stars_other: '{{count}} 星',
+      flagFilter: '标旗',
+      flagFilters: { pick: '选用', reject: '弃用', unmarked: '未标记' },
+      starsFilter: '评分',
+      atLeastStars_one: '{{count}} 星及以上',
+      atLeastStars_other: '{{count}} 星及以上',
+      markCounts:
+        '显示 {{shown}} 个 · 选用 {{picks}} · 弃用 {{rejects}} · 已评分 {{rated}} · 按键：P 选用，X 弃用，U 取消，0–5 星',
       // Library cards (issue 32)
       selectToCompare: '选择以对比',
       compareCount: '已选 {{count}} 个',

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type FocusEvent, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView, OutputView } from '../../../../shared/bridge/contract';
 import { formatDuration } from '../../../../shared/format-duration';
+import { MAX_STARS, type MarkFlag } from '../../../../shared/library-marks';
 
 /** How long each frame shows while a card has keyboard focus (the preview plays through them). */
 const FOCUS_FRAME_MS = 700;
@@ -79,17 +80,48 @@ function usePreview(output: OutputView | undefined) {
   };
 }
 
+/** A change of a result's marks, as `library.mark` takes it (without the row). */
+export interface MarkChange {
+  flag?: MarkFlag | null;
+  stars?: number;
+}
+
+/**
+ * The single keys that mark the focused result (Lightroom's): P pick, X reject, U unflag, 0–5
+ * stars. Null for any other key, or one held with a modifier (those belong to the browser).
+ */
+export function markOfKey(
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>,
+): MarkChange | null {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  if (key === 'p') return { flag: 'pick' };
+  if (key === 'x') return { flag: 'reject' };
+  if (key === 'u') return { flag: null };
+  if (/^[0-9]$/.test(key) && Number(key) <= MAX_STARS) return { stars: Number(key) };
+  return null;
+}
+
 export interface LibraryCardProps {
   job: JobView;
   selected: boolean;
   onOpen(): void;
   onToggleCompare(): void;
+  /** Marks the result (its flag or stars); keys P, X, U and 0–5 on the focused card do too. */
+  onMark(change: MarkChange): void;
   /** "Show its group", offered on a variation while the gallery shows every result. */
   onShowGroup?: () => void;
 }
 
 /** One result of the Library: its picture (a scrub preview for videos) and the facts to scan by. */
-export function LibraryCard({ job, selected, onOpen, onToggleCompare, onShowGroup }: LibraryCardProps) {
+export function LibraryCard({
+  job,
+  selected,
+  onOpen,
+  onToggleCompare,
+  onMark,
+  onShowGroup,
+}: LibraryCardProps) {
   const { t, i18n } = useTranslation();
   const output = job.outputs.find((o) => o.verified);
   const preview = usePreview(output);
@@ -104,6 +136,14 @@ export function LibraryCard({ job, selected, onOpen, onToggleCompare, onShowGrou
       data-testid="library-card"
       data-row-id={job.rowId}
       data-group-id={job.variation?.groupId}
+      data-flag={job.marks.flag ?? 'unmarked'}
+      data-stars={job.marks.stars}
+      onKeyDown={(e) => {
+        const change = markOfKey(e);
+        if (!change) return;
+        e.preventDefault();
+        onMark(change);
+      }}
     >
       <button
         type="button"
@@ -163,6 +203,36 @@ export function LibraryCard({ job, selected, onOpen, onToggleCompare, onShowGrou
           </div>
         ) : null}
       </dl>
+      <div className="card-marks" role="group" aria-label={t('studio.library.marks')}>
+        {(['pick', 'reject'] as const).map((flag) => (
+          <button
+            key={flag}
+            type="button"
+            className={`mark-flag mark-${flag}`}
+            aria-pressed={job.marks.flag === flag}
+            aria-keyshortcuts={flag === 'pick' ? 'P' : 'X'}
+            data-testid={`library-mark-${flag}`}
+            onClick={() => onMark({ flag: job.marks.flag === flag ? null : flag })}
+          >
+            <span aria-hidden="true">{flag === 'pick' ? '⚑' : '✕'}</span> {t(`studio.library.${flag}`)}
+          </button>
+        ))}
+        <span className="mark-stars" data-testid="library-stars">
+          {Array.from({ length: MAX_STARS }, (_, i) => i + 1).map((n) => (
+            <button
+              key={n}
+              type="button"
+              className={`mark-star${n <= job.marks.stars ? ' mark-star-on' : ''}`}
+              aria-pressed={n <= job.marks.stars}
+              aria-label={t('studio.library.stars', { count: n })}
+              aria-keyshortcuts={String(n)}
+              onClick={() => onMark({ stars: job.marks.stars === n ? 0 : n })}
+            >
+              <span aria-hidden="true">{n <= job.marks.stars ? '★' : '☆'}</span>
+            </button>
+          ))}
+        </span>
+      </div>
       <div className="card-actions">
         <button
           type="button"

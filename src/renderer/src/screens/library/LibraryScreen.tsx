@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { CompareDialog } from './compare/CompareDialog';
+import { MARK_FLAG_FILTERS, MAX_STARS, type MarkFlagFilter } from '../../../../shared/library-marks';
 import { LibraryCard } from './LibraryCard';
 import { LibraryFilms } from './LibraryFilms';
 
@@ -17,9 +18,22 @@ interface Filters {
   mode: string;
   from: string;
   to: string;
+  /** pick, reject or unmarked ('' any) */
+  flag: string;
+  /** at least this many stars ('' any) */
+  minStars: string;
 }
 
-const EMPTY: Filters = { query: '', profileId: '', model: '', mode: '', from: '', to: '' };
+const EMPTY: Filters = {
+  query: '',
+  profileId: '',
+  model: '',
+  mode: '',
+  from: '',
+  to: '',
+  flag: '',
+  minStars: '',
+};
 
 function Player({ url, mimeType, testId }: { url: string; mimeType: string | null; testId: string }) {
   const { t } = useTranslation();
@@ -274,6 +288,7 @@ export function LibraryScreen() {
   const models = useStudio((s) => s.libraryModels);
   const modes = useStudio((s) => s.libraryModes);
   const searchLibrary = useStudio((s) => s.searchLibrary);
+  const markResult = useStudio((s) => s.markResult);
   const resetLibrary = useStudio((s) => s.resetLibrary);
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
@@ -296,6 +311,8 @@ export function LibraryScreen() {
         ...(filters.mode ? { mode: filters.mode } : {}),
         ...(filters.from ? { from: day(filters.from, false) } : {}),
         ...(filters.to ? { to: day(filters.to, true) } : {}),
+        ...(filters.flag ? { flag: filters.flag as MarkFlagFilter } : {}),
+        ...(filters.minStars ? { minStars: Number(filters.minStars) } : {}),
       });
     }, 200);
     return () => clearTimeout(timer);
@@ -358,6 +375,19 @@ export function LibraryScreen() {
           t('studio.library.mode'),
           modes.map((m) => ({ value: m, label: t(`modeName.${m}`, { defaultValue: m }) })),
         )}
+        {select(
+          'flag',
+          t('studio.library.flagFilter'),
+          MARK_FLAG_FILTERS.map((f) => ({ value: f, label: t(`studio.library.flagFilters.${f}`) })),
+        )}
+        {select(
+          'minStars',
+          t('studio.library.starsFilter'),
+          Array.from({ length: MAX_STARS }, (_, i) => ({
+            value: String(i + 1),
+            label: t('studio.library.atLeastStars', { count: i + 1 }),
+          })),
+        )}
         <fieldset className="filter filter-dates" data-testid="filter-dates">
           <legend className="field-label">{t('studio.library.dates')}</legend>
           <div className="filter-dates-row">
@@ -376,6 +406,16 @@ export function LibraryScreen() {
           </div>
         </fieldset>
       </div>
+      {items && items.length > 0 ? (
+        <p className="muted small" data-testid="library-mark-counts">
+          {t('studio.library.markCounts', {
+            shown: items.length,
+            picks: items.filter((j) => j.marks.flag === 'pick').length,
+            rejects: items.filter((j) => j.marks.flag === 'reject').length,
+            rated: items.filter((j) => j.marks.stars > 0).length,
+          })}
+        </p>
+      ) : null}
       {error ? <p role="alert">{t('errors.generic', { message: error })}</p> : null}
       {group !== null ? (
         <p className="row" role="status" data-testid="library-group-filter">
@@ -412,6 +452,7 @@ export function LibraryScreen() {
             selected={selected.includes(job.rowId)}
             onOpen={() => setOpen(job.rowId)}
             onToggleCompare={() => toggle(job.rowId)}
+            onMark={(change) => void markResult({ jobRowId: job.rowId, ...change })}
             {...(group === null && job.variation
               ? { onShowGroup: () => setGroup(job.variation!.groupId) }
               : {})}
