@@ -115,7 +115,9 @@ export class StudioLibrary {
       .then(async () => {
         const job = this.d.views.requireJob(jobRowId);
         const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
-        if (output?.localPath) await this.d.rewriteSidecar(job, path.dirname(output.localPath));
+        // a result whose folder was removed by hand keeps its marks in the journal alone
+        if (output?.localPath && existsSync(path.dirname(output.localPath)))
+          await this.d.rewriteSidecar(job, path.dirname(output.localPath));
       });
     this.sidecarWrites.set(jobRowId, next);
     void next.finally(() => {
