@@ -94,5 +94,15 @@ describe('framewright library mark and list (issue 41: marks)', () => {
     expect(json(cleared.stdout)).toMatchObject({ marks: { flag: null, stars: 0, label: null } });
     expect(sidecarOf(dataDir, kept).marks).toEqual({ flag: null, stars: 0, label: null });
     expect(await ids('--unmarked')).toEqual([kept]);
+
+    // a result whose folder was removed by hand is still marked, in the journal
+    const library = path.join(dataDir, 'library');
+    const folder = readdirSync(library, { recursive: true, encoding: 'utf8' }).find(
+      (name) => path.basename(name) === 'framewright.json' && name.includes(other),
+    )!;
+    rmSync(path.dirname(path.join(library, folder)), { recursive: true, force: true });
+    const gone = await cli('--json', 'library', 'mark', other, '--pick');
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(await ids('--pick')).toEqual([other]);
   });
 });
