@@ -110,23 +110,25 @@ test('a Library card shows its facts, scrubs through frames on hover, two toggle
   await card(b).getByTestId('library-open').focus();
   await page.keyboard.press('x');
   await expect(card(b)).toHaveAttribute('data-flag', 'reject');
+  // (the worker's signed-in world may hold other specs' results: none of them is marked)
   await expect(page.getByTestId('library-mark-counts')).toContainText(
-    '2 shown · 1 picked · 1 rejected · 1 rated',
+    ' shown · 1 picked · 1 rejected · 1 rated',
   );
   // the buttons mark too: unflag b by pressing its Reject again
   await card(b).getByTestId('library-mark-reject').click();
   await expect(card(b)).toHaveAttribute('data-flag', 'unmarked');
-  // filters by marks: picks with 4 stars and up show a alone; unmarked shows b alone
+  // filters by marks: picks with 4 stars and up show a alone; unmarked shows b, not a
   await page.getByTestId('filter-flag').selectOption('pick');
   await page.getByTestId('filter-minStars').selectOption('4');
   await expect(page.getByTestId('library-card')).toHaveCount(1);
   await expect(card(a)).toBeVisible();
   await page.getByTestId('filter-minStars').selectOption('');
   await page.getByTestId('filter-flag').selectOption('unmarked');
-  await expect(page.getByTestId('library-card')).toHaveCount(1);
   await expect(card(b)).toBeVisible();
+  await expect(card(a)).toHaveCount(0);
   await page.getByTestId('filter-flag').selectOption('');
-  await expect(page.getByTestId('library-card')).toHaveCount(2);
+  await expect(card(a)).toBeVisible();
+  await expect(card(b)).toBeVisible();
   // kept: the Library opened again reads them from the journal
   await page.getByTestId('nav-create').click();
   await page.getByTestId('nav-library').click();
