@@ -104,7 +104,8 @@ export class StudioLibrary {
       label: change.label === undefined ? before.label : change.label,
     });
     await this.writeSidecarOf(job.id);
-    return this.d.views.jobView(this.d.views.requireJob(job.id));
+    // the job's row is as read above: its view reads the marks just set
+    return this.d.views.jobView(job);
   }
 
   /** Writes a result's sidecar again, after the writes before it (each reads the journal then). */

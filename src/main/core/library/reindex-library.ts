@@ -1,10 +1,10 @@
-import { MARK_FLAGS, MARK_LABELS, MAX_STARS } from '../../../shared/library-marks.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { JobMarksView } from '../../../shared/bridge/domains/studio.js';
 import { INCOMING_DIR, SIDECAR_NAME } from '../jobs/library-layout.js';
 import { JOB_STATUSES } from '../journal/jobs-repository.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -45,13 +45,7 @@ const sidecarSchema = z.object({
     )
     .max(64),
   /** The person's marks (issue 41); absent in sidecars written before them. */
-  marks: z
-    .object({
-      flag: z.enum(MARK_FLAGS).nullable(),
-      stars: z.number().int().min(0).max(MAX_STARS),
-      label: z.enum(MARK_LABELS).nullable(),
-    })
-    .optional(),
+  marks: JobMarksView.optional(),
 });
 
 type Sidecar = z.infer<typeof sidecarSchema>;
