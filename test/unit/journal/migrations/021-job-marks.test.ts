@@ -1,28 +1,18 @@
-import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runMigrations } from '../../../../src/main/core/journal/migrator.js';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
 import { migration021JobMarks } from '../../../../src/main/core/journal/migrations/021-job-marks.js';
 import { MarksRepository } from '../../../../src/main/core/journal/marks-repository.js';
-import { tables } from './schema-helpers.js';
+import { migratedTo, tables, withIntents } from './schema-helpers.js';
 
-/** A fresh journal with every migration up to (and, unless `before`, including) 021, and two jobs. */
+/** A fresh journal migrated up to (and, unless `before`, including) 021, with two jobs. */
 function journal(before = false): Database {
-  const db = new BetterSqlite3(':memory:');
-  db.pragma('foreign_keys = ON');
-  runMigrations(
-    db,
-    migrations.filter((m) => (before ? m.version < 21 : m.version <= 21)),
-  );
+  const db = migratedTo(before ? 20 : 21);
+  withIntents(db, [1, 2]);
   db.exec(`
-    INSERT INTO profiles (id, name, kind, created_at, updated_at) VALUES ('sim', 'sim', 'simulator', 0, 0);
-    INSERT INTO job_intents (id, idempotency_key, profile_id, model, service_kind, canonical_body_json, state, created_at, updated_at)
-      VALUES (1, 'k1', 'sim', 'h3', 'video_generation', '{}', 'accepted', 0, 0),
-             (2, 'k2', 'sim', 'h3', 'video_generation', '{}', 'accepted', 0, 0);
     INSERT INTO jobs (id, intent_id, profile_id, model, service_kind, job_id, request_id, status, accepted_at, updated_at)
-      VALUES (1, 1, 'sim', 'h3', 'video_generation', 'job-1', 'r', 'succeeded', 0, 0),
-             (2, 2, 'sim', 'h3', 'video_generation', 'job-2', 'r', 'succeeded', 0, 0);
+      VALUES (1, 1, 'p', 'm', 'video_generation', 'job-1', 'r', 'succeeded', 0, 0),
+             (2, 2, 'p', 'm', 'video_generation', 'job-2', 'r', 'succeeded', 0, 0);
   `);
   return db;
 }
