@@ -6,6 +6,7 @@ import { teamEvents, teamMethods } from './domains/team.js';
 import { sequencesEvents, sequencesMethods } from './domains/sequences.js';
 import { debugPairingEvents, debugPairingMethods } from './domains/debug-pairing.js';
 import { storyboardsEvents, storyboardsMethods } from './domains/storyboards.js';
+import { reviewEvents, reviewMethods } from './domains/review.js';
 import { EVENT_NAMES, METHOD_NAMES, isEventName, isMethodName } from './names.js';
 
 /**
@@ -26,6 +27,7 @@ export * from './domains/team.js';
 export * from './domains/sequences.js';
 export * from './domains/debug-pairing.js';
 export * from './domains/storyboards.js';
+export * from './domains/review.js';
 
 export const bridgeContract = {
   methods: {
@@ -36,6 +38,7 @@ export const bridgeContract = {
     ...sequencesMethods,
     ...debugPairingMethods,
     ...storyboardsMethods,
+    ...reviewMethods,
   },
   events: {
     ...appEvents,
@@ -45,6 +48,7 @@ export const bridgeContract = {
     ...sequencesEvents,
     ...debugPairingEvents,
     ...storyboardsEvents,
+    ...reviewEvents,
   },
 } as const;
 

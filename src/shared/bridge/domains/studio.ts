@@ -445,6 +445,8 @@ export const studioMethods = {
         /** At least this many stars. */
         minStars: z.number().int().min(0).max(MAX_STARS).optional(),
         label: z.enum(MARK_LABELS).optional(),
+        /** Only the results of this collection, in its order (issue 41). */
+        collectionId: Id.optional(),
       })
       .strict(),
     result: z.object({ items: z.array(JobView) }),
