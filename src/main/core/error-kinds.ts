@@ -129,6 +129,7 @@ export const ERROR_CODE_KINDS = {
   'draft.too_many': 'invalid_input',
   'library.no_file': 'service',
   'library.not_a_result': 'invalid_input',
+  'library.package_failed': 'service',
   'optimization.failed': 'service',
   'profile.builtin': 'service',
   'profile.has_jobs': 'service',
