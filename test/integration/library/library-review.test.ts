@@ -69,7 +69,11 @@ describe('notes at a frame (issue 41)', () => {
       text: '  The hand melts here  ',
       rect: { x: 0.25, y: 0.3, width: 0.2, height: 0.4 },
     });
-    expect(late).toMatchObject({ atSeconds: 3.2, text: 'The hand melts here', rect: { x: 0.25, width: 0.2 } });
+    expect(late).toMatchObject({
+      atSeconds: 3.2,
+      text: 'The hand melts here',
+      rect: { x: 0.25, width: 0.2 },
+    });
     const early = await call<JobNoteView>('library.notes.add', {
       jobRowId: take.rowId,
       atSeconds: 0.5,
@@ -87,7 +91,9 @@ describe('notes at a frame (issue 41)', () => {
     ).toBeNull();
 
     // bad input: a clear refusal, nothing changed
-    expect(await refusal('library.notes.add', { jobRowId: take.rowId, atSeconds: 60, text: 'past the end' })).toMatchObject({
+    expect(
+      await refusal('library.notes.add', { jobRowId: take.rowId, atSeconds: 60, text: 'past the end' }),
+    ).toMatchObject({
       code: 'library.invalid_note',
       message: expect.stringMatching(/past its end/),
     });
@@ -99,13 +105,17 @@ describe('notes at a frame (issue 41)', () => {
         rect: { x: 0.9, y: 0, width: 0.2, height: 0.2 },
       }),
     ).toMatchObject({ code: 'invalid_params' });
-    expect(await refusal('library.notes.add', { jobRowId: take.rowId, atSeconds: 1, text: '   ' })).toMatchObject({
+    expect(
+      await refusal('library.notes.add', { jobRowId: take.rowId, atSeconds: 1, text: '   ' }),
+    ).toMatchObject({
       code: 'invalid_params',
     });
     expect(await refusal('library.notes.update', { noteId: 'no-such-note', text: 'x' })).toMatchObject({
       code: 'library.note_not_found',
     });
-    expect((await call<{ items: JobNoteView[] }>('library.notes.list', { jobRowId: take.rowId })).items).toHaveLength(2);
+    expect(
+      (await call<{ items: JobNoteView[] }>('library.notes.list', { jobRowId: take.rowId })).items,
+    ).toHaveLength(2);
 
     // the sidecar holds them (a reindex restores them)
     expect(sidecarOf(take).notes?.map((n) => [n.atSeconds, n.text])).toEqual([
@@ -162,7 +172,9 @@ describe('collections (issue 41)', () => {
     expect(ids(inSelects.items)).toEqual([one.rowId, two.rowId, three.rowId]);
     await call('library.mark', { jobRowId: two.rowId, flag: 'pick', stars: 4 });
     expect(
-      ids((await call<{ items: JobView[] }>('library.list', { collectionId: selects.id, flag: 'pick' })).items),
+      ids(
+        (await call<{ items: JobView[] }>('library.list', { collectionId: selects.id, flag: 'pick' })).items,
+      ),
     ).toEqual([two.rowId]);
 
     // each take's sidecar lists its collections and its place in each
@@ -178,10 +190,14 @@ describe('collections (issue 41)', () => {
     expect(removed.jobRowIds).toEqual([two.rowId]);
     expect(sidecarOf(one).collections?.map((c) => c.name)).toEqual(['Selects for the heron']);
 
-    expect(await refusal('collections.addItems', { collectionId: client.id, jobRowIds: [987_654] })).toMatchObject({
+    expect(
+      await refusal('collections.addItems', { collectionId: client.id, jobRowIds: [987_654] }),
+    ).toMatchObject({
       code: 'job.not_found',
     });
-    expect(await refusal('collections.create', { name: 'x'.repeat(121) })).toMatchObject({ code: 'invalid_params' });
+    expect(await refusal('collections.create', { name: 'x'.repeat(121) })).toMatchObject({
+      code: 'invalid_params',
+    });
     expect(await refusal('library.list', { collectionId: 'no-such' })).toMatchObject({
       code: 'collection.not_found',
     });
@@ -204,9 +220,12 @@ describe('collections (issue 41)', () => {
       name: 'Opening',
       jobRowIds: [two.rowId, one.rowId],
     });
-    const made = await call<{ sequenceId: string; shots: number; skipped: number }>('collections.toSequence', {
-      collectionId: collection.id,
-    });
+    const made = await call<{ sequenceId: string; shots: number; skipped: number }>(
+      'collections.toSequence',
+      {
+        collectionId: collection.id,
+      },
+    );
     expect(made).toMatchObject({ shots: 2, skipped: 0 });
     const sequence = await call<SequenceView>('sequences.get', { sequenceId: made.sequenceId });
     expect(sequence.name).toBe('Opening');
@@ -223,7 +242,9 @@ describe('collections (issue 41)', () => {
   it('library reindex after the journal is lost restores notes and collections from the sidecars', async () => {
     const { journal } = studio.core.services;
     const before = journal.collections.list().filter((c) => c.jobRowIds.length > 0);
-    const notesBefore = takes.map((t) => journal.notes.forJob(t.rowId).map((n) => [n.atSeconds, n.text, n.rect]));
+    const notesBefore = takes.map((t) =>
+      journal.notes.forJob(t.rowId).map((n) => [n.atSeconds, n.text, n.rect]),
+    );
     // the journal's rows of the review and the jobs go (as after a journal moved aside)
     journal.database.exec('DELETE FROM collections; DELETE FROM job_notes; DELETE FROM jobs;');
     const result = await reindexLibrary(journal, {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CollectionView } from '../../../shared/bridge/domains/review.js';
-import { COLLECTION_MAX_ITEMS, COLLECTION_NAME_MAX_CHARS, COLLECTIONS_MAX } from '../../../shared/library-review.js';
+import {
+  COLLECTION_MAX_ITEMS,
+  COLLECTION_NAME_MAX_CHARS,
+  COLLECTIONS_MAX,
+} from '../../../shared/library-review.js';
 import { AppError } from '../errors.js';
 import type { Collection, CollectionsRepository } from '../journal/collections-repository.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
@@ -143,7 +147,10 @@ export class StudioCollections {
   /** Each id, checked: a finished result of the library (in the order given). */
   private results(jobRowIds: readonly number[]): number[] {
     if (jobRowIds.length > COLLECTION_MAX_ITEMS)
-      throw new AppError('collection.too_many', `A collection holds at most ${COLLECTION_MAX_ITEMS} results.`);
+      throw new AppError(
+        'collection.too_many',
+        `A collection holds at most ${COLLECTION_MAX_ITEMS} results.`,
+      );
     for (const id of jobRowIds) {
       const job = this.d.getJob(id);
       if (!job) throw new AppError('job.not_found', `There is no result ${id} in the library.`);
@@ -155,7 +162,8 @@ export class StudioCollections {
 
   private require(collectionId: string): Collection {
     const collection = this.d.collections.get(collectionId);
-    if (!collection) throw new AppError('collection.not_found', 'There is no such collection (it may have been deleted).');
+    if (!collection)
+      throw new AppError('collection.not_found', 'There is no such collection (it may have been deleted).');
     return collection;
   }
 }
@@ -165,6 +173,9 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 function cleanName(name: string): string {
   const clean = name.replace(/\s+/g, ' ').trim();
   if (!clean || clean.length > COLLECTION_NAME_MAX_CHARS)
-    throw new AppError('collection.invalid', `A collection's name is 1 to ${COLLECTION_NAME_MAX_CHARS} characters.`);
+    throw new AppError(
+      'collection.invalid',
+      `A collection's name is 1 to ${COLLECTION_NAME_MAX_CHARS} characters.`,
+    );
   return clean;
 }

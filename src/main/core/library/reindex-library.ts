@@ -73,7 +73,11 @@ const sidecarSchema = z.object({
       z.object({
         id: z.string().min(1).max(128),
         name: z.string().trim().min(1).max(COLLECTION_NAME_MAX_CHARS),
-        position: z.number().int().min(0).max(COLLECTION_MAX_ITEMS * 10),
+        position: z
+          .number()
+          .int()
+          .min(0)
+          .max(COLLECTION_MAX_ITEMS * 10),
       }),
     )
     .max(1000)

@@ -39,7 +39,12 @@ export class ResultNotes {
     return { items: this.d.notes.forJob(jobRowId) };
   }
 
-  async add(note: { jobRowId: number; atSeconds: number; text: string; rect?: NoteRect | null }): Promise<JobNoteView> {
+  async add(note: {
+    jobRowId: number;
+    atSeconds: number;
+    text: string;
+    rect?: NoteRect | null;
+  }): Promise<JobNoteView> {
     const job = this.requireResult(note.jobRowId);
     if (this.d.notes.count(job.id) >= NOTES_PER_RESULT_MAX)
       throw new AppError(
@@ -113,8 +118,13 @@ export class ResultNotes {
           ? 'This result is a still: its notes are at 0 s.'
           : `This result is ${length.toFixed(2)} s long; a note at ${note.atSeconds.toFixed(2)} s is past its end.`,
       );
-    return { atSeconds: length === undefined ? note.atSeconds : Math.min(note.atSeconds, length), text, rect };
+    return {
+      atSeconds: length === undefined ? note.atSeconds : Math.min(note.atSeconds, length),
+      text,
+      rect,
+    };
   }
 }
 
-const noSuchNote = () => new AppError('library.note_not_found', 'There is no such note (it may have been deleted).');
+const noSuchNote = () =>
+  new AppError('library.note_not_found', 'There is no such note (it may have been deleted).');
