@@ -255,6 +255,97 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     expect((await member.invoke('team.usage', {})).ok).toBe(false);
   });
 
+  it('shows the manager a member’s collection shared with a project, read-only, and nothing unshared (issue 41)', async () => {
+    const { projects } = await member.call<{ projects: { id: string; name: string }[] }>('projects.list', {});
+    const spring = projects.find((p) => p.name === 'Spring campaign')!;
+    await member.call('library.notes.add', {
+      jobRowId: t2vJob.rowId,
+      atSeconds: 1,
+      text: 'Hold on the kite',
+    });
+    const shared = await member.call<{ id: string }>('collections.create', {
+      name: 'Client selects',
+      jobRowIds: [t2vJob.rowId],
+    });
+    const own = await member.call<{ id: string }>('collections.create', {
+      name: 'My rough picks',
+      jobRowIds: [t2vJob.rowId],
+    });
+    const manager = await rig.open('manager');
+    // nothing is shared yet
+    expect((await manager.call<{ items: unknown[] }>('collections.shared.list')).items).toEqual([]);
+    expect(
+      await member.call('collections.share', { collectionId: shared.id, projectId: spring.id }),
+    ).toMatchObject({ sharedProjectId: spring.id });
+    const listed = await manager.call<{
+      items: { ref: string; name: string; projectName: string; takeCount: number }[];
+    }>('collections.shared.list');
+    expect(listed.items.map((c) => [c.name, c.projectName, c.takeCount])).toEqual([
+      ['Client selects', 'Spring campaign', 1],
+    ]);
+    const read = await manager.call<{
+      takes: {
+        prompt: string;
+        marks: { flag: string | null };
+        notes: { text: string }[];
+        mediaUrl: string | null;
+      }[];
+    }>('collections.shared.get', { ref: listed.items[0]!.ref });
+    expect(read.takes).toHaveLength(1);
+    expect(read.takes[0]).toMatchObject({ marks: { flag: 'pick' }, notes: [{ text: 'Hold on the kite' }] });
+    // the take plays for the manager from a signed, time-limited link
+    const media = await fetch(read.takes[0]!.mediaUrl!);
+    expect(media.status).toBe(200);
+    expect(Buffer.from(await media.arrayBuffer()).length).toBe(t2vJob.outputs[0]!.byteSize);
+    // read-only: the member's collection is no collection of the manager's
+    expect(
+      (await manager.invoke('collections.rename', { collectionId: shared.id, name: 'Mine now' })).ok,
+    ).toBe(false);
+    expect(
+      (
+        await manager.invoke('collections.shared.get', {
+          ref: listed.items[0]!.ref.replace(shared.id, own.id),
+        })
+      ).ok,
+    ).toBe(false);
+    // a member is not a manager; another organization's person reads nothing
+    expect(await member.invoke('collections.shared.list', {})).toMatchObject({
+      ok: false,
+      error: { code: 'team.not_manager' },
+    });
+    const personal = await rig.open('personal');
+    expect((await personal.invoke('collections.shared.get', { ref: listed.items[0]!.ref })).ok).toBe(false);
+    // unshared, it is gone from the manager's list
+    await member.call('collections.share', { collectionId: shared.id, projectId: null });
+    expect((await manager.call<{ items: unknown[] }>('collections.shared.list')).items).toEqual([]);
+  });
+
+  it('exports a collection as a review package the member downloads as one zip; nobody else can (issue 41)', async () => {
+    const collection = await member.call<{ id: string }>('collections.create', {
+      name: 'For the client',
+      jobRowIds: [t2vJob.rowId],
+    });
+    const pkg = await member.call<{
+      fileName: string;
+      folder: string | null;
+      downloadPath: string | null;
+      takes: number;
+    }>('collections.exportPackage', { collectionId: collection.id });
+    expect(pkg).toMatchObject({
+      folder: null,
+      takes: 1,
+      fileName: expect.stringMatching(/^review-for-the-client-[0-9-]+\.zip$/),
+    });
+    const download = await member.get(pkg.downloadPath!);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/zip');
+    const zip = Buffer.from(await download.arrayBuffer());
+    expect(zip.subarray(0, 4).toString('binary')).toBe('PK\x03\x04');
+    expect(zip.includes(Buffer.from('index.html'))).toBe(true);
+    const personal = await rig.open('personal');
+    expect((await personal.get(pkg.downloadPath!)).status).toBe(404);
+  });
+
   it('never writes a session id, launch code or recovery reference outside the secret store', async () => {
     const { dbFile, keyFile } = secretStoreFiles(rig.dataDir);
     const sessionIds = [(await rig.sessionOf(member)).sessionId];
