@@ -113,6 +113,7 @@ export const runListCommand = async (
     stars?: string;
     label?: string;
     query?: string;
+    byRating?: boolean;
   },
   command: Command,
 ) =>
@@ -124,7 +125,11 @@ export const runListCommand = async (
         minStars: starsOption(opts.stars),
         label: labelOption(opts.label, false) ?? undefined,
       };
-      const { items } = cli.studio().library.list({ ...filter, query: opts.query });
+      const { items } = cli.studio().library.list({
+        ...filter,
+        query: opts.query,
+        ...(opts.byRating ? { sort: 'rating' as const } : {}),
+      });
       if (cli.json) printJson({ object: 'list', data: items.map(listedResult) });
       else
         for (const view of items)

@@ -42,6 +42,7 @@ export function registerLibraryCommands(program: Command): void {
     .option('--unmarked', 'only results flagged neither pick nor reject')
     .option('--stars <n>', 'only results with at least this many stars')
     .option('--label <colour>', 'only results with this colour label')
-    .option('--query <text>', 'only results whose prompt has every word')
+    .option('--query <text>', 'only results whose prompt has every word, or whose notes contain the text')
+    .option('--by-rating', 'more stars first, then picks before rejects (else newest first)')
     .action(lazyAction(() => import('../actions/library.js').then((m) => m.runListCommand)));
 }

@@ -50,6 +50,7 @@ describe('framewright library mark and list (issue 41: marks)', () => {
       );
     expect(await ids('--pick', '--stars', '4')).toEqual([kept]);
     expect(await ids('--stars', '2')).toEqual([other, kept]);
+    expect(await ids('--by-rating')).toEqual([kept, other]);
     expect(await ids('--reject')).toEqual([other]);
     expect(await ids('--unmarked')).toEqual([]);
     expect(await ids('--label', 'green')).toEqual([kept]);

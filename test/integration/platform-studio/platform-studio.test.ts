@@ -296,7 +296,11 @@ describe('Framewright on the platform: the studio per person over the runtime', 
     // the take plays for the manager from a signed, time-limited link
     const media = await fetch(read.takes[0]!.mediaUrl!);
     expect(media.status).toBe(200);
-    expect(Buffer.from(await media.arrayBuffer()).length).toBe(t2vJob.outputs[0]!.byteSize);
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await media.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(t2vJob.outputs[0]!.sha256);
     // read-only: the member's collection is no collection of the manager's
     expect(
       (await manager.invoke('collections.rename', { collectionId: shared.id, name: 'Mine now' })).ok,

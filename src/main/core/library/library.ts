@@ -10,7 +10,9 @@ import type { NotesRepository } from '../journal/notes-repository.js';
 import type { CollectionsRepository } from '../journal/collections-repository.js';
 import type { MarksRepository } from '../journal/marks-repository.js';
 import {
+  byRating,
   MAX_STARS,
+  type LibrarySort,
   type JobMarks,
   type MarkFlag,
   type MarkFlagFilter,
@@ -67,6 +69,7 @@ export class StudioLibrary {
       to?: number;
       query?: string;
       collectionId?: string;
+      sort?: LibrarySort;
     } & MarksFilter,
   ): { items: JobView[] } {
     const kept = this.candidates(filter)
@@ -80,7 +83,7 @@ export class StudioLibrary {
       .filter((v) => !filter.mode || v.generationMode === filter.mode)
       .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified))
       .filter((v) => marksMatch(v.marks, filter));
-    return { items };
+    return { items: filter.sort === 'rating' ? byRating(items) : items };
   }
 
   /**

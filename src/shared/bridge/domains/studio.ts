@@ -3,7 +3,7 @@ import { INTENT_STATES, JOB_STATUSES } from '../../api/job-statuses.js';
 import { BATCH_MAX_JOBS, SIMULATOR_SCENARIOS, VARIATION_COUNT_MAX, VARIATION_COUNT_MIN } from '../names.js';
 import { ProfileSummary } from './app.js';
 import { BATCH_FILE_MAX_CHARS } from '../browser-host-protocol.js';
-import { MARK_FLAG_FILTERS, MARK_FLAGS, MARK_LABELS, MAX_STARS } from '../../library-marks.js';
+import { LIBRARY_SORTS, MARK_FLAG_FILTERS, MARK_FLAGS, MARK_LABELS, MAX_STARS } from '../../library-marks.js';
 
 /**
  * The studio: services from discovery, profiles, staged files, drafts, video submission, the
@@ -447,6 +447,8 @@ export const studioMethods = {
         label: z.enum(MARK_LABELS).optional(),
         /** Only the results of this collection, in its order (issue 41). */
         collectionId: Id.optional(),
+        /** Newest first (a collection: its order), or by rating (stars, then picks before rejects). */
+        sort: z.enum(LIBRARY_SORTS).optional(),
       })
       .strict(),
     result: z.object({ items: z.array(JobView) }),
