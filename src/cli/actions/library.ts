@@ -24,7 +24,9 @@ export const runReindexCommand = async (opts: { library?: string; assignTo?: str
             process.stdout.write(`refused   ${entry.sidecar}: ${entry.reason}\n`);
         }
         process.stdout.write(
-          `${result.restored} restored, ${result.alreadyIndexed} already in the journal, ${result.refused} refused\n`,
+          `${result.restored} restored, ${result.alreadyIndexed} already in the journal, ${result.refused} refused` +
+            (result.collectionsRestored > 0 ? `; ${result.collectionsRestored} collections restored` : '') +
+            '\n',
         );
       }
       return result.refused > 0 ? ExitCode.invalidInput : ExitCode.ok;

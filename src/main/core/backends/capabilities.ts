@@ -23,6 +23,7 @@ export const PUBLIC_API_CAPABILITIES: Capabilities = {
   batchImport: true,
   sequences: true,
   storyboards: false,
+  sharedCollections: false,
   admissionGatesGenerate: false,
   chatInlineImages: true,
   playgroundPanels: [...PLAYGROUND_PANELS],
@@ -36,6 +37,7 @@ export const PLATFORM_CAPABILITIES: Capabilities = {
   batchImport: true,
   sequences: true,
   storyboards: false,
+  sharedCollections: true,
   admissionGatesGenerate: true,
   // the runtime's chat takes media only as `inputs[]` readUrls, never inline in a message
   chatInlineImages: false,
@@ -81,6 +83,10 @@ const METHODS_OF: Record<
   localFolders: { what: 'A folder of this computer', methods: ['library.reveal'] },
   markedExport: { what: 'The platform-marked copy', methods: ['library.export'] },
   promptOptimization: { what: 'Prompt optimization', methods: ['video.optimize'] },
+  sharedCollections: {
+    what: 'Collections shared with a team',
+    methods: ['collections.share', 'collections.shared.list', 'collections.shared.get'],
+  },
   batchImport: { what: 'Batch import', methods: ['studio.batch.preview', 'studio.batch.submit'] },
   storyboards: {
     what: 'Storyboard Helper boards',

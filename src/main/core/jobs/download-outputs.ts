@@ -241,8 +241,22 @@ export async function writeSidecar(journal: Journal, job: JobWithOutputs, folder
         verification: verificationOf(o) === 'verified' ? 'verified' : 'not verifiable',
         verifiedAt: o.verifiedAt ? new Date(o.verifiedAt).toISOString() : undefined,
       })),
-    // what the person decided about it (issue 41): `library reindex` restores it
+    // what the person decided and noted about it, and the collections it is in (issue 41):
+    // `library reindex` restores them
     marks: journal.marks.get(fresh.id),
+    notes: journal.notes.forJob(fresh.id).map((n) => ({
+      id: n.id,
+      atSeconds: n.atSeconds,
+      text: n.text,
+      rect: n.rect,
+      createdAt: new Date(n.createdAt).toISOString(),
+      updatedAt: new Date(n.updatedAt).toISOString(),
+    })),
+    collections: journal.collections.ofJob(fresh.id).map((c) => ({
+      id: c.collectionId,
+      name: c.name,
+      position: c.position,
+    })),
   };
   const temp = path.join(folder, `.${SIDECAR_NAME}.${randomUUID()}.tmp`);
   await writeFile(temp, JSON.stringify(sidecar, null, 2));

@@ -31,6 +31,8 @@ import { SoundtracksRepository } from './soundtracks-repository.js';
 import { UploadsRepository } from './uploads-repository.js';
 import { VariationsRepository } from './variations-repository.js';
 import { MarksRepository } from './marks-repository.js';
+import { NotesRepository } from './notes-repository.js';
+import { CollectionsRepository } from './collections-repository.js';
 
 export interface OpenJournalOptions {
   /** The SQLite file (created with its folder), or ':memory:' for tests. */
@@ -70,6 +72,10 @@ export interface Journal {
   readonly variations: VariationsRepository;
   /** The marks of library results: pick or reject, stars, a colour label (migration 021). */
   readonly marks: MarksRepository;
+  /** Notes pinned to a time of a result, with an optional rectangle on its frame (migration 022). */
+  readonly notes: NotesRepository;
+  /** Named, hand-ordered sets of library results (migration 023). */
+  readonly collections: CollectionsRepository;
   /** The image imports of `framewright platform release` and their recorded parts (migration 015). */
   readonly platformImageImports: PlatformImageImportsRepository;
   /** Sequences imported from a Storyboard Helper board, and each shot's panel (migration 017). */
@@ -150,6 +156,8 @@ export function openJournal(options: OpenJournalOptions): Journal {
       deliveries: new DeliveriesRepository(db, now),
       variations: new VariationsRepository(db),
       marks: new MarksRepository(db, now),
+      notes: new NotesRepository(db, now),
+      collections: new CollectionsRepository(db, now),
       platformImageImports: new PlatformImageImportsRepository(db, now),
       storyboardLinks: new StoryboardLinksRepository(db, now),
       soundtracks: new SoundtracksRepository(db, now),

@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { JobView } from '../../../shared/bridge/domains/studio.js';
 import { AppError } from '../errors.js';
 import { removeJobFolder } from '../jobs/download-outputs.js';
-import type { Job, JobsRepository, JobWithOutputs } from '../journal/jobs-repository.js';
+import type { Job, JobsRepository, ListedJob } from '../journal/jobs-repository.js';
+import type { NotesRepository } from '../journal/notes-repository.js';
+import type { CollectionsRepository } from '../journal/collections-repository.js';
 import type { MarksRepository } from '../journal/marks-repository.js';
 import {
   MAX_STARS,
@@ -15,10 +17,11 @@ import {
   type MarkLabel,
 } from '../../../shared/library-marks.js';
 import type { JobViews } from './job-views.js';
+import type { SidecarWrites } from './sidecar-writes.js';
 import type { StudioHost } from './studio-host.js';
 
 export interface StudioLibraryDeps {
-  jobs: Pick<JobsRepository, 'searchJobs' | 'listJobs' | 'deleteJob'>;
+  jobs: Pick<JobsRepository, 'searchJobs' | 'listJobs' | 'deleteJob' | 'getJob'>;
   views: JobViews;
   /** Every library folder results were ever stored in (current first). */
   libraryDirs: () => string[];
@@ -27,8 +30,12 @@ export interface StudioLibraryDeps {
   openFolder?: (folder: string) => Promise<boolean>;
   /** The person's marks on results (issue 41). */
   marks: Pick<MarksRepository, 'get' | 'set'>;
-  /** Writes a result's `framewright.json` sidecar again from the journal (jobs/download-outputs.ts). */
-  rewriteSidecar: (job: JobWithOutputs, folder: string) => Promise<void>;
+  /** The results whose notes match a search (issue 41). */
+  notes: Pick<NotesRepository, 'jobsWithText'>;
+  /** A collection's results, for the Library filtered to it (issue 41). */
+  collections: Pick<CollectionsRepository, 'get'>;
+  /** Each result's sidecar, written again after a change of its marks. */
+  sidecars: Pick<SidecarWrites, 'rewrite'>;
 }
 
 /** A change of a result's marks: each field given replaces that mark, the others stay. */
@@ -48,9 +55,6 @@ export interface MarksFilter {
 
 /** The Library: verified results, searched, deleted (rows then files) and revealed. */
 export class StudioLibrary {
-  /** Each result's sidecar writes, one after another (the last one written has the latest marks). */
-  private readonly sidecarWrites = new Map<number, Promise<void>>();
-
   constructor(private readonly d: StudioLibraryDeps) {}
 
   list(
@@ -62,17 +66,12 @@ export class StudioLibrary {
       from?: number;
       to?: number;
       query?: string;
+      collectionId?: string;
     } & MarksFilter,
   ): { items: JobView[] } {
-    const jobs = filter.query?.trim()
-      ? this.d.jobs.searchJobs(filter.query, { profileId: filter.profileId, limit: 500 })
-      : this.d.jobs.listJobs({
-          profileId: filter.profileId,
-          status: filter.status ?? 'succeeded',
-          limit: 500,
-        }).items;
-    const kept = jobs
+    const kept = this.candidates(filter)
       .filter((j) => (filter.status ? j.status === filter.status : j.status === 'succeeded'))
+      .filter((j) => !filter.profileId || j.profileId === filter.profileId)
       .filter((j) => !filter.model || j.model === filter.model)
       .filter((j) => filter.from === undefined || j.acceptedAt >= filter.from)
       .filter((j) => filter.to === undefined || j.acceptedAt <= filter.to);
@@ -82,6 +81,48 @@ export class StudioLibrary {
       .filter((v) => filter.status !== undefined || v.outputs.some((o) => o.verified))
       .filter((v) => marksMatch(v.marks, filter));
     return { items };
+  }
+
+  /**
+   * The jobs a listing starts from: a collection's, in its order; those whose prompt or notes
+   * match the search (prompts first, newest first); else the newest of the status asked.
+   */
+  private candidates(filter: {
+    profileId?: string;
+    status?: Job['status'];
+    query?: string;
+    collectionId?: string;
+  }): ListedJob[] {
+    const query = filter.query?.trim();
+    if (filter.collectionId !== undefined) {
+      const collection = this.d.collections.get(filter.collectionId);
+      if (!collection) throw new AppError('collection.not_found', 'There is no such collection.');
+      const inIt = collection.jobRowIds.flatMap((id) => this.d.jobs.getJob(id) ?? []);
+      if (!query) return inIt;
+      const matching = new Set(this.matchingIds(query, filter.profileId));
+      return inIt.filter((j) => matching.has(j.id));
+    }
+    if (query) {
+      const byPrompt = this.d.jobs.searchJobs(query, { profileId: filter.profileId, limit: 500 });
+      const seen = new Set(byPrompt.map((j) => j.id));
+      const byNote = this.d.notes
+        .jobsWithText(query)
+        .filter((id) => !seen.has(id))
+        .flatMap((id) => this.d.jobs.getJob(id) ?? []);
+      return [...byPrompt, ...byNote];
+    }
+    return this.d.jobs.listJobs({
+      profileId: filter.profileId,
+      status: filter.status ?? 'succeeded',
+      limit: 500,
+    }).items;
+  }
+
+  private matchingIds(query: string, profileId: string | undefined): number[] {
+    return [
+      ...this.d.jobs.searchJobs(query, { profileId, limit: 500 }).map((j) => j.id),
+      ...this.d.notes.jobsWithText(query),
+    ];
   }
 
   /**
@@ -103,28 +144,9 @@ export class StudioLibrary {
       stars: change.stars ?? before.stars,
       label: change.label === undefined ? before.label : change.label,
     });
-    await this.writeSidecarOf(job.id);
+    await this.d.sidecars.rewrite(job.id);
     // the job's row is as read above: its view reads the marks just set
     return this.d.views.jobView(job);
-  }
-
-  /** Writes a result's sidecar again, after the writes before it (each reads the journal then). */
-  private writeSidecarOf(jobRowId: number): Promise<void> {
-    const previous = this.sidecarWrites.get(jobRowId) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const job = this.d.views.requireJob(jobRowId);
-        const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
-        // a result whose folder was removed by hand keeps its marks in the journal alone
-        if (output?.localPath && existsSync(path.dirname(output.localPath)))
-          await this.d.rewriteSidecar(job, path.dirname(output.localPath));
-      });
-    this.sidecarWrites.set(jobRowId, next);
-    void next.finally(() => {
-      if (this.sidecarWrites.get(jobRowId) === next) this.sidecarWrites.delete(jobRowId);
-    });
-    return next;
   }
 
   /** Deletes a finished result: its journal rows first (so it leaves the library at once), then its files. */

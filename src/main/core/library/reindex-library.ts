@@ -5,6 +5,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { JobMarksView } from '../../../shared/bridge/domains/studio.js';
+import { NoteRect } from '../../../shared/bridge/domains/review.js';
+import {
+  COLLECTION_MAX_ITEMS,
+  COLLECTION_NAME_MAX_CHARS,
+  NOTE_TEXT_MAX_CHARS,
+  NOTES_PER_RESULT_MAX,
+} from '../../../shared/library-review.js';
 import { INCOMING_DIR, SIDECAR_NAME } from '../jobs/library-layout.js';
 import { JOB_STATUSES } from '../journal/jobs-repository.js';
 import type { Journal } from '../journal/open-journal.js';
@@ -46,6 +53,35 @@ const sidecarSchema = z.object({
     .max(64),
   /** The person's marks (issue 41); absent in sidecars written before them. */
   marks: JobMarksView.optional(),
+  /** The person's notes at its frames (issue 41). */
+  notes: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(128),
+        atSeconds: z.number().min(0),
+        text: z.string().trim().min(1).max(NOTE_TEXT_MAX_CHARS),
+        rect: NoteRect.nullable(),
+        createdAt: z.iso.datetime(),
+        updatedAt: z.iso.datetime(),
+      }),
+    )
+    .max(NOTES_PER_RESULT_MAX)
+    .optional(),
+  /** The collections it is in, with its place in each (issue 41). */
+  collections: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(128),
+        name: z.string().trim().min(1).max(COLLECTION_NAME_MAX_CHARS),
+        position: z
+          .number()
+          .int()
+          .min(0)
+          .max(COLLECTION_MAX_ITEMS * 10),
+      }),
+    )
+    .max(1000)
+    .optional(),
 });
 
 type Sidecar = z.infer<typeof sidecarSchema>;
@@ -67,6 +103,8 @@ export interface ReindexResult {
   readonly restored: number;
   readonly alreadyIndexed: number;
   readonly refused: number;
+  /** Collections the journal lacked, made again from the sidecars of their results. */
+  readonly collectionsRestored: number;
 }
 
 export interface ReindexOptions {
@@ -135,11 +173,11 @@ export function reindexKey(profileId: string, jobId: string): string {
   return `fw-reindex-${createHash('sha256').update(`${profileId}\n${jobId}`).digest('hex').slice(0, 40)}`;
 }
 
-/** Writes the job, its intent, its verified outputs and its marks in one transaction. */
-function restore(journal: Journal, sidecar: Sidecar, profileId: string, folder: string): void {
+/** Writes the job, its intent, its verified outputs, its marks and notes in one transaction. */
+function restore(journal: Journal, sidecar: Sidecar, profileId: string, folder: string): number {
   const key = reindexKey(profileId, sidecar.jobId);
   const timings = sidecar.timings ?? {};
-  journal.transaction(() => {
+  return journal.transaction(() => {
     journal.jobs.recordIntent({
       idempotencyKey: key,
       profileId,
@@ -175,7 +213,50 @@ function restore(journal: Journal, sidecar: Sidecar, profileId: string, folder: 
       });
     }
     if (sidecar.marks) journal.marks.set(job.id, sidecar.marks);
+    for (const note of sidecar.notes ?? [])
+      if (!journal.notes.get(note.id))
+        journal.notes.add({
+          id: note.id,
+          jobRowId: job.id,
+          atSeconds: note.atSeconds,
+          text: note.text,
+          rect: note.rect,
+          createdAt: Date.parse(note.createdAt),
+          updatedAt: Date.parse(note.updatedAt),
+        });
+    return job.id;
   });
+}
+
+/** A collection as the sidecars of its results tell it: its name and each result's place. */
+interface FoundCollection {
+  name: string;
+  items: { jobRowId: number; position: number }[];
+}
+
+/**
+ * Restores the collections the sidecars name: one the journal lacks is made of the results found
+ * in it, in their recorded order; one it has gains the results it lacks, at its end (what the
+ * person changed since stays as it is).
+ */
+function restoreCollections(journal: Journal, found: ReadonlyMap<string, FoundCollection>): number {
+  let restored = 0;
+  for (const [id, collection] of found) {
+    const ordered = [...collection.items]
+      .sort((a, b) => a.position - b.position || a.jobRowId - b.jobRowId)
+      .map((i) => i.jobRowId)
+      .slice(0, COLLECTION_MAX_ITEMS);
+    const known = journal.collections.get(id);
+    if (!known) {
+      journal.collections.create({ id, name: collection.name, jobRowIds: ordered });
+      restored += 1;
+      continue;
+    }
+    const missing = ordered.filter((jobRowId) => !known.jobRowIds.includes(jobRowId));
+    if (missing.length > 0)
+      journal.collections.setItems(id, [...known.jobRowIds, ...missing].slice(0, COLLECTION_MAX_ITEMS));
+  }
+  return restored;
 }
 
 /**
@@ -192,19 +273,29 @@ export async function reindexLibrary(journal: Journal, options: ReindexOptions):
   }
   const entries: ReindexEntry[] = [];
   const seen = new Set<string>();
+  const collections = new Map<string, FoundCollection>();
   for (const root of options.libraryDirs) {
     for (const sidecarPath of await findSidecars(path.resolve(root))) {
       if (seen.has(sidecarPath)) continue;
       seen.add(sidecarPath);
-      entries.push(await reindexOne(journal, sidecarPath, options));
+      const { entry, jobRowId, inCollections } = await reindexOne(journal, sidecarPath, options);
+      entries.push(entry);
+      if (jobRowId === undefined) continue;
+      for (const c of inCollections ?? []) {
+        const collection = collections.get(c.id) ?? { name: c.name, items: [] };
+        collection.items.push({ jobRowId, position: c.position });
+        collections.set(c.id, collection);
+      }
     }
   }
+  const collectionsRestored = journal.transaction(() => restoreCollections(journal, collections));
   const count = (outcome: ReindexOutcome) => entries.filter((e) => e.outcome === outcome).length;
   return {
     entries,
     restored: count('restored'),
     alreadyIndexed: count('already_indexed'),
     refused: count('refused'),
+    collectionsRestored,
   };
 }
 
@@ -212,13 +303,15 @@ async function reindexOne(
   journal: Journal,
   sidecarPath: string,
   options: ReindexOptions,
-): Promise<ReindexEntry> {
-  const refuse = (reason: string, sidecar?: Sidecar): ReindexEntry => ({
-    sidecar: sidecarPath,
-    outcome: 'refused',
-    jobId: sidecar?.jobId,
-    profileId: sidecar?.profileId,
-    reason,
+): Promise<{ entry: ReindexEntry; jobRowId?: number; inCollections?: Sidecar['collections'] }> {
+  const refuse = (reason: string, sidecar?: Sidecar) => ({
+    entry: {
+      sidecar: sidecarPath,
+      outcome: 'refused' as const,
+      jobId: sidecar?.jobId,
+      profileId: sidecar?.profileId,
+      reason,
+    },
   });
   let parsed: unknown;
   try {
@@ -239,14 +332,23 @@ async function reindexOne(
       sidecar,
     );
   }
-  if (journal.jobs.getJobByJobId(profileId, sidecar.jobId)) {
-    return { sidecar: sidecarPath, outcome: 'already_indexed', jobId: sidecar.jobId, profileId };
+  const known = journal.jobs.getJobByJobId(profileId, sidecar.jobId);
+  if (known) {
+    return {
+      entry: { sidecar: sidecarPath, outcome: 'already_indexed', jobId: sidecar.jobId, profileId },
+      jobRowId: known.id,
+      inCollections: sidecar.collections,
+    };
   }
   const folder = path.dirname(sidecarPath);
   for (const output of sidecar.outputs) {
     const problem = await verifyOutput(folder, output);
     if (problem) return refuse(problem, sidecar);
   }
-  restore(journal, sidecar, profileId, folder);
-  return { sidecar: sidecarPath, outcome: 'restored', jobId: sidecar.jobId, profileId };
+  const jobRowId = restore(journal, sidecar, profileId, folder);
+  return {
+    entry: { sidecar: sidecarPath, outcome: 'restored', jobId: sidecar.jobId, profileId },
+    jobRowId,
+    inCollections: sidecar.collections,
+  };
 }

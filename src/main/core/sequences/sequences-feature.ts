@@ -8,6 +8,7 @@ import type {
   SequenceView,
 } from '../../../shared/bridge/domains/sequences.js';
 import { DraftForm, type DraftMedia } from '../../../shared/bridge/domains/studio.js';
+import { emptyDraftForm } from '../../../shared/bridge/draft-form.js';
 import { AppError } from '../errors.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { ShotRecord, ShotTrimRecord } from '../journal/sequences-repository.js';
@@ -25,7 +26,7 @@ import type { StudioHost } from '../library/studio-host.js';
 import { resultFramesOf, snapTrim, trimFor, trimSeconds } from './shot-trims.js';
 
 export interface SequencesFeatureDeps {
-  journal: Pick<Journal, 'sequences' | 'jobs'>;
+  journal: Pick<Journal, 'sequences' | 'jobs' | 'transaction'>;
   drafts: StudioDrafts;
   submit: Pick<StudioSubmit, 'submit'>;
   staged: Pick<StagedFiles, 'stageCopy' | 'get'>;
@@ -97,6 +98,40 @@ export class SequencesFeature {
       position,
     });
     return this.changedView(sequenceId);
+  }
+
+  /**
+   * A new sequence of library takes (a collection's, issue 41): one shot per video take, in the
+   * order given, each a submitted copy of the take's draft that shows the take's verified result
+   * (nothing is generated; "Copy to Create" of a shot makes it again). Takes that are not verified
+   * videos are skipped and counted. All of it is written in one transaction.
+   */
+  async createFromTakes(
+    name: string,
+    jobRowIds: readonly number[],
+  ): Promise<{ sequenceId: string; shots: number; skipped: number }> {
+    const id = randomUUID();
+    let shots = 0;
+    this.d.journal.transaction(() => {
+      this.d.journal.sequences.create(id, cleanName(name));
+      for (const jobRowId of jobRowIds) {
+        const job = this.d.journal.jobs.getJob(jobRowId);
+        if (!job || job.status !== 'succeeded' || !verifiedVideoOf(job)) continue;
+        const draft = this.d.drafts.copyJob(job.id, emptyDraftForm(job.profileId));
+        this.d.drafts.setDraftJob(draft.id, job.id);
+        this.d.drafts.markSubmitted(draft.id);
+        this.d.journal.sequences.insertShot({
+          id: randomUUID(),
+          sequenceId: id,
+          draftId: draft.id,
+          origin: 'new',
+          sourceShotIds: [],
+        });
+        shots += 1;
+      }
+    });
+    this.d.changed(id);
+    return { sequenceId: id, shots, skipped: jobRowIds.length - shots };
   }
 
   moveShot(sequenceId: string, shotId: string, toPosition: number): Promise<SequenceView> {

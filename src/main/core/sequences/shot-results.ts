@@ -45,3 +45,21 @@ export class ResultFacts {
     return facts;
   }
 }
+
+/**
+ * How long a result plays, as measured: its verified video's or audio's length in seconds, 0 for
+ * a still image, undefined when it cannot be measured now (its file cannot be read or probed).
+ */
+export async function mediaSecondsOf(job: JobWithOutputs, facts: ResultFacts): Promise<number | undefined> {
+  const verified = job.outputs.filter(
+    (o): o is Output & { localPath: string } => o.downloadState === 'verified' && o.localPath !== undefined,
+  );
+  const typeOf = (o: Output) => o.mimeType ?? o.expectedMimeType ?? '';
+  const timed = verified.find((o) => /^(video|audio)\//.test(typeOf(o)));
+  if (!timed) return verified.some((o) => typeOf(o).startsWith('image/')) ? 0 : undefined;
+  try {
+    return (await facts.of(timed)).durationSeconds;
+  } catch {
+    return undefined;
+  }
+}

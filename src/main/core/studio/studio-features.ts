@@ -14,6 +14,7 @@ import { StudioDrafts } from '../creating/drafts.js';
 import { engineChangeForwarder, forwardJobView } from './events.js';
 import { JobViews } from '../library/job-views.js';
 import { StudioLibrary } from '../library/library.js';
+import { createReviewFeatures, type ReviewFeatures } from '../library/review-features.js';
 import { MediaResolver } from '../library/media-resolver.js';
 import { StagedFiles } from '../storage/staged-files.js';
 import type { RecordingQuota } from '../storage/storage-usage.js';
@@ -26,7 +27,7 @@ import { SequencesFeature } from '../sequences/sequences-feature.js';
 import { DeliveriesFeature } from '../sequences/deliveries-feature.js';
 import { measureLoudness, mixSoundtrack } from '../media-tools/mix-soundtrack.js';
 import { toSrt } from '../media-tools/captions.js';
-import { ResultFacts } from '../sequences/shot-results.js';
+import { ResultFacts, mediaSecondsOf } from '../sequences/shot-results.js';
 import { SoundtrackFeature } from '../sequences/soundtrack-feature.js';
 import type { StudioHost } from '../library/studio-host.js';
 
@@ -65,6 +66,8 @@ export interface StudioFeatures {
   readonly variations: StudioVariations;
   readonly views: JobViews;
   readonly library: StudioLibrary;
+  /** Notes at a frame of results and collections of them (issue 41). */
+  readonly review: Omit<ReviewFeatures, 'sidecars'>;
   readonly settings: StudioSettings;
   readonly projects: ProjectsFeature;
   /** The Playground's saved conversations. */
@@ -192,6 +195,13 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     changed,
     ...(d.quota ? { quota: d.quota } : {}),
   });
+  const review = createReviewFeatures({
+    journal,
+    requireJob: (jobRowId) => views.requireJob(jobRowId),
+    rewriteSidecar: (job, folder) => writeSidecar(journal, job, folder),
+    mediaSeconds: (job) => mediaSecondsOf(job, facts),
+    sequenceFromTakes: (name, jobRowIds) => sequences.createFromTakes(name, jobRowIds),
+  });
   deliveries
     .cleanUpInterrupted()
     .catch((error: unknown) => d.logger.warn('interrupted deliveries not cleaned', { error }));
@@ -222,8 +232,11 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
       libraryDirs: d.libraryDirs,
       host: d.host,
       marks: journal.marks,
-      rewriteSidecar: (job, folder) => writeSidecar(journal, job, folder),
+      notes: journal.notes,
+      collections: journal.collections,
+      sidecars: review.sidecars,
     }),
+    review: { notes: review.notes, collections: review.collections },
     settings,
     batch: new StudioBatch({
       videoServices: (profileId) => backend.videoServices(profileId),

@@ -34,6 +34,11 @@ export const Capabilities = z.object({
   sequences: z.boolean(),
   /** Storyboards in, films out: boards of Storyboard Helper imported as sequences, films sent back (platform grants). */
   storyboards: z.boolean(),
+  /**
+   * Collections shared with a project, read by the organization's managers (the platform: a team's
+   * people are there; on this machine nobody else reads them).
+   */
+  sharedCollections: z.boolean(),
   /** Generate waits for the backend's admission check to accept the form (the platform's dry-run). */
   admissionGatesGenerate: z.boolean(),
   /**

@@ -5,6 +5,7 @@ import type {
   Capabilities,
   ConnectionState,
 } from '../../../../shared/bridge/domains/app.js';
+import type { reviewMethods } from '../../../../shared/bridge/domains/review.js';
 import type { DebugPairingFeature } from '../../debug-pairing/debug-pairing-feature.js';
 import type { ProfilesFeature } from '../../profiles/profiles-feature.js';
 import type { SettingsStore } from '../../settings/ui-settings.js';
@@ -60,6 +61,14 @@ export interface HandlerContext {
   readonly sessionCapabilities?: Partial<Capabilities>;
   /** The person's signed links (readUrls): every backend signs them, so every root can end them. */
   readonly sharedLinks: { revoke(): Promise<void> };
+  /**
+   * The collections an organization's members shared with their projects, read by its managers
+   * (capability `sharedCollections`: the platform, where a team's people are).
+   */
+  readonly sharedCollections?: {
+    list(): Promise<z.output<(typeof reviewMethods)['collections.shared.list']['result']>>;
+    get(ref: string): Promise<z.output<(typeof reviewMethods)['collections.shared.get']['result']>>;
+  };
   /** The platform-marked copy of a result (capability `markedExport`). */
   readonly exportResult?: (
     jobRowId: number,

@@ -6,6 +6,7 @@ import { createAppHandlers } from './app-handlers.js';
 import { createDebugPairingHandlers } from './debug-pairing-handlers.js';
 import type { HandlerContext } from './handler-context.js';
 import { createPlaygroundHandlers } from './playground-handlers.js';
+import { createReviewHandlers } from './review-handlers.js';
 import { createSequencesHandlers } from './sequences-handlers.js';
 import { createStoryboardsHandlers } from './storyboards-handlers.js';
 import { createStudioHandlers } from './studio-handlers.js';
@@ -20,6 +21,7 @@ export function createHandlerTable(ctx: HandlerContext): BridgeHandlers {
   const served: Partial<BridgeHandlers> = {
     ...createAppHandlers(ctx),
     ...createStudioHandlers(ctx),
+    ...createReviewHandlers(ctx),
     ...createPlaygroundHandlers(ctx),
     ...createSequencesHandlers(ctx.studio.sequences, ctx.studio.soundtrack, ctx.studio.deliveries),
     ...createTeamHandlers(ctx.team),

@@ -19,6 +19,8 @@ import { migration018ShotTrims } from './018-shot-trims.js';
 import { migration019SequenceSoundtracks } from './019-sequence-soundtracks.js';
 import { migration020SequenceDeliveries } from './020-sequence-deliveries.js';
 import { migration021JobMarks } from './021-job-marks.js';
+import { migration022JobNotes } from './022-job-notes.js';
+import { migration023Collections } from './023-collections.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -46,4 +48,6 @@ export const migrations: readonly Migration[] = [
   migration019SequenceSoundtracks,
   migration020SequenceDeliveries,
   migration021JobMarks,
+  migration022JobNotes,
+  migration023Collections,
 ];
