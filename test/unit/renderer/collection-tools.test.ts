@@ -2,7 +2,7 @@
  * The tools of the collection the Library shows (issue 41), rendered: what the backend's
  * capabilities allow, and nothing else — the exported package's folder (with its path to copy) where
  * the backend has folders of this computer, a download link where it answers one, "Share with
- * project" for a person of an organization, "Make a sequence" where Sequences exist.
+ * project" where it shares collections with a team, "Make a sequence" where Sequences exist.
  */
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -76,7 +76,7 @@ describe('the collection tools', () => {
     expect(html).not.toContain('data-testid="collection-share"');
   });
 
-  it('on the platform, signed in to an organization: a download link and "Share with project", no folder', () => {
+  it('on the platform: a download link and "Share with project", no folder', () => {
     const html = show({
       info: {
         capabilities: PLATFORM_CAPABILITIES,
@@ -93,9 +93,9 @@ describe('the collection tools', () => {
     expect(html).toContain('Spring campaign');
   });
 
-  it('no organization, no sharing; no Sequences, no "Make a sequence"', () => {
+  it('no shared collections, no sharing; no Sequences, no "Make a sequence"', () => {
     const html = show({
-      info: { capabilities: { ...PLATFORM_CAPABILITIES, sequences: false }, signedIn: undefined },
+      info: { capabilities: { ...PLATFORM_CAPABILITIES, sharedCollections: false, sequences: false } },
       exported: null,
     });
     expect(html).not.toContain('data-testid="collection-share"');

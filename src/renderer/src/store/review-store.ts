@@ -85,12 +85,11 @@ export function loopTarget(time: number, loop: LoopRange): number | null {
 }
 
 /**
- * Whether a collection may be shared with a project: sharing lets the organization's managers read
- * it, so it is offered to a person signed in to an organization (what `app.info` says of them,
- * never the host's name).
+ * Whether a collection may be shared with a project (its organization's managers then read it):
+ * where the backend declares `sharedCollections` (the platform), never by the host's name.
  */
-export function sharingOffered(info: AppInfo | null): boolean {
-  return !!info?.signedIn?.organizationId;
+export function sharingOffered(info: Pick<AppInfo, 'capabilities'> | null): boolean {
+  return info?.capabilities.sharedCollections === true;
 }
 
 const byTime = (notes: JobNoteView[]) =>

@@ -171,8 +171,8 @@ function ShareControl({ collection }: { collection: CollectionView }) {
 
 /**
  * The collection the Library shows: its name and size, and rename, delete, "Make a sequence",
- * "Export review package" and (for a person of an organization) sharing with a project — each only
- * where the backend offers it.
+ * "Export review package" and (where the backend declares `sharedCollections`) sharing with a
+ * project — each only where the backend offers it.
  */
 export function CollectionTools() {
   const { t } = useTranslation();
