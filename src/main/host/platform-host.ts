@@ -221,6 +221,7 @@ const EXPORT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.webp': 'image/webp',
+  '.zip': 'application/zip',
 };
 
 const SESSION_BODY_MAX_BYTES = 4 * 1024;

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -104,11 +104,11 @@ describe('notes at a frame (issue 41)', () => {
         text: 'off the frame',
         rect: { x: 0.9, y: 0, width: 0.2, height: 0.2 },
       }),
-    ).toMatchObject({ code: 'invalid_params' });
+    ).toMatchObject({ code: 'bridge.invalid_params' });
     expect(
       await refusal('library.notes.add', { jobRowId: take.rowId, atSeconds: 1, text: '   ' }),
     ).toMatchObject({
-      code: 'invalid_params',
+      code: 'bridge.invalid_params',
     });
     expect(await refusal('library.notes.update', { noteId: 'no-such-note', text: 'x' })).toMatchObject({
       code: 'library.note_not_found',
@@ -196,7 +196,7 @@ describe('collections (issue 41)', () => {
       code: 'job.not_found',
     });
     expect(await refusal('collections.create', { name: 'x'.repeat(121) })).toMatchObject({
-      code: 'invalid_params',
+      code: 'bridge.invalid_params',
     });
     expect(await refusal('library.list', { collectionId: 'no-such' })).toMatchObject({
       code: 'collection.not_found',
@@ -235,6 +235,33 @@ describe('collections (issue 41)', () => {
     expect((await studio.serverKeys()).length).toBe(keysBefore);
     const empty = await call<CollectionView>('collections.create', { name: 'Empty' });
     expect(await refusal('collections.toSequence', { collectionId: empty.id })).toMatchObject({
+      code: 'collection.invalid',
+    });
+  });
+
+  it('exports a review package beside the library: every take, its notes and marks, openable without Framewright', async () => {
+    const [one, two] = takes as [JobView, JobView];
+    const collection = await call<CollectionView>('collections.create', {
+      name: 'Client review',
+      jobRowIds: [two.rowId, one.rowId],
+    });
+    const written = await call<{
+      fileName: string;
+      takes: number;
+      folder: string | null;
+      downloadPath: string | null;
+    }>('collections.exportPackage', { collectionId: collection.id });
+    expect(written).toMatchObject({ takes: 2, downloadPath: null });
+    expect(path.dirname(written.folder!)).toBe(path.join(studio.core.dataDir, 'library', 'review-packages'));
+    const page = readFileSync(path.join(written.folder!, 'index.html'), 'utf8');
+    // in the collection's order, with the first take's note
+    expect(page.indexOf('take two')).toBeGreaterThan(-1);
+    expect(page.indexOf('take two')).toBeLessThan(page.indexOf('take one'));
+    expect(page).toContain('The hand melts here');
+    const copied = readdirSync(path.join(written.folder!, 'takes'));
+    expect(copied).toHaveLength(2);
+    const empty = await call<CollectionView>('collections.create', { name: 'Nothing yet' });
+    expect(await refusal('collections.exportPackage', { collectionId: empty.id })).toMatchObject({
       code: 'collection.invalid',
     });
   });

@@ -40,10 +40,13 @@ describe('capabilities, refused in one place', () => {
       expect(refusals[method], method).toBeUndefined();
   });
 
-  it('the public API refuses only the platform-marked copy and the platform grants to Storyboard Helper', () => {
+  it('the public API refuses only the platform-marked copy, sharing collections with a team and the platform grants to Storyboard Helper', () => {
     expect(Object.keys(refusalsOf(PUBLIC_API_CAPABILITIES)).sort()).toEqual(
       [
         'library.export',
+        'collections.share',
+        'collections.shared.list',
+        'collections.shared.get',
         'storyboards.import',
         'storyboards.linkOf',
         'storyboards.list',

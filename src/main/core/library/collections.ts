@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CollectionView } from '../../../shared/bridge/domains/review.js';
+import type { CollectionView, ReviewPackageView } from '../../../shared/bridge/domains/review.js';
 import {
   COLLECTION_MAX_ITEMS,
   COLLECTION_NAME_MAX_CHARS,
@@ -10,6 +10,8 @@ import type { Collection, CollectionsRepository } from '../journal/collections-r
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { ProjectsRepository } from '../journal/projects-repository.js';
 import type { SidecarWrites } from './sidecar-writes.js';
+import type { ReviewPackageTake } from './review-package.js';
+import type { ReviewPackages } from './review-packages.js';
 
 /** A new sequence of these takes, as shots showing their results (the Sequences feature makes it). */
 export type SequenceFromTakes = (
@@ -26,6 +28,10 @@ export interface StudioCollectionsDeps {
   projects: Pick<ProjectsRepository, 'get'>;
   sidecars: Pick<SidecarWrites, 'rewriteAll'>;
   sequenceFromTakes: SequenceFromTakes;
+  /** A take as a review package lists it: what it is, its marks and notes, its verified file. */
+  takeOf: (jobRowId: number) => ReviewPackageTake;
+  /** Where review packages go (a folder here, a download on the platform). */
+  packages: ReviewPackages;
 }
 
 /**
@@ -126,6 +132,18 @@ export class StudioCollections {
     if (collection.jobRowIds.length === 0)
       throw new AppError('collection.invalid', 'This collection is empty: add takes to it first.');
     return this.d.sequenceFromTakes(name?.trim() || collection.name, collection.jobRowIds);
+  }
+
+  /**
+   * A review package of the collection, in its order: the takes' files, a contact sheet (page and
+   * PNG), the CSV and JSON of prompts, marks and notes; it opens with no Framewright installed.
+   */
+  async exportPackage(collectionId: string): Promise<ReviewPackageView> {
+    const collection = this.require(collectionId);
+    if (collection.jobRowIds.length === 0)
+      throw new AppError('collection.invalid', 'This collection is empty: add takes to it first.');
+    const takes = collection.jobRowIds.map((id) => this.d.takeOf(id));
+    return this.d.packages.write(collection.name, takes);
   }
 
   private async setItems(

@@ -1,8 +1,11 @@
+import type { JobDetail } from '../../../shared/bridge/domains/studio.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Journal } from '../journal/open-journal.js';
 import { StudioCollections, type SequenceFromTakes } from './collections.js';
 import { ResultNotes } from './result-notes.js';
 import { SidecarWrites } from './sidecar-writes.js';
+import type { ReviewPackageTake } from './review-package.js';
+import type { ReviewPackages } from './review-packages.js';
 
 /** Reviewing takes (issue 41): notes at a frame and collections, beside the Library's marks. */
 export interface ReviewFeatures {
@@ -19,6 +22,9 @@ export function createReviewFeatures(d: {
   rewriteSidecar: (job: JobWithOutputs, folder: string) => Promise<void>;
   mediaSeconds: (job: JobWithOutputs) => Promise<number | undefined>;
   sequenceFromTakes: SequenceFromTakes;
+  /** A job's detail as the studio shows it (title, prompt, seed, marks). */
+  jobDetail: (jobRowId: number) => JobDetail;
+  packages: ReviewPackages;
 }): ReviewFeatures {
   const sidecars = new SidecarWrites({ requireJob: d.requireJob, rewriteSidecar: d.rewriteSidecar });
   return {
@@ -35,6 +41,35 @@ export function createReviewFeatures(d: {
       projects: d.journal.projects,
       sidecars,
       sequenceFromTakes: d.sequenceFromTakes,
+      packages: d.packages,
+      takeOf: (jobRowId) => packageTake(d.jobDetail(jobRowId), d.requireJob(jobRowId), d.journal),
     }),
+  };
+}
+
+/** A take as a review package lists it, from the job's detail, its verified file and its notes. */
+function packageTake(
+  detail: JobDetail,
+  job: JobWithOutputs,
+  journal: Pick<Journal, 'notes'>,
+): ReviewPackageTake {
+  const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
+  return {
+    title: detail.title,
+    prompt: detail.prompt,
+    model: detail.model,
+    seed: detail.seed,
+    generationMode: detail.generationMode,
+    marks: detail.marks,
+    notes: journal.notes.forJob(job.id).map((n) => ({ atSeconds: n.atSeconds, text: n.text, rect: n.rect })),
+    file: output?.localPath
+      ? {
+          path: output.localPath,
+          mimeType: output.mimeType ?? output.expectedMimeType ?? 'application/octet-stream',
+          sha256: output.sha256 ?? null,
+        }
+      : null,
+    acceptedAt: job.acceptedAt,
+    jobId: job.jobId,
   };
 }

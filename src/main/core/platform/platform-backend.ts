@@ -212,6 +212,17 @@ export async function openPlatformBackend(options: PlatformBackendOptions): Prom
     ...options.timing,
     // the projects of an organization are filed in its people's workspaces
     storageLimits: { maxBytes: limits.storageBytes, maxFiles: limits.storageFiles },
+    organizationMembers: async ({ tenantId, organizationId }) => {
+      const workspaces = workspacesRef.current!;
+      return workspaces.membersOf(tenantId, organizationId).map((subject) => {
+        const workspace = workspaces.workspaceOf(subject);
+        return {
+          subjectKey: workspace.subjectKey,
+          accountId: subject.accountId,
+          review: workspace.core.sharedReview,
+        };
+      });
+    },
     organizationProjects: async ({ tenantId, organizationId }) => {
       const out: { id: string; name: string }[] = [];
       const workspaces = workspacesRef.current!;

@@ -28,6 +28,8 @@ import { forgetFinishedRecoveryRefs } from './recovery-ref-cleanup.js';
 import { asMediaOwner } from '../media-tools/media-work-queue.js';
 import { platformAppInfo, platformProfilesList } from './platform-app-info.js';
 import { personStoryboards } from './person-storyboards.js';
+import { MemberSharedReview, SharedCollectionsReader } from './shared-collections.js';
+import { PACKAGE_ZIP_NAME, zippedReviewPackages } from '../library/review-packages.js';
 
 /**
  * One person's studio on the platform: the composition root of a workspace. It chooses its parts
@@ -113,6 +115,8 @@ export function createPlatformWorkspaceCore(
     events,
     logger,
     host: BROWSER_HOST,
+    // a review package leaves as one .zip from the person's exports
+    reviewPackages: zippedReviewPackages({ workDir: path.join(dir, 'work'), exportsDir, quota: usage }),
   });
   forward = studio.forwardEngineChange;
   const readUrlFor = (sha256: string, expiresAt: Date) =>
@@ -130,6 +134,12 @@ export function createPlatformWorkspaceCore(
     exportsDir,
   });
   const team = new PersonTeam({ ...parts, session: () => sessions.require() });
+  const sharedReview = new MemberSharedReview({ journal, views: studio.views, storage, readUrlFor });
+  const { tenantId, organizationId } = workspace.subject;
+  const sharedCollections = new SharedCollectionsReader({
+    team: () => team.team(),
+    members: async () => (organizationId ? parts.organizationMembers({ tenantId, organizationId }) : []),
+  });
   const connection = new RuntimeConnection({
     listServices: () => studio.backend.services(undefined, 'video_generation'),
     onChange: (state) => events.emit('connection.changed', state),
@@ -151,6 +161,7 @@ export function createPlatformWorkspaceCore(
     profilesList: platformProfilesList,
     team: { projects: studio.projects, team: undefined, teamFor: () => team.team() },
     exportResult: (jobRowId, outputIndex) => exports.exportResult(jobRowId, outputIndex),
+    sharedCollections,
     sharedLinks: { revoke: () => parts.signingKey.revokeSubject(subjectKey) },
     storyboards: storyboards && (async () => storyboards),
   });
@@ -181,7 +192,12 @@ export function createPlatformWorkspaceCore(
     staged: studio.staged,
     storage,
     usage,
-    exportingSha256: () => [...exports.exportingSha256(), ...journal.storyboardLinks.sentSha256(Date.now())],
+    exportingSha256: () => [
+      ...exports.exportingSha256(),
+      ...journal.storyboardLinks.sentSha256(Date.now()),
+      // a shared collection's takes stay readable by the managers
+      ...sharedReview.sharedSha256(),
+    ],
   });
   // staged files no draft names are swept when the workspace opens, then on the backend's timer
   housekeeping.pass().catch((error: unknown) => logger.warn('housekeeping failed', { error }));
@@ -200,7 +216,9 @@ export function createPlatformWorkspaceCore(
     get eventsState() {
       return jobEvents.state;
     },
-    exportedFile: (name) => exports.fileOf(name),
+    sharedReview,
+    exportedFile: (name) =>
+      exports.fileOf(name) ?? (PACKAGE_ZIP_NAME.test(name) ? path.join(exportsDir, name) : undefined),
     usage: () => usage.view(),
     housekeeping: (now) => housekeeping.pass(now),
     busy: () => inFlight() > 0 || exports.busy || events.listenerCount > 0 || unfinishedWork(),

@@ -17,6 +17,7 @@ import type { WorkspaceCore } from './platform-workspaces.js';
 import type { StoryboardsFeature } from '../storyboards/storyboards-feature.js';
 import type { StoryboardHelperPart } from './person-storyboards.js';
 import type { ReadUrlKeyring } from '../storage/signed-read-url.js';
+import type { MemberSharedReview, OrganizationMember } from './shared-collections.js';
 
 /** What every workspace shares: the platform's clients, the session table and the backend's secrets. */
 export interface PlatformBackendParts {
@@ -32,6 +33,11 @@ export interface PlatformBackendParts {
   publicOrigin: string;
   /** The projects of an organization's people (each person's live in their workspace of that organization). */
   organizationProjects: ConstructorParameters<typeof PersonTeam>[0]['organizationProjects'];
+  /** The members of an organization whose workspaces are here, each with what they share (issue 41). */
+  organizationMembers(organization: {
+    tenantId: string;
+    organizationId: string;
+  }): Promise<readonly OrganizationMember[]>;
   logger: Logger;
   /** What one person may store here (default 20 GiB, 10 000 files). */
   storageLimits?: StorageLimits;
@@ -50,7 +56,9 @@ export interface PlatformWorkspaceCore extends WorkspaceCore {
   readonly storage: ObjectStorage;
   /** The person's storyboards (when Storyboard Helper is configured): boards other applications send land here too. */
   readonly storyboards: StoryboardsFeature | undefined;
-  /** A marked copy this person exported, by its file name (undefined: none such). */
+  /** The collections this person shared with their projects, as their organization's managers read them. */
+  readonly sharedReview: MemberSharedReview;
+  /** A marked copy or review package this person exported, by its file name (undefined: none such). */
   exportedFile(name: string): string | undefined;
   /** Resumes the workspace's unfinished work (batch-get first, recovery references without a session). */
   resume(): Promise<void>;

@@ -15,6 +15,7 @@ import { engineChangeForwarder, forwardJobView } from './events.js';
 import { JobViews } from '../library/job-views.js';
 import { StudioLibrary } from '../library/library.js';
 import { createReviewFeatures, type ReviewFeatures } from '../library/review-features.js';
+import { localReviewPackages, type ReviewPackages } from '../library/review-packages.js';
 import { MediaResolver } from '../library/media-resolver.js';
 import { StagedFiles } from '../storage/staged-files.js';
 import type { RecordingQuota } from '../storage/storage-usage.js';
@@ -53,6 +54,8 @@ export interface StudioFeaturesDeps {
   events: EventHub;
   logger: Logger;
   host: StudioHost;
+  /** Where review packages go when not a folder of the library (the platform: a download). */
+  reviewPackages?: ReviewPackages;
 }
 
 /** The studio's features, each built with the narrow dependencies it uses, over one backend. */
@@ -201,6 +204,8 @@ export function createStudioFeatures(d: StudioFeaturesDeps): StudioFeatures {
     rewriteSidecar: (job, folder) => writeSidecar(journal, job, folder),
     mediaSeconds: (job) => mediaSecondsOf(job, facts),
     sequenceFromTakes: (name, jobRowIds) => sequences.createFromTakes(name, jobRowIds),
+    jobDetail: (jobRowId) => views.jobDetail(jobRowId),
+    packages: d.reviewPackages ?? localReviewPackages(d.libraryDir),
   });
   deliveries
     .cleanUpInterrupted()

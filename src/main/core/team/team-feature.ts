@@ -107,7 +107,9 @@ export class TeamFeature {
     };
   }
 
-  private async memberNames(): Promise<Map<string, string>> {
+  /** The organization's members' names by account (managers only): at most 2,000 people. */
+  async memberNames(): Promise<Map<string, string>> {
+    await this.requireManager();
     const names = new Map<string, string>();
     for (let page = 1; page <= MEMBER_NAME_PAGES; page++) {
       const batch = memberPage(
@@ -137,7 +139,8 @@ export class TeamFeature {
     return this.managerAnswer;
   }
 
-  private async requireManager(): Promise<void> {
+  /** Refuses (`team.not_manager`) unless the directory answered this session as a manager's. */
+  async requireManager(): Promise<void> {
     if (!(await this.isManager())) throw new AppError('team.not_manager', NOT_MANAGER);
   }
 

@@ -26,6 +26,7 @@ export function createReviewHandlers(ctx: HandlerContext): Partial<ReviewHandler
     'collections.reorder': ({ collectionId, jobRowIds }) => collections.reorder(collectionId, jobRowIds),
     'collections.share': ({ collectionId, projectId }) => collections.share(collectionId, projectId),
     'collections.toSequence': ({ collectionId, name }) => collections.toSequence(collectionId, name),
+    'collections.exportPackage': ({ collectionId }) => collections.exportPackage(collectionId),
   };
   const shared = ctx.sharedCollections;
   if (shared) {
