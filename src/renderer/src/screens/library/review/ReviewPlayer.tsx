@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobNoteView, NoteRect } from '../../../../../shared/bridge/contract';
 import type { LoopRange, NoteDraft } from '../../../store/review-store';
@@ -104,10 +104,15 @@ export function ReviewPlayer({
     return { x: e.clientX - box.left, y: e.clientY - box.top };
   };
   const dragged = drag && frame ? rectFromDrag(drag.from, drag.to, frame) : null;
-  const mediaRef = (el: HTMLVideoElement | HTMLAudioElement | HTMLImageElement | null) => {
-    media.current = el instanceof HTMLAudioElement ? null : el;
-    playback.ref(el instanceof HTMLImageElement ? null : el);
-  };
+  // one callback for the element's life (a new one each render would unbind and bind it each time)
+  const bind = playback.ref;
+  const mediaRef = useCallback(
+    (el: HTMLVideoElement | HTMLAudioElement | HTMLImageElement | null) => {
+      media.current = el instanceof HTMLAudioElement ? null : el;
+      bind(el instanceof HTMLImageElement ? null : el);
+    },
+    [bind],
+  );
   const duration = playback.duration;
 
   return (
@@ -184,7 +189,7 @@ export function ReviewPlayer({
                 data-testid={`${testId}-step-back`}
                 onClick={() => playback.step(-1)}
               >
-                <span aria-hidden="true">⏴|</span>
+                <span aria-hidden="true">◀|</span>
               </button>
               <button
                 type="button"
@@ -194,7 +199,7 @@ export function ReviewPlayer({
                 data-testid={`${testId}-step-forward`}
                 onClick={() => playback.step(1)}
               >
-                <span aria-hidden="true">|⏵</span>
+                <span aria-hidden="true">|▶</span>
               </button>
             </>
           ) : null}

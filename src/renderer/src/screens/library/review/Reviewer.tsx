@@ -153,6 +153,7 @@ export default function Reviewer({ items }: { items: readonly JobView[] }) {
           data-testid="reviewer"
           data-row-id={rowId}
           aria-describedby="reviewer-hint"
+          aria-modal="true"
           tabIndex={-1}
           onOpenAutoFocus={(e) => {
             // the keys go to the reviewer itself (Space plays, it does not press the first button)
