@@ -1,4 +1,12 @@
-import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  type PointerEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobView, OutputView } from '../../../../shared/bridge/contract';
 import { formatDuration } from '../../../../shared/format-duration';
@@ -111,6 +119,21 @@ export interface LibraryCardProps {
   onMark(change: MarkChange): void;
   /** "Show its group", offered on a variation while the gallery shows every result. */
   onShowGroup?: () => void;
+  /** Whether it is selected for a collection (its checkbox). */
+  checked?: boolean;
+  /** Toggles it in the selection; `range` (Shift) selects from the last one toggled to it. */
+  onCheck?: (range: boolean) => void;
+  /** Enter on its picture: the full-screen reviewer, starting at it (a click opens the detail). */
+  onReview?: () => void;
+  /** While the Library shows a collection: its place in it, moved by hand or removed from it. */
+  inCollection?: {
+    position: number;
+    count: number;
+    onMove(delta: number): void;
+    onRemove(): void;
+    /** Dragging it onto another card moves it there. */
+    dragProps: HTMLAttributes<HTMLLIElement>;
+  };
 }
 
 /** One result of the Library: its picture (a scrub preview for videos) and the facts to scan by. */
@@ -121,10 +144,15 @@ export function LibraryCard({
   onToggleCompare,
   onMark,
   onShowGroup,
+  checked = false,
+  onCheck,
+  onReview,
+  inCollection,
 }: LibraryCardProps) {
   const { t, i18n } = useTranslation();
   const output = job.outputs.find((o) => o.verified);
   const preview = usePreview(output);
+  const rangeClick = useRef(false);
   const at = job.completedAt ?? job.acceptedAt;
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
   const mode = job.generationMode
@@ -138,7 +166,14 @@ export function LibraryCard({
       data-group-id={job.variation?.groupId}
       data-flag={job.marks.flag ?? 'unmarked'}
       data-stars={job.marks.stars}
+      data-checked={checked}
+      {...inCollection?.dragProps}
       onKeyDown={(e) => {
+        if (inCollection && e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+          e.preventDefault();
+          inCollection.onMove(e.key === 'ArrowLeft' ? -1 : 1);
+          return;
+        }
         const change = markOfKey(e);
         if (!change) return;
         e.preventDefault();
@@ -149,6 +184,12 @@ export function LibraryCard({
         type="button"
         className="gallery-open"
         onClick={onOpen}
+        onKeyDown={(e) => {
+          if (!onReview || e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+          e.preventDefault();
+          onReview();
+        }}
+        aria-keyshortcuts={onReview ? 'Enter' : undefined}
         data-testid="library-open"
         {...preview.handlers}
       >
@@ -234,6 +275,25 @@ export function LibraryCard({
         </span>
       </div>
       <div className="card-actions">
+        {onCheck ? (
+          <label className="card-check small">
+            <input
+              type="checkbox"
+              checked={checked}
+              data-testid="library-check"
+              aria-label={t('review.selection.select', { title: job.title || job.model })}
+              onClick={(e) => {
+                // Shift+click selects the range; the change itself comes from onChange
+                rangeClick.current = e.shiftKey;
+              }}
+              onChange={() => {
+                onCheck(rangeClick.current);
+                rangeClick.current = false;
+              }}
+            />
+            <span aria-hidden="true">{t('review.selection.selectShort')}</span>
+          </label>
+        ) : null}
         <button
           type="button"
           className="button button-small compare-toggle"
@@ -265,6 +325,50 @@ export function LibraryCard({
           </button>
         ) : null}
       </div>
+      {inCollection ? (
+        <div
+          className="card-order"
+          role="group"
+          aria-label={t('review.collections.place', {
+            position: inCollection.position + 1,
+            count: inCollection.count,
+          })}
+        >
+          <span className="small muted" aria-hidden="true" data-testid="card-position">
+            {inCollection.position + 1}
+          </span>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            data-testid="card-move-earlier"
+            aria-keyshortcuts="Alt+ArrowLeft"
+            aria-label={t('review.collections.moveEarlierLabel', { title: job.title || job.model })}
+            disabled={inCollection.position === 0}
+            onClick={() => inCollection.onMove(-1)}
+          >
+            <span aria-hidden="true">←</span>
+          </button>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            data-testid="card-move-later"
+            aria-keyshortcuts="Alt+ArrowRight"
+            aria-label={t('review.collections.moveLaterLabel', { title: job.title || job.model })}
+            disabled={inCollection.position === inCollection.count - 1}
+            onClick={() => inCollection.onMove(1)}
+          >
+            <span aria-hidden="true">→</span>
+          </button>
+          <button
+            type="button"
+            className="link-button small"
+            data-testid="card-remove-from-collection"
+            onClick={inCollection.onRemove}
+          >
+            {t('review.collections.remove')}
+          </button>
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { Dialog } from 'radix-ui';
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobDetail, JobView } from '../../../../shared/bridge/contract';
 import { formatDuration } from '../../../../shared/format-duration';
@@ -10,6 +10,15 @@ import { CompareDialog } from './compare/CompareDialog';
 import { MARK_FLAG_FILTERS, MAX_STARS, type MarkFlagFilter } from '../../../../shared/library-marks';
 import { LibraryCard } from './LibraryCard';
 import { LibraryFilms } from './LibraryFilms';
+import { moveTo, useReview } from '../../store/review-store';
+import { CollectionPicker, CollectionTools, SelectionBar } from './collections/CollectionsBar';
+import { fpsOf } from './compare/frame-step';
+import './review-i18n';
+import { escapeBelongsToNotes } from './review/NotesPanel';
+import { TakeWithNotes } from './review/TakeWithNotes';
+
+/** The full-screen reviewer: its own chunk, loaded when first opened. */
+const Reviewer = lazy(() => import('./review/Reviewer'));
 
 interface Filters {
   query: string;
@@ -112,12 +121,30 @@ function Detail({ jobRowId, onClose, onDeleted }: { jobRowId: number; onClose():
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content" data-testid="library-detail" aria-describedby={undefined}>
+        <Dialog.Content
+          className="dialog-content dialog-wide"
+          data-testid="library-detail"
+          aria-describedby={undefined}
+          onEscapeKeyDown={(e) => {
+            if (escapeBelongsToNotes(e.target)) e.preventDefault();
+          }}
+        >
           <Dialog.Title>{t('studio.library.detail')}</Dialog.Title>
           {error ? <p role="alert">{error}</p> : null}
           {detail && output?.mediaUrl ? (
             <div className="detail-grid">
-              <Player url={output.mediaUrl} mimeType={output.mimeType} testId="detail-player" />
+              {output.mimeType === null ||
+              output.mimeType.startsWith('video/') ||
+              output.mimeType.startsWith('image/') ? (
+                <TakeWithNotes
+                  jobRowId={jobRowId}
+                  output={{ ...output, mediaUrl: output.mediaUrl }}
+                  fps={fpsOf(detail.effectiveSpec)}
+                  testId="detail-player"
+                />
+              ) : (
+                <Player url={output.mediaUrl} mimeType={output.mimeType} testId="detail-player" />
+              )}
               <dl className="facts">
                 <dt>{t('studio.library.prompt')}</dt>
                 <dd data-testid="detail-prompt">{detail.prompt}</dd>
@@ -299,6 +326,26 @@ export function LibraryScreen() {
   const version = useStudio(
     (s) => s.jobOrder.length + Object.values(s.jobs).filter((j) => j.status === 'succeeded').length,
   );
+  const activeCollectionId = useReview((s) => s.activeCollectionId);
+  const collection = useReview((s) => s.collections?.find((c) => c.id === s.activeCollectionId) ?? null);
+  const collectionSize = collection?.jobRowIds.length ?? 0;
+  const selection = useReview((s) => s.selection);
+  const toggleSelected = useReview((s) => s.toggleSelected);
+  const selectAll = useReview((s) => s.selectAll);
+  const clearSelection = useReview((s) => s.clearSelection);
+  const loadCollections = useReview((s) => s.loadCollections);
+  const moveInCollection = useReview((s) => s.moveInCollection);
+  const reorderCollection = useReview((s) => s.reorderCollection);
+  const removeFromCollection = useReview((s) => s.removeFromCollection);
+  const reviewing = useReview((s) => s.reviewer !== null);
+  const openReviewer = useReview((s) => s.openReviewer);
+  const dragged = useRef<number | null>(null);
+
+  useEffect(() => {
+    void loadCollections();
+  }, [loadCollections]);
+  // leaving the Library forgets its selection
+  useEffect(() => clearSelection, [clearSelection]);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -313,10 +360,12 @@ export function LibraryScreen() {
         ...(filters.to ? { to: day(filters.to, true) } : {}),
         ...(filters.flag ? { flag: filters.flag as MarkFlagFilter } : {}),
         ...(filters.minStars ? { minStars: Number(filters.minStars) } : {}),
+        ...(activeCollectionId ? { collectionId: activeCollectionId } : {}),
       });
     }, 200);
     return () => clearTimeout(timer);
-  }, [filters, version, refresh, searchLibrary]);
+    // a collection's size changing (an item added or removed) searches again; its order is applied below
+  }, [filters, version, refresh, searchLibrary, activeCollectionId, collectionSize]);
   // leaving the Library forgets its search: it opens on a fresh one
   useEffect(() => resetLibrary, [resetLibrary]);
 
@@ -324,7 +373,15 @@ export function LibraryScreen() {
   const toggle = (rowId: number) =>
     setSelected((s) => (s.includes(rowId) ? s.filter((x) => x !== rowId) : [...s.slice(-1), rowId]));
   const pair = selected.map((id) => items?.find((j) => j.rowId === id)).filter((j): j is JobView => !!j);
-  const shown = group === null ? items : (items ?? []).filter((j) => j.variation?.groupId === group);
+  const grouped = group === null ? items : (items ?? []).filter((j) => j.variation?.groupId === group);
+  // a collection's results in its order as it stands now (a move shows before the next search)
+  const shown =
+    collection && grouped
+      ? collection.jobRowIds
+          .map((id) => grouped.find((j) => j.rowId === id))
+          .filter((j): j is JobView => j !== undefined)
+      : grouped;
+  const shownIds = (shown ?? []).map((j) => j.rowId);
   const groupHead = group === null ? undefined : shown?.find((j) => j.variation);
 
   const select = (name: keyof Filters, label: string, options: { value: string; label: string }[]) => (
@@ -388,6 +445,7 @@ export function LibraryScreen() {
             label: t('studio.library.atLeastStars', { count: i + 1 }),
           })),
         )}
+        <CollectionPicker />
         <fieldset className="filter filter-dates" data-testid="filter-dates">
           <legend className="field-label">{t('studio.library.dates')}</legend>
           <div className="filter-dates-row">
@@ -406,6 +464,22 @@ export function LibraryScreen() {
           </div>
         </fieldset>
       </div>
+      <CollectionTools />
+      {shown && shown.length > 0 ? (
+        <div className="row library-review-row">
+          <button
+            type="button"
+            className="button button-primary"
+            data-testid="library-review"
+            onClick={() => openReviewer(shownIds)}
+          >
+            {collection
+              ? t('review.library.reviewCollection', { count: shown.length })
+              : t('review.library.review', { count: shown.length })}
+          </button>
+          <span className="muted small">{t('review.library.keysHint')}</span>
+        </div>
+      ) : null}
       {items && items.length > 0 ? (
         <p className="muted small" data-testid="library-mark-counts">
           {t('studio.library.markCounts', {
@@ -444,8 +518,19 @@ export function LibraryScreen() {
           <p className="muted">{t('studio.library.empty')}</p>
         )
       ) : null}
-      <ul className="gallery" data-testid="library-gallery">
-        {(shown ?? []).map((job) => (
+      <SelectionBar shown={shownIds} />
+      <ul
+        className="gallery"
+        data-testid="library-gallery"
+        aria-label={t('review.library.gallery')}
+        onKeyDown={(e) => {
+          if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a') {
+            e.preventDefault();
+            selectAll(shownIds);
+          }
+        }}
+      >
+        {(shown ?? []).map((job, index) => (
           <LibraryCard
             key={job.rowId}
             job={job}
@@ -453,6 +538,38 @@ export function LibraryScreen() {
             onOpen={() => setOpen(job.rowId)}
             onToggleCompare={() => toggle(job.rowId)}
             onMark={(change) => void markResult({ jobRowId: job.rowId, ...change })}
+            checked={selection.includes(job.rowId)}
+            onCheck={(range) => toggleSelected(job.rowId, shownIds, range)}
+            onReview={() => openReviewer(shownIds, job.rowId)}
+            {...(collection
+              ? {
+                  inCollection: {
+                    position: index,
+                    count: shownIds.length,
+                    onMove: (delta: number) => void moveInCollection(collection.id, job.rowId, delta),
+                    onRemove: () => void removeFromCollection(collection.id, [job.rowId]),
+                    dragProps: {
+                      draggable: true,
+                      onDragStart: (e) => {
+                        dragged.current = job.rowId;
+                        e.dataTransfer.effectAllowed = 'move';
+                      },
+                      onDragOver: (e) => {
+                        if (dragged.current !== null) e.preventDefault();
+                      },
+                      onDrop: (e) => {
+                        e.preventDefault();
+                        const from = dragged.current;
+                        dragged.current = null;
+                        if (from === null || from === job.rowId) return;
+                        const to = collection.jobRowIds.indexOf(job.rowId);
+                        void reorderCollection(collection.id, moveTo(collection.jobRowIds, from, to));
+                      },
+                      onDragEnd: () => (dragged.current = null),
+                    },
+                  },
+                }
+              : {})}
             {...(group === null && job.variation
               ? { onShowGroup: () => setGroup(job.variation!.groupId) }
               : {})}
@@ -492,9 +609,15 @@ export function LibraryScreen() {
           onClose={() => setOpen(null)}
           onDeleted={() => {
             setSelected((s) => s.filter((id) => id !== open));
+            if (useReview.getState().selection.includes(open)) toggleSelected(open, shownIds);
             setRefresh((n) => n + 1);
           }}
         />
+      ) : null}
+      {reviewing ? (
+        <Suspense fallback={<p className="muted small">{t('review.library.loading')}</p>}>
+          <Reviewer items={shown ?? []} />
+        </Suspense>
       ) : null}
       {comparing && pair.length === 2 ? (
         <CompareDialog a={pair[0]!} b={pair[1]!} onClose={() => setComparing(false)} />

@@ -1,0 +1,56 @@
+import type { NoteRect } from '../../../../../shared/bridge/contract';
+import { isNoteRectInFrame } from '../../../../../shared/library-review';
+import { frameAt } from '../compare/frame-step';
+
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Where a picture of `mediaWidth`×`mediaHeight` shows inside a box of `width`×`height` when fitted
+ * whole (object-fit: contain): the frame the notes' rectangles are fractions of.
+ */
+export function containedBox(width: number, height: number, mediaWidth: number, mediaHeight: number): Box {
+  if (!(width > 0 && height > 0 && mediaWidth > 0 && mediaHeight > 0))
+    return { left: 0, top: 0, width: Math.max(0, width), height: Math.max(0, height) };
+  const scale = Math.min(width / mediaWidth, height / mediaHeight);
+  const w = mediaWidth * scale;
+  const h = mediaHeight * scale;
+  return { left: (width - w) / 2, top: (height - h) / 2, width: w, height: h };
+}
+
+const clamp01 = (n: number) => Math.max(0, Math.min(1, n));
+
+/**
+ * The rectangle dragged from one point to another (in the frame's pixels, from its top-left),
+ * in fractions of the frame, clamped to it; null for a click or a drag too small to be one.
+ */
+export function rectFromDrag(
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  frame: { width: number; height: number },
+): NoteRect | null {
+  if (!(frame.width > 0 && frame.height > 0)) return null;
+  const x1 = clamp01(from.x / frame.width);
+  const x2 = clamp01(to.x / frame.width);
+  const y1 = clamp01(from.y / frame.height);
+  const y2 = clamp01(to.y / frame.height);
+  const round = (n: number) => Math.round(n * 10_000) / 10_000;
+  const rect = {
+    x: round(Math.min(x1, x2)),
+    y: round(Math.min(y1, y2)),
+    width: round(Math.abs(x2 - x1)),
+    height: round(Math.abs(y2 - y1)),
+  };
+  if (rect.x + rect.width > 1) rect.width = round(1 - rect.x);
+  if (rect.y + rect.height > 1) rect.height = round(1 - rect.y);
+  return isNoteRectInFrame(rect) ? rect : null;
+}
+
+/** Whether the playhead shows the frame a note is pinned to. */
+export function atNoteFrame(time: number, noteSeconds: number, fps: number): boolean {
+  return frameAt(time, fps) === frameAt(noteSeconds, fps);
+}
