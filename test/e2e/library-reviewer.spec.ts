@@ -199,6 +199,18 @@ test('twelve takes reviewed by keyboard in the full-screen reviewer; picks becom
   // the picks (four) selected with Ctrl+A, made a collection
   await page.getByTestId('filter-minStars').selectOption('');
   await expect(cards).toHaveCount(4);
+  // ordered by rating: more stars first, the newest first among equals
+  const newest = await cards.evaluateAll((els) =>
+    els.map((el) => ({ id: el.getAttribute('data-row-id')!, stars: Number(el.getAttribute('data-stars')) })),
+  );
+  await page.getByTestId('filter-sort').selectOption('rating');
+  await expect
+    .poll(() => cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-row-id')!)))
+    .toEqual([...newest].sort((a, b) => b.stars - a.stars).map((c) => c.id));
+  await page.getByTestId('filter-sort').selectOption('');
+  await expect
+    .poll(() => cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-row-id')!)))
+    .toEqual(newest.map((c) => c.id));
   await cards.first().getByTestId('library-open').focus();
   await page.keyboard.press('Control+a');
   await expect(page.getByTestId('selection-count')).toHaveText('4 selected');
@@ -218,6 +230,13 @@ test('twelve takes reviewed by keyboard in the full-screen reviewer; picks becom
   await page.keyboard.press('Alt+ArrowRight');
   await expect.poll(order).toEqual([before[1], before[0], before[2], before[3]]);
   expect(await violations(page)).toEqual([]);
+
+  // a review package of the collection, written beside the library and shown by its folder
+  await page.getByTestId('collection-export').click();
+  await expect(page.getByTestId('collection-exported')).toContainText('4', { timeout: MEDIA_WAIT });
+  await expect(page.getByTestId('collection-export-folder')).toContainText('review-packages');
+  await page.getByTestId('collection-export-reveal').click();
+  await expect(page.getByTestId('collection-error')).toHaveCount(0);
 
   // the collection becomes a sequence of its four takes, opened on the Sequences screen
   await page.getByTestId('collection-to-sequence').click();

@@ -66,6 +66,7 @@ export const METHOD_NAMES = [
   'collections.share',
   'collections.toSequence',
   'collections.exportPackage',
+  'collections.revealPackage',
   'collections.shared.list',
   'collections.shared.get',
   'studio.batch.preview',

@@ -260,6 +260,15 @@ describe('collections (issue 41)', () => {
     expect(page).toContain('The hand melts here');
     const copied = readdirSync(path.join(written.folder!, 'takes'));
     expect(copied).toHaveLength(2);
+    // shown in the file manager by its name (the browser host cannot open one: it answers the folder)
+    expect(await call('collections.revealPackage', { fileName: written.fileName })).toEqual({
+      folder: written.folder,
+      opened: false,
+    });
+    for (const fileName of ['../library', 'review-x/../../etc', 'review-gone'])
+      expect(await refusal('collections.revealPackage', { fileName })).toMatchObject({
+        code: 'library.no_file',
+      });
     const empty = await call<CollectionView>('collections.create', { name: 'Nothing yet' });
     expect(await refusal('collections.exportPackage', { collectionId: empty.id })).toMatchObject({
       code: 'collection.invalid',

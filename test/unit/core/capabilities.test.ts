@@ -17,6 +17,7 @@ describe('capabilities, refused in one place', () => {
       'debugPairing.start',
       'simulator.setScenario',
       'library.reveal',
+      'collections.revealPackage',
     ] as const) {
       expect(refusals[method], method).toBeTypeOf('function');
       expect(() => refusals[method]!()).toThrow(expect.objectContaining({ code: 'platform.not_here' }));
@@ -24,6 +25,9 @@ describe('capabilities, refused in one place', () => {
     // what it offers is not refused
     for (const method of [
       'library.export',
+      'collections.exportPackage',
+      'collections.share',
+      'collections.shared.list',
       'video.optimize',
       'studio.batch.submit',
       'sequences.assemble',

@@ -80,7 +80,10 @@ const METHODS_OF: Record<
       'simulator.setScenario',
     ],
   },
-  localFolders: { what: 'A folder of this computer', methods: ['library.reveal'] },
+  localFolders: {
+    what: 'A folder of this computer',
+    methods: ['library.reveal', 'collections.revealPackage'],
+  },
   markedExport: { what: 'The platform-marked copy', methods: ['library.export'] },
   promptOptimization: { what: 'Prompt optimization', methods: ['video.optimize'] },
   sharedCollections: {

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/library-marks.js';
 import type { JobViews } from './job-views.js';
 import type { SidecarWrites } from './sidecar-writes.js';
+import { REVIEW_PACKAGES_DIR } from './review-packages.js';
 import type { StudioHost } from './studio-host.js';
 
 export interface StudioLibraryDeps {
@@ -193,6 +194,24 @@ export class StudioLibrary {
       0,
       Math.max(output.localPath.lastIndexOf('/'), output.localPath.lastIndexOf('\\')),
     );
+  }
+
+  /**
+   * A review package's folder (`<library>/review-packages/<name>`, issue 41), opened in the file
+   * manager where the host can: the name is a package's folder name, never a path.
+   */
+  async revealPackage(fileName: string): Promise<{ folder: string; opened: boolean }> {
+    const found =
+      /^review-[^/\\]+$/.test(fileName) && !fileName.includes('..')
+        ? this.d
+            .libraryDirs()
+            .map((dir) => path.join(dir, REVIEW_PACKAGES_DIR, fileName))
+            .find((folder) => existsSync(folder))
+        : undefined;
+    if (!found)
+      throw new AppError('library.no_file', 'This review package is no longer in the library folder.');
+    const open = this.d.openFolder ?? openFolder;
+    return { folder: found, opened: this.d.host.opensFolders ? await open(found) : false };
   }
 
   /** The result's folder; the desktop app also opens it in the file manager (a browser tab cannot). */

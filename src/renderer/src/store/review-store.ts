@@ -136,6 +136,8 @@ export interface ReviewState {
   shareCollection(collectionId: string, projectId: string | null): Promise<boolean>;
   makeSequence(collectionId: string): Promise<boolean>;
   exportPackage(collectionId: string): Promise<boolean>;
+  /** Opens the exported package's folder in the file manager (hosts with local folders). */
+  revealPackage(fileName: string): Promise<boolean>;
 
   // ---------------------------------------------------------------- notes
   /** Each result's notes, in time order (absent: not read yet). */
@@ -334,6 +336,11 @@ export const useReview = create<ReviewState>()((set, get) => {
       return act('export', async () => {
         const view = await bridge.invoke('collections.exportPackage', { collectionId });
         set({ exported: { ...view, collectionId } });
+      });
+    },
+    revealPackage(fileName) {
+      return act('reveal', async () => {
+        await bridge.invoke('collections.revealPackage', { fileName });
       });
     },
 

@@ -186,6 +186,11 @@ export const reviewMethods = {
    * review.csv / review.json of prompts, marks and notes, that opens with no Framewright installed.
    */
   'collections.exportPackage': { params: CollectionRef, result: ReviewPackageView },
+  /** Opens a review package's folder in the file manager (hosts with local folders). */
+  'collections.revealPackage': {
+    params: z.object({ fileName: z.string().min(1).max(255) }).strict(),
+    result: z.object({ folder: z.string(), opened: z.boolean() }),
+  },
   /** The collections an organization's members shared with their projects (managers only). */
   'collections.shared.list': {
     params: NoParams,

@@ -27,6 +27,7 @@ export function createReviewHandlers(ctx: HandlerContext): Partial<ReviewHandler
     'collections.share': ({ collectionId, projectId }) => collections.share(collectionId, projectId),
     'collections.toSequence': ({ collectionId, name }) => collections.toSequence(collectionId, name),
     'collections.exportPackage': ({ collectionId }) => collections.exportPackage(collectionId),
+    'collections.revealPackage': ({ fileName }) => ctx.studio.library.revealPackage(fileName),
   };
   const shared = ctx.sharedCollections;
   if (shared) {

@@ -174,7 +174,10 @@ export const studioEn = {
       variationIndex: 'Variation {{index}} of {{count}}',
     },
     library: {
-      search: 'Search prompts',
+      search: 'Search prompts and notes',
+      sort: 'Order',
+      sortNewest: 'Newest first',
+      sortRating: 'By rating',
       profile: 'Profile',
       model: 'Model',
       mode: 'Mode',

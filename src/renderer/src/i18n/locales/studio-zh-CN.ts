@@ -176,7 +176,10 @@ export const studioZhCN: typeof studioEn = {
       variationIndex: '第 {{index}} 个变体，共 {{count}} 个',
     },
     library: {
-      search: '搜索提示词',
+      search: '搜索提示词和备注',
+      sort: '排序',
+      sortNewest: '最新在前',
+      sortRating: '按评分',
       profile: '配置',
       model: '模型',
       mode: '模式',

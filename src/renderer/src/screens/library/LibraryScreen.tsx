@@ -7,7 +7,12 @@ import { EmptyState } from '../../components/EmptyState';
 import { useStudio } from '../../store';
 import '../../theme/studio.css';
 import { CompareDialog } from './compare/CompareDialog';
-import { MARK_FLAG_FILTERS, MAX_STARS, type MarkFlagFilter } from '../../../../shared/library-marks';
+import {
+  byRating,
+  MARK_FLAG_FILTERS,
+  MAX_STARS,
+  type MarkFlagFilter,
+} from '../../../../shared/library-marks';
 import { LibraryCard } from './LibraryCard';
 import { LibraryFilms } from './LibraryFilms';
 import { moveTo, useReview } from '../../store/review-store';
@@ -31,6 +36,8 @@ interface Filters {
   flag: string;
   /** at least this many stars ('' any) */
   minStars: string;
+  /** '' newest first (a collection: its order), or 'rating' */
+  sort: string;
 }
 
 const EMPTY: Filters = {
@@ -42,6 +49,7 @@ const EMPTY: Filters = {
   to: '',
   flag: '',
   minStars: '',
+  sort: '',
 };
 
 function Player({ url, mimeType, testId }: { url: string; mimeType: string | null; testId: string }) {
@@ -361,6 +369,7 @@ export function LibraryScreen() {
         ...(filters.flag ? { flag: filters.flag as MarkFlagFilter } : {}),
         ...(filters.minStars ? { minStars: Number(filters.minStars) } : {}),
         ...(activeCollectionId ? { collectionId: activeCollectionId } : {}),
+        ...(filters.sort === 'rating' ? { sort: 'rating' as const } : {}),
       });
     }, 200);
     return () => clearTimeout(timer);
@@ -375,12 +384,14 @@ export function LibraryScreen() {
   const pair = selected.map((id) => items?.find((j) => j.rowId === id)).filter((j): j is JobView => !!j);
   const grouped = group === null ? items : (items ?? []).filter((j) => j.variation?.groupId === group);
   // a collection's results in its order as it stands now (a move shows before the next search)
-  const shown =
+  const inOrder =
     collection && grouped
       ? collection.jobRowIds
           .map((id) => grouped.find((j) => j.rowId === id))
           .filter((j): j is JobView => j !== undefined)
       : grouped;
+  // by rating, a mark made here moves its card at once (as the next search would)
+  const shown = inOrder && filters.sort === 'rating' ? byRating(inOrder) : inOrder;
   const shownIds = (shown ?? []).map((j) => j.rowId);
   const groupHead = group === null ? undefined : shown?.find((j) => j.variation);
 
@@ -445,6 +456,18 @@ export function LibraryScreen() {
             label: t('studio.library.atLeastStars', { count: i + 1 }),
           })),
         )}
+        <label className="filter">
+          <span className="field-label">{t('studio.library.sort')}</span>
+          <select
+            className="input"
+            data-testid="filter-sort"
+            value={filters.sort}
+            onChange={(e) => set({ sort: e.target.value })}
+          >
+            <option value="">{t('studio.library.sortNewest')}</option>
+            <option value="rating">{t('studio.library.sortRating')}</option>
+          </select>
+        </label>
         <CollectionPicker />
         <fieldset className="filter filter-dates" data-testid="filter-dates">
           <legend className="field-label">{t('studio.library.dates')}</legend>

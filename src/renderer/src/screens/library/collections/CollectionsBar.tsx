@@ -186,6 +186,7 @@ export function CollectionTools() {
   const deleteCollection = useReview((s) => s.deleteCollection);
   const makeSequence = useReview((s) => s.makeSequence);
   const exportPackage = useReview((s) => s.exportPackage);
+  const revealPackage = useReview((s) => s.revealPackage);
   const capabilities = useStudio((s) => s.info?.capabilities);
   const canShare = useStudio((s) => sharingOffered(s.info));
   const openSequence = useStudio((s) => s.openSequence);
@@ -302,6 +303,14 @@ export function CollectionTools() {
                 }
               >
                 {copied ? t('review.collections.copied') : t('review.collections.copyFolder')}
+              </button>
+              <button
+                type="button"
+                className="button button-small button-secondary"
+                data-testid="collection-export-reveal"
+                onClick={() => void revealPackage(exported.fileName)}
+              >
+                {t('studio.library.reveal')}
               </button>
             </>
           ) : null}
