@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { violations } from './accessibility';
 import { expect, test } from './studio-host';
@@ -237,6 +239,15 @@ test('twelve takes reviewed by keyboard in the full-screen reviewer; picks becom
   await expect(page.getByTestId('collection-export-folder')).toContainText('review-packages');
   await page.getByTestId('collection-export-reveal').click();
   await expect(page.getByTestId('collection-error')).toHaveCount(0);
+  // the package opens in a plain browser, with no Framewright: every take, the note, the stills
+  const folder = (await page.getByTestId('collection-export-folder').textContent())!.trim();
+  const sheet = await page.context().newPage();
+  await sheet.goto(pathToFileURL(path.join(folder, 'index.html')).href);
+  await expect(sheet.locator('article.take')).toHaveCount(4);
+  await expect(sheet.locator('article.take .notes', { hasText: 'The hand melts into the rail' })).toHaveCount(1);
+  await expect(sheet.locator('article.take video, article.take img').first()).toBeVisible();
+  await sheet.screenshot({ path: 'test-results/screenshots/review-package.png', fullPage: true });
+  await sheet.close();
 
   // the collection becomes a sequence of its four takes, opened on the Sequences screen
   await page.getByTestId('collection-to-sequence').click();
