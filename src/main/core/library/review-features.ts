@@ -5,6 +5,7 @@ import { StudioCollections, type SequenceFromTakes } from './collections.js';
 import { ResultNotes } from './result-notes.js';
 import { SidecarWrites } from './sidecar-writes.js';
 import type { ReviewPackageTake } from './review-package.js';
+import type { ReviewedTake } from './review-package-html.js';
 import type { ReviewPackages } from './review-packages.js';
 
 /** Reviewing takes (issue 41): notes at a frame and collections, beside the Library's marks. */
@@ -47,6 +48,21 @@ export function createReviewFeatures(d: {
   };
 }
 
+/** What a reviewed take is, for someone without Framewright: its detail, marks and notes. */
+export function reviewedTakeFacts(detail: JobDetail, journal: Pick<Journal, 'notes'>): ReviewedTake {
+  return {
+    title: detail.title,
+    prompt: detail.prompt,
+    model: detail.model,
+    seed: detail.seed,
+    generationMode: detail.generationMode,
+    marks: detail.marks,
+    notes: journal.notes
+      .forJob(detail.rowId)
+      .map((n) => ({ atSeconds: n.atSeconds, text: n.text, rect: n.rect })),
+  };
+}
+
 /** A take as a review package lists it, from the job's detail, its verified file and its notes. */
 function packageTake(
   detail: JobDetail,
@@ -55,13 +71,7 @@ function packageTake(
 ): ReviewPackageTake {
   const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
   return {
-    title: detail.title,
-    prompt: detail.prompt,
-    model: detail.model,
-    seed: detail.seed,
-    generationMode: detail.generationMode,
-    marks: detail.marks,
-    notes: journal.notes.forJob(job.id).map((n) => ({ atSeconds: n.atSeconds, text: n.text, rect: n.rect })),
+    ...reviewedTakeFacts(detail, journal),
     file: output?.localPath
       ? {
           path: output.localPath,

@@ -8,10 +8,8 @@ import type { NoteRect } from '../../../shared/library-review.js';
  * only say them.
  */
 
-/** One take as written into the package: its facts and the package-relative files it has. */
-export interface PackagedTake {
-  /** 1-based, in the collection's order. */
-  position: number;
+/** What a reviewed take is, for someone without Framewright: what made it, its marks and notes. */
+export interface ReviewedTake {
   title: string;
   prompt: string;
   model: string;
@@ -19,6 +17,12 @@ export interface PackagedTake {
   generationMode: string | null;
   marks: JobMarks;
   notes: { atSeconds: number; text: string; rect: NoteRect | null }[];
+}
+
+/** One take as written into the package: its facts and the package-relative files it has. */
+export interface PackagedTake extends ReviewedTake {
+  /** 1-based, in the collection's order. */
+  position: number;
   /** `takes/NN-slug.ext`, or null: the take's file is not stored. */
   file: string | null;
   mimeType: string | null;

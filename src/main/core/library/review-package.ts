@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { JobMarks } from '../../../shared/library-marks.js';
-import { COLLECTION_MAX_ITEMS, isNoteRectInFrame, type NoteRect } from '../../../shared/library-review.js';
+import { COLLECTION_MAX_ITEMS, isNoteRectInFrame } from '../../../shared/library-review.js';
 import { AppError } from '../errors.js';
 import { sha256OfFile } from '../media-tools/probe-media.js';
 import {
@@ -13,6 +12,7 @@ import {
   renderReadme,
   type PackageFacts,
   type PackagedTake,
+  type ReviewedTake,
 } from './review-package-html.js';
 import { writeContactSheet, writeVideoStill, type TileSource } from './review-package-sheet.js';
 import { writeZip, type ZipEntry } from './review-package-zip.js';
@@ -29,14 +29,7 @@ import { writeZip, type ZipEntry } from './review-package-zip.js';
  */
 
 /** One take of the collection, as the collections feature hands it over. */
-export interface ReviewPackageTake {
-  title: string;
-  prompt: string;
-  model: string;
-  seed: number | null;
-  generationMode: string | null;
-  marks: JobMarks;
-  notes: { atSeconds: number; text: string; rect: NoteRect | null }[];
+export interface ReviewPackageTake extends ReviewedTake {
   /** The verified file (its sha256 is checked on the copy when given); null: not stored any more. */
   file: { path: string; mimeType: string; sha256: string | null } | null;
   /** A still PNG of a video (its poster) when one is known; else the first frame is taken. */

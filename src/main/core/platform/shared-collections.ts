@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import type { Collection } from '../journal/collections-repository.js';
 import type { Journal } from '../journal/open-journal.js';
 import type { JobViews } from '../library/job-views.js';
+import { reviewedTakeFacts } from '../library/review-features.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import type { TeamFeature } from '../team/team-feature.js';
 
@@ -76,15 +77,7 @@ export class MemberSharedReview {
       if (stored) mediaUrl = this.d.readUrlFor(stored.sha256, expiresAt);
     }
     return {
-      title: detail.title,
-      prompt: detail.prompt,
-      model: detail.model,
-      seed: detail.seed,
-      generationMode: detail.generationMode,
-      marks: detail.marks,
-      notes: this.d.journal.notes
-        .forJob(jobRowId)
-        .map((n) => ({ atSeconds: n.atSeconds, text: n.text, rect: n.rect })),
+      ...reviewedTakeFacts(detail, this.d.journal),
       mimeType: output?.mimeType ?? null,
       mediaUrl,
     };

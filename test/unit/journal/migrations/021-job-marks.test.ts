@@ -3,17 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
 import { migration021JobMarks } from '../../../../src/main/core/journal/migrations/021-job-marks.js';
 import { MarksRepository } from '../../../../src/main/core/journal/marks-repository.js';
-import { migratedTo, tables, withIntents } from './schema-helpers.js';
+import { migratedTo, tables, withSucceededJobs } from './schema-helpers.js';
 
 /** A fresh journal migrated up to (and, unless `before`, including) 021, with two jobs. */
 function journal(before = false): Database {
   const db = migratedTo(before ? 20 : 21);
-  withIntents(db, [1, 2]);
-  db.exec(`
-    INSERT INTO jobs (id, intent_id, profile_id, model, service_kind, job_id, request_id, status, accepted_at, updated_at)
-      VALUES (1, 1, 'p', 'm', 'video_generation', 'job-1', 'r', 'succeeded', 0, 0),
-             (2, 2, 'p', 'm', 'video_generation', 'job-2', 'r', 'succeeded', 0, 0);
-  `);
+  withSucceededJobs(db, [1, 2]);
   return db;
 }
 

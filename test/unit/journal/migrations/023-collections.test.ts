@@ -3,19 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../../../../src/main/core/journal/migrations/index.js';
 import { migration023Collections } from '../../../../src/main/core/journal/migrations/023-collections.js';
 import { CollectionsRepository } from '../../../../src/main/core/journal/collections-repository.js';
-import { migratedTo, tables, withIntents } from './schema-helpers.js';
+import { migratedTo, tables, withSucceededJobs } from './schema-helpers.js';
 
 /** A fresh journal migrated up to (and, unless `before`, including) 023, with three jobs and a project. */
 function journal(before = false): Database {
   const db = migratedTo(before ? 22 : 23);
-  withIntents(db, [1, 2, 3]);
-  db.exec(`
-    INSERT INTO jobs (id, intent_id, profile_id, model, service_kind, job_id, request_id, status, accepted_at, updated_at)
-      VALUES (1, 1, 'p', 'm', 'video_generation', 'job-1', 'r', 'succeeded', 0, 0),
-             (2, 2, 'p', 'm', 'video_generation', 'job-2', 'r', 'succeeded', 0, 0),
-             (3, 3, 'p', 'm', 'video_generation', 'job-3', 'r', 'succeeded', 0, 0);
-    INSERT INTO projects (id, name, created_at, updated_at) VALUES ('proj', 'Spring', 0, 0);
-  `);
+  withSucceededJobs(db, [1, 2, 3]);
+  db.exec("INSERT INTO projects (id, name, created_at, updated_at) VALUES ('proj', 'Spring', 0, 0)");
   return db;
 }
 

@@ -38,6 +38,16 @@ export function withIntents(db: Database, ids: number[]): void {
   for (const id of ids) add.run(id, `k-${id}`);
 }
 
+/** The intents (see {@link withIntents}) and a succeeded video job for each of `ids` (job row = intent). */
+export function withSucceededJobs(db: Database, ids: number[]): void {
+  withIntents(db, ids);
+  const add = db.prepare(
+    `INSERT INTO jobs (id, intent_id, profile_id, model, service_kind, job_id, request_id, status, accepted_at, updated_at)
+       VALUES (?, ?, 'p', 'm', 'video_generation', ?, 'r', 'succeeded', 0, 0)`,
+  );
+  for (const id of ids) add.run(id, id, `job-${id}`);
+}
+
 export function columns(
   db: Database,
   table: string,

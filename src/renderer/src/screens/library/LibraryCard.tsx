@@ -10,7 +10,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { JobView, OutputView } from '../../../../shared/bridge/contract';
 import { formatDuration } from '../../../../shared/format-duration';
-import { MAX_STARS, type MarkFlag } from '../../../../shared/library-marks';
+import { MAX_STARS } from '../../../../shared/library-marks';
+import { MarkButtons, type MarkButtonsChange } from './MarkButtons';
 
 /** How long each frame shows while a card has keyboard focus (the preview plays through them). */
 const FOCUS_FRAME_MS = 700;
@@ -89,10 +90,7 @@ function usePreview(output: OutputView | undefined) {
 }
 
 /** A change of a result's marks, as `library.mark` takes it (without the row). */
-export interface MarkChange {
-  flag?: MarkFlag | null;
-  stars?: number;
-}
+export type MarkChange = MarkButtonsChange;
 
 /**
  * The single keys that mark the focused result (Lightroom's): P pick, X reject, U unflag, 0–5
@@ -245,34 +243,7 @@ export function LibraryCard({
         ) : null}
       </dl>
       <div className="card-marks" role="group" aria-label={t('studio.library.marks')}>
-        {(['pick', 'reject'] as const).map((flag) => (
-          <button
-            key={flag}
-            type="button"
-            className={`mark-flag mark-${flag}`}
-            aria-pressed={job.marks.flag === flag}
-            aria-keyshortcuts={flag === 'pick' ? 'P' : 'X'}
-            data-testid={`library-mark-${flag}`}
-            onClick={() => onMark({ flag: job.marks.flag === flag ? null : flag })}
-          >
-            <span aria-hidden="true">{flag === 'pick' ? '⚑' : '✕'}</span> {t(`studio.library.${flag}`)}
-          </button>
-        ))}
-        <span className="mark-stars" data-testid="library-stars">
-          {Array.from({ length: MAX_STARS }, (_, i) => i + 1).map((n) => (
-            <button
-              key={n}
-              type="button"
-              className={`mark-star${n <= job.marks.stars ? ' mark-star-on' : ''}`}
-              aria-pressed={n <= job.marks.stars}
-              aria-label={t('studio.library.stars', { count: n })}
-              aria-keyshortcuts={String(n)}
-              onClick={() => onMark({ stars: job.marks.stars === n ? 0 : n })}
-            >
-              <span aria-hidden="true">{n <= job.marks.stars ? '★' : '☆'}</span>
-            </button>
-          ))}
-        </span>
+        <MarkButtons marks={job.marks} onMark={onMark} testIdPrefix="library" />
       </div>
       <div className="card-actions">
         {onCheck ? (

@@ -2,11 +2,11 @@ import { Dialog } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobDetail, JobView } from '../../../../../shared/bridge/contract';
-import { MAX_STARS } from '../../../../../shared/library-marks';
 import { useStudio } from '../../../store';
 import { SPEEDS, useReview } from '../../../store/review-store';
 import { formatClock, fpsOf } from '../compare/frame-step';
 import '../review-i18n';
+import { MarkButtons } from '../MarkButtons';
 import { NotesPanel, escapeBelongsToNotes, useTakeNotes } from './NotesPanel';
 import { ReviewPlayer, kindOf } from './ReviewPlayer';
 import {
@@ -323,35 +323,11 @@ export default function Reviewer({ items }: { items: readonly JobView[] }) {
             </div>
             <aside className="reviewer-side" aria-label={t('review.reviewer.aboutTake')}>
               <div className="card-marks" role="group" aria-label={t('studio.library.marks')}>
-                {(['pick', 'reject'] as const).map((flag) => (
-                  <button
-                    key={flag}
-                    type="button"
-                    className={`mark-flag mark-${flag}`}
-                    aria-pressed={job.marks.flag === flag}
-                    aria-keyshortcuts={flag === 'pick' ? 'P' : 'X'}
-                    data-testid={`reviewer-mark-${flag}`}
-                    onClick={() => void markTake(rowId, { flag: job.marks.flag === flag ? null : flag })}
-                  >
-                    <span aria-hidden="true">{flag === 'pick' ? '⚑' : '✕'}</span>{' '}
-                    {t(`studio.library.${flag}`)}
-                  </button>
-                ))}
-                <span className="mark-stars" data-testid="reviewer-stars" data-stars={job.marks.stars}>
-                  {Array.from({ length: MAX_STARS }, (_, i) => i + 1).map((n) => (
-                    <button
-                      key={n}
-                      type="button"
-                      className={`mark-star${n <= job.marks.stars ? ' mark-star-on' : ''}`}
-                      aria-pressed={n <= job.marks.stars}
-                      aria-label={t('studio.library.stars', { count: n })}
-                      aria-keyshortcuts={String(n)}
-                      onClick={() => void markTake(rowId, { stars: job.marks.stars === n ? 0 : n })}
-                    >
-                      <span aria-hidden="true">{n <= job.marks.stars ? '★' : '☆'}</span>
-                    </button>
-                  ))}
-                </span>
+                <MarkButtons
+                  marks={job.marks}
+                  onMark={(change) => void markTake(rowId, change)}
+                  testIdPrefix="reviewer"
+                />
                 {pendingMarks > 0 ? (
                   <span className="small muted" data-testid="reviewer-saving">
                     {t('review.reviewer.saving')}
