@@ -244,7 +244,9 @@ test('twelve takes reviewed by keyboard in the full-screen reviewer; picks becom
   const sheet = await page.context().newPage();
   await sheet.goto(pathToFileURL(path.join(folder, 'index.html')).href);
   await expect(sheet.locator('article.take')).toHaveCount(4);
-  await expect(sheet.locator('article.take .notes', { hasText: 'The hand melts into the rail' })).toHaveCount(1);
+  await expect(sheet.locator('article.take .notes', { hasText: 'The hand melts into the rail' })).toHaveCount(
+    1,
+  );
   await expect(sheet.locator('article.take video, article.take img').first()).toBeVisible();
   await sheet.screenshot({ path: 'test-results/screenshots/review-package.png', fullPage: true });
   await sheet.close();
