@@ -23,6 +23,8 @@ import { soundtrackEn } from '../../../src/renderer/src/i18n/locales/soundtrack-
 import { soundtrackZhCN } from '../../../src/renderer/src/i18n/locales/soundtrack-zh-CN.js';
 import { deliveriesEn } from '../../../src/renderer/src/i18n/locales/deliveries-en.js';
 import { deliveriesZhCN } from '../../../src/renderer/src/i18n/locales/deliveries-zh-CN.js';
+import { timelineEn } from '../../../src/renderer/src/i18n/locales/timeline-en.js';
+import { timelineZhCN } from '../../../src/renderer/src/i18n/locales/timeline-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -45,7 +47,8 @@ const placeholders = (text: string): string[] =>
 // the trim strip's into `trim` and the sound track's into `soundtrack` by the same chunk
 // (screens/sequences/trim-i18n.ts, soundtrack-i18n.ts),
 // Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts),
-// and the deliveries' into `deliveries` by their chunks (screens/sequences/deliveries-i18n.ts)
+// the deliveries' into `deliveries` by their chunks (screens/sequences/deliveries-i18n.ts),
+// and the timeline's into `timeline` by the Sequences chunk (screens/sequences/timeline/timeline-i18n.ts)
 const english = {
   ...flatten({ ...en, ...studioEn }),
   ...flatten(teamEn),
@@ -54,6 +57,7 @@ const english = {
   ...flatten(referenceTrimEn),
   ...flatten(soundtrackEn),
   ...flatten(deliveriesEn),
+  ...flatten(timelineEn),
 };
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
@@ -63,6 +67,7 @@ const chinese = {
   ...flatten(referenceTrimZhCN),
   ...flatten(soundtrackZhCN),
   ...flatten(deliveriesZhCN),
+  ...flatten(timelineZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

@@ -270,5 +270,11 @@ describe('editing arithmetic', () => {
     expect(stepFrames(1, 1, 15.5)).toBeCloseTo(1 + 1 / 24, 6);
     expect(stepFrames(0, -1, 15.5)).toBe(0);
     expect(stepFrames(15.5, 3, 15.5)).toBeCloseTo(15.5 - 1 / 24, 6);
+    // one frame at a time never sticks on a time rounded to the microsecond
+    let t = 9;
+    for (let i = 0; i < 36; i += 1) t = stepFrames(t, 1, 15.5);
+    expect(t).toBeCloseTo(10.5, 6);
+    for (let i = 0; i < 36; i += 1) t = stepFrames(t, -1, 15.5);
+    expect(t).toBe(9);
   });
 });

@@ -8,6 +8,7 @@ import { filmLength, formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
 import { SoundtrackPanel } from './SoundtrackPanel';
+import { TimelinePanel } from './timeline/TimelinePanel';
 
 /** Deliveries (issue 31): its own chunk, loaded when a sequence opens. */
 const DeliveriesPanel = lazy(() => import('./DeliveriesPanel').then((m) => ({ default: m.DeliveriesPanel })));
@@ -198,6 +199,7 @@ export function SequenceEditor() {
         </button>
       </div>
       <GenerateOutcome />
+      <TimelinePanel key={sequence.sequenceId} sequence={sequence} />
       <p className="muted small">{t('studio.sequences.reorderHint')}</p>
       <ol
         className="shot-strip"

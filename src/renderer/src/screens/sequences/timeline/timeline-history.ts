@@ -139,11 +139,16 @@ export class EditHistory {
 
   constructor(
     private readonly sequenceId: string,
-    private readonly port: EditPort,
+    private port: EditPort,
     private readonly storage: HistoryStorage | undefined,
     private readonly onChange: (history: History) => void = () => undefined,
   ) {
     this.history = loadHistory(storage, sequenceId);
+  }
+
+  /** The bridge methods to apply edits with (a screen passes its store's current actions). */
+  connect(port: EditPort): void {
+    this.port = port;
   }
 
   get state(): History {

@@ -212,9 +212,12 @@ export interface PictureAt {
   incoming?: { clip: PictureClip; sourceSeconds: number; mix: number };
 }
 
-/** The film frame a time falls in (frame n covers [n/fps, (n+1)/fps)). */
+/**
+ * The film frame a time falls in (frame n covers [n/fps, (n+1)/fps)). Times are kept to the
+ * microsecond, so a frame's start may read a few millionths early: a thousandth of a frame of slack.
+ */
 export function frameIndexAt(seconds: number, fps = FILM_FPS): number {
-  return Math.floor(seconds * fps + 1e-6);
+  return Math.floor(seconds * fps + 1e-3);
 }
 
 /**
@@ -409,7 +412,7 @@ export function sourceFrameAt(clip: PictureClip, seconds: number): number {
   const { frameRate, frameCount } = clip.shot;
   if (!frameRate || !frameCount) return 0;
   const source = clip.sourceIn + (seconds - clip.start);
-  return Math.min(frameCount - 1, Math.max(0, Math.floor(source * frameRate + 1e-6)));
+  return Math.min(frameCount - 1, Math.max(0, Math.floor(source * frameRate + 1e-3)));
 }
 
 /**
