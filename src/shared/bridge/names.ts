@@ -118,6 +118,7 @@ export const METHOD_NAMES = [
   'sequences.soundtrack.addVoice',
   'sequences.soundtrack.updateVoice',
   'sequences.soundtrack.removeVoice',
+  'sequences.captions.update',
   'sequences.captions.export',
   'sequences.deliver',
   'sequences.deliveries.list',

@@ -153,6 +153,9 @@ export const CaptionCueView = z.object({
   startSeconds: z.number(),
   endSeconds: z.number(),
   text: z.string(),
+  /** The voice line the cue is made from, and its index among that line's cues (issue 40: what `sequences.captions.update` names). */
+  lineId: z.string().optional(),
+  cueIndex: z.number().int().optional(),
 });
 export type CaptionCueView = z.infer<typeof CaptionCueView>;
 
@@ -404,6 +407,23 @@ export const sequencesMethods = {
   },
   'sequences.soundtrack.removeVoice': {
     params: z.object({ sequenceId: Id, lineId: Id }).strict(),
+    result: SoundtrackView,
+  },
+  /**
+   * A caption cue's start and end set by hand, in seconds of the film (issue 40: its edges dragged
+   * on the timeline): the cue is named by its voice line and its index among that line's cues. Kept
+   * from the line's start (moving the line moves it along) while the cue reads the same; null gives
+   * it back its line's own times. At least 0.2 s long (`sequence.invalid_caption`).
+   */
+  'sequences.captions.update': {
+    params: z
+      .object({
+        sequenceId: Id,
+        lineId: Id,
+        cueIndex: z.number().int().min(0).max(10_000),
+        range: z.object({ startSeconds: AtSeconds, endSeconds: AtSeconds }).strict().nullable(),
+      })
+      .strict(),
     result: SoundtrackView,
   },
   /**

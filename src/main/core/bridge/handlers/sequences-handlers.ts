@@ -36,6 +36,7 @@ export function createSequencesHandlers(
       soundtrack.updateVoice(sequenceId, lineId, change),
     'sequences.soundtrack.removeVoice': ({ sequenceId, lineId }) =>
       soundtrack.removeVoice(sequenceId, lineId),
+    'sequences.captions.update': ({ sequenceId, ...input }) => soundtrack.editCaption(sequenceId, input),
     'sequences.captions.export': ({ sequenceId }) => soundtrack.exportCaptions(sequenceId),
     'sequences.deliver': (request) => deliveries.deliver(request),
     'sequences.deliveries.list': ({ sequenceId }) => deliveries.list(sequenceId),
