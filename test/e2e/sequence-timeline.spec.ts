@@ -12,8 +12,8 @@ import { MEDIA_WAIT } from './waits';
 /**
  * The Sequences timeline (issue 40) in Chromium at 1280×720, as a creator edits a film on it: three
  * generated shots reordered by dragging, one trimmed by its edge and one by I/O at the playhead, a
- * voice line dragged to a new time, one edit undone and redone (and the history still there after a
- * reload); the viewer's frame at three times against the assembled film's frame at the same times;
+ * voice line dragged to a new time, its caption shortened by its edge, an edit undone and redone
+ * (and the history still there after a reload); the viewer's frame at three times against the assembled film's frame at the same times;
  * a delivery made afterwards lasts what the timeline shows. axe-core clean in both themes.
  */
 
@@ -225,14 +225,31 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     const movedTo = Number(await voice.getAttribute('data-start'));
     await expect(page.getByTestId('soundtrack-voice-0')).toHaveAttribute('data-at', String(movedTo));
 
-    // 5. undo (the voice goes back to 1 s), redo (to where it was dragged)
+    // 5. the caption shortened: its end dragged half a second earlier (it moved with its line)
+    const caption = page.getByTestId('timeline-caption').first();
+    await expect(caption).toHaveAttribute('data-start', String(movedTo));
+    const captionEnd = Number(await caption.getAttribute('data-end'));
+    const captionEdge = (await caption.getByTestId('timeline-caption-end').boundingBox())!;
+    await dragBy(page, captionEdge, -0.5 * (await pxPerSecond(page)));
+    await expect
+      .poll(async () => Number(await caption.getAttribute('data-end')))
+      .toBeCloseTo(captionEnd - 0.5, 1);
+    const shortEnd = Number(await caption.getAttribute('data-end'));
+    expect(shortEnd).toBeLessThan(captionEnd - 0.3);
+    // the sound track's caption list (the same journal) says the same
+    await expect(page.getByTestId('soundtrack-cues').locator('li').first()).toHaveAttribute(
+      'data-end',
+      String(shortEnd),
+    );
+
+    // 6. undo (the caption's end goes back), redo (shortened again)
     await page.getByTestId('timeline-scroller').focus();
     await page.keyboard.press('Control+z');
-    await expect(voice).toHaveAttribute('data-start', '1');
+    await expect(caption).toHaveAttribute('data-end', String(captionEnd));
     await page.keyboard.press('Control+Shift+z');
-    await expect(voice).toHaveAttribute('data-start', String(movedTo));
+    await expect(caption).toHaveAttribute('data-end', String(shortEnd));
 
-    // the history survives a reload: the trim by I is undone after it
+    // the history survives a reload: the caption's edit, then the voice's move, undone and redone
     await page.reload();
     await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'connected');
     await page.getByTestId('nav-sequences').click();
@@ -251,10 +268,17 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
         [8, 12.5],
       ]);
     await expect(page.getByTestId('timeline-undo')).toBeEnabled();
+    await page.getByTestId('timeline-undo').click(); // the caption
+    await expect(page.getByTestId('timeline-caption').first()).toHaveAttribute(
+      'data-end',
+      String(captionEnd),
+    );
     await page.getByTestId('timeline-undo').click(); // the voice's move
     await expect(page.getByTestId('timeline-voice')).toHaveAttribute('data-start', '1');
     await page.getByTestId('timeline-redo').click();
     await expect(page.getByTestId('timeline-voice')).toHaveAttribute('data-start', String(movedTo));
+    await page.getByTestId('timeline-redo').click();
+    await expect(page.getByTestId('timeline-caption').first()).toHaveAttribute('data-end', String(shortEnd));
 
     // both themes: no accessibility violation; screenshots
     await page.getByTestId('timeline').scrollIntoViewIfNeeded();

@@ -15,6 +15,7 @@ function film() {
     trims: new Map<string, { inSeconds: number; outSeconds: number } | null>(),
     voices: new Map([['v1', { atSeconds: 2, gainDb: 0 }]]),
     levels: { musicGainDb: -6, duckDb: 12 },
+    captions: new Map<string, { startSeconds: number; endSeconds: number } | null>(),
     refuse: false,
   };
   const calls: string[] = [];
@@ -44,6 +45,12 @@ function film() {
       state.levels = levels;
       return true;
     },
+    updateCaption: async (lineId, cueIndex, range) => {
+      calls.push(`caption ${lineId} ${cueIndex} ${JSON.stringify(range)}`);
+      if (state.refuse) return false;
+      state.captions.set(`${lineId}:${cueIndex}`, range);
+      return true;
+    },
   };
   return { state, calls, port };
 }
@@ -58,6 +65,14 @@ const EDITS: TimelineEdit[] = [
   { kind: 'trim', shotId: 'b', label: 'Shot 2', before: null, after: { inSeconds: 0.5, outSeconds: 4 } },
   { kind: 'voice-time', lineId: 'v1', label: 'Hello', before: 2, after: 3.25 },
   { kind: 'voice-gain', lineId: 'v1', label: 'Hello', before: 0, after: -6 },
+  {
+    kind: 'caption',
+    lineId: 'v1',
+    cueIndex: 0,
+    label: 'Hello',
+    before: { startSeconds: 2, endSeconds: 3.5 },
+    after: { startSeconds: 2, endSeconds: 3 },
+  },
   {
     kind: 'levels',
     before: { musicGainDb: -6, duckDb: 12 },
@@ -75,6 +90,7 @@ describe('timeline undo and redo', () => {
     expect(state.trims.get('b')).toEqual({ inSeconds: 0.5, outSeconds: 4 });
     expect(state.voices.get('v1')).toEqual({ atSeconds: 3.25, gainDb: -6 });
     expect(state.levels).toEqual({ musicGainDb: -3, duckDb: 18 });
+    expect(state.captions.get('v1:0')).toEqual({ startSeconds: 2, endSeconds: 3 });
 
     // the page reloads: a new history reads the same storage
     const reloaded = new EditHistory('seq-1', port, storage);
@@ -85,6 +101,7 @@ describe('timeline undo and redo', () => {
     expect(state.trims.get('b')).toBeNull();
     expect(state.voices.get('v1')).toEqual({ atSeconds: 2, gainDb: 0 });
     expect(state.levels).toEqual({ musicGainDb: -6, duckDb: 12 });
+    expect(state.captions.get('v1:0')).toEqual({ startSeconds: 2, endSeconds: 3.5 });
 
     // and again: redo, after another reload, brings every edit back
     const again = new EditHistory('seq-1', port, storage);

@@ -9,6 +9,7 @@ import {
   DUCK_ATTACK_SECONDS,
   DUCK_RELEASE_SECONDS,
   buildTimeline,
+  captionEdge,
   clampZoom,
   dropPosition,
   duckDepthAt,
@@ -103,7 +104,7 @@ function soundtrack(patch: Partial<SoundtrackView> = {}): SoundtrackView {
         transcribed: true,
       },
     ],
-    captions: [{ startSeconds: 2, endSeconds: 3.5, text: 'The harbour wakes.' }],
+    captions: [{ startSeconds: 2, endSeconds: 3.5, text: 'The harbour wakes.', lineId: 'v1', cueIndex: 0 }],
     ...patch,
   };
 }
@@ -163,7 +164,9 @@ describe('timeline layout', () => {
       [12, 15.5],
     ]);
     expect(timeline.voices).toMatchObject([{ id: 'v1', start: 2, end: 3.5, gainDb: 0 }]);
-    expect(timeline.captions).toEqual([{ index: 0, start: 2, end: 3.5, text: 'The harbour wakes.' }]);
+    expect(timeline.captions).toEqual([
+      { index: 0, lineId: 'v1', cueIndex: 0, start: 2, end: 3.5, text: 'The harbour wakes.' },
+    ]);
   });
 });
 
@@ -262,6 +265,14 @@ describe('editing arithmetic', () => {
     expect(trimAtPlayhead(timeline, 6.5, 'o')).toMatchObject({ range: { inFrame: 12, outFrame: 49 } });
     const draft = buildTimeline(sequence({ shots: [shot()] }), null, 0);
     expect(trimAtPlayhead(draft, 1, 'i')).toBeUndefined();
+  });
+
+  it('moves a caption’s edges to the millisecond, never shorter than 0.2 s nor before the start', () => {
+    const block = { start: 2, end: 3.5 };
+    expect(captionEdge(block, 'end', 3.0004)).toEqual({ startSeconds: 2, endSeconds: 3 });
+    expect(captionEdge(block, 'end', 1)).toEqual({ startSeconds: 2, endSeconds: 2.2 });
+    expect(captionEdge(block, 'start', 3.49)).toEqual({ startSeconds: 3.3, endSeconds: 3.5 });
+    expect(captionEdge(block, 'start', -1)).toEqual({ startSeconds: 0, endSeconds: 3.5 });
   });
 
   it('moves a voice line to the millisecond and never before the start; steps the playhead by frames', () => {

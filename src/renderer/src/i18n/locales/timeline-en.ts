@@ -45,12 +45,16 @@ export const timelineEn = {
     removeConfirm: 'Remove {{label}}? This cannot be undone.',
     confirm: 'Remove',
     cancel: 'Cancel',
-    captionsReadOnly: 'Captions follow their voice lines: move or edit the line to change them.',
+    captionsFollow:
+      'A caption moves with its voice line; drag its edges (or Shift+← / Shift+→ on it) to change its times.',
+    captionStart: 'Drag to move the start of the caption',
+    captionEnd: 'Drag to move the end of the caption',
     edit: {
       move: 'move {{label}}',
       trim: 'trim {{label}}',
       voiceTime: 'move “{{label}}”',
       voiceGain: 'gain of “{{label}}”',
+      caption: 'caption “{{label}}”',
       levels: 'music levels',
     },
     keys: {
@@ -60,7 +64,7 @@ export const timelineEn = {
       io: 'I / O trim the shot under the playhead: in / out point',
       delete: 'Delete remove the selected clip (asks first)',
       undo: 'Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z redo',
-      clip: 'On a clip: Alt+← / Alt+→ move it; Shift+← / Shift+→ trim its end by a frame; Enter select',
+      clip: 'On a clip: Alt+← / Alt+→ move it; Shift+← / Shift+→ trim its end by a frame (a caption’s start with Alt+Shift); Enter select',
       zoom: '+ / − zoom in and out, 0 fit',
     },
     refused: 'Nothing changed: {{reason}}',

@@ -10,6 +10,7 @@ import { EditHistory, loadHistory, type EditPort, type History, type TimelineEdi
 import './timeline-i18n';
 import {
   buildTimeline,
+  captionEdge,
   fitZoom,
   stepFrames,
   timecode,
@@ -36,6 +37,7 @@ const NO_PORT: EditPort = {
   trimShot: () => Promise.resolve(false),
   updateVoice: () => Promise.resolve(false),
   setLevels: () => Promise.resolve(false),
+  updateCaption: () => Promise.resolve(false),
 };
 
 const isTyping = (target: EventTarget | null) =>
@@ -71,6 +73,7 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       trimShot: saveTrim,
       updateVoice: soundtrack.actions.updateVoice,
       setLevels: soundtrack.actions.setLevels,
+      updateCaption: soundtrack.actions.updateCaption,
     });
   }, [editor, moveShot, soundtrack.actions]);
 
@@ -176,7 +179,19 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       if (clip)
         apply({ kind: 'move', shotId: clip.shotId, label: clip.label, from: clip.index, to: edit.to });
     } else if (edit.kind === 'trim') trimEdit(edit.clip, edit.range);
-    else {
+    else if (edit.kind === 'caption') {
+      const { block, range } = edit;
+      if (block.lineId === null || block.cueIndex === null) return;
+      if (range.startSeconds === block.start && range.endSeconds === block.end) return;
+      apply({
+        kind: 'caption',
+        lineId: block.lineId,
+        cueIndex: block.cueIndex,
+        label: block.text,
+        before: { startSeconds: block.start, endSeconds: block.end },
+        after: range,
+      });
+    } else {
       const voice = timeline.voices.find((v) => v.id === edit.lineId);
       if (voice && voice.start !== edit.atSeconds)
         apply({
@@ -199,6 +214,8 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         return t('timeline.edit.voiceTime', { label: promptExcerpt(edit.label, 30) });
       case 'voice-gain':
         return t('timeline.edit.voiceGain', { label: promptExcerpt(edit.label, 30) });
+      case 'caption':
+        return t('timeline.edit.caption', { label: promptExcerpt(edit.label, 30) });
       case 'levels':
         return t('timeline.edit.levels');
     }
@@ -243,6 +260,21 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
           ),
         };
         trimEdit(clip, range);
+      }
+    } else if (sel.kind === 'caption' && e.shiftKey) {
+      const block = timeline.captions[Number(sel.id)];
+      if (block?.lineId && block.cueIndex !== null) {
+        const range = e.altKey
+          ? captionEdge(block, 'start', block.start + dir / timeline.fps)
+          : captionEdge(block, 'end', block.end + dir / timeline.fps);
+        apply({
+          kind: 'caption',
+          lineId: block.lineId,
+          cueIndex: block.cueIndex,
+          label: block.text,
+          before: { startSeconds: block.start, endSeconds: block.end },
+          after: range,
+        });
       }
     } else if (sel.kind === 'voice' && e.altKey) {
       const voice = timeline.voices.find((v) => v.id === sel.id);
@@ -455,7 +487,14 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
           ) : selectedCaption ? (
             <>
               <p>“{selectedCaption.text}”</p>
-              <p className="small muted">{t('timeline.captionsReadOnly')}</p>
+              <p className="small muted">
+                {t('timeline.times', {
+                  from: timecode(selectedCaption.start),
+                  to: timecode(selectedCaption.end),
+                  length: `${Number((selectedCaption.end - selectedCaption.start).toFixed(2))} s`,
+                })}
+              </p>
+              <p className="small muted">{t('timeline.captionsFollow')}</p>
             </>
           ) : (
             <p className="muted small">{t('timeline.nothingSelected')}</p>

@@ -13,6 +13,8 @@ import {
   snapTargets,
   snapTime,
   timecode,
+  captionEdge,
+  type CaptionBlock,
   type PictureClip,
   type SoundClip,
   type Timeline,
@@ -25,13 +27,19 @@ const DRAG_PIXELS = 3;
 
 export type Selection = { kind: 'shot' | 'voice' | 'caption' | 'music'; id: string } | null;
 
-type Drag = { kind: 'move' | 'in' | 'out' | 'voice'; id: string; startX: number; dx: number };
+type Drag = {
+  kind: 'move' | 'in' | 'out' | 'voice' | 'cue-start' | 'cue-end';
+  id: string;
+  startX: number;
+  dx: number;
+};
 
 /** What a finished drag asks for; the panel applies it through the history. */
 export type DragEdit =
   | { kind: 'move'; shotId: string; to: number }
   | { kind: 'trim'; clip: PictureClip; range: { inFrame: number; outFrame: number } }
-  | { kind: 'voice'; lineId: string; atSeconds: number };
+  | { kind: 'voice'; lineId: string; atSeconds: number }
+  | { kind: 'caption'; block: CaptionBlock; range: { startSeconds: number; endSeconds: number } };
 
 export interface TracksProps {
   sequence: SequenceView;
@@ -115,6 +123,12 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
       if (!clip) return;
       const to = dropPosition(p.timeline.picture, clip.shotId, (clip.start + clip.end) / 2 + delta);
       if (to !== clip.index) p.onDragEdit({ kind: 'move', shotId: clip.shotId, to });
+    } else if (current.kind === 'cue-start' || current.kind === 'cue-end') {
+      const block = p.timeline.captions[Number(current.id)];
+      if (!block) return;
+      const edge = current.kind === 'cue-start' ? 'start' : 'end';
+      const at = snap((edge === 'start' ? block.start : block.end) + delta, `cue-${block.index}`);
+      p.onDragEdit({ kind: 'caption', block, range: captionEdge(block, edge, at) });
     } else if (current.kind === 'voice') {
       const voice = p.timeline.voices.find((v) => v.id === current.id);
       if (voice)
@@ -384,25 +398,69 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
         role="group"
         aria-label={t('timeline.captions')}
       >
-        {shown.captions.map((cue) => (
-          <button
-            type="button"
-            key={`${cue.index}-${cue.start}`}
-            className={`timeline-clip timeline-clip-caption${selected('caption', String(cue.index)) ? ' is-selected' : ''}`}
-            style={{ left: `${cue.start * pps}px`, width: `${Math.max(2, (cue.end - cue.start) * pps)}px` }}
-            aria-label={t('timeline.captionClip', {
-              text: promptExcerpt(cue.text, 60),
-              from: timecode(cue.start),
-              to: timecode(cue.end),
-            })}
-            aria-pressed={selected('caption', String(cue.index))}
-            data-testid="timeline-caption"
-            onClick={() => p.onSelect({ kind: 'caption', id: String(cue.index) })}
-            onKeyDown={(e) => p.onClipKey(e, { kind: 'caption', id: String(cue.index) })}
-          >
-            <span className="timeline-clip-name">{cue.text}</span>
-          </button>
-        ))}
+        {shown.captions.map((cue) => {
+          const sel = { kind: 'caption' as const, id: String(cue.index) };
+          const dragging =
+            drag && (drag.kind === 'cue-start' || drag.kind === 'cue-end') && drag.id === sel.id;
+          const range = dragging
+            ? captionEdge(
+                cue,
+                drag.kind === 'cue-start' ? 'start' : 'end',
+                (drag.kind === 'cue-start' ? cue.start : cue.end) + pxToSeconds(drag.dx, pps),
+              )
+            : { startSeconds: cue.start, endSeconds: cue.end };
+          const editable = cue.lineId !== null && cue.cueIndex !== null;
+          return (
+            <div
+              key={`${cue.index}-${cue.start}`}
+              className={`timeline-clip timeline-clip-caption${selected('caption', sel.id) ? ' is-selected' : ''}`}
+              style={{
+                left: `${range.startSeconds * pps}px`,
+                width: `${Math.max(2, (range.endSeconds - range.startSeconds) * pps)}px`,
+              }}
+              data-testid="timeline-caption"
+              data-start={cue.start}
+              data-end={cue.end}
+            >
+              <button
+                type="button"
+                className="timeline-clip-body"
+                aria-label={t('timeline.captionClip', {
+                  text: promptExcerpt(cue.text, 60),
+                  from: timecode(cue.start),
+                  to: timecode(cue.end),
+                })}
+                aria-pressed={selected('caption', sel.id)}
+                onClick={() => p.onSelect(sel)}
+                onKeyDown={(e) => p.onClipKey(e, sel)}
+              >
+                <span className="timeline-clip-name">{cue.text}</span>
+              </button>
+              {editable ? (
+                <>
+                  <span
+                    className="timeline-edge timeline-edge-in"
+                    title={t('timeline.captionStart')}
+                    data-testid="timeline-caption-start"
+                    onPointerDown={(e) => begin(e, 'cue-start', sel.id)}
+                    onPointerMove={moveDrag}
+                    onPointerUp={() => end(sel)}
+                    onPointerCancel={() => end(sel)}
+                  />
+                  <span
+                    className="timeline-edge timeline-edge-out"
+                    title={t('timeline.captionEnd')}
+                    data-testid="timeline-caption-end"
+                    onPointerDown={(e) => begin(e, 'cue-end', sel.id)}
+                    onPointerMove={moveDrag}
+                    onPointerUp={() => end(sel)}
+                    onPointerCancel={() => end(sel)}
+                  />
+                </>
+              ) : null}
+            </div>
+          );
+        })}
       </div>
 
       <span

@@ -22,10 +22,23 @@ export type TimelineEdit =
   | { kind: 'voice-time'; lineId: string; label: string; before: number; after: number }
   | { kind: 'voice-gain'; lineId: string; label: string; before: number; after: number }
   | {
+      kind: 'caption';
+      lineId: string;
+      cueIndex: number;
+      label: string;
+      before: CaptionRange | null;
+      after: CaptionRange | null;
+    }
+  | {
       kind: 'levels';
       before: { musicGainDb: number; duckDb: number };
       after: { musicGainDb: number; duckDb: number };
     };
+
+export interface CaptionRange {
+  startSeconds: number;
+  endSeconds: number;
+}
 
 /** What applying an edit needs: the bridge methods behind the timeline's gestures. */
 export interface EditPort {
@@ -33,6 +46,7 @@ export interface EditPort {
   trimShot(shotId: string, range: TrimRange | null): Promise<boolean>;
   updateVoice(lineId: string, change: { atSeconds?: number; gainDb?: number }): Promise<boolean>;
   setLevels(levels: { musicGainDb: number; duckDb: number }): Promise<boolean>;
+  updateCaption(lineId: string, cueIndex: number, range: CaptionRange | null): Promise<boolean>;
 }
 
 export interface History {
@@ -53,6 +67,7 @@ export function inverse(edit: TimelineEdit): TimelineEdit {
     case 'trim':
     case 'voice-time':
     case 'voice-gain':
+    case 'caption':
     case 'levels':
       return { ...edit, before: edit.after, after: edit.before } as TimelineEdit;
   }
@@ -69,6 +84,8 @@ export function applyEdit(edit: TimelineEdit, port: EditPort): Promise<boolean> 
       return port.updateVoice(edit.lineId, { atSeconds: edit.after });
     case 'voice-gain':
       return port.updateVoice(edit.lineId, { gainDb: edit.after });
+    case 'caption':
+      return port.updateCaption(edit.lineId, edit.cueIndex, edit.after);
     case 'levels':
       return port.setLevels(edit.after);
   }
@@ -100,12 +117,12 @@ export interface HistoryStorage {
 
 const keyOf = (sequenceId: string) => `framewright.timeline-history.${sequenceId}`;
 
+const EDIT_KINDS: readonly string[] = ['move', 'trim', 'voice-time', 'voice-gain', 'caption', 'levels'];
+
 const isEdit = (value: unknown): value is TimelineEdit => {
   if (!value || typeof value !== 'object') return false;
   const kind = (value as { kind?: unknown }).kind;
-  return (
-    kind === 'move' || kind === 'trim' || kind === 'voice-time' || kind === 'voice-gain' || kind === 'levels'
-  );
+  return typeof kind === 'string' && EDIT_KINDS.includes(kind);
 };
 
 /** The sequence's history as stored; anything unreadable counts as no history (never an error). */

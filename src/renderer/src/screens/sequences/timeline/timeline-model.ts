@@ -58,6 +58,9 @@ export interface SoundClip {
 
 export interface CaptionBlock {
   index: number;
+  /** The voice line it is made from and its index among that line's cues (what an edit names). */
+  lineId: string | null;
+  cueIndex: number | null;
   start: number;
   end: number;
   text: string;
@@ -173,7 +176,14 @@ export function layoutVoices(soundtrack: SoundtrackView | null): SoundClip[] {
 }
 
 export function layoutCaptions(captions: readonly CaptionCueView[]): CaptionBlock[] {
-  return captions.map((c, index) => ({ index, start: c.startSeconds, end: c.endSeconds, text: c.text }));
+  return captions.map((c, index) => ({
+    index,
+    lineId: c.lineId ?? null,
+    cueIndex: c.cueIndex ?? null,
+    start: c.startSeconds,
+    end: c.endSeconds,
+    text: c.text,
+  }));
 }
 
 /** The whole timeline of a sequence and its sound track with the cross-fade chosen for the assembly. */
@@ -341,7 +351,7 @@ export function snapTargets(timeline: Timeline, playhead: number, exceptId?: str
   const edges: number[] = [0, timeline.totalSeconds, playhead, ...timeline.cuts];
   for (const c of timeline.picture) if (c.shotId !== exceptId) edges.push(c.start, c.end);
   for (const v of timeline.voices) if (v.id !== exceptId) edges.push(v.start, v.end);
-  for (const c of timeline.captions) edges.push(c.start, c.end);
+  for (const c of timeline.captions) if (`cue-${c.index}` !== exceptId) edges.push(c.start, c.end);
   return edges;
 }
 
@@ -437,6 +447,30 @@ export function trimAtPlayhead(
 /** A voice line dragged by `deltaSeconds`: never before the film's start, to the millisecond. */
 export function movedVoiceTime(atSeconds: number, deltaSeconds: number): number {
   return Math.max(0, Math.round((atSeconds + deltaSeconds) * 1000) / 1000);
+}
+
+/** A caption lasts at least this long (the core refuses shorter: `sequence.invalid_caption`). */
+export const MIN_CAPTION_SECONDS = 0.2;
+
+/**
+ * A caption's edge dragged to `seconds` (already snapped): its new start and end, never shorter
+ * than {@link MIN_CAPTION_SECONDS} nor before the film's start, to the millisecond.
+ */
+export function captionEdge(
+  block: Pick<CaptionBlock, 'start' | 'end'>,
+  edge: 'start' | 'end',
+  seconds: number,
+): { startSeconds: number; endSeconds: number } {
+  const ms = (n: number) => Math.round(n * 1000) / 1000;
+  if (edge === 'start')
+    return {
+      startSeconds: ms(Math.max(0, Math.min(seconds, block.end - MIN_CAPTION_SECONDS))),
+      endSeconds: ms(block.end),
+    };
+  return {
+    startSeconds: ms(block.start),
+    endSeconds: ms(Math.max(seconds, block.start + MIN_CAPTION_SECONDS)),
+  };
 }
 
 /** The playhead moved by whole frames, kept inside the film. */
