@@ -106,6 +106,7 @@ export const METHOD_NAMES = [
   'sequences.addShot',
   'sequences.moveShot',
   'sequences.removeShot',
+  'sequences.restoreShot',
   'sequences.trimShot',
   'sequences.continueShot',
   'sequences.bridgeShots',

@@ -274,8 +274,14 @@ export const sequencesMethods = {
     params: z.object({ sequenceId: Id, shotId: Id, toPosition: z.number().int().min(0) }).strict(),
     result: SequenceView,
   },
-  /** Takes the shot out of the sequence (its draft and job stay in the journal). */
+  /** Takes the shot out of the sequence (its draft and job stay in the journal; `restoreShot` puts it back). */
   'sequences.removeShot': { params: ShotRef, result: SequenceView },
+  /**
+   * Puts a removed shot back at its place (the end when the sequence is shorter now) with its draft,
+   * result and trim, nothing generated again (issue 40: undo on the timeline); `sequence.shot_not_found`
+   * when it was not removed from this sequence or was put back already.
+   */
+  'sequences.restoreShot': { params: ShotRef, result: SequenceView },
   /**
    * Trim a shot (issue 31): in and out points in seconds, snapped to the result's frames and
    * checked against its measured length (`sequence.invalid_trim`, `sequence.no_result`); null

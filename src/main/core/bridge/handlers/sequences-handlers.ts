@@ -20,6 +20,7 @@ export function createSequencesHandlers(
     'sequences.moveShot': ({ sequenceId, shotId, toPosition }) =>
       sequences.moveShot(sequenceId, shotId, toPosition),
     'sequences.removeShot': ({ sequenceId, shotId }) => sequences.removeShot(sequenceId, shotId),
+    'sequences.restoreShot': ({ sequenceId, shotId }) => sequences.restoreShot(sequenceId, shotId),
     'sequences.trimShot': ({ sequenceId, shotId, range }) => sequences.trimShot(sequenceId, shotId, range),
     'sequences.continueShot': (input) => sequences.continueShot(input),
     'sequences.bridgeShots': (input) => sequences.bridgeShots(input),

@@ -22,6 +22,7 @@ import { migration021JobMarks } from './021-job-marks.js';
 import { migration022JobNotes } from './022-job-notes.js';
 import { migration023Collections } from './023-collections.js';
 import { migration024CaptionEdits } from './024-caption-edits.js';
+import { migration025RemovedShots } from './025-removed-shots.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration022JobNotes,
   migration023Collections,
   migration024CaptionEdits,
+  migration025RemovedShots,
 ];
