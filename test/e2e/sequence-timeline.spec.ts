@@ -225,6 +225,19 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     const movedTo = Number(await voice.getAttribute('data-start'));
     await expect(page.getByTestId('soundtrack-voice-0')).toHaveAttribute('data-at', String(movedTo));
 
+    // a shot removed with Delete comes back with Ctrl+Z, trimmed as it was
+    const beforeRemoval = await pictureClips(page);
+    await page
+      .locator(
+        `[data-testid="timeline-shot"][data-shot-id="${beforeRemoval[1]!.id}"] [data-testid="timeline-shot-body"]`,
+      )
+      .click();
+    await page.keyboard.press('Delete');
+    await expect(page.getByTestId('timeline-shot')).toHaveCount(2);
+    await page.keyboard.press('Control+z');
+    await expect(page.getByTestId('timeline-shot')).toHaveCount(3);
+    await expect.poll(() => pictureClips(page)).toEqual(beforeRemoval);
+
     // 5. the caption shortened: its end dragged half a second earlier (it moved with its line)
     const caption = page.getByTestId('timeline-caption').first();
     await expect(caption).toHaveAttribute('data-start', String(movedTo));

@@ -12,6 +12,7 @@ import {
 function film() {
   const state = {
     order: ['a', 'b', 'c'],
+    removed: new Map<string, number>(),
     trims: new Map<string, { inSeconds: number; outSeconds: number } | null>(),
     voices: new Map([['v1', { atSeconds: 2, gainDb: 0 }]]),
     levels: { musicGainDb: -6, duckDb: 12 },
@@ -25,6 +26,21 @@ function film() {
       if (state.refuse) return false;
       state.order = state.order.filter((s) => s !== shotId);
       state.order.splice(to, 0, shotId);
+      return true;
+    },
+    removeShot: async (shotId) => {
+      calls.push(`remove ${shotId}`);
+      if (state.refuse || !state.order.includes(shotId)) return false;
+      state.removed.set(shotId, state.order.indexOf(shotId));
+      state.order = state.order.filter((s) => s !== shotId);
+      return true;
+    },
+    restoreShot: async (shotId) => {
+      calls.push(`restore ${shotId}`);
+      const at = state.removed.get(shotId);
+      if (state.refuse || at === undefined) return false;
+      state.removed.delete(shotId);
+      state.order.splice(at, 0, shotId);
       return true;
     },
     trimShot: async (shotId, range) => {
@@ -62,6 +78,7 @@ function memoryStorage(): HistoryStorage & { map: Map<string, string> } {
 
 const EDITS: TimelineEdit[] = [
   { kind: 'move', shotId: 'a', label: 'Shot 1', from: 0, to: 2 },
+  { kind: 'shot-presence', shotId: 'c', label: 'Shot 2', present: false },
   { kind: 'trim', shotId: 'b', label: 'Shot 2', before: null, after: { inSeconds: 0.5, outSeconds: 4 } },
   { kind: 'voice-time', lineId: 'v1', label: 'Hello', before: 2, after: 3.25 },
   { kind: 'voice-gain', lineId: 'v1', label: 'Hello', before: 0, after: -6 },
@@ -86,7 +103,7 @@ describe('timeline undo and redo', () => {
     const storage = memoryStorage();
     const history = new EditHistory('seq-1', port, storage);
     for (const edit of EDITS) expect(await history.edit(edit)).toBe(true);
-    expect(state.order).toEqual(['b', 'c', 'a']);
+    expect(state.order).toEqual(['b', 'a']);
     expect(state.trims.get('b')).toEqual({ inSeconds: 0.5, outSeconds: 4 });
     expect(state.voices.get('v1')).toEqual({ atSeconds: 3.25, gainDb: -6 });
     expect(state.levels).toEqual({ musicGainDb: -3, duckDb: 18 });
@@ -108,7 +125,7 @@ describe('timeline undo and redo', () => {
     expect(again.state.undone).toHaveLength(EDITS.length);
     for (const edit of EDITS) expect(await again.redo()).toEqual(edit);
     expect(await again.redo()).toBeUndefined();
-    expect(state.order).toEqual(['b', 'c', 'a']);
+    expect(state.order).toEqual(['b', 'a']);
     expect(state.voices.get('v1')).toEqual({ atSeconds: 3.25, gainDb: -6 });
     expect(state.levels).toEqual({ musicGainDb: -3, duckDb: 18 });
   });

@@ -42,7 +42,7 @@ export const timelineEn = {
     continueShot: 'Continue from this shot',
     bridgeNext: 'Bridge to the next shot',
     remove: 'Remove',
-    removeConfirm: 'Remove {{label}}? This cannot be undone.',
+    removeConfirm: 'Remove the voice line {{label}}? Its sound goes, so this cannot be undone.',
     confirm: 'Remove',
     cancel: 'Cancel',
     captionsFollow:
@@ -51,6 +51,8 @@ export const timelineEn = {
     captionEnd: 'Drag to move the end of the caption',
     edit: {
       move: 'move {{label}}',
+      remove: 'remove {{label}}',
+      restore: 'put back {{label}}',
       trim: 'trim {{label}}',
       voiceTime: 'move “{{label}}”',
       voiceGain: 'gain of “{{label}}”',
@@ -62,7 +64,7 @@ export const timelineEn = {
       jkl: 'J play backwards a second, K pause, L play',
       frame: '← / → move the playhead one frame (Shift: one second)',
       io: 'I / O trim the shot under the playhead: in / out point',
-      delete: 'Delete remove the selected clip (asks first)',
+      delete: 'Delete removes the selected shot (undo puts it back) or voice line (asks first)',
       undo: 'Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z redo',
       clip: 'On a clip: Alt+← / Alt+→ move it; Shift+← / Shift+→ trim its end by a frame (a caption’s start with Alt+Shift); Enter select',
       zoom: '+ / − zoom in and out, 0 fit',

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SequenceView } from '../../../../../shared/bridge/contract';
 import { useStudio } from '../../../store';
 import { useSoundtrack } from '../../../store/soundtrack-actions';
-import { saveTrim } from '../../../store/trim-shot-action';
+import { restoreShot, saveTrim } from '../../../store/trim-shot-action';
 import { hasVerifiedResult, promptExcerpt } from '../sequence-model';
 import { CutPlayer } from './cut-player';
 import { EditHistory, loadHistory, type EditPort, type History, type TimelineEdit } from './timeline-history';
@@ -34,6 +34,8 @@ const storage = (): Storage | undefined => {
 /** Until the panel is mounted, nothing is applied. */
 const NO_PORT: EditPort = {
   moveShot: () => Promise.resolve(false),
+  removeShot: () => Promise.resolve(false),
+  restoreShot: () => Promise.resolve(false),
   trimShot: () => Promise.resolve(false),
   updateVoice: () => Promise.resolve(false),
   setLevels: () => Promise.resolve(false),
@@ -70,12 +72,27 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   useEffect(() => {
     editor.connect({
       moveShot,
+      removeShot,
+      restoreShot,
       trimShot: saveTrim,
       updateVoice: soundtrack.actions.updateVoice,
       setLevels: soundtrack.actions.setLevels,
       updateCaption: soundtrack.actions.updateCaption,
     });
-  }, [editor, moveShot, soundtrack.actions]);
+  }, [editor, moveShot, removeShot, soundtrack.actions]);
+
+  // Ctrl/⌘+Z and Ctrl/⌘+Shift+Z also when nothing has the focus (a removed clip had it)
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.target !== document.body || !(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key !== 'z' && key !== 'y') return;
+      e.preventDefault();
+      void (key === 'y' || e.shiftKey ? editor.redo() : editor.undo());
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [editor]);
 
   // --- zoom, playhead, selection
   const scroller = useRef<HTMLDivElement>(null);
@@ -208,6 +225,8 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     switch (edit.kind) {
       case 'move':
         return t('timeline.edit.move', { label: edit.label });
+      case 'shot-presence':
+        return t(edit.present ? 'timeline.edit.restore' : 'timeline.edit.remove', { label: edit.label });
       case 'trim':
         return t('timeline.edit.trim', { label: edit.label });
       case 'voice-time':
@@ -229,9 +248,21 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     selection?.kind === 'voice' ? timeline.voices.find((v) => v.id === selection.id) : undefined;
   const selectedCaption = selection?.kind === 'caption' ? timeline.captions[Number(selection.id)] : undefined;
 
+  /** A shot is removed at once (undo puts it back); a voice line only once confirmed (its file goes). */
   const remove = (target: Selection) => {
     setConfirmRemove(null);
-    if (target?.kind === 'shot') void removeShot(target.id).then((done) => done && setSelection(null));
+    if (target?.kind === 'shot') {
+      const clip = timeline.picture.find((c) => c.shotId === target.id);
+      if (clip)
+        void editor
+          .edit({ kind: 'shot-presence', shotId: clip.shotId, label: clip.label, present: false })
+          .then((done) => {
+            if (!done) return;
+            setSelection(null);
+            // the removed clip had the focus: the tracks keep it (their keys, undo among them)
+            scroller.current?.focus();
+          });
+    }
     if (target?.kind === 'voice')
       void soundtrack.actions.removeVoice(target.id).then((done) => done && setSelection(null));
   };
@@ -344,7 +375,8 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       case 'Backspace':
         if (selection && selection.kind !== 'caption' && selection.kind !== 'music') {
           handled();
-          setConfirmRemove(selection);
+          if (selection.kind === 'shot') remove(selection);
+          else setConfirmRemove(selection);
         }
         return;
       case '+':
@@ -458,7 +490,8 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
                 <button
                   type="button"
                   className="button button-small"
-                  onClick={() => setConfirmRemove({ kind: 'shot', id: selectedShot.shotId })}
+                  data-testid="timeline-remove-shot"
+                  onClick={() => remove({ kind: 'shot', id: selectedShot.shotId })}
                 >
                   {t('timeline.remove')}
                 </button>
@@ -503,10 +536,7 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
             <div className="row timeline-confirm" role="alert">
               <span>
                 {t('timeline.removeConfirm', {
-                  label:
-                    confirmRemove.kind === 'shot'
-                      ? (timeline.picture.find((c) => c.shotId === confirmRemove.id)?.label ?? '')
-                      : `“${promptExcerpt(timeline.voices.find((v) => v.id === confirmRemove.id)?.label ?? '', 30)}”`,
+                  label: `“${promptExcerpt(timeline.voices.find((v) => v.id === confirmRemove.id)?.label ?? '', 30)}”`,
                 })}
               </span>
               <button

@@ -18,6 +18,8 @@ export interface TrimRange {
 
 export type TimelineEdit =
   | { kind: 'move'; shotId: string; label: string; from: number; to: number }
+  /** A shot taken out (`present: false`) or put back (`present: true`: its inverse). */
+  | { kind: 'shot-presence'; shotId: string; label: string; present: boolean }
   | { kind: 'trim'; shotId: string; label: string; before: TrimRange | null; after: TrimRange | null }
   | { kind: 'voice-time'; lineId: string; label: string; before: number; after: number }
   | { kind: 'voice-gain'; lineId: string; label: string; before: number; after: number }
@@ -43,6 +45,8 @@ export interface CaptionRange {
 /** What applying an edit needs: the bridge methods behind the timeline's gestures. */
 export interface EditPort {
   moveShot(shotId: string, toPosition: number): Promise<boolean>;
+  removeShot(shotId: string): Promise<boolean>;
+  restoreShot(shotId: string): Promise<boolean>;
   trimShot(shotId: string, range: TrimRange | null): Promise<boolean>;
   updateVoice(lineId: string, change: { atSeconds?: number; gainDb?: number }): Promise<boolean>;
   setLevels(levels: { musicGainDb: number; duckDb: number }): Promise<boolean>;
@@ -64,6 +68,8 @@ export function inverse(edit: TimelineEdit): TimelineEdit {
   switch (edit.kind) {
     case 'move':
       return { ...edit, from: edit.to, to: edit.from };
+    case 'shot-presence':
+      return { ...edit, present: !edit.present };
     case 'trim':
     case 'voice-time':
     case 'voice-gain':
@@ -78,6 +84,8 @@ export function applyEdit(edit: TimelineEdit, port: EditPort): Promise<boolean> 
   switch (edit.kind) {
     case 'move':
       return port.moveShot(edit.shotId, edit.to);
+    case 'shot-presence':
+      return edit.present ? port.restoreShot(edit.shotId) : port.removeShot(edit.shotId);
     case 'trim':
       return port.trimShot(edit.shotId, edit.after);
     case 'voice-time':
@@ -117,7 +125,15 @@ export interface HistoryStorage {
 
 const keyOf = (sequenceId: string) => `framewright.timeline-history.${sequenceId}`;
 
-const EDIT_KINDS: readonly string[] = ['move', 'trim', 'voice-time', 'voice-gain', 'caption', 'levels'];
+const EDIT_KINDS: readonly string[] = [
+  'move',
+  'shot-presence',
+  'trim',
+  'voice-time',
+  'voice-gain',
+  'caption',
+  'levels',
+];
 
 const isEdit = (value: unknown): value is TimelineEdit => {
   if (!value || typeof value !== 'object') return false;
