@@ -293,6 +293,15 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     await page.getByTestId('timeline-redo').click();
     await expect(page.getByTestId('timeline-caption').first()).toHaveAttribute('data-end', String(shortEnd));
 
+    // an edit made in the forms under the timeline is undone the same way
+    const atField = page.getByTestId('soundtrack-voice-at-0');
+    await atField.fill('3');
+    await atField.press('Tab');
+    await expect(page.getByTestId('timeline-voice')).toHaveAttribute('data-start', '3');
+    await page.getByTestId('timeline-scroller').focus();
+    await page.keyboard.press('Control+z');
+    await expect(page.getByTestId('timeline-voice')).toHaveAttribute('data-start', String(movedTo));
+
     // both themes: no accessibility violation; screenshots
     await page.getByTestId('timeline').scrollIntoViewIfNeeded();
     expect(await violations(page)).toEqual([]);

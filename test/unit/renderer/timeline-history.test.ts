@@ -3,6 +3,7 @@ import {
   EditHistory,
   HISTORY_LIMIT,
   loadHistory,
+  sharedHistory,
   type EditPort,
   type HistoryStorage,
   type TimelineEdit,
@@ -161,5 +162,27 @@ describe('timeline undo and redo', () => {
     expect(loadHistory(storage, 'seq-4').done).toEqual([EDITS[0]]);
     for (let i = 0; i < HISTORY_LIMIT + 5; i += 1) await one.edit(EDITS[3]!);
     expect(one.state.done).toHaveLength(HISTORY_LIMIT);
+  });
+
+  it('records what the forms applied (not applying it again) and undoes it like its own, one history per sequence', async () => {
+    const { state, calls, port } = film();
+    const history = sharedHistory('seq-forms');
+    expect(sharedHistory('seq-forms')).toBe(history);
+    expect(sharedHistory('seq-other')).not.toBe(history);
+    // the strip moved shot a to the end itself: recorded only
+    state.order = ['b', 'c', 'a'];
+    history.record({ kind: 'move', shotId: 'a', label: 'Shot 1', from: 0, to: 2 });
+    expect(calls).toEqual([]);
+    // nothing is applied before the timeline connects its bridge methods
+    expect(await history.undo()).toBeUndefined();
+    history.connect(port);
+    const seen: number[] = [];
+    const stop = history.subscribe((h) => seen.push(h.done.length));
+    expect(await history.undo()).toMatchObject({ kind: 'move' });
+    expect(state.order).toEqual(['a', 'b', 'c']);
+    stop();
+    await history.redo();
+    expect(seen).toEqual([0]);
+    expect(state.order).toEqual(['b', 'c', 'a']);
   });
 });

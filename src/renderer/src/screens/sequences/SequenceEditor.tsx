@@ -9,6 +9,7 @@ import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
 import { SoundtrackPanel } from './SoundtrackPanel';
 import { TimelinePanel } from './timeline/TimelinePanel';
+import { sharedHistory } from './timeline/timeline-history';
 
 /** Deliveries (issue 31): its own chunk, loaded when a sequence opens. */
 const DeliveriesPanel = lazy(() => import('./DeliveriesPanel').then((m) => ({ default: m.DeliveriesPanel })));
@@ -172,7 +173,18 @@ export function SequenceEditor() {
   const filmTotal = filmLength(sequence.shots, crossfade);
   const move = (shotId: string, toPosition: number) => {
     setFocusShot(shotId);
-    void moveShot(shotId, toPosition);
+    const shot = sequence.shots.find((s) => s.shotId === shotId);
+    void moveShot(shotId, toPosition).then((done) => {
+      // the strip's moves are undone with Ctrl/⌘+Z like the timeline's
+      if (done && shot)
+        sharedHistory(sequence.sequenceId).record({
+          kind: 'move',
+          shotId,
+          label: shot.label,
+          from: shot.position,
+          to: Math.min(toPosition, sequence.shots.length - 1),
+        });
+    });
   };
 
   return (

@@ -6,7 +6,7 @@ import { useSoundtrack } from '../../../store/soundtrack-actions';
 import { restoreShot, saveTrim } from '../../../store/trim-shot-action';
 import { hasVerifiedResult, promptExcerpt } from '../sequence-model';
 import { CutPlayer } from './cut-player';
-import { EditHistory, loadHistory, type EditPort, type History, type TimelineEdit } from './timeline-history';
+import { sharedHistory, type History, type TimelineEdit } from './timeline-history';
 import './timeline-i18n';
 import {
   buildTimeline,
@@ -22,25 +22,6 @@ import {
 } from './timeline-model';
 import { TimelineTracks, type DragEdit, type Selection } from './TimelineTracks';
 import './timeline.css';
-
-const storage = (): Storage | undefined => {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
-};
-
-/** Until the panel is mounted, nothing is applied. */
-const NO_PORT: EditPort = {
-  moveShot: () => Promise.resolve(false),
-  removeShot: () => Promise.resolve(false),
-  restoreShot: () => Promise.resolve(false),
-  trimShot: () => Promise.resolve(false),
-  updateVoice: () => Promise.resolve(false),
-  setLevels: () => Promise.resolve(false),
-  updateCaption: () => Promise.resolve(false),
-};
 
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
@@ -67,8 +48,9 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   );
 
   // --- the undo history (per sequence, kept in localStorage; the panel is keyed by the sequence)
-  const [history, setHistory] = useState<History>(() => loadHistory(storage(), sequence.sequenceId));
-  const [editor] = useState(() => new EditHistory(sequence.sequenceId, NO_PORT, storage(), setHistory));
+  const [editor] = useState(() => sharedHistory(sequence.sequenceId));
+  const [history, setHistory] = useState<History>(() => editor.state);
+  useEffect(() => editor.subscribe(setHistory), [editor]);
   useEffect(() => {
     editor.connect({
       moveShot,

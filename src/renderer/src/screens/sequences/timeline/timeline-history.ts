@@ -169,14 +169,20 @@ export function saveHistory(storage: HistoryStorage | undefined, sequenceId: str
  */
 export class EditHistory {
   private history: History;
+  private readonly listeners = new Set<(history: History) => void>();
 
   constructor(
     private readonly sequenceId: string,
     private port: EditPort,
     private readonly storage: HistoryStorage | undefined,
-    private readonly onChange: (history: History) => void = () => undefined,
   ) {
     this.history = loadHistory(storage, sequenceId);
+  }
+
+  /** Tells `listener` of every change; answers the function that stops it. */
+  subscribe(listener: (history: History) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The bridge methods to apply edits with (a screen passes its store's current actions). */
@@ -192,6 +198,11 @@ export class EditHistory {
     if (!(await applyEdit(edit, this.port))) return false;
     this.set(recorded(this.history, edit));
     return true;
+  }
+
+  /** An edit another control already applied (the forms under the timeline): recorded, not applied again. */
+  record(edit: TimelineEdit): void {
+    this.set(recorded(this.history, edit));
   }
 
   async undo(): Promise<TimelineEdit | undefined> {
@@ -211,6 +222,41 @@ export class EditHistory {
   private set(history: History): void {
     this.history = history;
     saveHistory(this.storage, this.sequenceId, history);
-    this.onChange(history);
+    for (const listener of this.listeners) listener(history);
   }
+}
+
+/** Until the timeline connects its bridge methods, nothing is applied (the forms only record). */
+const NO_PORT: EditPort = {
+  moveShot: () => Promise.resolve(false),
+  removeShot: () => Promise.resolve(false),
+  restoreShot: () => Promise.resolve(false),
+  trimShot: () => Promise.resolve(false),
+  updateVoice: () => Promise.resolve(false),
+  setLevels: () => Promise.resolve(false),
+  updateCaption: () => Promise.resolve(false),
+};
+
+const pageStorage = (): HistoryStorage | undefined => {
+  try {
+    return (globalThis as { localStorage?: HistoryStorage }).localStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+const shared = new Map<string, EditHistory>();
+
+/**
+ * The page's one history of a sequence: the timeline applies, undoes and redoes through it, and the
+ * forms under it (the strip's moves and trims, a line's time and gain, the music levels, a shot's
+ * removal) record what they applied, so Ctrl/⌘+Z covers every edit on the screen.
+ */
+export function sharedHistory(sequenceId: string): EditHistory {
+  let history = shared.get(sequenceId);
+  if (!history) {
+    history = new EditHistory(sequenceId, NO_PORT, pageStorage());
+    shared.set(sequenceId, history);
+  }
+  return history;
 }
