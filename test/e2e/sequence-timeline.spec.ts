@@ -342,6 +342,25 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     await expect(page.getByTestId('timeline-viewer')).toHaveAttribute('data-shown', /\d/);
     expect(difference(await viewerPixels(page), await filmPixels(page, src, frames[2]!))).toBeGreaterThan(6);
 
+    // Space plays the cut from the playhead in real time across the cut into the next shot; Space pauses
+    const playhead = async () =>
+      Number(await page.getByTestId('timeline-playhead').getAttribute('data-seconds'));
+    const from = await playhead();
+    const playStarted = Date.now();
+    await page.keyboard.press('Space');
+    await expect.poll(playhead, { timeout: 15_000 }).toBeGreaterThan(clips[1]!.start + 1);
+    const played = (await playhead()) - from;
+    const wall = (Date.now() - playStarted) / 1000;
+    expect(Math.abs(played - wall)).toBeLessThan(0.75);
+    await expect(page.locator('[data-testid="timeline-video"][data-on-screen="true"]')).toHaveAttribute(
+      'data-shot-id',
+      clips[1]!.id,
+    );
+    await page.keyboard.press('Space');
+    const stoppedAt = await playhead();
+    await page.waitForTimeout(300);
+    expect(await playhead()).toBe(stoppedAt);
+
     // the assembled film's chapters start where the timeline's clips start
     const chapters = probe(await download(page, src), ['-show_chapters']) as {
       chapters: { start_time: string }[];

@@ -26,6 +26,8 @@ export class CutPlayer {
   private playing = false;
   private startT = 0;
   private startClock = 0;
+  /** The clock playback follows: the AudioContext once it runs, else (null) the page's. */
+  private clock: AudioContext | null = null;
   private raf = 0;
   private sounds: AudioScheduledSourceNode[] = [];
   private readonly ready = new Map<string, AudioBuffer>();
@@ -79,11 +81,19 @@ export class CutPlayer {
     this.playing = true;
     this.startT = from >= timeline.totalSeconds - 1 / timeline.fps ? 0 : from;
     const ctx = audioContext();
-    if (ctx) {
-      void ctx.resume();
+    // the AudioContext's clock once it runs (the sounds are scheduled on it); until then (a page
+    // not yet allowed to play sound) the page's clock, and the sounds join when it starts
+    this.clock = ctx?.state === 'running' ? ctx : null;
+    if (this.clock && ctx) {
       this.startClock = ctx.currentTime + 0.05;
       this.schedule(ctx, timeline, this.startT, this.startClock);
-    } else this.startClock = performance.now() / 1000;
+    } else {
+      this.startClock = performance.now() / 1000;
+      if (ctx)
+        void ctx.resume().then(() => {
+          if (this.playing && ctx.state === 'running') this.play(this.now());
+        });
+    }
     cancelAnimationFrame(this.raf);
     const tick = () => {
       if (!this.playing) return;
@@ -103,6 +113,7 @@ export class CutPlayer {
   /** Stops where it is; answers that time. */
   pause(): number {
     const t = this.now();
+    this.startT = t;
     this.playing = false;
     cancelAnimationFrame(this.raf);
     this.stopSounds();
@@ -120,8 +131,7 @@ export class CutPlayer {
 
   private now(): number {
     if (!this.playing) return this.startT;
-    const ctx = audioContext();
-    const clock = ctx ? ctx.currentTime : performance.now() / 1000;
+    const clock = this.clock ? this.clock.currentTime : performance.now() / 1000;
     return this.startT + Math.max(0, clock - this.startClock);
   }
 
