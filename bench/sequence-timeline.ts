@@ -19,6 +19,10 @@ interface FramePage {
   __gaps: number[];
 }
 
+interface ThumbPage {
+  document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean }> };
+}
+
 /** Records the gap before every animation frame (source text: see queue-scroll.ts). */
 const FRAME_CLOCK = `(() => {
   window.__gaps = [];
@@ -62,14 +66,25 @@ async function fiftyShots(page: Page): Promise<void> {
     .waitFor({ timeout: 600_000 });
 }
 
-/** Drags from `(x, y)` by `dx` and back in `steps` moves each way, then releases where it started (nothing is edited). */
-async function dragAndBack(page: Page, x: number, y: number, dx: number, steps: number): Promise<void> {
+/**
+ * Drags from `(x, y)` by `dx` and back in `steps` moves each way, then releases where it started
+ * (nothing is edited); `followed` checks, at the far end, that the timeline followed the pointer.
+ */
+async function dragAndBack(
+  page: Page,
+  x: number,
+  y: number,
+  dx: number,
+  steps: number,
+  followed: () => Promise<boolean>,
+): Promise<void> {
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 1; i <= steps; i += 1) {
     await page.mouse.move(x + (dx * i) / steps, y);
     await page.waitForTimeout(16);
   }
+  if (!(await followed())) throw new Error('The timeline did not follow the drag.');
   for (let i = steps - 1; i >= 0; i -= 1) {
     await page.mouse.move(x + (dx * i) / steps, y);
     await page.waitForTimeout(16);
@@ -93,18 +108,40 @@ export async function benchSequenceTimeline(): Promise<{ ratio: number; detail: 
     await page.goto(host.origin + '/');
     await fiftyShots(page);
     await page.getByTestId('timeline').scrollIntoViewIfNeeded();
-    // the thumbnails loaded before the clock starts
-    await page.waitForLoadState('networkidle');
+    // the thumbnails loaded before the clock starts (at the fit every clip is in view); the page
+    // keeps its event stream open, so "network idle" never comes
+    await page.waitForFunction(
+      () =>
+        Array.from(
+          (globalThis as unknown as ThumbPage).document.querySelectorAll('.timeline-thumbs img'),
+        ).every((img) => img.complete),
+      undefined,
+      { timeout: 60_000, polling: 250 },
+    );
 
     await page.evaluate(FRAME_CLOCK);
     await page.waitForTimeout(2000);
     const resting = await takeFrameGaps(page);
 
     // an edge of the 5th shot dragged (ripple: 45 shots follow), then a shot's body along the track
+    const last = page.getByTestId('timeline-shot').last();
+    const lastStart = Number(await last.getAttribute('data-start'));
     const edge = (await page.getByTestId('timeline-edge-out').nth(4).boundingBox())!;
-    await dragAndBack(page, edge.x + edge.width / 2, edge.y + edge.height / 2, -60, 40);
+    await dragAndBack(
+      page,
+      edge.x + edge.width / 2,
+      edge.y + edge.height / 2,
+      -60,
+      40,
+      async () => Number(await last.getAttribute('data-start')) < lastStart, // the ripple reached the last shot
+    );
     const body = (await page.getByTestId('timeline-shot-body').nth(2).boundingBox())!;
-    await dragAndBack(page, body.x + body.width / 2, body.y + body.height / 2, 150, 40);
+    await dragAndBack(page, body.x + body.width / 2, body.y + body.height / 2, 150, 40, async () =>
+      page
+        .getByTestId('timeline-shot')
+        .nth(2)
+        .evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform !== ''),
+    );
     // zoom in to single frames and out to the fit, scrolling the track meanwhile
     await page.getByTestId('timeline-scroller').focus();
     for (let i = 0; i < 12; i += 1) {
