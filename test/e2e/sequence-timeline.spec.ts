@@ -361,6 +361,20 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     await page.waitForTimeout(300);
     expect(await playhead()).toBe(stoppedAt);
 
+    // zoom: in by steps down to single frames (24 px each), the playhead kept on screen, and back to the fit
+    const fit = await pxPerSecond(page);
+    await page.getByTestId('timeline-scroller').focus();
+    await page.keyboard.press('+');
+    await expect.poll(() => pxPerSecond(page)).toBeCloseTo(fit * 1.5, 3);
+    for (let i = 0; i < 12; i += 1) await page.keyboard.press('+');
+    await expect.poll(() => pxPerSecond(page)).toBe(24 * FPS);
+    const box = (await page.getByTestId('timeline-scroller').boundingBox())!;
+    const head = (await page.getByTestId('timeline-playhead').boundingBox())!;
+    expect(head.x).toBeGreaterThanOrEqual(box.x);
+    expect(head.x).toBeLessThanOrEqual(box.x + box.width);
+    await page.keyboard.press('0');
+    await expect.poll(() => pxPerSecond(page)).toBeCloseTo(fit, 3);
+
     // the assembled film's chapters start where the timeline's clips start
     const chapters = probe(await download(page, src), ['-show_chapters']) as {
       chapters: { start_time: string }[];

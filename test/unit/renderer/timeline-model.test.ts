@@ -227,11 +227,16 @@ describe('zoom, ruler and snapping', () => {
   it('snaps to the nearest cut, playhead or edge within the threshold, else to a frame', () => {
     const timeline = buildTimeline(threeShots(), soundtrack(), 0);
     const targets = snapTargets(timeline, 7.3, 'v1');
-    expect(targets).toEqual(expect.arrayContaining([5, 9.5, 7.3, 2, 3.5]));
+    expect(targets).toEqual(expect.arrayContaining([5, 9.5, 7.3]));
     expect(snapTime(7.25, targets, 0.1)).toEqual({ seconds: 7.3, snappedTo: 7.3 });
     expect(snapTime(5.04, targets, 0.1)).toEqual({ seconds: 5, snappedTo: 5 });
     expect(snapTime(6.51, targets, 0.1)).toEqual({ seconds: 6.5, snappedTo: null });
     expect(snapTime(6.53, targets, 0.01).seconds).toBeCloseTo(13 / 24 + 6, 6); // frame 157
+    // a voice line dragged a little does not snap back to its own caption (nor a cue to itself)
+    expect(snapTargets(timeline, 7.3, 'v1')).not.toContain(3.5);
+    const count = (list: number[], n: number) => list.filter((x) => x === n).length;
+    expect(count(snapTargets(timeline, 7.3, 'a'), 3.5)).toBe(2); // the line's end and its caption's
+    expect(count(snapTargets(timeline, 7.3, 'cue-0'), 3.5)).toBe(1); // the cue snaps to its line, not itself
   });
 });
 

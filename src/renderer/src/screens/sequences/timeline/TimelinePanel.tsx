@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SequenceView } from '../../../../../shared/bridge/contract';
 import { useStudio } from '../../../store';
@@ -154,6 +162,20 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       setPlaying(true);
     }
   };
+  // zooming keeps the playhead where it is on screen (the view's middle when it is out of view)
+  const lastZoom = useRef({ pps, playhead: 0 });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const before = lastZoom.current;
+    lastZoom.current = { pps, playhead };
+    if (!el || before.pps === pps) return;
+    const x = before.playhead * before.pps - el.scrollLeft;
+    const anchor =
+      x >= 0 && x <= el.clientWidth ? before.playhead : (el.scrollLeft + el.clientWidth / 2) / before.pps;
+    const onScreen = anchor * before.pps - el.scrollLeft;
+    el.scrollLeft = Math.max(0, anchor * pps - onScreen);
+  }, [pps, playhead]);
+
   // the playhead stays in view while playing
   useEffect(() => {
     const el = scroller.current;

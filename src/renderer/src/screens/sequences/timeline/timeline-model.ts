@@ -351,7 +351,10 @@ export function snapTargets(timeline: Timeline, playhead: number, exceptId?: str
   const edges: number[] = [0, timeline.totalSeconds, playhead, ...timeline.cuts];
   for (const c of timeline.picture) if (c.shotId !== exceptId) edges.push(c.start, c.end);
   for (const v of timeline.voices) if (v.id !== exceptId) edges.push(v.start, v.end);
-  for (const c of timeline.captions) if (`cue-${c.index}` !== exceptId) edges.push(c.start, c.end);
+  // a dragged cue never snaps to itself, nor a dragged voice line to its own captions
+  for (const c of timeline.captions)
+    if (`cue-${c.index}` !== exceptId && (c.lineId === null || c.lineId !== exceptId))
+      edges.push(c.start, c.end);
   return edges;
 }
 
