@@ -18,6 +18,7 @@ import { benchJournal } from './journal.js';
 import { ROUNDS, type BenchRow, type BenchRows } from './measure.js';
 import { benchPlatform } from './platform.js';
 import { benchQueueScrollRows } from './queue-scroll.js';
+import { benchSequenceTimelineRows } from './sequence-timeline.js';
 import { benchRendererChunks, rendererChunkSizes, type ChunkSize } from './renderer-chunks.js';
 import { benchSimulatorRender } from './simulator-render.js';
 import { benchTransfers } from './transfer.js';
@@ -28,6 +29,7 @@ const BENCHES: [string, BenchRows][] = [
   ['journal', benchJournal],
   ['renderer-chunks', benchRendererChunks],
   ['queue-scroll', benchQueueScrollRows],
+  ['sequence-timeline', benchSequenceTimelineRows],
   ['simulator-render', benchSimulatorRender],
   ['cli-start', benchCliStart],
   ['first-screen', benchFirstScreen],

@@ -167,6 +167,7 @@ export const ERROR_CODE_KINDS = {
   'sequence.not_assemblable': 'invalid_input',
   'sequence.invalid_crossfade': 'invalid_input',
   'sequence.invalid_trim': 'invalid_input',
+  'sequence.invalid_caption': 'invalid_input',
   'sequence.assembly_failed': 'service',
   'sequence.delivery_failed': 'service',
   'sequence.delivery_cancelled': 'service',

@@ -25,6 +25,8 @@ import { deliveriesEn } from '../../../src/renderer/src/i18n/locales/deliveries-
 import { deliveriesZhCN } from '../../../src/renderer/src/i18n/locales/deliveries-zh-CN.js';
 import { reviewEn } from '../../../src/renderer/src/i18n/locales/review-en.js';
 import { reviewZhCN } from '../../../src/renderer/src/i18n/locales/review-zh-CN.js';
+import { timelineEn } from '../../../src/renderer/src/i18n/locales/timeline-en.js';
+import { timelineZhCN } from '../../../src/renderer/src/i18n/locales/timeline-zh-CN.js';
 import { teamEn } from '../../../src/renderer/src/i18n/locales/team-en.js';
 import { teamZhCN } from '../../../src/renderer/src/i18n/locales/team-zh-CN.js';
 import { zhCN } from '../../../src/renderer/src/i18n/locales/zh-CN.js';
@@ -48,7 +50,8 @@ const placeholders = (text: string): string[] =>
 // (screens/sequences/trim-i18n.ts, soundtrack-i18n.ts),
 // Create's reference trim into `referenceTrim` by its own chunk (screens/create/reference-trim-i18n.ts),
 // the deliveries' into `deliveries` by their chunks (screens/sequences/deliveries-i18n.ts),
-// and reviewing takes' into `review` by the Library's chunk (screens/library/review-i18n.ts)
+// reviewing takes' into `review` by the Library's chunk (screens/library/review-i18n.ts),
+// and the timeline's into `timeline` by the Sequences chunk (screens/sequences/timeline/timeline-i18n.ts)
 const english = {
   ...flatten({ ...en, ...studioEn }),
   ...flatten(teamEn),
@@ -58,6 +61,7 @@ const english = {
   ...flatten(soundtrackEn),
   ...flatten(deliveriesEn),
   ...flatten(reviewEn),
+  ...flatten(timelineEn),
 };
 const chinese = {
   ...flatten({ ...zhCN, ...studioZhCN }),
@@ -68,6 +72,7 @@ const chinese = {
   ...flatten(soundtrackZhCN),
   ...flatten(deliveriesZhCN),
   ...flatten(reviewZhCN),
+  ...flatten(timelineZhCN),
 };
 
 describe('English and Simplified Chinese catalogues', () => {

@@ -320,13 +320,78 @@ export class SequencesRepository {
     })();
   }
 
-  /** Takes a shot out; the later shots close the gap. */
+  /**
+   * Takes a shot out; the later shots close the gap. The shot is kept aside (its place, draft,
+   * origin and trim) so {@link restoreShot} can put it back.
+   */
   removeShot(sequenceId: string, shotId: string): boolean {
     return this.db.transaction(() => {
-      if (this.deleteShotStmt.run({ sequenceId, id: shotId }).changes === 0) return false;
+      const shot = this.shots(sequenceId).find((s) => s.id === shotId);
+      if (!shot) return false;
+      const trim = this.trimsOf(sequenceId).get(shotId);
+      this.db
+        .prepare(
+          `INSERT OR REPLACE INTO sequence_removed_shots
+             (id, sequence_id, position, draft_id, origin, source_shot_ids_json, trim_json, created_at, removed_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          shot.id,
+          sequenceId,
+          shot.position,
+          shot.draftId,
+          shot.origin,
+          JSON.stringify(shot.sourceShotIds),
+          trim ? JSON.stringify(trim) : null,
+          shot.createdAt,
+          this.now(),
+        );
+      this.deleteShotStmt.run({ sequenceId, id: shotId });
       const order = this.shots(sequenceId).map((s) => s.id);
       this.liftStmt.run(sequenceId);
       this.place(sequenceId, order);
+      return true;
+    })();
+  }
+
+  /**
+   * Puts a removed shot back at the place it had (or the end, when the sequence is shorter now),
+   * with its trim; false when it is not among the sequence's removed shots.
+   */
+  restoreShot(sequenceId: string, shotId: string): boolean {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare('SELECT * FROM sequence_removed_shots WHERE id = ? AND sequence_id = ?')
+        .get(shotId, sequenceId) as
+        | {
+            position: number;
+            draft_id: string;
+            origin: ShotOrigin;
+            source_shot_ids_json: string;
+            trim_json: string | null;
+            created_at: number;
+          }
+        | undefined;
+      if (!row) return false;
+      this.db.prepare('DELETE FROM sequence_removed_shots WHERE id = ?').run(shotId);
+      const order = this.shots(sequenceId).map((s) => s.id);
+      const at = Math.min(row.position, order.length);
+      this.liftStmt.run(sequenceId);
+      this.insertShotStmt.run({
+        id: shotId,
+        sequenceId,
+        position: at,
+        draftId: row.draft_id,
+        origin: row.origin,
+        sources: row.source_shot_ids_json,
+        now: row.created_at,
+      });
+      order.splice(at, 0, shotId);
+      this.place(sequenceId, order);
+      if (row.trim_json) {
+        const trim = JSON.parse(row.trim_json) as ShotTrimRecord;
+        this.setTrimStmt.run({ ...trim, shotId, now: trim.updatedAt });
+      }
       return true;
     })();
   }

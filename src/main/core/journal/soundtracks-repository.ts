@@ -40,6 +40,16 @@ export interface VoiceLineRecord {
   readonly updatedAt: number;
 }
 
+/** A caption cue's times set by hand (migration 024): seconds from its line's start. */
+export interface CaptionEditRecord {
+  readonly lineId: string;
+  readonly cueIndex: number;
+  /** The cue's text when it was edited: the edit applies only while the cue reads the same. */
+  readonly cueText: string;
+  readonly startOffset: number;
+  readonly endOffset: number;
+}
+
 /** The mix defaults: music 12 dB under the film's own level, ducking 12 dB more under a voice. */
 export const DEFAULT_MUSIC_GAIN_DB = -12;
 export const DEFAULT_DUCK_DB = 12;
@@ -216,6 +226,51 @@ export class SoundtracksRepository {
 
   removeVoice(lineId: string): boolean {
     return this.db.prepare('DELETE FROM sequence_voice_lines WHERE id = ?').run(lineId).changes > 0;
+  }
+
+  /** The hand-set caption times of a sequence's lines, by `lineId:cueIndex`. */
+  captionEdits(sequenceId: string): Map<string, CaptionEditRecord> {
+    const rows = this.db
+      .prepare(
+        `SELECT e.* FROM sequence_caption_edits e JOIN sequence_voice_lines l ON l.id = e.line_id
+         WHERE l.sequence_id = ?`,
+      )
+      .all(sequenceId) as {
+      line_id: string;
+      cue_index: number;
+      cue_text: string;
+      start_offset: number;
+      end_offset: number;
+    }[];
+    return new Map(
+      rows.map((r) => [
+        `${r.line_id}:${r.cue_index}`,
+        {
+          lineId: r.line_id,
+          cueIndex: r.cue_index,
+          cueText: r.cue_text,
+          startOffset: r.start_offset,
+          endOffset: r.end_offset,
+        },
+      ]),
+    );
+  }
+
+  setCaptionEdit(edit: CaptionEditRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO sequence_caption_edits (line_id, cue_index, cue_text, start_offset, end_offset, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (line_id, cue_index) DO UPDATE SET cue_text = excluded.cue_text,
+           start_offset = excluded.start_offset, end_offset = excluded.end_offset, updated_at = excluded.updated_at`,
+      )
+      .run(edit.lineId, edit.cueIndex, edit.cueText, edit.startOffset, edit.endOffset, this.now());
+  }
+
+  clearCaptionEdit(lineId: string, cueIndex: number): void {
+    this.db
+      .prepare('DELETE FROM sequence_caption_edits WHERE line_id = ? AND cue_index = ?')
+      .run(lineId, cueIndex);
   }
 
   private ensure(sequenceId: string): void {

@@ -146,6 +146,17 @@ export class SequencesFeature {
     return this.changedView(sequenceId);
   }
 
+  /** Puts a removed shot back where it was, with its draft, result and trim (undo on the timeline). */
+  restoreShot(sequenceId: string, shotId: string): Promise<SequenceView> {
+    this.requireSequence(sequenceId);
+    if (!this.d.journal.sequences.restoreShot(sequenceId, shotId))
+      throw new AppError(
+        'sequence.shot_not_found',
+        'That shot was not removed from this sequence (or it was put back already).',
+      );
+    return this.changedView(sequenceId);
+  }
+
   /**
    * Trim a shot (issue 31): in and out points snapped to its result's frames and checked against
    * what ffprobe measured of it; `null` (or the whole result) clears them. The result's file is

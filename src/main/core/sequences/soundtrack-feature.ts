@@ -19,6 +19,11 @@ import { audioJob, audioProfile, type AudioProfile } from '../operations/audio-g
 import { SERVICE_KINDS } from '../operations/service-common.js';
 import type { StagedFiles } from '../storage/staged-files.js';
 
+/** A caption shorter than this cannot be read (a few frames): refused. */
+export const MIN_CAPTION_SECONDS = 0.2;
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
 /** What a delivery mixes: the ready files of the sound track, and a key that changes with any of it. */
 export interface SoundtrackMixPlan {
   music?: { path: string; gainDb: number };
@@ -93,7 +98,7 @@ export class SoundtrackFeature {
       musicGainDb: record.musicGainDb,
       duckDb: record.duckDb,
       voices,
-      captions: await this.captionsOf(sequenceId),
+      captions: await this.captionTrack(sequenceId),
     };
   }
 
@@ -328,24 +333,88 @@ export class SoundtrackFeature {
   /**
    * The caption track: a generated line's text from its start for its measured duration (split
    * into cues of readable length); a dropped file's transcript segments placed at its start.
-   * Lines not ready (or not transcribed) have no cue yet.
+   * Lines not ready (or not transcribed) have no cue yet. A cue whose times were set by hand
+   * (`editCaption`, while it reads the same) has those, from its line's start.
    */
   async captionsOf(sequenceId: string): Promise<CaptionCue[]> {
-    const cues: CaptionCue[] = [];
+    return (await this.captionTrack(sequenceId)).map(({ startSeconds, endSeconds, text }) => ({
+      startSeconds,
+      endSeconds,
+      text,
+    }));
+  }
+
+  /** The caption track with each cue's line and index in it (what the timeline edits). */
+  private async captionTrack(
+    sequenceId: string,
+  ): Promise<(CaptionCue & { lineId: string; cueIndex: number })[]> {
+    const edits = this.d.journal.soundtracks.captionEdits(sequenceId);
+    const cues: (CaptionCue & { lineId: string; cueIndex: number })[] = [];
     for (const line of this.d.journal.soundtracks.voices(sequenceId)) {
-      const file = this.fileOf(line);
-      if (!file) continue;
-      const duration = await this.durationOf(file.path);
-      if (duration === undefined) continue;
-      if (line.source === 'generated') cues.push(...cuesForLine(line.text, line.atSeconds, duration));
-      else
-        for (const segment of line.transcript ?? []) {
-          const start = Math.max(0, segment.start);
-          const end = Math.min(duration, segment.end);
-          if (end > start) cues.push(...cuesForLine(segment.text, line.atSeconds + start, end - start));
-        }
+      const made = await this.lineCues(line);
+      made.forEach((cue, cueIndex) => {
+        const edit = edits.get(`${line.id}:${cueIndex}`);
+        const times =
+          edit && edit.cueText === cue.text
+            ? { startSeconds: line.atSeconds + edit.startOffset, endSeconds: line.atSeconds + edit.endOffset }
+            : {};
+        cues.push({ ...cue, ...times, lineId: line.id, cueIndex });
+      });
     }
     return cues.sort((a, b) => a.startSeconds - b.startSeconds);
+  }
+
+  /** A line's cues as its text (or transcript) and measured length make them. */
+  private async lineCues(line: VoiceLineRecord): Promise<CaptionCue[]> {
+    const file = this.fileOf(line);
+    if (!file) return [];
+    const duration = await this.durationOf(file.path);
+    if (duration === undefined) return [];
+    if (line.source === 'generated') return cuesForLine(line.text, line.atSeconds, duration);
+    const cues: CaptionCue[] = [];
+    for (const segment of line.transcript ?? []) {
+      const start = Math.max(0, segment.start);
+      const end = Math.min(duration, segment.end);
+      if (end > start) cues.push(...cuesForLine(segment.text, line.atSeconds + start, end - start));
+    }
+    return cues;
+  }
+
+  /**
+   * A caption cue's start and end set by hand (issue 40: its edges dragged on the timeline), in
+   * seconds of the film; null gives it back the times its line makes. Kept from the line's start, so
+   * the cue moves with its line; re-wording the line (a new split) drops it.
+   */
+  async editCaption(
+    sequenceId: string,
+    input: { lineId: string; cueIndex: number; range: { startSeconds: number; endSeconds: number } | null },
+  ): Promise<SoundtrackView> {
+    const line = this.requireLine(sequenceId, input.lineId);
+    const cue = (await this.lineCues(line))[input.cueIndex];
+    if (!cue)
+      throw new AppError(
+        'sequence.invalid_caption',
+        `This voice line has no caption ${input.cueIndex + 1} (it has ${(await this.lineCues(line)).length}).`,
+      );
+    if (input.range === null) this.d.journal.soundtracks.clearCaptionEdit(line.id, input.cueIndex);
+    else {
+      const { startSeconds, endSeconds } = input.range;
+      if (!Number.isFinite(startSeconds) || !Number.isFinite(endSeconds) || startSeconds < 0)
+        throw new AppError('sequence.invalid_caption', 'A caption starts at 0 s or later.');
+      if (endSeconds - startSeconds < MIN_CAPTION_SECONDS)
+        throw new AppError(
+          'sequence.invalid_caption',
+          `A caption lasts at least ${MIN_CAPTION_SECONDS} s (${Number(startSeconds.toFixed(3))}–${Number(endSeconds.toFixed(3))} s is shorter).`,
+        );
+      this.d.journal.soundtracks.setCaptionEdit({
+        lineId: line.id,
+        cueIndex: input.cueIndex,
+        cueText: cue.text,
+        startOffset: round3(startSeconds - line.atSeconds),
+        endOffset: round3(endSeconds - line.atSeconds),
+      });
+    }
+    return this.changedView(sequenceId);
   }
 
   /**

@@ -21,6 +21,12 @@ export interface SoundtrackActions {
   addVoice(input: VoiceInput): Promise<boolean>;
   updateVoice(lineId: string, change: VoiceChange): Promise<boolean>;
   removeVoice(lineId: string): Promise<boolean>;
+  /** A caption cue's times set by hand (null: its line's own), named by its line and index in it. */
+  updateCaption(
+    lineId: string,
+    cueIndex: number,
+    range: { startSeconds: number; endSeconds: number } | null,
+  ): Promise<boolean>;
   /** The library's results with a verified sound file (a music bed can be any of them). */
   librarySounds(): Promise<JobView[]>;
   /** Stages a dropped file (a voice line's), as Create does. */
@@ -115,6 +121,10 @@ export function useSoundtrack(sequenceId: string): SoundtrackState {
       removeVoice: (lineId) =>
         run(`line:${lineId}`, () =>
           bridge.invoke('sequences.soundtrack.removeVoice', { sequenceId, lineId }),
+        ),
+      updateCaption: (lineId, cueIndex, range) =>
+        run(`caption:${lineId}:${cueIndex}`, () =>
+          bridge.invoke('sequences.captions.update', { sequenceId, lineId, cueIndex, range }),
         ),
       librarySounds: async () =>
         (await bridge.invoke('library.list', {})).items.filter((job) =>

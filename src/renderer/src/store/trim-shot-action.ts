@@ -29,3 +29,25 @@ export async function saveTrim(
     useStudio.setState({ sequenceBusy: useStudio.getState().sequenceBusy.filter((k) => k !== key) });
   }
 }
+
+/**
+ * Puts a removed shot back (`sequences.restoreShot`: undo of a removal on the timeline), like
+ * {@link saveTrim}: busy while it runs (`restore:<id>`), the answer becomes the open sequence, a
+ * refusal is kept in `sequenceError`. Kept out of the slice for the same reason (the lazy chunk pays).
+ */
+export async function restoreShot(shotId: string): Promise<boolean> {
+  const key = `restore:${shotId}`;
+  const { openSequenceId: sequenceId, sequenceBusy } = useStudio.getState();
+  if (!sequenceId || sequenceBusy.includes(key)) return false;
+  useStudio.setState({ sequenceBusy: [...sequenceBusy, key], sequenceError: null });
+  try {
+    const view = await bridge.invoke('sequences.restoreShot', { sequenceId, shotId });
+    if (useStudio.getState().openSequenceId === view.sequenceId) useStudio.setState({ sequence: view });
+    return true;
+  } catch (error) {
+    useStudio.setState({ sequenceError: message(error) });
+    return false;
+  } finally {
+    useStudio.setState({ sequenceBusy: useStudio.getState().sequenceBusy.filter((k) => k !== key) });
+  }
+}

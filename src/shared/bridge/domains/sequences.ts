@@ -153,6 +153,9 @@ export const CaptionCueView = z.object({
   startSeconds: z.number(),
   endSeconds: z.number(),
   text: z.string(),
+  /** The voice line the cue is made from, and its index among that line's cues (issue 40: what `sequences.captions.update` names). */
+  lineId: z.string().optional(),
+  cueIndex: z.number().int().optional(),
 });
 export type CaptionCueView = z.infer<typeof CaptionCueView>;
 
@@ -271,8 +274,14 @@ export const sequencesMethods = {
     params: z.object({ sequenceId: Id, shotId: Id, toPosition: z.number().int().min(0) }).strict(),
     result: SequenceView,
   },
-  /** Takes the shot out of the sequence (its draft and job stay in the journal). */
+  /** Takes the shot out of the sequence (its draft and job stay in the journal; `restoreShot` puts it back). */
   'sequences.removeShot': { params: ShotRef, result: SequenceView },
+  /**
+   * Puts a removed shot back at its place (the end when the sequence is shorter now) with its draft,
+   * result and trim, nothing generated again (issue 40: undo on the timeline); `sequence.shot_not_found`
+   * when it was not removed from this sequence or was put back already.
+   */
+  'sequences.restoreShot': { params: ShotRef, result: SequenceView },
   /**
    * Trim a shot (issue 31): in and out points in seconds, snapped to the result's frames and
    * checked against its measured length (`sequence.invalid_trim`, `sequence.no_result`); null
@@ -404,6 +413,23 @@ export const sequencesMethods = {
   },
   'sequences.soundtrack.removeVoice': {
     params: z.object({ sequenceId: Id, lineId: Id }).strict(),
+    result: SoundtrackView,
+  },
+  /**
+   * A caption cue's start and end set by hand, in seconds of the film (issue 40: its edges dragged
+   * on the timeline): the cue is named by its voice line and its index among that line's cues. Kept
+   * from the line's start (moving the line moves it along) while the cue reads the same; null gives
+   * it back its line's own times. At least 0.2 s long (`sequence.invalid_caption`).
+   */
+  'sequences.captions.update': {
+    params: z
+      .object({
+        sequenceId: Id,
+        lineId: Id,
+        cueIndex: z.number().int().min(0).max(10_000),
+        range: z.object({ startSeconds: AtSeconds, endSeconds: AtSeconds }).strict().nullable(),
+      })
+      .strict(),
     result: SoundtrackView,
   },
   /**

@@ -20,6 +20,7 @@ export function createSequencesHandlers(
     'sequences.moveShot': ({ sequenceId, shotId, toPosition }) =>
       sequences.moveShot(sequenceId, shotId, toPosition),
     'sequences.removeShot': ({ sequenceId, shotId }) => sequences.removeShot(sequenceId, shotId),
+    'sequences.restoreShot': ({ sequenceId, shotId }) => sequences.restoreShot(sequenceId, shotId),
     'sequences.trimShot': ({ sequenceId, shotId, range }) => sequences.trimShot(sequenceId, shotId, range),
     'sequences.continueShot': (input) => sequences.continueShot(input),
     'sequences.bridgeShots': (input) => sequences.bridgeShots(input),
@@ -36,6 +37,7 @@ export function createSequencesHandlers(
       soundtrack.updateVoice(sequenceId, lineId, change),
     'sequences.soundtrack.removeVoice': ({ sequenceId, lineId }) =>
       soundtrack.removeVoice(sequenceId, lineId),
+    'sequences.captions.update': ({ sequenceId, ...input }) => soundtrack.editCaption(sequenceId, input),
     'sequences.captions.export': ({ sequenceId }) => soundtrack.exportCaptions(sequenceId),
     'sequences.deliver': (request) => deliveries.deliver(request),
     'sequences.deliveries.list': ({ sequenceId }) => deliveries.list(sequenceId),

@@ -21,6 +21,8 @@ import { migration020SequenceDeliveries } from './020-sequence-deliveries.js';
 import { migration021JobMarks } from './021-job-marks.js';
 import { migration022JobNotes } from './022-job-notes.js';
 import { migration023Collections } from './023-collections.js';
+import { migration024CaptionEdits } from './024-caption-edits.js';
+import { migration025RemovedShots } from './025-removed-shots.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -50,4 +52,6 @@ export const migrations: readonly Migration[] = [
   migration021JobMarks,
   migration022JobNotes,
   migration023Collections,
+  migration024CaptionEdits,
+  migration025RemovedShots,
 ];

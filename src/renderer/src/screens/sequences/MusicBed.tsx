@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { JobView } from '../../../../shared/bridge/contract';
 import type { SoundtrackState } from '../../store/soundtrack-actions';
 import { NumberField } from './NumberField';
+import { sharedHistory } from './timeline/timeline-history';
 
 /** The music bed: the current one (playable), one from the library, or one generated from a prompt; its gain and duck. */
 export function MusicBed({ state }: { state: SoundtrackState }) {
@@ -147,6 +148,12 @@ export function MusicBed({ state }: { state: SoundtrackState }) {
               .setLevels({ musicGainDb: Number(gainValue), duckDb: Number(duckValue) })
               .then((done) => {
                 if (!done) return;
+                // undone with Ctrl/⌘+Z like the timeline's edits
+                sharedHistory(view.sequenceId).record({
+                  kind: 'levels',
+                  before: { musicGainDb: view.musicGainDb, duckDb: view.duckDb },
+                  after: { musicGainDb: Number(gainValue), duckDb: Number(duckValue) },
+                });
                 setGain(null);
                 setDuck(null);
               })

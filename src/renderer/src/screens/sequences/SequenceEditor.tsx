@@ -8,6 +8,8 @@ import { filmLength, formatSeconds } from './sequence-model';
 import { SequenceError } from './SequencesScreen';
 import { ShotCard } from './ShotCard';
 import { SoundtrackPanel } from './SoundtrackPanel';
+import { TimelinePanel } from './timeline/TimelinePanel';
+import { sharedHistory } from './timeline/timeline-history';
 
 /** Deliveries (issue 31): its own chunk, loaded when a sequence opens. */
 const DeliveriesPanel = lazy(() => import('./DeliveriesPanel').then((m) => ({ default: m.DeliveriesPanel })));
@@ -171,7 +173,18 @@ export function SequenceEditor() {
   const filmTotal = filmLength(sequence.shots, crossfade);
   const move = (shotId: string, toPosition: number) => {
     setFocusShot(shotId);
-    void moveShot(shotId, toPosition);
+    const shot = sequence.shots.find((s) => s.shotId === shotId);
+    void moveShot(shotId, toPosition).then((done) => {
+      // the strip's moves are undone with Ctrl/⌘+Z like the timeline's
+      if (done && shot)
+        sharedHistory(sequence.sequenceId).record({
+          kind: 'move',
+          shotId,
+          label: shot.label,
+          from: shot.position,
+          to: Math.min(toPosition, sequence.shots.length - 1),
+        });
+    });
   };
 
   return (
@@ -198,6 +211,7 @@ export function SequenceEditor() {
         </button>
       </div>
       <GenerateOutcome />
+      <TimelinePanel key={sequence.sequenceId} sequence={sequence} />
       <p className="muted small">{t('studio.sequences.reorderHint')}</p>
       <ol
         className="shot-strip"

@@ -14,6 +14,7 @@ import {
   SHOT_SECONDS_MIN,
   shotDuration,
 } from './sequence-model';
+import { sharedHistory } from './timeline/timeline-history';
 
 const SHOT_DRAG_TYPE = 'application/x-framewright-shot';
 
@@ -367,7 +368,19 @@ export function ShotCard({ shot, index, next, count, dragging, onDragging, onMov
           className="button button-small button-secondary"
           data-testid={`sequence-shot-remove-${index}`}
           disabled={busy.includes(`remove:${shot.shotId}`)}
-          onClick={() => void removeShot(shot.shotId)}
+          onClick={() =>
+            void removeShot(shot.shotId).then((done) => {
+              // undone with Ctrl/⌘+Z (sequences.restoreShot puts the very shot back)
+              const sequenceId = useStudio.getState().openSequenceId;
+              if (done && sequenceId)
+                sharedHistory(sequenceId).record({
+                  kind: 'shot-presence',
+                  shotId: shot.shotId,
+                  label: shot.label,
+                  present: false,
+                });
+            })
+          }
         >
           {t('studio.sequences.remove')}
         </button>

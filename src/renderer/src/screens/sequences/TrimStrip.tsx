@@ -13,6 +13,7 @@ import {
   type FrameRange,
 } from './trim-model';
 import './trim-i18n';
+import { sharedHistory } from './timeline/timeline-history';
 
 const fixed = (seconds: number) => String(Number(seconds.toFixed(3)));
 
@@ -153,6 +154,21 @@ export function TrimStrip({
   const kept = range.outFrame - range.inFrame;
   const title = t('trim.title', { label: shot.label });
 
+  /** Saves (or clears) the trim, recorded for Ctrl/⌘+Z like the timeline's trims. */
+  const save = async (after: { inSeconds: number; outSeconds: number } | null) => {
+    const before = shot.trim ? { inSeconds: shot.trim.inSeconds, outSeconds: shot.trim.outSeconds } : null;
+    if (!(await saveTrim(shot.shotId, after))) return;
+    const sequenceId = useStudio.getState().openSequenceId;
+    if (sequenceId)
+      sharedHistory(sequenceId).record({
+        kind: 'trim',
+        shotId: shot.shotId,
+        label: shot.label,
+        before,
+        after,
+      });
+    onDone();
+  };
   return (
     <div
       className="shot-menu trim-panel"
@@ -267,9 +283,7 @@ export function TrimStrip({
           className="button button-small"
           data-testid={`sequence-trim-save-${index}`}
           disabled={busy}
-          onClick={() =>
-            void saveTrim(shot.shotId, rangeSeconds(range, fps)).then((done) => done && onDone())
-          }
+          onClick={() => void save(rangeSeconds(range, fps))}
         >
           {t('trim.save')}
         </button>
@@ -279,7 +293,7 @@ export function TrimStrip({
             className="button button-small button-secondary"
             data-testid={`sequence-trim-clear-${index}`}
             disabled={busy}
-            onClick={() => void saveTrim(shot.shotId, null).then((done) => done && onDone())}
+            onClick={() => void save(null)}
           >
             {t('trim.clear')}
           </button>

@@ -5,6 +5,7 @@ import type { DraftMedia, VoiceLineView } from '../../../../shared/bridge/contra
 import { formatSeconds } from './sequence-model';
 import type { SoundtrackState } from '../../store/soundtrack-actions';
 import { NumberField } from './NumberField';
+import { sharedHistory } from './timeline/timeline-history';
 
 /** One line: its start and gain editable in place (saved when the field is left), its state, remove. */
 function VoiceLine({ line, index, state }: { line: VoiceLineView; index: number; state: SoundtrackState }) {
@@ -13,7 +14,28 @@ function VoiceLine({ line, index, state }: { line: VoiceLineView; index: number;
   const [gain, setGain] = useState(String(line.gainDb));
   const seconds = formatSeconds(line.atSeconds, 2);
   const update = (change: { atSeconds?: number; gainDb?: number; transcribe?: boolean }) =>
-    void state.actions.updateVoice(line.lineId, change);
+    void state.actions.updateVoice(line.lineId, change).then((done) => {
+      // a new time or gain is undone with Ctrl/⌘+Z like the timeline's edits
+      if (!done || !state.view) return;
+      const history = sharedHistory(state.view.sequenceId);
+      const label = line.text || line.fileName || line.lineId;
+      if (change.atSeconds !== undefined && change.atSeconds !== line.atSeconds)
+        history.record({
+          kind: 'voice-time',
+          lineId: line.lineId,
+          label,
+          before: line.atSeconds,
+          after: change.atSeconds,
+        });
+      if (change.gainDb !== undefined && change.gainDb !== line.gainDb)
+        history.record({
+          kind: 'voice-gain',
+          lineId: line.lineId,
+          label,
+          before: line.gainDb,
+          after: change.gainDb,
+        });
+    });
   return (
     <li
       className="voice-line"
