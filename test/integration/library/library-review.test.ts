@@ -231,6 +231,8 @@ describe('collections (issue 41)', () => {
     expect(sequence.name).toBe('Opening');
     expect(sequence.shots.map((s) => s.jobRowId)).toEqual([two.rowId, one.rowId]);
     expect(sequence.shots.every((s) => s.mediaUrl !== null)).toBe(true);
+    // each shot says the seed its take was made with (the timeline shows it on hover)
+    expect(sequence.shots.map((s) => s.seed)).toEqual([7, 7]);
     // nothing was sent to the platform: no new idempotency key
     expect((await studio.serverKeys()).length).toBe(keysBefore);
     const empty = await call<CollectionView>('collections.create', { name: 'Empty' });

@@ -14,6 +14,7 @@ export function shot(patch: Partial<SequenceShotView> = {}): SequenceShotView {
     sourceShotIds: [],
     prompt: 'A lighthouse at dusk',
     model: 'h3-video',
+    seed: null,
     generationMode: 't2v',
     seconds: 5,
     state: 'draft',

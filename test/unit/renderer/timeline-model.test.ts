@@ -147,6 +147,18 @@ describe('timeline layout', () => {
     expect(timeline.picture[2]!.linkedToPrevious).toBe(false);
   });
 
+  it('keeps what made each shot for its hover: model, prompt and seed', () => {
+    const timeline = buildTimeline(
+      sequence({ shots: [shot({ seed: 42, prompt: 'A heron lands' }), shot({ shotId: 'b', position: 1 })] }),
+      null,
+      0,
+    );
+    expect(timeline.picture.map((c) => [c.model, c.prompt, c.seed])).toEqual([
+      ['h3-video', 'A heron lands', 42],
+      ['h3-video', 'A lighthouse at dusk', null],
+    ]);
+  });
+
   it('counts a shot not yet generated at the seconds asked for, and an empty film as nothing', () => {
     const timeline = buildTimeline(sequence({ shots: [shot({ seconds: 8 })] }), null, 0.5);
     expect(timeline.totalSeconds).toBe(8);

@@ -330,6 +330,14 @@ export class SequencesFeature {
     );
   }
 
+  /** The seed a job's create body carried (undefined: none, or no job). */
+  private sentSeed(job: { intentId: number } | undefined): number | undefined {
+    const intent = job && this.d.journal.jobs.getIntentById(job.intentId);
+    if (!intent) return undefined;
+    const seed = (JSON.parse(intent.canonicalBodyJson) as { seed?: unknown }).seed;
+    return typeof seed === 'number' ? seed : undefined;
+  }
+
   private async shotView(
     shot: ShotRecord,
     present: Set<string>,
@@ -352,6 +360,7 @@ export class SequencesFeature {
       sourceShotIds: shot.sourceShotIds.filter((id) => present.has(id)),
       prompt: draft.form.prompt,
       model: draft.form.model,
+      seed: this.sentSeed(job) ?? draft.form.seed ?? null,
       generationMode: draft.form.generationMode,
       seconds: draft.form.seconds,
       state: job ? job.status : draft.submittedAt !== null ? 'submitted' : 'draft',

@@ -58,6 +58,8 @@ export const SequenceShotView = z.object({
   sourceShotIds: z.array(z.string()),
   prompt: z.string(),
   model: z.string(),
+  /** The seed the shot's job was sent with (the draft's before it is sent); null: the platform picks one. */
+  seed: z.number().nullable(),
   generationMode: z.string(),
   /** The requested seconds (5..15 for H3). */
   seconds: z.number(),

@@ -22,6 +22,7 @@ export const timelineEn = {
     ruler: 'Time ruler: click to move the playhead',
     playhead: 'Playhead at {{time}}',
     picture: 'Picture',
+    seed: 'seed {{seed}}',
     music: 'Music',
     voice: 'Voice',
     captions: 'Captions',

@@ -20,6 +20,7 @@ export const timelineZhCN: typeof timelineEn = {
     ruler: '时间标尺：点击移动播放头',
     playhead: '播放头位于 {{time}}',
     picture: '画面',
+    seed: '种子 {{seed}}',
     music: '音乐',
     voice: '配音',
     captions: '字幕',

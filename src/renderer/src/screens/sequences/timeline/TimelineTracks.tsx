@@ -277,7 +277,7 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
                 className="timeline-clip-body"
                 aria-label={clip.linkedToPrevious ? `${label} (${t('timeline.linked')})` : label}
                 aria-pressed={selected('shot', clip.shotId)}
-                title={`${clip.label} · ${clip.model}\n${promptExcerpt(clip.prompt, 200)}`}
+                title={`${clip.label} · ${clip.model}${clip.seed === null ? '' : ` · ${t('timeline.seed', { seed: clip.seed })}`}\n${promptExcerpt(clip.prompt, 200)}`}
                 data-testid="timeline-shot-body"
                 onPointerDown={(e) => begin(e, 'move', clip.shotId)}
                 onPointerMove={moveDrag}

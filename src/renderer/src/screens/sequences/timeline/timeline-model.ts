@@ -27,6 +27,8 @@ export interface PictureClip {
   label: string;
   prompt: string;
   model: string;
+  /** The seed it was made with (null: the platform picked it). */
+  seed: number | null;
   /** Where the shot starts and ends in the film (its fade-in begins at `start`). */
   start: number;
   end: number;
@@ -110,6 +112,7 @@ export function layoutPicture(
       label: shot.label,
       prompt: shot.prompt,
       model: shot.model,
+      seed: shot.seed,
       start: round6(start),
       end: round6(start + seconds),
       seconds,
