@@ -8,8 +8,8 @@ import { MEDIA_WAIT } from './waits';
 
 /**
  * Reviewing takes offline (issue 41) in Chromium through the loopback host: twelve results
- * reviewed in the full-screen reviewer by keyboard only (picks, stars, two notes at frames — the
- * rectangle of one is dragged with the mouse: drawing by keyboard is not offered), a collection of
+ * reviewed in the full-screen reviewer by keyboard only (picks, stars, two notes at frames, one
+ * with an area marked by the keys; the offline test drags one with the mouse), a collection of
  * the picks turned into a sequence, the "picked, 4 stars and up" filter, axe-core in both themes;
  * then the Library and the reviewer with every route but the loopback host blocked and the
  * simulator unavailable.
@@ -129,17 +129,26 @@ test('twelve takes reviewed by keyboard in the full-screen reviewer; picks becom
       await expect(page.getByTestId('reviewer-speed-1')).toHaveAttribute('aria-pressed', 'true');
     }
     if (i === 2) {
-      // the second note: a second on, N, a rectangle dragged on the paused frame, the text, Enter
+      // the second note: a second on, N, an area marked by the keys (arrows move it, Shift+arrows
+      // resize it, Enter back to the text), the text, Enter
       await playerReady(page);
       for (let f = 0; f < 24; f++) await page.keyboard.press('.');
       await page.keyboard.press('n');
-      const frame = page.getByTestId('reviewer-player-frame');
-      const box = (await frame.boundingBox())!;
-      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.7, { steps: 6 });
-      await page.mouse.up();
+      await expect(page.getByTestId('note-text-input')).toBeFocused();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await expect(page.getByTestId('note-draft-area')).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('note-draft-area-keys')).toBeFocused();
+      for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+      for (let k = 0; k < 5; k++) await page.keyboard.press('Shift+ArrowDown');
+      await expect(page.getByTestId('note-draft-area-where')).toHaveText(
+        'Area at 41% across, 35% down, 30% wide, 40% high',
+      );
       await expect(page.getByTestId('note-rect-draft')).toBeVisible();
+      // the arrows moved the area, not the reviewer to another take
+      await expect(page.getByTestId('reviewer-player-time')).toHaveAttribute('data-seconds', '1');
+      await page.keyboard.press('Enter');
       await expect(page.getByTestId('note-text-input')).toBeFocused();
       await page.keyboard.type('The boat’s mast bends here');
       await page.keyboard.press('Enter');
@@ -322,6 +331,15 @@ test('with the network blocked but for the loopback host and the simulator unava
     await page.keyboard.press('p');
     await page.keyboard.press('4');
     await page.keyboard.press('n');
+    // a rectangle dragged with the mouse on the paused frame goes with the note
+    const frame = page.getByTestId('reviewer-player-frame');
+    const box = (await frame.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.7, { steps: 6 });
+    await page.mouse.up();
+    await expect(page.getByTestId('note-rect-draft')).toBeVisible();
+    await expect(page.getByTestId('note-text-input')).toBeFocused();
     await page.keyboard.type('Offline: the kite string vanishes');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('note')).toHaveCount(1);

@@ -23,6 +23,8 @@ interface ReviewState {
 }
 type Store<S> = { getState(): S; setState(s: Partial<S>, replace?: boolean): void };
 
+type Rect = { x: number; y: number; width: number; height: number };
+
 // the renderer's modules are the web project's (DOM types): imported by name, typed here
 const reviewModule = '../../../src/renderer/src/store/review-store.js';
 const geometryModule = '../../../src/renderer/src/screens/library/review/note-geometry.js';
@@ -39,6 +41,8 @@ const geometry = (await import(geometryModule)) as {
     frame: { width: number; height: number },
   ): { x: number; y: number; width: number; height: number } | null;
   containedBox(w: number, h: number, mw: number, mh: number): Record<string, number>;
+  nudgeRect(rect: Rect, key: string, resize: boolean): Rect | null;
+  KEYBOARD_RECT: Rect;
 };
 const { useReview, inShownOrder, nameProblem, moveTo } = store;
 const initial = useReview.getState();
@@ -152,6 +156,22 @@ describe('a rectangle drawn on the frame', () => {
     });
     // a click is no rectangle
     expect(geometry.rectFromDrag({ x: 10, y: 10 }, { x: 12, y: 11 }, frame)).toBeNull();
+  });
+
+  it('is marked by the keys too: arrows move it, Shift+arrows resize it, always inside the frame', () => {
+    const start = geometry.KEYBOARD_RECT;
+    expect(start).toEqual({ x: 0.35, y: 0.35, width: 0.3, height: 0.3 });
+    expect(geometry.nudgeRect(start, 'ArrowRight', false)).toEqual({ ...start, x: 0.37 });
+    expect(geometry.nudgeRect(start, 'ArrowUp', false)).toEqual({ ...start, y: 0.33 });
+    expect(geometry.nudgeRect(start, 'ArrowDown', true)).toEqual({ ...start, height: 0.32 });
+    expect(geometry.nudgeRect(start, 'ArrowLeft', true)).toEqual({ ...start, width: 0.28 });
+    expect(geometry.nudgeRect(start, 'Enter', false)).toBeNull();
+    // at the edge it stops; it never grows past the frame nor shrinks to nothing
+    const atEdge = { x: 0.7, y: 0, width: 0.3, height: 0.02 };
+    expect(geometry.nudgeRect(atEdge, 'ArrowRight', false)).toEqual(atEdge);
+    expect(geometry.nudgeRect(atEdge, 'ArrowUp', false)).toEqual(atEdge);
+    expect(geometry.nudgeRect(atEdge, 'ArrowRight', true)).toEqual(atEdge);
+    expect(geometry.nudgeRect(atEdge, 'ArrowUp', true)).toEqual(atEdge);
   });
 
   it('is drawn on the picture, not on the bars around it', () => {

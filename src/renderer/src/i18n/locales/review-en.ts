@@ -86,8 +86,12 @@ export const reviewEn = {
       cancel: 'Cancel',
       addAt: 'Add a note at {{time}}',
       newAt: 'Note at {{time}}',
-      drawHint: 'Drag on the paused frame to mark a place on it. Enter saves; Shift+Enter starts a new line.',
+      drawHint:
+        'Drag on the paused frame to mark a place on it, or mark an area with the keys. Enter saves; Shift+Enter starts a new line.',
       rectDrawn: 'A rectangle is drawn on the frame. Enter saves the note with it.',
+      markArea: 'Mark an area with the keys',
+      areaKeys: 'Area on the frame: arrows move it, Shift+arrows resize it, Enter goes back to the note',
+      areaWhere: 'Area at {{x}} across, {{y}} down, {{width}} wide, {{height}} high',
       removeRect: 'Remove the rectangle',
       rectOf: 'Rectangle of the note at {{time}}: {{text}}',
       drawing: 'Rectangle being drawn',

@@ -1,10 +1,11 @@
-import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JobNoteView } from '../../../../../shared/bridge/contract';
 import { NOTE_TEXT_MAX_CHARS } from '../../../../../shared/library-review';
 import { noteProblem, useReview, type InputProblem } from '../../../store/review-store';
 import { formatClock, stepFrame } from '../compare/frame-step';
 import type { ReviewPlayback } from './use-review-player';
+import { KEYBOARD_RECT, nudgeRect } from './note-geometry';
 
 const EMPTY: JobNoteView[] = [];
 
@@ -156,6 +157,23 @@ export function NotesPanel({
     }
   };
   const here = timed ? stepFrame(playback.time, playback.fps, 0, playback.duration) : 0;
+  const areaRef = useRef<HTMLDivElement>(null);
+  /** The area's keys: arrows move it, Shift+arrows resize it, Enter or Esc back to the text. */
+  const onAreaKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!draft?.rect) return;
+    if (e.key === 'Enter' || e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      inputRef?.current?.focus();
+      return;
+    }
+    const next = nudgeRect(draft.rect, e.key, e.shiftKey);
+    if (!next) return;
+    e.preventDefault();
+    e.stopPropagation();
+    setDraftRect(next);
+  };
+  const pct = (n: number) => `${Math.round(n * 100)}%`;
 
   return (
     <section className="notes-panel" aria-labelledby={`notes-title-${jobRowId}`} data-testid="notes-panel">
@@ -254,6 +272,18 @@ export function NotesPanel({
               >
                 {t('review.notes.removeRect')}
               </button>
+            ) : drawable ? (
+              <button
+                type="button"
+                className="button button-small button-secondary"
+                data-testid="note-draft-area"
+                onClick={() => {
+                  setDraftRect(KEYBOARD_RECT);
+                  requestAnimationFrame(() => areaRef.current?.focus());
+                }}
+              >
+                {t('review.notes.markArea')}
+              </button>
             ) : null}
             <button
               type="button"
@@ -266,6 +296,26 @@ export function NotesPanel({
               {t('review.notes.cancel')}
             </button>
           </div>
+          {draft.rect ? (
+            <div
+              ref={areaRef}
+              className="note-area-keys small"
+              role="group"
+              tabIndex={0}
+              data-testid="note-draft-area-keys"
+              aria-label={t('review.notes.areaKeys')}
+              onKeyDown={onAreaKey}
+            >
+              <output aria-live="polite" data-testid="note-draft-area-where">
+                {t('review.notes.areaWhere', {
+                  x: pct(draft.rect.x),
+                  y: pct(draft.rect.y),
+                  width: pct(draft.rect.width),
+                  height: pct(draft.rect.height),
+                })}
+              </output>
+            </div>
+          ) : null}
           {problem ? (
             <p role="alert" className="error-text small" data-testid="note-problem">
               {t(`review.notes.problem.${problem}`, { max: NOTE_TEXT_MAX_CHARS })}

@@ -54,3 +54,29 @@ export function rectFromDrag(
 export function atNoteFrame(time: number, noteSeconds: number, fps: number): boolean {
   return frameAt(time, fps) === frameAt(noteSeconds, fps);
 }
+
+/** The rectangle a keyboard starts from: the middle third of the frame. */
+export const KEYBOARD_RECT: NoteRect = { x: 0.35, y: 0.35, width: 0.3, height: 0.3 };
+
+/** How far one arrow press moves or resizes a rectangle, in fractions of the frame. */
+export const RECT_STEP = 0.02;
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * A rectangle moved by an arrow key (or, with `resize`, grown to the right or down and shrunk to
+ * the left or up), kept inside the frame and never smaller than one step; null: not an arrow.
+ */
+export function nudgeRect(rect: NoteRect, key: string, resize: boolean): NoteRect | null {
+  const dx = key === 'ArrowRight' ? RECT_STEP : key === 'ArrowLeft' ? -RECT_STEP : 0;
+  const dy = key === 'ArrowDown' ? RECT_STEP : key === 'ArrowUp' ? -RECT_STEP : 0;
+  if (dx === 0 && dy === 0) return null;
+  if (resize) {
+    const width = Math.min(1 - rect.x, Math.max(RECT_STEP, rect.width + dx));
+    const height = Math.min(1 - rect.y, Math.max(RECT_STEP, rect.height + dy));
+    return { ...rect, width: round4(width), height: round4(height) };
+  }
+  const x = Math.min(1 - rect.width, Math.max(0, rect.x + dx));
+  const y = Math.min(1 - rect.height, Math.max(0, rect.y + dy));
+  return { ...rect, x: round4(x), y: round4(y) };
+}
