@@ -6,48 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { seedFinishedJobs, signInContext, startStudioHost } from '../test/support/studio-host-process.js';
 import type { BenchRow } from './measure.js';
+import { startFrameClock, takeFrameGaps } from './frame-gaps.js';
 
 const JOBS = 10_000;
-
-/** Browser globals used inside page functions (this file is type-checked without the DOM library). */
-interface FramePage {
-  __gaps: number[];
-}
 
 function p95(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length * 0.95)] ?? 0;
-}
-
-/**
- * Records the gap before every animation frame. Passed as source text: tsx (esbuild's keepNames)
- * would wrap a named inner function in a `__name` helper the page does not have.
- */
-const FRAME_CLOCK = `(() => {
-  window.__gaps = [];
-  window.__last = performance.now();
-  const tick = (now) => {
-    window.__gaps.push(now - window.__last);
-    window.__last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})()`;
-
-async function startFrameClock(page: Page): Promise<void> {
-  await page.evaluate(FRAME_CLOCK);
-}
-
-async function takeFrameGaps(page: Page): Promise<number[]> {
-  return page.evaluate(() => {
-    const w = globalThis as unknown as FramePage;
-    const gaps = w.__gaps.slice(1); // the first gap spans the evaluate call itself
-    w.__gaps = [];
-    return gaps;
-  });
 }
 
 export async function benchQueueScroll(): Promise<{ ratio: number; detail: string }> {

@@ -10,38 +10,14 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { signInContext, startStudioHost } from '../test/support/studio-host-process.js';
 import { percentile, type BenchRow } from './measure.js';
+import { startFrameClock, takeFrameGaps } from './frame-gaps.js';
 
 const SHOTS = 50;
 const GOAL = 0.8;
 
-/** Browser globals used inside page functions (this file is type-checked without the DOM library). */
-interface FramePage {
-  __gaps: number[];
-}
-
 interface ThumbPage {
   document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean }> };
 }
-
-/** Records the gap before every animation frame (source text: see queue-scroll.ts). */
-const FRAME_CLOCK = `(() => {
-  window.__gaps = [];
-  window.__last = performance.now();
-  const tick = (now) => {
-    window.__gaps.push(now - window.__last);
-    window.__last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})()`;
-
-const takeFrameGaps = (page: Page): Promise<number[]> =>
-  page.evaluate(() => {
-    const w = globalThis as unknown as FramePage;
-    const gaps = w.__gaps.slice(1);
-    w.__gaps = [];
-    return gaps;
-  });
 
 /** A sequence of `SHOTS` generated 5 s shots, open on the timeline. */
 async function fiftyShots(page: Page): Promise<void> {
@@ -119,7 +95,7 @@ export async function benchSequenceTimeline(): Promise<{ ratio: number; detail: 
       { timeout: 60_000, polling: 250 },
     );
 
-    await page.evaluate(FRAME_CLOCK);
+    await startFrameClock(page);
     await page.waitForTimeout(2000);
     const resting = await takeFrameGaps(page);
 
