@@ -136,10 +136,25 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
   };
   let running = await open();
 
+  /**
+   * A request as a browser sends it: one whose kept-alive connection the server had just closed
+   * as idle (reset before any answer) is sent again once on a fresh connection, as Chromium does
+   * for a reused socket; Node's fetch does not, and a loaded machine makes that race visible.
+   */
+  const browserFetch = async (url: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      if (cause?.code !== 'ECONNRESET') throw error;
+      return fetch(url, init);
+    }
+  };
+
   const pageOf = (cookie: string, csrf: string): PlatformPage => {
     const headers = { Origin: origin, Cookie: cookie, [PLATFORM_CSRF_HEADER]: csrf };
     const invoke = async <T>(method: string, params: unknown = {}) => {
-      const response = await fetch(`${origin}/bridge/invoke`, {
+      const response = await browserFetch(`${origin}/bridge/invoke`, {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/json' },
         body: JSON.stringify({ method, params }),
@@ -156,7 +171,7 @@ export async function openPlatformWorld(rigOptions: PlatformWorldOptions = {}): 
         return answer.result;
       },
       async stage(file: string, name = path.basename(file)) {
-        const response = await fetch(`${origin}/bridge/files?name=${encodeURIComponent(name)}`, {
+        const response = await browserFetch(`${origin}/bridge/files?name=${encodeURIComponent(name)}`, {
           method: 'POST',
           headers: { ...headers, 'Content-Type': 'application/octet-stream' },
           body: readFileSync(file),
