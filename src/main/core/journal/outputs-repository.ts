@@ -40,6 +40,16 @@ export interface Output {
   readonly updatedAt: number;
 }
 
+/** A job's first verified output with its file in the library (undefined: none is stored). */
+export function storedOutputOf(job: {
+  readonly outputs: readonly Output[];
+}): (Output & { readonly localPath: string }) | undefined {
+  return job.outputs.find(
+    (o): o is Output & { readonly localPath: string } =>
+      o.downloadState === 'verified' && o.localPath !== undefined && o.localPath !== '',
+  );
+}
+
 export interface VerifiedFile {
   readonly localPath: string;
   readonly sha256: string;

@@ -1,6 +1,7 @@
 import type { JobDetail } from '../../../shared/bridge/domains/studio.js';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
 import type { Journal } from '../journal/open-journal.js';
+import { storedOutputOf } from '../journal/outputs-repository.js';
 import { StudioCollections, type SequenceFromTakes } from './collections.js';
 import { ResultNotes } from './result-notes.js';
 import { SidecarWrites } from './sidecar-writes.js';
@@ -69,10 +70,10 @@ function packageTake(
   job: JobWithOutputs,
   journal: Pick<Journal, 'notes'>,
 ): ReviewPackageTake {
-  const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
+  const output = storedOutputOf(job);
   return {
     ...reviewedTakeFacts(detail, journal),
-    file: output?.localPath
+    file: output
       ? {
           path: output.localPath,
           mimeType: output.mimeType ?? output.expectedMimeType ?? 'application/octet-stream',

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { JobWithOutputs } from '../journal/jobs-repository.js';
+import { storedOutputOf } from '../journal/outputs-repository.js';
 
 /**
  * Each result's `framewright.json` written again after a review change (marks, notes,
@@ -31,8 +32,8 @@ export class SidecarWrites {
         } catch {
           return; // deleted meanwhile: its folder went with it
         }
-        const output = job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
-        if (output?.localPath && existsSync(path.dirname(output.localPath)))
+        const output = storedOutputOf(job);
+        if (output && existsSync(path.dirname(output.localPath)))
           await this.d.rewriteSidecar(job, path.dirname(output.localPath));
       });
     this.pending.set(jobRowId, next);

@@ -2,6 +2,7 @@ import type { SharedCollectionSummary, SharedTakeView } from '../../../shared/br
 import { AppError } from '../errors.js';
 import type { Collection } from '../journal/collections-repository.js';
 import type { Journal } from '../journal/open-journal.js';
+import { storedOutputOf } from '../journal/outputs-repository.js';
 import type { JobViews } from '../library/job-views.js';
 import { reviewedTakeFacts } from '../library/review-features.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
@@ -70,9 +71,9 @@ export class MemberSharedReview {
   private async take(jobRowId: number, expiresAt: Date): Promise<SharedTakeView> {
     const detail = this.d.views.jobDetail(jobRowId);
     const job = this.d.journal.jobs.getJob(jobRowId);
-    const output = job?.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
+    const output = job && storedOutputOf(job);
     let mediaUrl: string | null = null;
-    if (output?.localPath) {
+    if (output) {
       const stored = await this.d.storage.putFile(output.localPath).catch(() => undefined);
       if (stored) mediaUrl = this.d.readUrlFor(stored.sha256, expiresAt);
     }

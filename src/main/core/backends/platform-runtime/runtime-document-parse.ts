@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ServiceEntry } from '../../../../shared/api/discovery.js';
 import { DocumentParseResponse } from '../../../../shared/api/document-parse.js';
 import { AppError } from '../../errors.js';
+import { storedOutputOf } from '../../journal/outputs-repository.js';
 import { probeMedia } from '../../media-tools/probe-media.js';
 import { writeParseFiles } from '../../operations/document-parse-files.js';
 import {
@@ -89,9 +90,8 @@ export function runtimeDocumentParse(deps: RuntimeDocumentParseDeps): RuntimePar
         'job.pending',
         `The document parse is not finished yet (${result.reason}); parse the same document again to pick it up.`,
       );
-    const output = result.job.outputs.find((o) => o.downloadState === 'verified' && o.localPath);
-    if (!output?.localPath)
-      throw new AppError('job.no_result', 'The document parse job finished without a result.');
+    const output = storedOutputOf(result.job);
+    if (!output) throw new AppError('job.no_result', 'The document parse job finished without a result.');
     const response = DocumentParseResponse.parse(JSON.parse(await readFile(output.localPath, 'utf8')));
     const { folder, files } = await writeParseFiles(libraryDir, response, {
       model: service.modelAlias,
