@@ -128,9 +128,7 @@ export class StudioCollections {
     collectionId: string,
     name?: string,
   ): Promise<{ sequenceId: string; shots: number; skipped: number }> {
-    const collection = this.require(collectionId);
-    if (collection.jobRowIds.length === 0)
-      throw new AppError('collection.invalid', 'This collection is empty: add takes to it first.');
+    const collection = this.requireTakes(collectionId);
     return this.d.sequenceFromTakes(name?.trim() || collection.name, collection.jobRowIds);
   }
 
@@ -139,9 +137,7 @@ export class StudioCollections {
    * PNG), the CSV and JSON of prompts, marks and notes; it opens with no Framewright installed.
    */
   async exportPackage(collectionId: string): Promise<ReviewPackageView> {
-    const collection = this.require(collectionId);
-    if (collection.jobRowIds.length === 0)
-      throw new AppError('collection.invalid', 'This collection is empty: add takes to it first.');
+    const collection = this.requireTakes(collectionId);
     const takes = collection.jobRowIds.map((id) => this.d.takeOf(id));
     return this.d.packages.write(collection.name, takes);
   }
@@ -176,6 +172,14 @@ export class StudioCollections {
         throw new AppError('library.not_a_result', `Job ${id} is not a verified result of the library.`);
     }
     return [...jobRowIds];
+  }
+
+  /** A collection with at least one take (a sequence or a package of none is refused). */
+  private requireTakes(collectionId: string): Collection {
+    const collection = this.require(collectionId);
+    if (collection.jobRowIds.length === 0)
+      throw new AppError('collection.invalid', 'This collection is empty: add takes to it first.');
+    return collection;
   }
 
   private require(collectionId: string): Collection {

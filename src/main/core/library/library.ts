@@ -103,18 +103,10 @@ export class StudioLibrary {
       if (!collection) throw new AppError('collection.not_found', 'There is no such collection.');
       const inIt = collection.jobRowIds.flatMap((id) => this.d.jobs.getJob(id) ?? []);
       if (!query) return inIt;
-      const matching = new Set(this.matchingIds(query, filter.profileId));
+      const matching = new Set(this.searched(query, filter.profileId).map((j) => j.id));
       return inIt.filter((j) => matching.has(j.id));
     }
-    if (query) {
-      const byPrompt = this.d.jobs.searchJobs(query, { profileId: filter.profileId, limit: 500 });
-      const seen = new Set(byPrompt.map((j) => j.id));
-      const byNote = this.d.notes
-        .jobsWithText(query)
-        .filter((id) => !seen.has(id))
-        .flatMap((id) => this.d.jobs.getJob(id) ?? []);
-      return [...byPrompt, ...byNote];
-    }
+    if (query) return this.searched(query, filter.profileId);
     return this.d.jobs.listJobs({
       profileId: filter.profileId,
       status: filter.status ?? 'succeeded',
@@ -122,11 +114,15 @@ export class StudioLibrary {
     }).items;
   }
 
-  private matchingIds(query: string, profileId: string | undefined): number[] {
-    return [
-      ...this.d.jobs.searchJobs(query, { profileId, limit: 500 }).map((j) => j.id),
-      ...this.d.notes.jobsWithText(query),
-    ];
+  /** The jobs whose prompt has the search's words (newest first), then those whose notes hold it. */
+  private searched(query: string, profileId: string | undefined): ListedJob[] {
+    const byPrompt = this.d.jobs.searchJobs(query, { profileId, limit: 500 });
+    const seen = new Set(byPrompt.map((j) => j.id));
+    const byNote = this.d.notes
+      .jobsWithText(query)
+      .filter((id) => !seen.has(id))
+      .flatMap((id) => this.d.jobs.getJob(id) ?? []);
+    return [...byPrompt, ...byNote];
   }
 
   /**
