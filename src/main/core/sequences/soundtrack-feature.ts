@@ -390,11 +390,12 @@ export class SoundtrackFeature {
     input: { lineId: string; cueIndex: number; range: { startSeconds: number; endSeconds: number } | null },
   ): Promise<SoundtrackView> {
     const line = this.requireLine(sequenceId, input.lineId);
-    const cue = (await this.lineCues(line))[input.cueIndex];
+    const cues = await this.lineCues(line);
+    const cue = cues[input.cueIndex];
     if (!cue)
       throw new AppError(
         'sequence.invalid_caption',
-        `This voice line has no caption ${input.cueIndex + 1} (it has ${(await this.lineCues(line)).length}).`,
+        `This voice line has no caption ${input.cueIndex + 1} (it has ${cues.length}).`,
       );
     if (input.range === null) this.d.journal.soundtracks.clearCaptionEdit(line.id, input.cueIndex);
     else {

@@ -145,7 +145,24 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
       const range = rippleTrim(clip, current.kind, d);
       if (range) p.onDragEdit({ kind: 'trim', clip, range });
     }
-  };
+  }; /** A clip's edge handle: dragged, it trims the shot (in/out) or moves the caption's start/end. */
+  const edgeHandle = (
+    side: 'in' | 'out',
+    kind: Drag['kind'],
+    selection: NonNullable<Selection>,
+    title: string,
+    testId: string,
+  ) => (
+    <span
+      className={`timeline-edge timeline-edge-${side}`}
+      title={title}
+      data-testid={testId}
+      onPointerDown={(e) => begin(e, kind, selection.id)}
+      onPointerMove={moveDrag}
+      onPointerUp={() => end(selection)}
+      onPointerCancel={() => end(selection)}
+    />
+  );
 
   const seekAt = (e: PointerEvent<HTMLElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
@@ -300,24 +317,20 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
               </button>
               {clip.playable ? (
                 <>
-                  <span
-                    className="timeline-edge timeline-edge-in"
-                    title={t('timeline.trimIn', { label: clip.label })}
-                    data-testid="timeline-edge-in"
-                    onPointerDown={(e) => begin(e, 'in', clip.shotId)}
-                    onPointerMove={moveDrag}
-                    onPointerUp={() => end(sel)}
-                    onPointerCancel={() => end(sel)}
-                  />
-                  <span
-                    className="timeline-edge timeline-edge-out"
-                    title={t('timeline.trimOut', { label: clip.label })}
-                    data-testid="timeline-edge-out"
-                    onPointerDown={(e) => begin(e, 'out', clip.shotId)}
-                    onPointerMove={moveDrag}
-                    onPointerUp={() => end(sel)}
-                    onPointerCancel={() => end(sel)}
-                  />
+                  {edgeHandle(
+                    'in',
+                    'in',
+                    sel,
+                    t('timeline.trimIn', { label: clip.label }),
+                    'timeline-edge-in',
+                  )}
+                  {edgeHandle(
+                    'out',
+                    'out',
+                    sel,
+                    t('timeline.trimOut', { label: clip.label }),
+                    'timeline-edge-out',
+                  )}
                 </>
               ) : null}
             </div>
@@ -438,24 +451,8 @@ export const TimelineTracks = memo(function TimelineTracks(p: TracksProps) {
               </button>
               {editable ? (
                 <>
-                  <span
-                    className="timeline-edge timeline-edge-in"
-                    title={t('timeline.captionStart')}
-                    data-testid="timeline-caption-start"
-                    onPointerDown={(e) => begin(e, 'cue-start', sel.id)}
-                    onPointerMove={moveDrag}
-                    onPointerUp={() => end(sel)}
-                    onPointerCancel={() => end(sel)}
-                  />
-                  <span
-                    className="timeline-edge timeline-edge-out"
-                    title={t('timeline.captionEnd')}
-                    data-testid="timeline-caption-end"
-                    onPointerDown={(e) => begin(e, 'cue-end', sel.id)}
-                    onPointerMove={moveDrag}
-                    onPointerUp={() => end(sel)}
-                    onPointerCancel={() => end(sel)}
-                  />
+                  {edgeHandle('in', 'cue-start', sel, t('timeline.captionStart'), 'timeline-caption-start')}
+                  {edgeHandle('out', 'cue-end', sel, t('timeline.captionEnd'), 'timeline-caption-end')}
                 </>
               ) : null}
             </div>
