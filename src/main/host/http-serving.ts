@@ -209,11 +209,31 @@ export function endWithStatus(socket: Duplex, status: string, headers: Record<st
   else socket.destroy();
 }
 
-/** A request the parser refused (oversized headers: 431, anything else: 400) ends only its own socket. */
+/** What Node attaches to a server socket: the response in flight on it, if any. */
+interface ServerSocket extends Duplex {
+  _httpMessage?: { headersSent?: boolean } | null;
+}
+
+/**
+ * A connection the server refused (the parser's error, a header or request timeout) ends only its
+ * own socket, with the status Node itself would send: 431 for oversized headers, 408 for a timeout,
+ * 400 otherwise. As Node's own default, nothing is written when the peer is gone (ECONNRESET) or
+ * when a response in flight on this socket has begun (its headers are out): bytes appended to it
+ * would be read as part of that answer.
+ */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as ServerSocket)._httpMessage;
+  if (error.code === 'ECONNRESET' || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
   endWithStatus(
     socket,
-    error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request',
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? '431 Request Header Fields Too Large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : '400 Bad Request',
   );
 }
 
