@@ -11,6 +11,8 @@ interface FakeAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body as sent, instead of `body` as JSON (an empty or HTML answer). */
+  raw?: string;
 }
 let answers: Map<string, FakeAnswer>;
 /** Answers given once each, in order, before `answers`. */
@@ -45,7 +47,7 @@ function installPage(href: string, tabStorage: Record<string, string> = {}) {
         status: 404,
         body: { ok: false, error: { code: 'host.not_found', message: 'Not found.' } },
       };
-    return new Response(JSON.stringify(answer.body), {
+    return new Response(answer.raw ?? JSON.stringify(answer.body), {
       status: answer.status,
       headers: { 'content-type': 'application/json', ...(answer.headers ?? {}) },
     });
@@ -200,6 +202,27 @@ describe('page start on the platform', () => {
     expect(events).toEqual(['fetch POST /bridge/invoke']);
     expect(requests[0]!.init.credentials).toBe('omit');
     expect(platformSessionIsOver()).toBe(false);
+  });
+
+  it('an answer that is not a bridge answer (empty 400, a proxy’s page) says which HTTP status came', async () => {
+    installPage(`${ORIGIN}/`);
+    const { createHttpTransport } = await load();
+    const transport = createHttpTransport(ORIGIN);
+    answers.set('POST /bridge/invoke', { status: 400, body: null, raw: '' });
+    const empty = await transport.invoke('sequences.deliver', {});
+    expect(empty).toMatchObject({ ok: false, error: { code: 'bridge.unreachable' } });
+    expect((empty as unknown as { error: { message: string } }).error.message).toMatch(
+      /HTTP 400 .*an empty body/,
+    );
+    answers.set('POST /bridge/invoke', {
+      status: 502,
+      body: null,
+      raw: '<html><h1>502 Bad Gateway</h1></html>',
+    });
+    const proxied = await transport.invoke('jobs.list', {});
+    expect((proxied as unknown as { error: { message: string } }).error.message).toMatch(
+      /HTTP 502 .*502 Bad Gateway/,
+    );
   });
 
   describe('a launch link in a browser that is signed in already', () => {

@@ -18,6 +18,33 @@ const unreachable = (error: unknown): BridgeResponse => ({
 });
 
 /**
+ * A bridge answer from the host's response. An answer that is not one (a proxy's error page, an
+ * empty 400 from a refused connection) says which HTTP status came, instead of a JSON parser's
+ * "Unexpected end of JSON input".
+ */
+async function bridgeAnswerOf(response: Response): Promise<BridgeResponse> {
+  const text = await response.text();
+  try {
+    const answer = JSON.parse(text) as unknown;
+    if (typeof answer === 'object' && answer !== null && typeof (answer as { ok?: unknown }).ok === 'boolean')
+      return answer as BridgeResponse;
+  } catch {
+    // not JSON: said below
+  }
+  const shown = text.trim().replace(/\s+/g, ' ').slice(0, 120);
+  return {
+    ok: false,
+    error: {
+      code: 'bridge.unreachable',
+      message:
+        `The studio host answered HTTP ${response.status} without a bridge answer` +
+        (shown ? ` (${shown})` : ' (an empty body)') +
+        '. Try again; if it keeps happening, the host or a proxy in front of it is refusing the connection.',
+    },
+  };
+}
+
+/**
  * The per-run host token: exchanged once for the launch link's `?code=` (which is then removed from
  * the address), kept in memory and in this tab's sessionStorage (scoped to this origin and port, so
  * a reload keeps it and no other local server ever receives it, as it would a cookie).
@@ -152,7 +179,7 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
             body,
           }),
         );
-        return watchForSessionOver((await response.json()) as BridgeResponse);
+        return watchForSessionOver(await bridgeAnswerOf(response));
       } catch (error) {
         return unreachable(error);
       }
@@ -168,7 +195,7 @@ export function createHttpTransport(origin = window.location.origin): BridgeTran
             body: file,
           }),
         );
-        return watchForSessionOver((await response.json()) as BridgeResponse);
+        return watchForSessionOver(await bridgeAnswerOf(response));
       } catch (error) {
         return unreachable(error);
       }
