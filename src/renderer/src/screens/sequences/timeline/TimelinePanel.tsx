@@ -14,6 +14,7 @@ import { useSoundtrack } from '../../../store/soundtrack-actions';
 import { restoreShot, saveTrim } from '../../../store/trim-shot-action';
 import { hasVerifiedResult, promptExcerpt } from '../sequence-model';
 import { CutPlayer } from './cut-player';
+import { shuttleRate, type ShuttleKey } from './shuttle';
 import { sharedHistory, type History, type TimelineEdit } from './timeline-history';
 import './timeline-i18n';
 import {
@@ -105,7 +106,9 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     playheadNow.current = seconds;
     setPlayheadState(seconds);
   }, []);
-  const [playing, setPlaying] = useState(false);
+  /** The rate the viewer plays at: 0 stopped, 1 playing, else shuttling (J/K/L; negative: backwards). */
+  const [rate, setRate] = useState(0);
+  const playing = rate !== 0;
   const [selection, setSelection] = useState<Selection>(null);
   const [confirmRemove, setConfirmRemove] = useState<Selection>(null);
   const [showKeys, setShowKeys] = useState(false);
@@ -129,7 +132,7 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       [videoA.current, videoB.current],
       (s) => setPlayhead(s),
       (s) => {
-        setPlaying(false);
+        setRate(0);
         setPlayhead(s);
       },
     );
@@ -146,22 +149,36 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     (seconds: number) => {
       const s = Math.min(Math.max(0, seconds), Math.max(0, timeline.totalSeconds - 1 / timeline.fps));
       setPlayhead(s);
-      if (player.current?.isPlaying) player.current.play(s);
+      if (player.current?.isPlaying) player.current.play(s, player.current.rate);
       else showFrame(s);
     },
     [timeline, setPlayhead, showFrame],
   );
-  const togglePlay = () => {
+  /** Stops where it is, that very frame shown. */
+  const stop = () => {
+    const p = player.current;
+    if (!p?.isPlaying) return;
+    const at = p.pause();
+    setPlayhead(at);
+    setRate(0);
+    showFrame(at);
+  };
+  /** Plays at `next` (0 stops) from where the playhead is. */
+  const playAt = (next: number) => {
     const p = player.current;
     if (!p) return;
-    if (p.isPlaying) {
-      setPlayhead(p.pause());
-      setPlaying(false);
-    } else {
-      p.play(playheadNow.current);
-      setPlaying(true);
+    if (next === 0) return stop();
+    const from = p.isPlaying ? p.pause() : playheadNow.current;
+    p.play(from, next);
+    setRate(p.rate);
+    // backwards from the start: nowhere to go
+    if (!p.isPlaying) {
+      setPlayhead(from);
+      showFrame(from);
     }
   };
+  const togglePlay = () => (player.current?.isPlaying ? stop() : playAt(1));
+  const shuttle = (key: ShuttleKey) => playAt(shuttleRate(player.current?.rate ?? 0, key));
   // zooming keeps the playhead where it is on screen (the view's middle when it is out of view)
   const lastZoom = useRef({ pps, playhead: 0 });
   useLayoutEffect(() => {
@@ -344,20 +361,14 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         handled();
         togglePlay();
         return;
+      case 'j':
+      case 'J':
       case 'k':
       case 'K':
-        handled();
-        if (player.current?.isPlaying) togglePlay();
-        return;
       case 'l':
       case 'L':
         handled();
-        if (!player.current?.isPlaying) togglePlay();
-        return;
-      case 'j':
-      case 'J':
-        handled();
-        seek(playheadNow.current - 1);
+        shuttle(key.toLowerCase() as ShuttleKey);
         return;
       case 'ArrowLeft':
       case 'ArrowRight': {
@@ -577,6 +588,11 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         >
           {playing ? t('timeline.pause') : t('timeline.play')}
         </button>
+        <span className="timeline-rate" role="status" data-testid="timeline-rate" data-rate={rate}>
+          {rate !== 0 && rate !== 1
+            ? t(rate < 0 ? 'timeline.backwards' : 'timeline.forwards', { speed: Math.abs(rate) })
+            : ''}
+        </span>
         <span className="timeline-time" data-testid="timeline-time" aria-live="off">
           {timecode(playhead, timeline.fps)} / {timecode(timeline.totalSeconds, timeline.fps)}
         </span>
