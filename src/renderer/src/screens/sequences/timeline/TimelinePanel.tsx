@@ -132,13 +132,15 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       [videoA.current, videoB.current],
       (s) => setPlayhead(s),
       (s) => {
+        // at the film's end, or its start going backwards: that very frame shown
         setRate(0);
         setPlayhead(s);
+        showFrame(s);
       },
     );
     player.current = p;
     return () => p.dispose();
-  }, [setPlayhead]);
+  }, [setPlayhead, showFrame]);
   useEffect(() => {
     player.current?.setTimeline(timeline);
     if (!player.current?.isPlaying) showFrame(playheadNow.current);
@@ -588,13 +590,13 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         >
           {playing ? t('timeline.pause') : t('timeline.play')}
         </button>
+        <span className="timeline-time" data-testid="timeline-time" aria-live="off">
+          {timecode(playhead, timeline.fps)} / {timecode(timeline.totalSeconds, timeline.fps)}
+        </span>
         <span className="timeline-rate" role="status" data-testid="timeline-rate" data-rate={rate}>
           {rate !== 0 && rate !== 1
             ? t(rate < 0 ? 'timeline.backwards' : 'timeline.forwards', { speed: Math.abs(rate) })
             : ''}
-        </span>
-        <span className="timeline-time" data-testid="timeline-time" aria-live="off">
-          {timecode(playhead, timeline.fps)} / {timecode(timeline.totalSeconds, timeline.fps)}
         </span>
         <button
           type="button"

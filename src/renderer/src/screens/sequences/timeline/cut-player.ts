@@ -121,8 +121,6 @@ export class CutPlayer {
       const { seconds: t, ended } = this.position();
       if (ended) {
         this.pause();
-        // backwards: the film's first frame, exactly
-        if (t === 0) void this.show(0);
         this.onStop(t);
         return;
       }
