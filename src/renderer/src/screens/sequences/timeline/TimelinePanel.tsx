@@ -91,9 +91,12 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === 'undefined') return undefined;
-    const observer = new ResizeObserver(() => setViewWidth(el.clientWidth - 16));
+    // the fit: the scrolling area's width (the names' column beside it is not in it) less its
+    // padding and the 2 px the tracks keep for the playhead at the end, so no scroll bar at the fit
+    const measure = () => setViewWidth(el.clientWidth - 18);
+    const observer = new ResizeObserver(measure);
     observer.observe(el);
-    setViewWidth(el.clientWidth - 16);
+    measure();
     return () => observer.disconnect();
   }, []);
   const fit = fitZoom(timeline.totalSeconds, viewWidth);
@@ -661,38 +664,50 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         </ul>
       ) : null}
 
-      <div
-        className="timeline-scroller"
-        ref={scroller}
-        role="region"
-        tabIndex={0}
-        aria-label={t('timeline.tracks', { name: sequence.name })}
-        data-testid="timeline-scroller"
-        onWheel={(e) => {
-          if (!e.ctrlKey) return;
-          e.preventDefault();
-          setZoom(e.deltaY < 0 ? zoomIn(pps, fit, timeline.fps) : zoomOut(pps, fit, timeline.fps));
-        }}
-      >
-        <TimelineTracks
-          sequence={sequence}
-          timeline={timeline}
-          pxPerSecond={pps}
-          playhead={playhead}
-          selection={selection}
-          onSelect={setSelection}
-          onSeek={seek}
-          onDragEdit={onDragEdit}
-          onClipKey={onClipKey}
-          onMenu={(sel) => {
-            setSelection(sel);
-            requestAnimationFrame(() =>
-              inspector.current?.querySelector<HTMLButtonElement>('button')?.focus(),
-            );
+      <div className="timeline-frame">
+        {/* the tracks' names, outside the scrolling tracks (whose pixels stay the film's seconds
+            times the zoom); the tracks carry the same names for a screen reader */}
+        <div className="timeline-names" aria-hidden="true" data-testid="timeline-track-names">
+          <span className="timeline-name timeline-name-ruler" />
+          {(['picture', 'music', 'voice', 'captions'] as const).map((track) => (
+            <span key={track} className={`timeline-name timeline-name-${track}`}>
+              {t(`timeline.${track}`)}
+            </span>
+          ))}
+        </div>
+        <div
+          className="timeline-scroller"
+          ref={scroller}
+          role="region"
+          tabIndex={0}
+          aria-label={t('timeline.tracks', { name: sequence.name })}
+          data-testid="timeline-scroller"
+          onWheel={(e) => {
+            if (!e.ctrlKey) return;
+            e.preventDefault();
+            setZoom(e.deltaY < 0 ? zoomIn(pps, fit, timeline.fps) : zoomOut(pps, fit, timeline.fps));
           }}
-          onGenerate={(shotId) => void generateShots(shotId)}
-          busyGenerate={(shotId) => busy.includes(`generate:${shotId}`)}
-        />
+        >
+          <TimelineTracks
+            sequence={sequence}
+            timeline={timeline}
+            pxPerSecond={pps}
+            playhead={playhead}
+            selection={selection}
+            onSelect={setSelection}
+            onSeek={seek}
+            onDragEdit={onDragEdit}
+            onClipKey={onClipKey}
+            onMenu={(sel) => {
+              setSelection(sel);
+              requestAnimationFrame(() =>
+                inspector.current?.querySelector<HTMLButtonElement>('button')?.focus(),
+              );
+            }}
+            onGenerate={(shotId) => void generateShots(shotId)}
+            busyGenerate={(shotId) => busy.includes(`generate:${shotId}`)}
+          />
+        </div>
       </div>
     </section>
   );
