@@ -63,7 +63,7 @@ async function dragBy(
 const pxPerSecond = async (page: Page) =>
   Number(await page.getByTestId('timeline-lanes').getAttribute('data-px-per-second'));
 
-/** The playhead moved to a film frame from 0 by keyboard (Home: 0 via J presses is slow; Fit resets to 0 by clicking the ruler's start). */
+/** The playhead moved to a film frame from 0 by keyboard (after a click at the ruler's start). */
 async function playheadToFrame(page: Page, frame: number) {
   const ruler = (await page.getByTestId('timeline-ruler').boundingBox())!;
   await page.mouse.click(ruler.x + 1, ruler.y + ruler.height / 2);

@@ -121,12 +121,12 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   const videoA = useRef<HTMLVideoElement>(null);
   const videoB = useRef<HTMLVideoElement>(null);
   const player = useRef<CutPlayer | null>(null);
-  /** The time whose frame the viewer shows once its elements have seeked (null while seeking). */
+  /** The time whose frame the viewer shows once its elements have seeked (null while seeking or playing). */
   const [shown, setShown] = useState<number | null>(null);
   const showFrame = useCallback((seconds: number) => {
     setShown(null);
     void player.current?.show(seconds).then(() => {
-      if (playheadNow.current === seconds) setShown(seconds);
+      if (playheadNow.current === seconds && !player.current?.isPlaying) setShown(seconds);
     });
   }, []);
   useEffect(() => {
@@ -176,8 +176,9 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     const from = p.isPlaying ? p.pause() : playheadNow.current;
     p.play(from, next);
     setRate(p.rate);
-    // backwards from the start: nowhere to go
-    if (!p.isPlaying) {
+    // playing, the viewer shows no one time; backwards from the start has nowhere to go
+    if (p.isPlaying) setShown(null);
+    else {
       setPlayhead(from);
       showFrame(from);
     }
