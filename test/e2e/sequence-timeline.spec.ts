@@ -14,6 +14,7 @@ import { MEDIA_WAIT } from './waits';
  * generated shots reordered by dragging, one trimmed by its edge and one by I/O at the playhead, a
  * voice line dragged to a new time, its caption shortened by its edge, an edit undone and redone
  * (and the history still there after a reload); the viewer's frame at three times against the assembled film's frame at the same times;
+ * J/K/L shuttle (J plays backwards in real time to the start, L twice forwards at 2×, K stops); the tracks' names on screen;
  * a delivery made afterwards lasts what the timeline shows. axe-core clean in both themes.
  */
 
@@ -62,7 +63,7 @@ async function dragBy(
 const pxPerSecond = async (page: Page) =>
   Number(await page.getByTestId('timeline-lanes').getAttribute('data-px-per-second'));
 
-/** The playhead moved to a film frame from 0 by keyboard (Home: 0 via J presses is slow; Fit resets to 0 by clicking the ruler's start). */
+/** The playhead moved to a film frame from 0 by keyboard (after a click at the ruler's start). */
 async function playheadToFrame(page: Page, frame: number) {
   const ruler = (await page.getByTestId('timeline-ruler').boundingBox())!;
   await page.mouse.click(ruler.x + 1, ruler.y + ruler.height / 2);
@@ -186,6 +187,31 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     await page.getByTestId('timeline').scrollIntoViewIfNeeded();
     const pps = await pxPerSecond(page);
     expect(pps).toBeGreaterThan(20);
+
+    // each track's name is on screen at its left, beside (not over) the scrolling tracks
+    const names = page.getByTestId('timeline-track-names');
+    for (const name of ['Picture', 'Music', 'Voice', 'Captions'])
+      await expect(names.getByText(name, { exact: true })).toBeVisible();
+    const namesBox = (await names.boundingBox())!;
+    const scrollerBox = (await page.getByTestId('timeline-scroller').boundingBox())!;
+    expect(namesBox.x + namesBox.width).toBeLessThanOrEqual(scrollerBox.x + 1);
+    // each name level with its track
+    for (const [name, track] of [
+      ['Picture', 'timeline-shot'],
+      ['Voice', 'timeline-voice'],
+      ['Captions', 'timeline-caption'],
+    ] as const) {
+      const label = (await names.getByText(name, { exact: true }).boundingBox())!;
+      const clip = (await page.getByTestId(track).first().boundingBox())!;
+      expect(Math.abs(label.y + label.height / 2 - (clip.y + clip.height / 2)), name).toBeLessThan(3);
+    }
+    // the fit fills the scrolling area beside the names: the film's end within it
+    const lanes = (await page.getByTestId('timeline-lanes').boundingBox())!;
+    expect(lanes.x + lanes.width).toBeLessThanOrEqual(scrollerBox.x + scrollerBox.width);
+    expect(lanes.width).toBeGreaterThan(scrollerBox.width - 40);
+    expect(
+      await page.getByTestId('timeline-scroller').evaluate((el) => el.scrollWidth - el.clientWidth),
+    ).toBeLessThanOrEqual(0);
 
     // 1. reorder: the first shot dragged to between the second and the third
     const first = page.locator(
@@ -360,6 +386,56 @@ test('a three-shot film edited on the timeline: reordered, trimmed by edge and b
     const stoppedAt = await playhead();
     await page.waitForTimeout(300);
     expect(await playhead()).toBe(stoppedAt);
+    expect(stoppedAt).toBeGreaterThan(2);
+
+    // J plays backwards in real time (not a jump, not a frame): the time shown goes down at every look
+    const shownTime = async () => {
+      const [m, s, f] = (await page.getByTestId('timeline-time').innerText())
+        .split(' / ')[0]!
+        .split(/[:.]/)
+        .map(Number);
+      return m! * 60 + s! + f! / FPS;
+    };
+    expect(await shownTime()).toBeCloseTo(stoppedAt, 1);
+    await page.keyboard.press('j');
+    const looks: { at: number; time: number }[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await page.waitForTimeout(200);
+      looks.push({ at: Date.now(), time: await shownTime() });
+    }
+    for (let i = 1; i < looks.length; i += 1)
+      expect(looks[i]!.time, `look ${i}`).toBeLessThan(looks[i - 1]!.time);
+    const back = looks[0]!.time - looks[looks.length - 1]!.time;
+    const backWall = (looks[looks.length - 1]!.at - looks[0]!.at) / 1000;
+    expect(back).toBeGreaterThan(3 / FPS);
+    expect(Math.abs(back - backWall)).toBeLessThan(0.3);
+    // K stops it where it is
+    await page.keyboard.press('k');
+    const reversedTo = await playhead();
+    expect(reversedTo).toBeLessThan(stoppedAt - 0.4);
+    await page.waitForTimeout(300);
+    expect(await playhead()).toBe(reversedTo);
+    await expect(page.getByTestId('timeline-play')).toHaveText('Play');
+    // J twice: backwards at 2×, said in the toolbar, until the film's start, where it stops
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(page.getByTestId('timeline-rate')).toHaveText('Backwards 2×');
+    await expect.poll(playhead, { timeout: 10_000 }).toBe(0);
+    await expect(page.getByTestId('timeline-rate')).toHaveText('');
+    await expect(page.getByTestId('timeline-play')).toHaveText('Play');
+    await expect(page.getByTestId('timeline-viewer')).toHaveAttribute('data-shown', '0');
+    // L twice: forwards at 2× (silent), K stops
+    await page.keyboard.press('l');
+    await page.keyboard.press('l');
+    await expect(page.getByTestId('timeline-rate')).toHaveText('Forwards 2×');
+    const fastFrom = { at: Date.now(), time: await playhead() };
+    await page.waitForTimeout(600);
+    const fastTo = { at: Date.now(), time: await playhead() };
+    await page.keyboard.press('k');
+    const speed = (fastTo.time - fastFrom.time) / ((fastTo.at - fastFrom.at) / 1000);
+    expect(speed).toBeGreaterThan(1.4);
+    expect(speed).toBeLessThan(2.6);
+    await expect(page.getByTestId('timeline-play')).toHaveText('Play');
 
     // zoom: in by steps down to single frames (24 px each), the playhead kept on screen, and back to the fit
     const fit = await pxPerSecond(page);

@@ -10,6 +10,8 @@ export const timelineEn = {
     noPicture: 'No shot to show yet',
     play: 'Play',
     pause: 'Pause',
+    backwards: 'Backwards {{speed}}×',
+    forwards: 'Forwards {{speed}}×',
     zoomIn: 'Zoom in',
     zoomOut: 'Zoom out',
     fit: 'Fit',
@@ -62,7 +64,7 @@ export const timelineEn = {
     },
     keys: {
       space: 'Play or pause',
-      jkl: 'J play backwards a second, K pause, L play',
+      jkl: 'L play, J play backwards, K stop; L or J again: faster (2×, 4×, 8×, without sound)',
       frame: '← / → move the playhead one frame (Shift: one second)',
       io: 'I / O trim the shot under the playhead: in / out point',
       delete: 'Delete removes the selected shot (undo puts it back) or voice line (asks first)',

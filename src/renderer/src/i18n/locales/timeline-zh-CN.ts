@@ -8,6 +8,8 @@ export const timelineZhCN: typeof timelineEn = {
     noPicture: '还没有可显示的镜头',
     play: '播放',
     pause: '暂停',
+    backwards: '倒放 {{speed}}×',
+    forwards: '快进 {{speed}}×',
     zoomIn: '放大',
     zoomOut: '缩小',
     fit: '适应',
@@ -59,7 +61,7 @@ export const timelineZhCN: typeof timelineEn = {
     },
     keys: {
       space: '播放或暂停',
-      jkl: 'J 后退一秒，K 暂停，L 播放',
+      jkl: 'L 播放，J 倒放，K 停止；再按 L 或 J：更快（2×、4×、8×，无声音）',
       frame: '← / → 将播放头移动一帧（Shift：一秒）',
       io: 'I / O 在播放头处修剪镜头：入点 / 出点',
       delete: 'Delete 移除所选镜头（可撤销）或配音（会先确认）',

@@ -14,6 +14,7 @@ import { useSoundtrack } from '../../../store/soundtrack-actions';
 import { restoreShot, saveTrim } from '../../../store/trim-shot-action';
 import { hasVerifiedResult, promptExcerpt } from '../sequence-model';
 import { CutPlayer } from './cut-player';
+import { shuttleRate, type ShuttleKey } from './shuttle';
 import { sharedHistory, type History, type TimelineEdit } from './timeline-history';
 import './timeline-i18n';
 import {
@@ -90,9 +91,12 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === 'undefined') return undefined;
-    const observer = new ResizeObserver(() => setViewWidth(el.clientWidth - 16));
+    // the fit: the scrolling area's width (the names' column beside it is not in it) less its
+    // padding and the 2 px the tracks keep for the playhead at the end, so no scroll bar at the fit
+    const measure = () => setViewWidth(el.clientWidth - 18);
+    const observer = new ResizeObserver(measure);
     observer.observe(el);
-    setViewWidth(el.clientWidth - 16);
+    measure();
     return () => observer.disconnect();
   }, []);
   const fit = fitZoom(timeline.totalSeconds, viewWidth);
@@ -105,7 +109,9 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     playheadNow.current = seconds;
     setPlayheadState(seconds);
   }, []);
-  const [playing, setPlaying] = useState(false);
+  /** The rate the viewer plays at: 0 stopped, 1 playing, else shuttling (J/K/L; negative: backwards). */
+  const [rate, setRate] = useState(0);
+  const playing = rate !== 0;
   const [selection, setSelection] = useState<Selection>(null);
   const [confirmRemove, setConfirmRemove] = useState<Selection>(null);
   const [showKeys, setShowKeys] = useState(false);
@@ -115,12 +121,12 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
   const videoA = useRef<HTMLVideoElement>(null);
   const videoB = useRef<HTMLVideoElement>(null);
   const player = useRef<CutPlayer | null>(null);
-  /** The time whose frame the viewer shows once its elements have seeked (null while seeking). */
+  /** The time whose frame the viewer shows once its elements have seeked (null while seeking or playing). */
   const [shown, setShown] = useState<number | null>(null);
   const showFrame = useCallback((seconds: number) => {
     setShown(null);
     void player.current?.show(seconds).then(() => {
-      if (playheadNow.current === seconds) setShown(seconds);
+      if (playheadNow.current === seconds && !player.current?.isPlaying) setShown(seconds);
     });
   }, []);
   useEffect(() => {
@@ -129,13 +135,15 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
       [videoA.current, videoB.current],
       (s) => setPlayhead(s),
       (s) => {
-        setPlaying(false);
+        // at the film's end, or its start going backwards: that very frame shown
+        setRate(0);
         setPlayhead(s);
+        showFrame(s);
       },
     );
     player.current = p;
     return () => p.dispose();
-  }, [setPlayhead]);
+  }, [setPlayhead, showFrame]);
   useEffect(() => {
     player.current?.setTimeline(timeline);
     if (!player.current?.isPlaying) showFrame(playheadNow.current);
@@ -146,22 +154,37 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
     (seconds: number) => {
       const s = Math.min(Math.max(0, seconds), Math.max(0, timeline.totalSeconds - 1 / timeline.fps));
       setPlayhead(s);
-      if (player.current?.isPlaying) player.current.play(s);
+      if (player.current?.isPlaying) player.current.play(s, player.current.rate);
       else showFrame(s);
     },
     [timeline, setPlayhead, showFrame],
   );
-  const togglePlay = () => {
+  /** Stops where it is, that very frame shown. */
+  const stop = () => {
+    const p = player.current;
+    if (!p?.isPlaying) return;
+    const at = p.pause();
+    setPlayhead(at);
+    setRate(0);
+    showFrame(at);
+  };
+  /** Plays at `next` (0 stops) from where the playhead is. */
+  const playAt = (next: number) => {
     const p = player.current;
     if (!p) return;
-    if (p.isPlaying) {
-      setPlayhead(p.pause());
-      setPlaying(false);
-    } else {
-      p.play(playheadNow.current);
-      setPlaying(true);
+    if (next === 0) return stop();
+    const from = p.isPlaying ? p.pause() : playheadNow.current;
+    p.play(from, next);
+    setRate(p.rate);
+    // playing, the viewer shows no one time; backwards from the start has nowhere to go
+    if (p.isPlaying) setShown(null);
+    else {
+      setPlayhead(from);
+      showFrame(from);
     }
   };
+  const togglePlay = () => (player.current?.isPlaying ? stop() : playAt(1));
+  const shuttle = (key: ShuttleKey) => playAt(shuttleRate(player.current?.rate ?? 0, key));
   // zooming keeps the playhead where it is on screen (the view's middle when it is out of view)
   const lastZoom = useRef({ pps, playhead: 0 });
   useLayoutEffect(() => {
@@ -344,20 +367,14 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         handled();
         togglePlay();
         return;
+      case 'j':
+      case 'J':
       case 'k':
       case 'K':
-        handled();
-        if (player.current?.isPlaying) togglePlay();
-        return;
       case 'l':
       case 'L':
         handled();
-        if (!player.current?.isPlaying) togglePlay();
-        return;
-      case 'j':
-      case 'J':
-        handled();
-        seek(playheadNow.current - 1);
+        shuttle(key.toLowerCase() as ShuttleKey);
         return;
       case 'ArrowLeft':
       case 'ArrowRight': {
@@ -580,6 +597,11 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         <span className="timeline-time" data-testid="timeline-time" aria-live="off">
           {timecode(playhead, timeline.fps)} / {timecode(timeline.totalSeconds, timeline.fps)}
         </span>
+        <span className="timeline-rate" role="status" data-testid="timeline-rate" data-rate={rate}>
+          {rate !== 0 && rate !== 1
+            ? t(rate < 0 ? 'timeline.backwards' : 'timeline.forwards', { speed: Math.abs(rate) })
+            : ''}
+        </span>
         <button
           type="button"
           className="button button-small"
@@ -643,38 +665,50 @@ export function TimelinePanel({ sequence }: { sequence: SequenceView }) {
         </ul>
       ) : null}
 
-      <div
-        className="timeline-scroller"
-        ref={scroller}
-        role="region"
-        tabIndex={0}
-        aria-label={t('timeline.tracks', { name: sequence.name })}
-        data-testid="timeline-scroller"
-        onWheel={(e) => {
-          if (!e.ctrlKey) return;
-          e.preventDefault();
-          setZoom(e.deltaY < 0 ? zoomIn(pps, fit, timeline.fps) : zoomOut(pps, fit, timeline.fps));
-        }}
-      >
-        <TimelineTracks
-          sequence={sequence}
-          timeline={timeline}
-          pxPerSecond={pps}
-          playhead={playhead}
-          selection={selection}
-          onSelect={setSelection}
-          onSeek={seek}
-          onDragEdit={onDragEdit}
-          onClipKey={onClipKey}
-          onMenu={(sel) => {
-            setSelection(sel);
-            requestAnimationFrame(() =>
-              inspector.current?.querySelector<HTMLButtonElement>('button')?.focus(),
-            );
+      <div className="timeline-frame">
+        {/* the tracks' names, outside the scrolling tracks (whose pixels stay the film's seconds
+            times the zoom); the tracks carry the same names for a screen reader */}
+        <div className="timeline-names" aria-hidden="true" data-testid="timeline-track-names">
+          <span className="timeline-name timeline-name-ruler" />
+          {(['picture', 'music', 'voice', 'captions'] as const).map((track) => (
+            <span key={track} className={`timeline-name timeline-name-${track}`}>
+              {t(`timeline.${track}`)}
+            </span>
+          ))}
+        </div>
+        <div
+          className="timeline-scroller"
+          ref={scroller}
+          role="region"
+          tabIndex={0}
+          aria-label={t('timeline.tracks', { name: sequence.name })}
+          data-testid="timeline-scroller"
+          onWheel={(e) => {
+            if (!e.ctrlKey) return;
+            e.preventDefault();
+            setZoom(e.deltaY < 0 ? zoomIn(pps, fit, timeline.fps) : zoomOut(pps, fit, timeline.fps));
           }}
-          onGenerate={(shotId) => void generateShots(shotId)}
-          busyGenerate={(shotId) => busy.includes(`generate:${shotId}`)}
-        />
+        >
+          <TimelineTracks
+            sequence={sequence}
+            timeline={timeline}
+            pxPerSecond={pps}
+            playhead={playhead}
+            selection={selection}
+            onSelect={setSelection}
+            onSeek={seek}
+            onDragEdit={onDragEdit}
+            onClipKey={onClipKey}
+            onMenu={(sel) => {
+              setSelection(sel);
+              requestAnimationFrame(() =>
+                inspector.current?.querySelector<HTMLButtonElement>('button')?.focus(),
+              );
+            }}
+            onGenerate={(shotId) => void generateShots(shotId)}
+            busyGenerate={(shotId) => busy.includes(`generate:${shotId}`)}
+          />
+        </div>
       </div>
     </section>
   );

@@ -1,3 +1,4 @@
+import { shuttleStart, shuttleTime } from './shuttle';
 import { audioContext, decodedSound } from './sound-cache';
 import { musicGainAt, pictureAt, type PictureClip, type Timeline } from './timeline-model';
 
@@ -18,12 +19,21 @@ import { musicGainAt, pictureAt, type PictureClip, type Timeline } from './timel
  * element drifting more than a frame is seeked back. The music bed and the voice lines are decoded
  * once (`sound-cache.ts`) and scheduled as buffer sources at their film times with their gains; the
  * music's gain follows the delivery mix's duck envelope as a value curve (`musicGainAt`).
+ *
+ * J/K/L shuttle (`shuttle.ts`): faster than 1× forwards the elements play at that rate, without the
+ * music and voices; backwards (a video element cannot play at a negative rate in Chromium) the
+ * playhead moves back on the same clock and each animation frame seeks the elements to it, a frame
+ * shown once decoded (a new seek only once the last one has landed). Backwards stops at 0.
  */
 export class CutPlayer {
   private timeline: Timeline | null = null;
   /** Which shot each of the two elements holds. */
   private readonly holds: (string | null)[] = [null, null];
   private playing = false;
+  /** Signed: 1 plays with sound; faster or negative (backwards) silently. */
+  private playRate = 1;
+  /** When the seek shown while going backwards was asked (0: none under way). */
+  private steppingSince = 0;
   private startT = 0;
   private startClock = 0;
   /** The clock playback follows: the AudioContext once it runs, else (null) the page's. */
@@ -42,6 +52,11 @@ export class CutPlayer {
     return this.playing;
   }
 
+  /** The rate it plays at (0 when stopped). */
+  get rate(): number {
+    return this.playing ? this.playRate : 0;
+  }
+
   /** A new cut: its sounds are decoded ahead; a preview that is playing starts again from where it is. */
   setTimeline(timeline: Timeline): void {
     this.timeline = timeline;
@@ -50,7 +65,7 @@ export class CutPlayer {
         const url = clip.mediaUrl;
         void decodedSound(url).then((buffer) => buffer && this.ready.set(url, buffer));
       }
-    if (this.playing) this.play(this.now());
+    if (this.playing) this.play(this.now(), this.playRate);
   }
 
   /** Shows the frame at `seconds` (paused); resolves once the elements have it. */
@@ -74,36 +89,43 @@ export class CutPlayer {
     await Promise.all(waits);
   }
 
-  play(from: number): void {
+  /** Plays from `from` at `rate` (see `shuttle.ts`); backwards from 0 does nothing. */
+  play(from: number, rate = 1): void {
     const timeline = this.timeline;
-    if (!timeline || timeline.picture.length === 0) return;
+    if (!timeline || timeline.picture.length === 0 || rate === 0) return;
+    const start = shuttleStart(from, rate, timeline.totalSeconds, timeline.fps);
+    if (start === null) return;
     this.stopSounds();
     this.playing = true;
-    this.startT = from >= timeline.totalSeconds - 1 / timeline.fps ? 0 : from;
+    this.playRate = rate;
+    this.steppingSince = 0;
+    this.startT = start;
+    if (rate < 0) for (const v of this.videos) v.pause();
     const ctx = audioContext();
     // the AudioContext's clock once it runs (the sounds are scheduled on it); until then (a page
     // not yet allowed to play sound) the page's clock, and the sounds join when it starts
     this.clock = ctx?.state === 'running' ? ctx : null;
     if (this.clock && ctx) {
       this.startClock = ctx.currentTime + 0.05;
-      this.schedule(ctx, timeline, this.startT, this.startClock);
+      if (rate === 1) this.schedule(ctx, timeline, this.startT, this.startClock);
     } else {
       this.startClock = performance.now() / 1000;
       if (ctx)
         void ctx.resume().then(() => {
-          if (this.playing && ctx.state === 'running') this.play(this.now());
+          if (this.playing && ctx.state === 'running') this.play(this.now(), this.playRate);
         });
     }
     cancelAnimationFrame(this.raf);
     const tick = () => {
       if (!this.playing) return;
-      const t = this.now();
-      if (t >= timeline.totalSeconds) {
+      const { seconds: t, ended } = this.position();
+      if (ended) {
         this.pause();
-        this.onStop(timeline.totalSeconds);
+        this.onStop(t);
         return;
       }
-      this.follow(timeline, t);
+      if (this.playRate > 0) this.follow(timeline, t);
+      else this.step(t);
       this.onTime(t);
       this.raf = requestAnimationFrame(tick);
     };
@@ -115,6 +137,7 @@ export class CutPlayer {
     const t = this.now();
     this.startT = t;
     this.playing = false;
+    this.steppingSince = 0;
     cancelAnimationFrame(this.raf);
     this.stopSounds();
     for (const v of this.videos) v.pause();
@@ -130,9 +153,25 @@ export class CutPlayer {
   }
 
   private now(): number {
-    if (!this.playing) return this.startT;
+    return this.position().seconds;
+  }
+
+  private position(): { seconds: number; ended: boolean } {
+    const timeline = this.timeline;
+    if (!this.playing || !timeline) return { seconds: this.startT, ended: false };
     const clock = this.clock ? this.clock.currentTime : performance.now() / 1000;
-    return this.startT + Math.max(0, clock - this.startClock);
+    return shuttleTime(this.startT, this.playRate, clock - this.startClock, timeline.totalSeconds);
+  }
+
+  /** Backwards: the frame at `t` shown once the last one asked for has landed (or a quarter second on). */
+  private step(t: number): void {
+    const now = performance.now();
+    if (this.steppingSince && now - this.steppingSince < 250) return;
+    const since = now;
+    this.steppingSince = since;
+    void this.show(t).then(() => {
+      if (this.steppingSince === since) this.steppingSince = 0;
+    });
   }
 
   /** While playing: the elements play the shots under `t`, kept within a frame of it. */
@@ -141,9 +180,11 @@ export class CutPlayer {
     if (!at) return;
     const out = this.place(at.clip, at.incoming?.clip.shotId ?? null);
     const incoming = at.incoming ? this.place(at.incoming.clip, at.clip.shotId) : undefined;
-    if (out) keepPlaying(out, at.clip.sourceIn + (t - at.clip.start), at.incoming ? 1 - at.incoming.mix : 1);
+    const rate = this.playRate;
+    if (out)
+      keepPlaying(out, at.clip.sourceIn + (t - at.clip.start), at.incoming ? 1 - at.incoming.mix : 1, rate);
     if (incoming && at.incoming)
-      keepPlaying(incoming, at.incoming.clip.sourceIn + (t - at.incoming.clip.start), at.incoming.mix);
+      keepPlaying(incoming, at.incoming.clip.sourceIn + (t - at.incoming.clip.start), at.incoming.mix, rate);
     else {
       const next = timeline.picture[at.clip.index + 1];
       if (next?.playable && next.start - t < 1.5) {
@@ -256,8 +297,11 @@ function seekTo(video: HTMLVideoElement, clip: PictureClip, sourceSeconds: numbe
   });
 }
 
-function keepPlaying(video: HTMLVideoElement, expected: number, volume: number): void {
-  video.volume = Math.min(1, Math.max(0, volume));
-  if (Math.abs(video.currentTime - expected) > 1.5 / 24) video.currentTime = expected;
+/** Plays `video` at `rate` within a frame and a half (of the film, at that rate) of `expected`; silent unless at 1×. */
+function keepPlaying(video: HTMLVideoElement, expected: number, volume: number, rate: number): void {
+  video.volume = rate === 1 ? Math.min(1, Math.max(0, volume)) : 0;
+  // a new source resets the rate to 1
+  if (video.playbackRate !== rate) video.playbackRate = rate;
+  if (Math.abs(video.currentTime - expected) > (1.5 / 24) * rate) video.currentTime = expected;
   if (video.paused) void video.play().catch(() => undefined);
 }
