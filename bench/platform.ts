@@ -477,6 +477,10 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         FRAMEWRIGHT_PUBLIC_URL: origin.origin,
         // a deployment's tuning of Node's file-system threads, when the bench is asked to try one
         ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
+        // and of the media tools' CPU priority (idle, low, normal)
+        ...(process.env.FRAMEWRIGHT_MEDIA_PRIORITY
+          ? { FRAMEWRIGHT_MEDIA_PRIORITY: process.env.FRAMEWRIGHT_MEDIA_PRIORITY }
+          : {}),
       },
     );
     await nextLine(backend, 'framewright serve --platform');

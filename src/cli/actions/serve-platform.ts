@@ -12,6 +12,7 @@ import {
   type PlatformSettings,
 } from '../../main/core/platform/platform-settings.js';
 import { createLogger, type Logger } from '../../main/core/logging/logger.js';
+import { setDefaultMediaPriority } from '../../main/core/media-tools/tool-priority.js';
 import { SecretStoreError } from '../../main/core/secrets/secret-store.js';
 import { startPlatformStudio } from '../../main/host/platform-studio.js';
 import type { RunningPlatformHost } from '../../main/host/platform-host.js';
@@ -58,6 +59,7 @@ export async function runServePlatform(
     process.exitCode = ExitCode.invalidInput;
     return;
   }
+  if (settings.mediaPriority) setDefaultMediaPriority(settings.mediaPriority);
   const problem = bindProblem(options.host, settings);
   const port = Number(options.port);
   if (problem || !Number.isInteger(port) || port < 0 || port > 65535) {

@@ -30,6 +30,16 @@ function problemsOf(env: Record<string, string | undefined>, readFile = noFile):
 }
 
 describe('platform settings', () => {
+  it('runs the media tools at idle priority unless set; a misspelt priority is refused with the names', () => {
+    expect(readPlatformSettings(complete).mediaPriority).toBe('idle');
+    expect(readPlatformSettings({ ...complete, FRAMEWRIGHT_MEDIA_PRIORITY: 'low' }).mediaPriority).toBe(
+      'low',
+    );
+    expect(problemsOf({ ...complete, FRAMEWRIGHT_MEDIA_PRIORITY: 'lowest' })).toEqual([
+      'FRAMEWRIGHT_MEDIA_PRIORITY must be idle, low or normal (got "lowest").',
+    ]);
+  });
+
   it('reads the metrics port and token, the drain and refuses what is malformed', () => {
     expect(readPlatformSettings(complete).metrics).toBeUndefined();
     expect(readPlatformSettings(complete).limits?.drainSeconds).toBe(25);
@@ -65,6 +75,7 @@ describe('platform settings', () => {
       publicOrigin: 'https://studio.example.com',
       secureCookies: true,
       limits: DEFAULT_PLATFORM_LIMITS,
+      mediaPriority: 'idle',
     });
     expect(
       readPlatformSettings({ ...complete, FRAMEWRIGHT_PUBLIC_URL: 'http://127.0.0.1:8080' }, noFile),

@@ -3,7 +3,8 @@ import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import type { AppErrorCode } from '../error-kinds.js';
 import { mediaToolEnvironment } from './tool-environment.js';
-import { MediaWorkAborted, lowerPriority, runMediaWork } from './media-work-queue.js';
+import { MediaWorkAborted, runMediaWork } from './media-work-queue.js';
+import { atMediaPriority, lowerPriority } from './tool-priority.js';
 
 /** How a failed or stopped run is reported: the error code and what the run was doing. */
 export interface FfmpegFailure {
@@ -56,7 +57,8 @@ function spawnFfmpeg(
       reject(new AppError(failure.stoppedCode ?? failure.code, failure.stopped));
       return;
     }
-    const child = spawn(locateMediaTools().ffmpeg, args, {
+    const started = atMediaPriority(locateMediaTools().ffmpeg, args);
+    const child = spawn(started.command, started.args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: options.cwd,
       env: mediaToolEnvironment(),

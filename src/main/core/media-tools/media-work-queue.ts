@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { availableParallelism, setPriority } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
 
 /** How many ffmpeg runs at once in this process (the backend): a whole number ≥ 1. */
@@ -166,19 +166,6 @@ export class MediaWorkQueue {
   private mayStart(owner: string | undefined): boolean {
     if (owner === undefined) return true;
     return (this.runningOf.get(owner) ?? 0) < this.limits.perPersonRunning;
-  }
-}
-
-/** The CPU priority (nice) of a media tool's process: below the backend's, so calls stay answered. */
-export const MEDIA_TOOL_NICENESS = 10;
-
-/** Lowers a media tool's process to {@link MEDIA_TOOL_NICENESS} (where the system allows it). */
-export function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, MEDIA_TOOL_NICENESS);
-  } catch {
-    // not allowed here: it runs at the default priority
   }
 }
 

@@ -10,7 +10,8 @@ import { normalizeMimeType } from '../../../shared/h3/draft.js';
 import { locateMediaTools } from '../../../shared/node/ffmpeg-locator.js';
 import { AppError } from '../errors.js';
 import { mediaToolEnvironment } from './tool-environment.js';
-import { lowerPriority, runMediaWork } from './media-work-queue.js';
+import { runMediaWork } from './media-work-queue.js';
+import { atMediaPriority, lowerPriority } from './tool-priority.js';
 
 const run = promisify(execFile);
 
@@ -75,7 +76,9 @@ export async function runMediaTool(
   if (input < 1 || args[input - 1] !== '-i') throw new Error('runMediaTool: args need "-i {input}".');
   const full = [...args.slice(0, input - 1), ...MEDIA_TOOL_PROTOCOLS, '-i', file, ...args.slice(input + 1)];
   const execute = () => {
-    const running = run(binary, full, {
+    // ffmpeg's work waits for spare CPU; ffprobe (a header read a call may wait for) only runs lower
+    const started = tool === 'ffmpeg' ? atMediaPriority(binary, full) : { command: binary, args: full };
+    const running = run(started.command, started.args, {
       timeout: options.timeoutMs,
       maxBuffer: options.maxBuffer ?? 8 * 1024 * 1024,
       env: mediaToolEnvironment(),

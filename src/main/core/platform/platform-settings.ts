@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { mediaPriorityFromEnv, type MediaPriority } from '../media-tools/tool-priority.js';
 import { parseTrustedProxies } from './client-address.js';
 
 /**
@@ -41,6 +42,8 @@ export interface PlatformSettings {
    * (`FRAMEWRIGHT_METRICS_TOKEN`, optional; a secret). Unset: no metrics are served.
    */
   readonly metrics?: { port: number; token?: string };
+  /** The media tools' CPU priority (`FRAMEWRIGHT_MEDIA_PRIORITY`; here `idle` unless set). */
+  readonly mediaPriority?: MediaPriority;
 }
 
 /** What one person, and one browser session of theirs, may hold on the backend. */
@@ -235,6 +238,13 @@ export function readPlatformSettings(
     problems.push((error as Error).message);
   }
   const metrics = metricsOf(env, problems);
+  let mediaPriority: MediaPriority = 'idle';
+  try {
+    // the team backend's renders wait for CPU time no call wants
+    mediaPriority = mediaPriorityFromEnv(env, 'idle');
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (problems.length > 0) throw new PlatformSettingsError(problems);
   return {
     runtimeBaseUrl,
@@ -248,6 +258,7 @@ export function readPlatformSettings(
     ...(storyboardHelperUrl ? { storyboardHelperUrl } : {}),
     ...(trustedProxies.length ? { trustedProxies } : {}),
     ...(metrics ? { metrics } : {}),
+    mediaPriority,
   };
 }
 
