@@ -86,7 +86,11 @@ for (const [i, round] of ROUNDS.entries()) {
   console.log(`\n=== ${round.name}`);
   const started = Date.now();
   const stopBurner = round.burn ? startBurner() : () => undefined;
-  const env = { FRAMEWRIGHT_SIMULATOR_RENDER_CACHE: path.join(results, `renders-${i + 1}`) };
+  const env = {
+    FRAMEWRIGHT_SIMULATOR_RENDER_CACHE: path.join(results, `renders-${i + 1}`),
+    // as npm test runs them (scripts/test-all.mjs): films encoded at x264's ultrafast
+    FRAMEWRIGHT_ENCODER_PRESET: process.env.FRAMEWRIGHT_ENCODER_PRESET || 'ultrafast',
+  };
   const vitestFile = path.join(results, `integration-${i + 1}.json`);
   const playwrightFile = path.join(results, `e2e-${i + 1}.json`);
   try {

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { commandRegistrations } from './commands/index.js';
 import { ExitCode } from './exit-codes.js';
 import { APP_VERSION } from '../shared/app-version.js';
+import { EncoderSettingError, encoderPresetFromEnv } from '../main/core/media-tools/film-encoding.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -26,11 +27,17 @@ export function buildProgram(): Command {
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    // a setting the encoder does not take stops every command at start, not its first film
+    encoderPresetFromEnv();
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+      return ExitCode.invalidInput;
+    }
+    if (error instanceof EncoderSettingError) {
+      process.stderr.write(`framewright: ${error.message}\n`);
       return ExitCode.invalidInput;
     }
     process.stderr.write(`framewright: ${error instanceof Error ? error.message : String(error)}\n`);

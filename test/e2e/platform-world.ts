@@ -108,7 +108,14 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 /** Starts the simulator and `serve --platform` in a new folder named after `name`. */
 export async function startPlatformWorld(name: string): Promise<PlatformWorld> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `fw-e2e-${name}-`));
-  const env = { PATH: process.env.PATH ?? '', HOME: dir };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    // the encoder's speed npm test chose for the run (scripts/test-all.mjs), passed on as an operator would
+    ...(process.env.FRAMEWRIGHT_ENCODER_PRESET
+      ? { FRAMEWRIGHT_ENCODER_PRESET: process.env.FRAMEWRIGHT_ENCODER_PRESET }
+      : {}),
+  };
   const children: ChildProcess[] = [];
   /** What the backend printed, and the secrets it must never print (checked when the world closes). */
   const backendLines: string[] = [];

@@ -11,6 +11,7 @@ import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
 import { resumeOptimizations } from '../backends/public-api/resume-optimizations.js';
+import { encoderPresetFromEnv } from '../media-tools/film-encoding.js';
 
 export interface CorePartsOptions {
   dataDir: string;
@@ -55,6 +56,8 @@ export interface CoreParts {
 }
 
 export async function openCoreParts(options: CorePartsOptions): Promise<CoreParts> {
+  // an encoder setting it does not take stops the start (the desktop app says so), not a first film
+  encoderPresetFromEnv();
   const journal = openJournal({ path: path.join(options.dataDir, 'journal.sqlite') });
   let secrets = options.secretStore;
   let notes: readonly string[] = [];

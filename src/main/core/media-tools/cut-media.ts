@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { encoderPresetFromEnv } from './film-encoding.js';
 import { ffprobeJson, runMediaTool } from './probe-media.js';
 
 /** What the cut must keep: `[startSeconds, endSeconds)` of `source`, written to `output`. */
@@ -40,7 +41,7 @@ const videoOf = (streams: StreamFacts[]) =>
   streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
 const audioOf = (streams: StreamFacts[]) => streams.find((s) => s.codec_type === 'audio');
 
-/** The longest a cut may run: a long kept range of a large video re-encodes at `veryfast`. */
+/** The longest a cut may run: a long kept range of a large video re-encodes (default `veryfast`). */
 const VIDEO_CUT_TIMEOUT_MS = 20 * 60_000;
 /** An audio cut only decodes and writes PCM or FLAC. */
 const AUDIO_CUT_TIMEOUT_MS = 5 * 60_000;
@@ -82,7 +83,7 @@ export async function cutMediaRange(cut: CutRange): Promise<{ durationSeconds: n
         '-c:v',
         'libx264',
         '-preset',
-        'veryfast',
+        encoderPresetFromEnv(),
         '-crf',
         '18',
         '-pix_fmt',
