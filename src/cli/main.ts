@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { commandRegistrations } from './commands/index.js';
 import { ExitCode } from './exit-codes.js';
 import { APP_VERSION } from '../shared/app-version.js';
-import { EncoderSettingError, encoderPresetFromEnv } from '../main/core/media-tools/film-encoding.js';
+import { MediaSettingError, checkMediaSettings } from '../main/core/media-tools/media-settings.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -27,8 +27,8 @@ export function buildProgram(): Command {
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
-    // a setting the encoder does not take stops every command at start, not its first film
-    encoderPresetFromEnv();
+    // a media setting with a value it does not take stops every command at start, not its first film
+    checkMediaSettings();
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
@@ -36,7 +36,7 @@ export async function runCli(argv: string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
       return ExitCode.invalidInput;
     }
-    if (error instanceof EncoderSettingError) {
+    if (error instanceof MediaSettingError) {
       process.stderr.write(`framewright: ${error.message}\n`);
       return ExitCode.invalidInput;
     }

@@ -5,10 +5,10 @@ import {
   DEFAULT_ENCODER_PRESET,
   ENCODER_PRESETS,
   ENCODER_PRESET_ENV,
-  EncoderSettingError,
   encoderPresetFromEnv,
   filmMp4Output,
 } from '../../../src/main/core/media-tools/film-encoding.js';
+import { MediaSettingError } from '../../../src/main/core/media-tools/media-setting-error.js';
 
 /** The value that follows `-preset` in ffmpeg's arguments. */
 const presetIn = (args: string[]) => args[args.indexOf('-preset') + 1];
@@ -52,7 +52,7 @@ describe('FRAMEWRIGHT_ENCODER_PRESET: the x264 speed of the films, deliveries an
   it('refuses any other value, naming the setting and the values it takes', () => {
     for (const wrong of ['placebo', 'slow', 'Ultrafast', 'veryfast,ultrafast', '1'])
       expect(() => encoderPresetFromEnv({ [ENCODER_PRESET_ENV]: wrong })).toThrow(
-        new EncoderSettingError(
+        new MediaSettingError(
           'FRAMEWRIGHT_ENCODER_PRESET must be one of ultrafast, superfast, veryfast, faster, fast, medium (default veryfast).',
         ),
       );

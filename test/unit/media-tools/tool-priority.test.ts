@@ -4,7 +4,9 @@
  * backend's priority with `normal`; a misspelt setting is an error that names the three.
  */
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ExitCode } from '../../../src/cli/exit-codes.js';
+import { runCli } from '../../../src/cli/main.js';
 import {
   atMediaPriority,
   lowerPriority,
@@ -47,6 +49,20 @@ describe('the media tools’ priority', () => {
       expect(Number(out)).toBe(pid);
     },
   );
+
+  it('stops the CLI at start with exit code 2 when misspelt, as the encoder preset does', async () => {
+    vi.stubEnv('FRAMEWRIGHT_MEDIA_PRIORITY', 'background');
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await runCli(['node', 'framewright', '--version'])).toBe(ExitCode.invalidInput);
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(/^framewright: FRAMEWRIGHT_MEDIA_PRIORITY must be idle, low or normal/),
+      );
+    } finally {
+      stderr.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  });
 
   it('low and normal start the tool itself, at the default policy', async () => {
     for (const priority of ['low', 'normal'] as const) {

@@ -11,7 +11,7 @@ import type { SafeStorageLike } from '../secrets/safe-storage-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { selectSecretStore } from '../secrets/select-secret-store.js';
 import { resumeOptimizations } from '../backends/public-api/resume-optimizations.js';
-import { encoderPresetFromEnv } from '../media-tools/film-encoding.js';
+import { checkMediaSettings } from '../media-tools/media-settings.js';
 
 export interface CorePartsOptions {
   dataDir: string;
@@ -56,8 +56,8 @@ export interface CoreParts {
 }
 
 export async function openCoreParts(options: CorePartsOptions): Promise<CoreParts> {
-  // an encoder setting it does not take stops the start (the desktop app says so), not a first film
-  encoderPresetFromEnv();
+  // a media setting with a value it does not take stops the start (the desktop app says so), not a first film
+  checkMediaSettings();
   const journal = openJournal({ path: path.join(options.dataDir, 'journal.sqlite') });
   let secrets = options.secretStore;
   let notes: readonly string[] = [];

@@ -4,6 +4,7 @@
  * +faststart), with its `-progress` on stdout for `ffmpeg-run.ts`; and the x264 speed preset of
  * every H.264 encode of this process (films, deliveries, cuts), an operator's setting.
  */
+import { MediaSettingError } from './media-setting-error.js';
 
 /** The setting that names x264's speed preset for the assembly, the deliveries and the cuts. */
 export const ENCODER_PRESET_ENV = 'FRAMEWRIGHT_ENCODER_PRESET';
@@ -16,17 +17,9 @@ export type EncoderPreset = (typeof ENCODER_PRESETS)[number];
 /** The preset when the setting is unset or empty. */
 export const DEFAULT_ENCODER_PRESET: EncoderPreset = 'veryfast';
 
-/** A setting of the encoder that is not one it takes (a start-up error, exit code 2 in the CLI). */
-export class EncoderSettingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EncoderSettingError';
-  }
-}
-
 /**
  * The x264 preset from `FRAMEWRIGHT_ENCODER_PRESET` (default `veryfast`); any other value than
- * {@link ENCODER_PRESETS} throws {@link EncoderSettingError} rather than being ignored. The desktop
+ * {@link ENCODER_PRESETS} throws {@link MediaSettingError} rather than being ignored. The desktop
  * app, the core's opening and the CLI call it at start, so a wrong value stops them there.
  */
 export function encoderPresetFromEnv(env: NodeJS.ProcessEnv = process.env): EncoderPreset {
@@ -34,7 +27,7 @@ export function encoderPresetFromEnv(env: NodeJS.ProcessEnv = process.env): Enco
   if (!raw) return DEFAULT_ENCODER_PRESET;
   const preset = ENCODER_PRESETS.find((known) => known === raw);
   if (!preset)
-    throw new EncoderSettingError(
+    throw new MediaSettingError(
       `${ENCODER_PRESET_ENV} must be one of ${ENCODER_PRESETS.join(', ')} (default ${DEFAULT_ENCODER_PRESET}).`,
     );
   return preset;

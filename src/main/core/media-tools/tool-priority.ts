@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { MediaSettingError } from './media-setting-error.js';
 
 /**
  * How far below the backend a media tool (ffmpeg, ffprobe) runs on the CPU, so that calls stay
@@ -43,7 +44,7 @@ export function mediaPriorityFromEnv(
   const raw = env[MEDIA_PRIORITY_ENV]?.trim();
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'idle' || raw === 'low' || raw === 'normal') return raw;
-  throw new Error(`${MEDIA_PRIORITY_ENV} must be idle, low or normal (got "${raw}").`);
+  throw new MediaSettingError(`${MEDIA_PRIORITY_ENV} must be idle, low or normal (got "${raw}").`);
 }
 
 let chrtChecked: string | null | undefined;
