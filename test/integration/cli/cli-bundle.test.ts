@@ -95,7 +95,9 @@ describe('the framewright CLI as a built bundle', () => {
 
     const atStart = loadedAtStart(metafile, 'out/cli/framewright.js');
     expect(atStart.inputs).toContain('src/cli/commands/jobs.ts');
-    // from the core and the API, only import-free vocabularies and paths; nothing of the simulator
+    // from the core and the API, only import-free vocabularies and paths, and the media settings'
+    // check (a wrong value stops every command at start; it imports only Node's own modules);
+    // nothing of the simulator
     expect(
       atStart.inputs.filter((input) => /^src\/(main|simulator|shared\/api)\//.test(input)).sort(),
     ).toEqual([
@@ -103,6 +105,10 @@ describe('the framewright CLI as a built bundle', () => {
       'src/main/core/batch/batch-vocabulary.ts',
       'src/main/core/journal/pagination.ts',
       'src/main/core/journal/vocabulary.ts',
+      'src/main/core/media-tools/film-encoding.ts',
+      'src/main/core/media-tools/media-setting-error.ts',
+      'src/main/core/media-tools/media-settings.ts',
+      'src/main/core/media-tools/tool-priority.ts',
       'src/shared/api/job-statuses.ts',
       'src/shared/api/simulator-scenarios.ts',
     ]);
