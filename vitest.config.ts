@@ -59,9 +59,10 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 600_000,
           pool: 'forks',
-          // two files at once: they mostly wait on their own simulators, servers and ffmpeg, so a
-          // second fork uses the time one file waits (vitest's default is one fork on two cores)
-          maxWorkers: 2,
+          // three files at once: they mostly wait on their own simulators, servers, ffmpeg and the
+          // engine's polls, so more forks than cores use the time one file waits (vitest's default is
+          // one fork on two cores)
+          maxWorkers: 3,
           // a fork runs file after file without reloading the modules: each test opens and closes its
           // own worlds (the cleanup registry), and a fresh module graph per file cost 74 s of
           // imports (measured: 337 s for the step against 399 s with isolation, 810 tests passing)
