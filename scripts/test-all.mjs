@@ -250,9 +250,11 @@ const endToEnd = wants('e2e')
     })
   : undefined;
 // The backend's image (built twice by its test, on the base made above) and run as a container:
-// after the end-to-end tests, which end before the integration tests and leave a core free for it.
+// once the integration or the end-to-end tests have ended (whichever first), which leaves a core
+// free for it beside the other's tail.
+const firstTestStepDone = Promise.race([integration, endToEnd].filter(Boolean));
 const image = imageBase
-  ? Promise.all([imageBase, endToEnd]).then(() =>
+  ? Promise.all([imageBase, firstTestStepDone]).then(() =>
       runLabelled('[image]', bin('vitest'), vitestArgs('image'), {
         FRAMEWRIGHT_SIMULATOR_RENDER_CACHE: path.join(results, 'simulator-renders'),
       }),
@@ -290,7 +292,7 @@ if (imageBase) {
 if (image) {
   const { ok, ms } = await image;
   lastStepMs = ms;
-  recordTime('the backend image: built twice and run (after the end-to-end tests)');
+  recordTime('the backend image: built twice and run (after the first of the two test steps)');
   countVitestStep('image', ok);
 }
 
