@@ -252,7 +252,9 @@ const endToEnd = wants('e2e')
 // The backend's image (built twice by its test, on the base made above) and run as a container:
 // once the integration or the end-to-end tests have ended (whichever first), which leaves a core
 // free for it beside the other's tail.
-const firstTestStepDone = Promise.race([integration, endToEnd].filter(Boolean));
+// (at once when neither runs, e.g. `npm test -- image`: a race of nothing would never end)
+const testSteps = [integration, endToEnd].filter(Boolean);
+const firstTestStepDone = testSteps.length > 0 ? Promise.race(testSteps) : Promise.resolve();
 const image = imageBase
   ? Promise.all([imageBase, firstTestStepDone]).then(() =>
       runLabelled('[image]', bin('vitest'), vitestArgs('image'), {
