@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { MediaSettingError } from './media-setting-error.js';
+import { mediaToolEnvironment } from './tool-environment.js';
 
 /**
  * How far below the backend a media tool (ffmpeg, ffprobe) runs on the CPU, so that calls stay
@@ -55,7 +56,15 @@ function usableChrt(): string | null {
   chrtChecked = null;
   if (process.platform !== 'linux') return chrtChecked;
   const chrt = CHRT_PATHS.find((candidate) => existsSync(candidate));
-  if (chrt && spawnSync(chrt, ['--idle', '0', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0)
+  if (
+    chrt &&
+    spawnSync(chrt, ['--idle', '0', 'true'], {
+      stdio: 'ignore',
+      timeout: 5_000,
+      // as every media tool: never the backend's credential or settings
+      env: mediaToolEnvironment(),
+    }).status === 0
+  )
     chrtChecked = chrt;
   return chrtChecked;
 }
