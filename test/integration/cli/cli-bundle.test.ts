@@ -108,6 +108,7 @@ describe('the framewright CLI as a built bundle', () => {
       'src/main/core/media-tools/film-encoding.ts',
       'src/main/core/media-tools/media-setting-error.ts',
       'src/main/core/media-tools/media-settings.ts',
+      'src/main/core/media-tools/tool-environment.ts',
       'src/main/core/media-tools/tool-priority.ts',
       'src/shared/api/job-statuses.ts',
       'src/shared/api/simulator-scenarios.ts',
