@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { openJournal, type Journal } from '../src/main/core/journal/open-journal.js';
+import { prepareRows } from '../src/main/core/journal/row-objects.js';
 import { timeSync, type BenchRow } from './measure.js';
 
 const WORK = path.resolve(import.meta.dirname, '.work');
@@ -70,9 +71,40 @@ export async function benchJournal(): Promise<BenchRow[]> {
             : ''),
       });
     }
+    rows.push(compiledRowObjects(small));
   } finally {
     small.close();
     large.close();
   }
   return rows;
+}
+
+/**
+ * A page of 50 listed jobs read as `rowObjects` (arrays made into objects by a compiled literal,
+ * how the journal's lists read) against the same statement's better-sqlite3 row objects.
+ */
+function compiledRowObjects(journal: Journal): BenchRow {
+  const sql = 'SELECT * FROM jobs WHERE id < ? ORDER BY id DESC LIMIT 51';
+  const native = journal.database.prepare(sql);
+  const compiled = prepareRows(journal.database, sql);
+  const tenReads = (read: () => unknown) => () => {
+    for (let i = 0; i < 10; i += 1) read();
+  };
+  const nativeMs =
+    timeSync(
+      tenReads(() => native.all(Number.MAX_SAFE_INTEGER)),
+      200,
+    ) / 10;
+  const compiledMs =
+    timeSync(
+      tenReads(() => compiled.all(Number.MAX_SAFE_INTEGER)),
+      200,
+    ) / 10;
+  return {
+    name: 'journal: a page of 50 jobs read as compiled row objects vs better-sqlite3’s row objects',
+    ratio: compiledMs / nativeMs,
+    goal: '≤ 0.75×',
+    ok: compiledMs / nativeMs <= 0.75,
+    detail: `${(compiledMs * 1000).toFixed(0)} µs vs ${(nativeMs * 1000).toFixed(0)} µs a page`,
+  };
 }

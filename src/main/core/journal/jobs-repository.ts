@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { durably } from './database.js';
+import { prepareRows, type RowReader } from './row-objects.js';
 import { IdempotencyConflictError, JournalNotFoundError, JournalStateError } from './errors.js';
 import { canonicalJson, fromFlag, opt } from './json.js';
 import type { AnnouncedOutput, Output, OutputsRepository } from './outputs-repository.js';
@@ -396,7 +397,7 @@ export class JobsRepository {
   private readonly insertIntentStmt: Statement;
   private readonly intentByKeyStmt: Statement<[string], IntentRow>;
   private readonly intentByIdStmt: Statement<[number], IntentRow>;
-  private readonly intentsByIdsStmt: Statement<[string], IntentRow>;
+  private readonly intentsByIdsStmt: RowReader<IntentRow>;
   /**
    * A listed job's columns: every one of the table but the last poll's raw body (`lastBody`, up to
    * the whole answer of the platform), which only a job read on its own carries.
@@ -408,7 +409,7 @@ export class JobsRepository {
   private readonly rejectStmt: Statement;
   private readonly acceptIntentStmt: Statement;
   private readonly insertJobStmt: Statement;
-  private readonly jobByIdStmt: Statement<[number], JobRow>;
+  private readonly jobByIdStmt: RowReader<JobRow>;
   private readonly jobByIntentStmt: Statement<[number], JobRow>;
   private readonly jobByJobIdStmt: Statement<[string, string], JobRow>;
   private readonly updateJobStmt: Statement;
@@ -416,6 +417,8 @@ export class JobsRepository {
   private readonly unfinishedIntentsStmt: Statement<[], IntentRow>;
   private readonly pollableStmt: Statement<[], JobRow>;
   private readonly listStmts = new Map<string, Statement>();
+  /** The lists' statements (a few filter combinations), read as `rowObjects`. */
+  private readonly listReaders = new Map<string, RowReader<JobRow>>();
   private readonly searchStmt: Statement;
   private readonly lastStageStmt: Statement<[number], { status: string; stage: string | null }>;
   private readonly insertStageStmt: Statement;
@@ -443,7 +446,8 @@ export class JobsRepository {
       .join(', ');
     // a page's rows in one statement each (ids as a JSON array): lists read a few tables per page,
     // not per job
-    this.intentsByIdsStmt = db.prepare(
+    this.intentsByIdsStmt = prepareRows(
+      db,
       'SELECT * FROM job_intents WHERE id IN (SELECT value FROM json_each(?))',
     );
     this.latestStageStartsStmt = db.prepare(
@@ -478,7 +482,7 @@ export class JobsRepository {
          @runningSeconds, @refreshAfterSeconds, @retryAfterSeconds, @nextPollAt, @effectiveSpec,
          @errorCode, @errorMessage, @statusCode, @retryable, @body, @now, @now)`,
     );
-    this.jobByIdStmt = db.prepare('SELECT * FROM jobs WHERE id = ?');
+    this.jobByIdStmt = prepareRows(db, 'SELECT * FROM jobs WHERE id = ?');
     this.jobByIntentStmt = db.prepare('SELECT * FROM jobs WHERE intent_id = ?');
     this.jobByJobIdStmt = db.prepare('SELECT * FROM jobs WHERE profile_id = ? AND job_id = ?');
     // Fields absent from a poll response keep what an earlier response said.
@@ -858,12 +862,12 @@ export class JobsRepository {
     // the first page too is a range below an id (the largest there can be), never a table scan
     where.push('id < @before');
     const sql = `SELECT ${this.listedJobColumns} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
-    const rows = this.cached(sql).all({
+    const rows = this.listReader(sql).all({
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(query.profileId !== undefined ? { profileId: query.profileId } : {}),
       before: query.cursor !== undefined ? decodeCursor(query.cursor) : FIRST_PAGE_BEFORE,
       limit: limit + 1,
-    }) as JobRow[];
+    });
     return toPage(rows, limit, toJob);
   }
 
@@ -897,7 +901,7 @@ export class JobsRepository {
     const sql = `SELECT jobs.* FROM job_prompt_search JOIN jobs ON jobs.intent_id = job_prompt_search.rowid
          WHERE ${conditions.join(' AND ')} AND (@profileId IS NULL OR jobs.profile_id = @profileId)
          ORDER BY jobs.id DESC LIMIT @limit`;
-    const rows = this.cached(sql).all(params) as JobRow[];
+    const rows = this.listReader(sql).all(params);
     return rows.map(toJob);
   }
 
@@ -990,6 +994,16 @@ export class JobsRepository {
       this.listStmts.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /** A list's statement, prepared once and read as `rowObjects` (the lists pages poll). */
+  private listReader(sql: string): RowReader<JobRow> {
+    let reader = this.listReaders.get(sql);
+    if (!reader) {
+      reader = prepareRows<JobRow>(this.db, sql);
+      this.listReaders.set(sql, reader);
+    }
+    return reader;
   }
 
   /** A new history row when the job's (status, stage) differs from the last one recorded. */

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { JournalNotFoundError, JournalStateError } from './errors.js';
 import { opt } from './json.js';
+import { prepareRows, type RowReader } from './row-objects.js';
 
 export type DownloadState = 'pending' | 'downloading' | 'verified' | 'failed';
 
@@ -109,8 +110,8 @@ const toOutput = (row: Row): Output => ({
 export class OutputsRepository {
   private readonly insertStmt: Statement;
   private readonly byIdStmt: Statement<[number], Row>;
-  private readonly byJobStmt: Statement<[number], Row>;
-  private readonly byJobsStmt: Statement<[string], Row>;
+  private readonly byJobStmt: RowReader<Row>;
+  private readonly byJobsStmt: RowReader<Row>;
   private readonly countByJobStmt: Statement<[number], { n: number }>;
   private readonly downloadingStmt: Statement;
   private readonly verifiedStmt: Statement;
@@ -129,8 +130,9 @@ export class OutputsRepository {
          @expectedByteSize, @expectedMimeType, @kind, @now, @now)`,
     );
     this.byIdStmt = db.prepare('SELECT * FROM outputs WHERE id = ?');
-    this.byJobStmt = db.prepare('SELECT * FROM outputs WHERE job_row_id = ? ORDER BY position');
-    this.byJobsStmt = db.prepare(
+    this.byJobStmt = prepareRows(db, 'SELECT * FROM outputs WHERE job_row_id = ? ORDER BY position');
+    this.byJobsStmt = prepareRows(
+      db,
       'SELECT * FROM outputs WHERE job_row_id IN (SELECT value FROM json_each(?)) ORDER BY job_row_id, position',
     );
     this.countByJobStmt = db.prepare('SELECT count(*) AS n FROM outputs WHERE job_row_id = ?');
