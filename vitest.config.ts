@@ -11,6 +11,8 @@ const UNIT_ISOLATED = [
   'test/unit/renderer/**/*.test.{ts,tsx}',
   'test/unit/shell/**/*.test.ts',
   'test/unit/features/profiles-feature.test.ts',
+  // mocks node:fs/promises under the journal's database module
+  'test/unit/journal/durable-commits.test.ts',
 ];
 
 export default defineConfig({

@@ -135,6 +135,8 @@ export async function replayOptimization<B extends OptimizationBody = PromptOpti
     async () => {
       journal.optimizations.markAttempt(clientRequestId);
       try {
+        // the request is on disk before it leaves (a power cut cannot forget a billed call)
+        await journal.durable();
         const response = await client.optimizePrompt(body, options.clientTimeoutSeconds);
         return journal.optimizations.markSucceeded(clientRequestId, {
           requestId: response.requestId,

@@ -86,6 +86,8 @@ export async function sendIntent(
     journal.jobs.markAttempt(intent.idempotencyKey);
     options.beforeSend?.(current);
     try {
+      // the intent is on disk before its create leaves (a power cut cannot forget a billed job)
+      await journal.durable();
       const accepted = await transport.createJob(path, body, intent.idempotencyKey);
       const job = journal.jobs.markAccepted(
         intent.idempotencyKey,

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { openSqlite } from './sqlite-native-binding.js';
 
@@ -18,7 +19,9 @@ export const BUSY_TIMEOUT_MS = 5_000;
  *   the -wal file as soon as `COMMIT` returns. Only an OS crash or power cut can roll back the last
  *   few commits, and the fsync FULL would do on every poll update is wasted work. The few commits
  *   whose loss would lose money — an intent before its create request leaves, the acceptance that
- *   carries the jobId — go through {@link durably}, which switches that one commit to FULL.
+ *   carries the jobId — go through {@link durably}, and the request waits for {@link whenDurable}:
+ *   the -wal file's fsync that FULL would make inside `COMMIT`, made on libuv's thread pool instead,
+ *   so that a team backend's event loop does not stop for a disk flush per job of every person.
  * - `foreign_keys = ON`: SQLite leaves it off by default; the schema relies on it (cascades,
  *   RESTRICT on profiles that own jobs).
  * - `busy_timeout`: wait for the other process's write lock instead of failing at once. Write
@@ -50,17 +53,78 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
 }
 
 /**
- * Runs `fn` in an IMMEDIATE transaction whose commit is fsynced (`synchronous = FULL` for that
- * commit only), for writes that must survive a power cut, not only a process crash.
+ * Runs `fn` in an IMMEDIATE transaction for a write that must survive a power cut, not only a
+ * process crash, and starts the flush that makes it so: await {@link whenDurable} before anything
+ * leaves that counts on it (a create request, a billed call). Inside a caller's transaction it
+ * joins it, and `whenDurable` after that transaction's commit covers both.
  */
 export function durably<T>(db: Database, fn: () => T): T {
-  // Inside a caller's transaction: join it; its commit is the one that counts.
-  if (db.inTransaction) return db.transaction(fn)();
-  db.pragma('synchronous = FULL');
+  if (db.inTransaction) {
+    const joined = db.transaction(fn)();
+    walFlushes(db).owed += 1;
+    return joined;
+  }
+  const value = db.transaction(fn).immediate();
+  walFlushes(db).owed += 1;
+  // started at once, so the caller's await is short; its failure reaches whoever awaits
+  whenDurable(db).catch(() => undefined);
+  return value;
+}
+
+/** What a connection's durable commits owe the disk: commits counted, and how many are flushed. */
+interface WalFlushes {
+  owed: number;
+  flushed: number;
+  running?: Promise<void>;
+}
+
+const flushesOf = new WeakMap<Database, WalFlushes>();
+
+function walFlushes(db: Database): WalFlushes {
+  let state = flushesOf.get(db);
+  if (!state) flushesOf.set(db, (state = { owed: 0, flushed: 0 }));
+  return state;
+}
+
+/**
+ * Resolves once every {@link durably} commit made so far on `db` is on disk: the -wal file is
+ * fdatasync'd on libuv's thread pool (what `synchronous = FULL` does inside `COMMIT`, on the event
+ * loop). A commit a checkpoint has already copied is in the database file, which the checkpoint
+ * synced. Flushes are shared: callers waiting together wait for one. A failed flush rejects its
+ * waiters and the next call flushes again.
+ */
+export async function whenDurable(db: Database): Promise<void> {
+  const state = walFlushes(db);
+  const target = state.owed;
+  while (state.flushed < target) {
+    if (!state.running) {
+      const covers = state.owed;
+      state.running = flushWal(db.name)
+        .then(() => {
+          state.flushed = Math.max(state.flushed, covers);
+        })
+        .finally(() => {
+          state.running = undefined;
+        });
+    }
+    await state.running;
+  }
+}
+
+/** fdatasync of the journal's -wal file (of the database file when there is no -wal). */
+async function flushWal(file: string): Promise<void> {
+  if (file === ':memory:' || file === '') return;
+  let handle: FileHandle;
   try {
-    return db.transaction(fn).immediate();
+    handle = await open(`${file}-wal`, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    handle = await open(file, 'r');
+  }
+  try {
+    await handle.datasync();
   } finally {
-    db.pragma('synchronous = NORMAL');
+    await handle.close();
   }
 }
 

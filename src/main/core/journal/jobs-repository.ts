@@ -550,7 +550,8 @@ export class JobsRepository {
   // ---- intents -------------------------------------------------------------------------------
 
   /**
-   * Commits the intent (key + canonical body) durably; call before the create request leaves.
+   * Commits the intent (key + canonical body) durably, before the create request leaves: the
+   * request waits for `journal.durable()` (`sendIntent` does).
    * Recording the same key again with the same profile, model and body returns the existing intent
    * (safe to call twice); anything else under the same key throws {@link IdempotencyConflictError}.
    */

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { ConversationsRepository } from './conversations-repository.js';
-import { openDatabase } from './database.js';
+import { openDatabase, whenDurable } from './database.js';
 import { DiscoveryCacheRepository } from './discovery-cache-repository.js';
 import { DraftsRepository } from './drafts-repository.js';
 import { EventCursorsRepository } from './event-cursors-repository.js';
@@ -84,9 +84,16 @@ export interface Journal {
   readonly soundtracks: SoundtracksRepository;
   /**
    * Runs `fn` in one IMMEDIATE transaction (repository calls inside join it). Its commit is a
-   * NORMAL one: do not wrap `recordIntent`/`markAccepted` in it, they make their own durable commit.
+   * NORMAL one; a durable write inside it (`recordIntent`, `markAccepted`) is flushed by `durable()`
+   * after it.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Resolves once every durable write so far (an intent, an acceptance, an optimization or a billed
+   * call recorded before its request) is on disk; await it before the request that counts on it
+   * leaves (`database.ts`, `whenDurable`).
+   */
+  durable(): Promise<void>;
   close(): void;
   /** The connection, for the journal's own tests and maintenance tools only. */
   readonly database: Database;
@@ -162,6 +169,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
       storyboardLinks: new StoryboardLinksRepository(db, now),
       soundtracks: new SoundtracksRepository(db, now),
       transaction: (fn) => db.transaction(fn).immediate(),
+      durable: () => whenDurable(db),
       close: () => {
         if (!db.open) return;
         try {

@@ -117,6 +117,16 @@ export async function journaledCall<T>(
     operation: call.operation,
     request: call.request,
   });
+  try {
+    // the row is on disk before the call is billed (a power cut cannot forget it)
+    await journal.durable();
+  } catch (error) {
+    journal.serviceCalls.markFailed(row.id, {
+      errorCode: 'journal.flush_failed',
+      errorMessage: `Nothing was sent: the journal could not be written to disk (${(error as Error).message}).`,
+    });
+    throw error;
+  }
   let answer: Answer<T>;
   try {
     answer = await exchange();

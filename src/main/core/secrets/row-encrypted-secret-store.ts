@@ -19,7 +19,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { openDatabase, type Database } from '../journal/database.js';
+import { durably, openDatabase, whenDurable, type Database } from '../journal/database.js';
 import {
   SecretStoreError,
   checkProfileId,
@@ -57,8 +57,9 @@ interface Row {
  * session sweep list one family without decrypting the others.
  *
  * Reads are served from an in-memory map after a name's first read (one indexed row, one
- * decryption); writes go to the row first (synchronous = FULL: a recovery reference survives a
- * power cut), then to the map. Nothing is ever overwritten that does not decrypt: a key file that
+ * decryption); writes go to the row first, then to the map, and `set` and `delete` answer once the
+ * row is on disk (a recovery reference survives a power cut): the -wal's fdatasync on libuv's thread
+ * pool (`journal/database.ts`, `whenDurable`), not one inside `COMMIT` on the event loop. Nothing is ever overwritten that does not decrypt: a key file that
  * is not this store's refuses the store at open, a row that does not decrypt refuses the read.
  */
 export class RowEncryptedSecretStore implements SecretStore, SecretNames {
@@ -116,7 +117,6 @@ export class RowEncryptedSecretStore implements SecretStore, SecretNames {
     chmodSync(dbFile, 0o600);
     const db = openDatabase(dbFile);
     try {
-      db.pragma('synchronous = FULL');
       db.exec(`
         CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS secrets (
@@ -189,7 +189,8 @@ export class RowEncryptedSecretStore implements SecretStore, SecretNames {
   async set(name: string, secret: string): Promise<void> {
     checkProfileId(name);
     const value = normaliseSecret(secret);
-    this.write(name, value);
+    durably(this.db, () => this.write(name, value));
+    await whenDurable(this.db);
   }
 
   private write(name: string, value: string): void {
@@ -208,8 +209,9 @@ export class RowEncryptedSecretStore implements SecretStore, SecretNames {
     const nameHmac = this.hmac(name);
     // nothing to delete: no write transaction (forgetting an absent reference costs one read)
     if (!this.memory.has(name) && !this.selectRow.get(nameHmac)) return false;
-    const changes = this.deleteRow.run(nameHmac).changes;
+    const changes = durably(this.db, () => this.deleteRow.run(nameHmac).changes);
     this.memory.delete(name);
+    await whenDurable(this.db);
     return changes > 0;
   }
 
@@ -238,14 +240,20 @@ export class RowEncryptedSecretStore implements SecretStore, SecretNames {
    */
   importMissing(entries: Readonly<Record<string, string>>): number {
     let imported = 0;
-    this.db.transaction(() => {
-      for (const [name, value] of Object.entries(entries)) {
-        checkProfileId(name);
-        if (this.selectRow.get(this.hmac(name))) continue;
-        this.write(name, normaliseSecret(value));
-        imported += 1;
-      }
-    })();
+    // one commit at start-up, before the earlier file is given up: synced inside COMMIT
+    this.db.pragma('synchronous = FULL');
+    try {
+      this.db.transaction(() => {
+        for (const [name, value] of Object.entries(entries)) {
+          checkProfileId(name);
+          if (this.selectRow.get(this.hmac(name))) continue;
+          this.write(name, normaliseSecret(value));
+          imported += 1;
+        }
+      })();
+    } finally {
+      this.db.pragma('synchronous = NORMAL');
+    }
     return imported;
   }
 
