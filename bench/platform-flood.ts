@@ -97,3 +97,18 @@ export function ffmpegSampler(parent: number): { stop(): number } {
     },
   };
 }
+
+/**
+ * Waits until `parent` has run no ffmpeg for `quietMs` (the renders it accepted are done), at most
+ * `timeoutMs`; throws when they are not.
+ */
+export async function noFfmpegFor(parent: number, quietMs: number, timeoutMs: number): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  let quietSince = performance.now();
+  while (performance.now() - quietSince < quietMs) {
+    if (performance.now() > end)
+      throw new Error(`the backend still ran ffmpeg ${timeoutMs / 1000} s after the flood`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (ffmpegChildren(parent) > 0) quietSince = performance.now();
+  }
+}

@@ -21,11 +21,13 @@
  * the list or library) or any answer to a junk client other than a refusal fails every row, and
  * the first ones are printed. Every figure goes to `bench/.work/platform.json`.
  *
- * Last, the flood (issue 37, `platform-flood.ts`; `BENCH_PLATFORM_FLOOD=0` leaves it out): the
- * first person floods assembly and drafts for `segment` seconds while the others keep their rounds;
- * the row is the others' bridge call p95 against 50 ms, beside the most ffmpeg runs seen at once.
+ * And the flood (issue 37, `platform-flood.ts`; `BENCH_PLATFORM_FLOOD=0` leaves it out), the fourth
+ * phase of each cycle: the first person floods assembly and drafts for a segment while the others
+ * keep their rounds, and the backend finishes the renders it accepted (no ffmpeg for a second) and
+ * the machine writes them out (`sync`) before the next phase; the row is the others' bridge call p95 over both segments against 50 ms,
+ * beside the most ffmpeg runs seen at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -36,7 +38,7 @@ import { createInterface } from 'node:readline';
 import { PLATFORM_CSRF_HEADER, PLATFORM_SESSION_PATH } from '../src/shared/bridge/platform-host-protocol.js';
 import { percentile, type BenchRow } from './measure.js';
 import { clientAgent, send } from './platform-client.js';
-import { ffmpegSampler, flood, prepareFlood, type FloodAnswers } from './platform-flood.js';
+import { ffmpegSampler, flood, noFfmpegFor, prepareFlood, type FloodAnswers } from './platform-flood.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORK = path.resolve(import.meta.dirname, '.work');
@@ -546,7 +548,8 @@ export async function benchPlatform(): Promise<BenchRow[]> {
     clientDelay();
 
     // the phases alternate, CYCLES times over: one person alone, everyone, everyone with the junk
-    // clients (so a drift of the machine or of the growing journals weighs on each phase alike)
+    // clients, everyone while one floods (so a drift of the machine or of the growing journals
+    // weighs on each phase alike, and a moment of a busy machine does not decide one phase alone)
     const phases = ['alone', 'crowd', 'junk'] as const;
     type Phase = (typeof phases)[number];
     const recorders = { alone: new Recorder(), crowd: new Recorder(), junk: new Recorder() };
@@ -573,6 +576,27 @@ export async function benchPlatform(): Promise<BenchRow[]> {
       delays[phase] = Math.max(delays[phase], clientDelay());
     };
     const segmentMs = (SECONDS * 1000) / CYCLES;
+    // the flood: the first person floods assembly and drafts, the others keep their rounds; then
+    // the backend finishes the renders it accepted before the next phase starts
+    const floodRecorder = new Recorder();
+    const floodAnswers: FloodAnswers = {};
+    let ffmpegAtOnce = 0;
+    let floodBackendSeconds = 0;
+    const floodSegment = async (ready: { sequenceId: string; draftId: string }) => {
+      const ffmpeg = ffmpegSampler(pid);
+      cpu();
+      const until = performance.now() + segmentMs;
+      const [answers] = await Promise.all([
+        flood(floodCall, ready, until),
+        loop(people.slice(1), floodRecorder, until),
+      ]);
+      floodBackendSeconds += cpu().backend;
+      ffmpegAtOnce = Math.max(ffmpegAtOnce, ffmpeg.stop());
+      for (const [what, n] of Object.entries(answers)) floodAnswers[what] = (floodAnswers[what] ?? 0) + n;
+      await noFfmpegFor(pid, 1000, 120_000);
+      // and the machine writes the films out: the next phase does not pay for this one's writeback
+      spawnSync('sync');
+    };
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       await segment('alone', () =>
         loop(people.slice(0, 1), recorders.alone, performance.now() + segmentMs / 2),
@@ -614,23 +638,9 @@ export async function benchPlatform(): Promise<BenchRow[]> {
         if (latecomer) latecomerAnswer = await latecomer;
       });
       await stop(junkProcess);
+      if (floodReady) await floodSegment(floodReady);
     }
-    // the flood: the first person floods assembly and drafts, the others keep their rounds
-    const floodRecorder = new Recorder();
-    let floodAnswers: FloodAnswers = {};
-    let ffmpegAtOnce = 0;
-    let floodCores = 0;
-    if (floodReady) {
-      const ffmpeg = ffmpegSampler(pid);
-      cpu();
-      const until = performance.now() + segmentMs;
-      [floodAnswers] = await Promise.all([
-        flood(floodCall, floodReady, until),
-        loop(people.slice(1), floodRecorder, until),
-      ]);
-      floodCores = cpu().backend / (floodRecorder.elapsedMs / 1000);
-      ffmpegAtOnce = ffmpeg.stop();
-    }
+    const floodCores = floodBackendSeconds / (floodRecorder.elapsedMs / 1000);
     await sleep(1000);
     const end = memoryOf(pid);
     memory.stop();
