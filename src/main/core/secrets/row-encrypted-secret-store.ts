@@ -58,9 +58,10 @@ interface Row {
  *
  * Reads are served from an in-memory map after a name's first read (one indexed row, one
  * decryption); writes go to the row first, then to the map, and `set` and `delete` answer once the
- * row is on disk (a recovery reference survives a power cut): the -wal's fdatasync on libuv's thread
- * pool (`journal/database.ts`, `whenDurable`), not one inside `COMMIT` on the event loop. Nothing is ever overwritten that does not decrypt: a key file that
- * is not this store's refuses the store at open, a row that does not decrypt refuses the read.
+ * row is on disk (a recovery reference survives a power cut): the -wal's fdatasync on libuv's
+ * thread pool (`journal/database.ts`, `whenDurable`), not one inside `COMMIT` on the event loop.
+ * Nothing is ever overwritten that does not decrypt: a key file that is not this store's refuses
+ * the store at open, a row that does not decrypt refuses the read.
  */
 export class RowEncryptedSecretStore implements SecretStore, SecretNames {
   private readonly memory = new Map<string, string>();
