@@ -24,8 +24,8 @@
  * And the flood (issue 37, `platform-flood.ts`; `BENCH_PLATFORM_FLOOD=0` leaves it out), the fourth
  * phase of each cycle: the first person floods assembly and drafts for a segment while the others
  * keep their rounds, and the backend finishes the renders it accepted (no ffmpeg for a second) and
- * the machine writes them out (`sync`) before the next phase; the row is the others' bridge call p95 over both segments against 50 ms,
- * beside the most ffmpeg runs seen at once.
+ * the machine writes them out (`sync`) before the next phase; the row is the others' bridge call
+ * p95 over both segments against 50 ms, beside the most ffmpeg runs seen at once.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
