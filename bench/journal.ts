@@ -80,7 +80,7 @@ export async function benchJournal(): Promise<BenchRow[]> {
 }
 
 /**
- * A page of 50 listed jobs read as `rowObjects` (arrays made into objects by a compiled literal,
+ * A page of 50 listed jobs read as `prepareRows` (arrays made into objects by a compiled literal,
  * how the journal's lists read) against the same statement's better-sqlite3 row objects.
  */
 function compiledRowObjects(journal: Journal): BenchRow {

@@ -51,6 +51,18 @@ function settled(promise: Promise<unknown>): () => boolean {
   return () => done;
 }
 
+/**
+ * Checks that `promise` waits for the one flush under way (it has not settled while the flush is
+ * held), then lets that flush finish; answers what the promise answers.
+ */
+async function afterTheFlush<T>(promise: Promise<T>): Promise<T> {
+  const isSettled = settled(promise);
+  await until(() => flushes.waiting.length === 1);
+  expect(isSettled()).toBe(false);
+  flushes.waiting.shift()!.resolve();
+  return promise;
+}
+
 let journal: ReturnType<typeof openJournal>;
 let file: string;
 beforeEach(() => {
@@ -77,13 +89,8 @@ const recordIntent = (key: string) =>
 describe('durable commits', () => {
   it('are on disk once the -wal file’s fdatasync has finished, not before', async () => {
     recordIntent('intent-one');
-    const durable = journal.durable();
-    const isDurable = settled(durable);
-    await until(() => flushes.waiting.length === 1);
+    await afterTheFlush(journal.durable());
     expect(flushes.opened).toEqual([`${file}-wal`]);
-    expect(isDurable()).toBe(false);
-    flushes.waiting.shift()!.resolve();
-    await durable;
   });
 
   it('share one flush between callers, and a commit made during a flush gets one more', async () => {
@@ -95,11 +102,7 @@ describe('durable commits', () => {
     const third = journal.durable();
     flushes.waiting.shift()!.resolve();
     await Promise.all([first, second]);
-    const isThirdDurable = settled(third);
-    await until(() => flushes.waiting.length === 1);
-    expect(isThirdDurable()).toBe(false);
-    flushes.waiting.shift()!.resolve();
-    await third;
+    await afterTheFlush(third);
     expect(flushes.opened).toHaveLength(2);
   });
 
@@ -169,19 +172,9 @@ describe('a secret written to the team backend’s store (a session, a recovery 
       keyFile: path.join(dir, 'keys', 'secret-store.key'),
     });
     try {
-      const set = store.set('job-recovery-ref:pjob_1', 'jrr_value_1');
-      const isSet = settled(set);
-      await until(() => flushes.waiting.length === 1);
+      await afterTheFlush(store.set('job-recovery-ref:pjob_1', 'jrr_value_1'));
       expect(flushes.opened).toEqual([`${dbFile}-wal`]);
-      expect(isSet()).toBe(false);
-      flushes.waiting.shift()!.resolve();
-      await set;
-      const deleted = store.delete('job-recovery-ref:pjob_1');
-      const isDeleted = settled(deleted);
-      await until(() => flushes.waiting.length === 1);
-      expect(isDeleted()).toBe(false);
-      flushes.waiting.shift()!.resolve();
-      expect(await deleted).toBe(true);
+      expect(await afterTheFlush(store.delete('job-recovery-ref:pjob_1'))).toBe(true);
     } finally {
       store.close();
     }

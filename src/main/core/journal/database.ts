@@ -59,15 +59,12 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
  * joins it, and `whenDurable` after that transaction's commit covers both.
  */
 export function durably<T>(db: Database, fn: () => T): T {
-  if (db.inTransaction) {
-    const joined = db.transaction(fn)();
-    walFlushes(db).owed += 1;
-    return joined;
-  }
-  const value = db.transaction(fn).immediate();
+  const joined = db.inTransaction;
+  const value = joined ? db.transaction(fn)() : db.transaction(fn).immediate();
   walFlushes(db).owed += 1;
-  // started at once, so the caller's await is short; its failure reaches whoever awaits
-  whenDurable(db).catch(() => undefined);
+  // a commit of its own is flushed at once, so the caller's await is short; a failure reaches
+  // whoever awaits (a joined write waits for its caller's commit, and the caller's whenDurable)
+  if (!joined) whenDurable(db).catch(() => undefined);
   return value;
 }
 

@@ -417,7 +417,7 @@ export class JobsRepository {
   private readonly unfinishedIntentsStmt: Statement<[], IntentRow>;
   private readonly pollableStmt: Statement<[], JobRow>;
   private readonly listStmts = new Map<string, Statement>();
-  /** The lists' statements (a few filter combinations), read as `rowObjects`. */
+  /** The lists' statements (a few filter combinations), read as `prepareRows`. */
   private readonly listReaders = new Map<string, RowReader<JobRow>>();
   private readonly searchStmt: Statement;
   private readonly lastStageStmt: Statement<[number], { status: string; stage: string | null }>;
@@ -997,7 +997,7 @@ export class JobsRepository {
     return stmt;
   }
 
-  /** A list's statement, prepared once and read as `rowObjects` (the lists pages poll). */
+  /** A list's statement, prepared once and read as `prepareRows` (the lists pages poll). */
   private listReader(sql: string): RowReader<JobRow> {
     let reader = this.listReaders.get(sql);
     if (!reader) {

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 
 /**
  * Rows as plain objects, made twice as fast as better-sqlite3 makes them: for the lists a page
@@ -16,9 +16,9 @@ export interface RowReader<Row> {
   get(...params: unknown[]): Row | undefined;
 }
 
-/** The statement, read through a compiled object literal of its columns. */
-export function rowObjects<Row>(statement: Statement): RowReader<Row> {
-  const raw = statement.raw(true);
+/** The statement prepared from `sql`, read through a compiled object literal of its columns. */
+export function prepareRows<Row>(db: Database, sql: string): RowReader<Row> {
+  const raw = db.prepare(sql).raw(true);
   const names = raw.columns().map((column) => column.name);
   // a column named __proto__ would set the literal's prototype, not a property: never compiled
   if (names.includes('__proto__'))
@@ -40,9 +40,4 @@ export function rowObjects<Row>(statement: Statement): RowReader<Row> {
       return values === undefined ? undefined : build(values);
     },
   };
-}
-
-/** `rowObjects` of a statement prepared from `sql`. */
-export function prepareRows<Row>(db: Database, sql: string): RowReader<Row> {
-  return rowObjects<Row>(db.prepare(sql));
 }
