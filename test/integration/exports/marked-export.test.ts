@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MarkedExports, markedExportKey } from '../../../src/main/core/exports/marked-export.js';
+import {
+  EXPORT_SOURCE_URL_SECONDS,
+  MarkedExports,
+  markedExportKey,
+} from '../../../src/main/core/exports/marked-export.js';
 import type { ExportSource, RuntimeExportCalls } from '../../../src/main/core/exports/marked-export.js';
 import { systemClock } from '../../../src/main/core/api-clients/retry/retry-after.js';
 import type { RetryClock } from '../../../src/main/core/api-clients/retry/retry-after.js';
@@ -217,8 +221,11 @@ describe('marked exports against the simulated platform', () => {
 
   it('exports the same result twice, 2 s apart, under one key and one body (one export at the platform); once the copy has expired a new one is made', async () => {
     const log: Parameters<typeof runtimeExports>[0] = [];
-    // the test clock: waits advance it (the simulator prepares at time scale 0.01 meanwhile)
-    let offset = 0;
+    // the test clock: waits advance it (the simulator prepares at time scale 0.01 meanwhile). It
+    // starts in the middle of a signing window: presses in one window sign one URL, and a run at
+    // the turn of an hour (CI15 at midnight) put the third press in the next window, with a new body
+    const window = EXPORT_SOURCE_URL_SECONDS * 1000;
+    let offset = window / 2 - (Date.now() % window);
     const clock: RetryClock = {
       now: () => Date.now() + offset,
       sleep: async (ms, signal) => {
